@@ -1,0 +1,1 @@
+// Small progressive enhancements; every form works without this file.

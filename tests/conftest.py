@@ -1,0 +1,92 @@
+"""Shared fixtures: ``app``/``client`` (Flask's test client), ``live_server`` (the real app on 127.0.0.1
+in a thread) and the playwright launch settings for Debian's Chromium."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from webapp import create_app
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"  # the team's reference folder beside the checkout, when present
+TEST_TOKEN = "sk-test-token"
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    """A fresh app with test settings and its own instance folder."""
+    app = create_app({
+        "TESTING": True,
+        "API_TOKEN": TEST_TOKEN,
+        "RESPONSES_DATABASE": str(tmp_path / "responses.sqlite3"),
+    })
+    yield app
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class ServerThread:
+    """The real app under Werkzeug's threaded server on 127.0.0.1, on a free port, in a daemon thread."""
+
+    def __init__(self, app) -> None:
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.port = self.server.server_port
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def live_app(tmp_path_factory):
+    return create_app({
+        "TESTING": True,
+        "API_TOKEN": TEST_TOKEN,
+        "CHAT_COMPLETIONS_ENABLED": True,
+        "RESPONSES_DATABASE": str(tmp_path_factory.mktemp("live") / "responses.sqlite3"),
+    })
+
+
+@pytest.fixture(scope="session")
+def live_server(live_app) -> Iterator[str]:
+    """Base URL of the real app served on 127.0.0.1 for the whole session."""
+    server = ServerThread(live_app)
+    server.start()
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server: str) -> str:
+    # pytest-playwright hands base_url to every browser context, so page.goto("/format") works.
+    return live_server
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Launch Debian's Chromium: playwright cannot download its own browser on these machines."""
+    if browser_type_launch_args.get("channel"):
+        return browser_type_launch_args
+    return {
+        **browser_type_launch_args,
+        "executable_path": os.environ.get("CHROMIUM", "/usr/bin/chromium"),
+        # No DNS lookups for Google's hosts from a closed network; loopback only.
+        "args": ["--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"],
+    }

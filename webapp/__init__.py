@@ -1,0 +1,70 @@
+"""Open Responses inspector: a Flask app that decides whether a stored tool-call item may be replayed.
+
+The pure core (``gate``, ``jsontext``, ``pointer``, ``schema``, ``format``, ``diff``, ``openresponses``,
+``testmodel``) imports no Flask; ``tests/test_architecture.py`` enforces it. The Flask side is
+``views/`` (one blueprint per feature), ``errors`` (the one JSON error shape) and ``htmx``.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+
+DEFAULTS: dict[str, Any] = {
+    # Request body cap in bytes (Werkzeug answers 413 above it). The parse layer shares it.
+    "MAX_CONTENT_LENGTH": 20 * 1024 * 1024,
+    # Form fields are capped by Werkzeug separately; pasted documents may be as large as the body.
+    "MAX_FORM_MEMORY_SIZE": 20 * 1024 * 1024,
+    # Nesting cap for pasted JSON: below deepdiff's (~247) and jsonschema's (~165) recursion ceilings.
+    "JSON_MAX_DEPTH": 100,
+    # /v1/responses and the legacy /v1/chat/completions, each on or off independently.
+    "RESPONSES_ENABLED": True,
+    "CHAT_COMPLETIONS_ENABLED": False,
+    # Bearer token for /v1/*; generated and printed at start when unset.
+    "API_TOKEN": None,
+    # Stored responses (SQLite); relative paths live in the instance folder.
+    "RESPONSES_DATABASE": "responses.sqlite3",
+}
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app: defaults, then ``FLASK_*`` environment variables, then ``test_config``.
+
+    :param test_config: settings that override everything else (tests pass ``TESTING`` etc.).
+    :return: the configured :class:`flask.Flask` application with every blueprint registered.
+    """
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    app.config.from_mapping(DEFAULTS)
+    app.config.from_prefixed_env()  # FLASK_API_TOKEN, FLASK_RESPONSES_ENABLED, ...
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    app.json.sort_keys = False  # keep field order as the spec's examples show it
+    os.makedirs(app.instance_path, exist_ok=True)
+
+    if not app.config.get("API_TOKEN"):
+        app.config["API_TOKEN"] = "sk-local-" + secrets.token_urlsafe(18)
+        if not app.config.get("TESTING"):
+            print(f" * /v1 API token (Authorization: Bearer ...): {app.config['API_TOKEN']}", flush=True)
+
+    from . import errors, htmx
+    from .views import api, chat_completions, diff, format, index, responses, schema
+
+    htmx.init_app(app)
+    errors.init_app(app)
+    for module in (index, format, schema, diff, api, responses, chat_completions):
+        app.register_blueprint(module.bp)
+        init = getattr(module, "init_app", None)
+        if init is not None:
+            init(app)
+    return app

@@ -1,0 +1,102 @@
+"""One JSON error shape for every machine-facing route, and friendly pages for the human-facing ones.
+
+Shape (Open Responses spec, Errors; the OpenAI SDKs read ``error.message``)::
+
+    {"error": {"message": str, "type": str, "param": str | None, "code": str | None}}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+# HTTP status -> error ``type`` (Open Responses spec, Errors table; ``invalid_request_error`` as the SDKs expect).
+ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found",
+    405: "invalid_request_error",
+    413: "invalid_request_error",
+    415: "invalid_request_error",
+    429: "too_many_requests",
+    500: "server_error",
+}
+# Codes for the statuses Werkzeug raises itself, so clients can branch without parsing messages.
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large", 415: "unsupported_media_type"}
+
+JSON_PREFIXES = ("/api/", "/v1/")
+
+
+def error_body(message: str, type: str = "invalid_request_error", param: str | None = None,
+               code: str | None = None) -> dict[str, Any]:
+    """Return the one error envelope ``{"error": {"message", "type", "param", "code"}}``."""
+    return {"error": {"message": message, "type": type, "param": param, "code": code}}
+
+
+class ApiError(Exception):
+    """An error a JSON route answers with the envelope of :func:`error_body`.
+
+    :param message: plain words, naming the place (JSON Pointer, ``input[2].type``, line:column).
+    :param status: the HTTP status (400 unless said).
+    :param param: the request parameter or path at fault, if any.
+    :param code: a stable machine code (e.g. a gate reason such as ``arguments_schema``).
+    """
+
+    def __init__(self, message: str, status: int = 400, *, param: str | None = None,
+                 code: str | None = None, type: str | None = None,
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.param = param
+        self.code = code
+        self.type = type or ERROR_TYPES.get(status, "invalid_request_error")
+        self.headers = headers or {}
+
+    def to_response(self) -> Response:
+        response = jsonify(error_body(self.message, self.type, self.param, self.code))
+        response.status_code = self.status
+        response.headers.update(self.headers)
+        return response
+
+
+def wants_json() -> bool:
+    """True for the machine-facing routes (``/api/*``, ``/v1/*``), which always answer JSON."""
+    return request.path.startswith(JSON_PREFIXES)
+
+
+def init_app(app: Flask) -> None:
+    """Register the handlers: :class:`ApiError`, HTTP errors and, as a last resort, any exception."""
+
+    @app.errorhandler(ApiError)
+    def _api_error(error: ApiError) -> Response:
+        return error.to_response()
+
+    @app.errorhandler(HTTPException)
+    def _http_error(error: HTTPException) -> Any:
+        status = error.code or 500
+        if wants_json():
+            message = error.description or error.name
+            if status == 413:
+                limit = app.config.get("MAX_CONTENT_LENGTH")
+                message = f"Request body is larger than the limit of {limit} bytes."
+            response = ApiError(message, status, code=_HTTP_CODES.get(status)).to_response()
+            if status == 405 and error.valid_methods:  # type: ignore[attr-defined]
+                response.headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
+            return response
+        if status == 413:
+            limit = app.config.get("MAX_CONTENT_LENGTH")
+            error.description = f"What you sent is larger than the limit of {limit:,} bytes."
+        return render_template("error.html", error=error), status
+
+    @app.errorhandler(Exception)
+    def _unexpected(error: Exception) -> Any:
+        # A bug of ours: log it with its traceback, answer in the route's own language.
+        app.logger.exception("unhandled error on %s", request.path)
+        if wants_json():
+            return ApiError("The server failed on this request; it is logged.", 500,
+                            code="server_error").to_response()
+        return render_template("error.html", error=None), 500
