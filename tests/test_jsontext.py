@@ -1,0 +1,363 @@
+"""The strict parse layer: each mistake named at its line:column, warnings with their places, limits."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+import pytest
+
+from webapp.jsontext import (
+    MAX_SAFE_INTEGER,
+    Document,
+    JSONTextError,
+    loads_ijson,
+    parse,
+    parse_lines,
+)
+
+# (text, code, line, column, words the message must contain)
+ERRORS = [
+    ('{"a": 1,}', "trailing_comma", 1, 8, "Trailing comma"),
+    ("[1, 2,]", "trailing_comma", 1, 6, "Trailing comma"),
+    ('{"a": 1,\n  "b": [1, 2,],\n}', "trailing_comma", 2, 13, "array"),
+    ('{"a": 1, // note\n"b": 2}', "comment", 1, 10, "Comment (//)"),
+    ('/* header */ {"a": 1}', "comment", 1, 1, "Comment (/* */)"),
+    ("{'a': 1}", "single_quote", 1, 2, "double quotes"),
+    ('{"a": \'x\'}', "single_quote", 1, 7, "Single-quoted string"),
+    ('{"score": NaN}', "nan_literal", 1, 11, "NaN"),
+    ('{"max": Infinity}', "nan_literal", 1, 9, "Infinity"),
+    ("[-Infinity]", "nan_literal", 1, 2, "-Infinity"),
+    ("\ufeff{}", "bom", 1, 1, "byte order mark"),
+    ('{region: "apac"}', "unquoted_key", 1, 2, '"region"'),
+    ('{1: "a"}', "unquoted_key", 1, 2, "Unquoted member name"),
+    ('{"region":"ap', "truncated", 1, 14, "closing quote"),
+    ('{"region":', "truncated", 1, 11, "value is missing"),
+    ('{"a": [1, 2', "truncated", 1, 12, "array opened at line 1, column 7"),
+    ('{"a": 1,', "truncated", 1, 9, "next member is missing"),
+    ('"\\u12', "truncated", 1, 6, "\\u escape"),
+    ("[01]", "leading_zero", 1, 2, "leading zero"),
+    ("-007", "leading_zero", 1, 1, "-007"),
+    ('"C:\\Users"', "invalid_escape", 1, 4, "Windows path"),
+    ('"\\u12G4"', "invalid_escape", 1, 2, "4 hexadecimal digits"),
+    ('"line\nbreak"', "control_character", 1, 6, "\\n"),
+    ('"tab\there"', "control_character", 1, 5, "\\t"),
+    ('{"a": 1} {"b": 2}', "extra_data", 1, 10, "Extra data"),
+    ("", "empty", 1, 1, "empty"),
+    (" \n\t ", "empty", 1, 1, "empty"),
+    ("[1 2]", "missing_comma", 1, 4, "comma missing"),
+    ('{"a" 1}', "missing_colon", 1, 6, "':'"),
+    ('{"a" = 1}', "missing_colon", 1, 6, "not '='"),
+    ('{"a": }', "missing_value", 1, 7, "after ':'"),
+    ("[1,,2]", "missing_value", 1, 4, "after ','"),
+    ("[True]", "invalid_literal", 1, 2, "write true"),
+    ("[None]", "invalid_literal", 1, 2, "write null"),
+    ("[undefined]", "invalid_literal", 1, 2, "null"),
+    ("[1.]", "invalid_number", 1, 3, "decimal point"),
+    ("[1e]", "invalid_number", 1, 3, "exponent"),
+    ("[0x1F]", "invalid_number", 1, 2, "Hexadecimal"),
+    ("[.5]", "invalid_number", 1, 2, "0.5"),
+    ("[+1]", "invalid_number", 1, 2, "plus"),
+    ("[-]", "invalid_number", 1, 2, "digit"),
+    ('{"a": 1]', "mismatched_bracket", 1, 8, "expected '}'"),
+    ("\u201cregion\u201d", "smart_quote", 1, 1, "Typographic quote"),
+    ("[1,\u00a02]", "invalid_whitespace", 1, 4, "NO-BREAK SPACE"),
+    ("[hello]", "unquoted_string", 1, 2, "double quotes"),
+    ("1" * 5000, "number_too_long", 1, 1, "4,300"),
+    ("[" * 101 + "]" * 101, "too_deep", 1, 101, "limit of 100"),
+]
+
+
+@pytest.mark.parametrize(("text", "code", "line", "column", "words"), ERRORS,
+                         ids=[f"{case[1]}-{i}" for i, case in enumerate(ERRORS)])
+def test_each_mistake_is_named_at_its_place(text, code, line, column, words):
+    with pytest.raises(JSONTextError) as info:
+        parse(text)
+    err = info.value
+    assert (err.code, err.line, err.column) == (code, line, column), str(err)
+    assert words in err.message
+    assert str(err) == f"line {line}, column {column}: {err.message}"
+    assert "Expecting" not in err.message  # never Python's raw wording
+
+
+@pytest.mark.parametrize(("text", "code"), [(t, c) for t, c, *_ in ERRORS if c != "empty"])
+def test_the_fast_ijson_path_reports_the_same_mistake(text, code):
+    with pytest.raises(JSONTextError) as info:
+        loads_ijson(text)
+    assert info.value.code == code
+
+
+@pytest.mark.parametrize("text", [t for t, *_ in ERRORS if t and not t.isspace()])
+def test_every_refused_text_is_refused_by_python_too_or_is_a_documented_extra(text):
+    # Our refusals are real: json.loads refuses them as well, except NaN/Infinity (RFC 8259 §6) which it accepts.
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return
+    assert any(word in text for word in ("NaN", "Infinity")) or text.count("[") > 100
+
+
+def test_excerpt_shows_the_line_and_a_caret_under_the_column():
+    with pytest.raises(JSONTextError) as info:
+        parse('{\n  "a": 1,\n  "b": [1, 2,]\n}')
+    line, caret = info.value.excerpt.split("\n")
+    assert line == '  "b": [1, 2,]'
+    assert caret.index("^") == line.index(",]")
+
+
+def test_excerpt_of_a_long_line_is_trimmed_around_the_column():
+    text = "[" + ",".join(["1"] * 5000) + ",]"
+    with pytest.raises(JSONTextError) as info:
+        parse(text)
+    err = info.value
+    line, caret = err.excerpt.split("\n")
+    assert len(line) < 120 and line.startswith("…")
+    assert line[caret.index("^")] == ","
+    assert err.column == len(text) - 1
+
+
+def test_excerpt_keeps_tabs_so_the_caret_lines_up_and_shows_control_characters():
+    with pytest.raises(JSONTextError) as info:
+        parse('{\t"a":\t"x\u0001"}')
+    line, caret = info.value.excerpt.split("\n")
+    assert "\u2401" in line  # the control picture for U+0001
+    assert caret.startswith(" \t") and line[caret.index("^")] == "\u2401"
+
+
+def test_truncated_input_points_after_the_last_character_not_at_trailing_newlines():
+    with pytest.raises(JSONTextError) as info:
+        parse('{"a": [1, 2\n\n\n')
+    assert (info.value.code, info.value.line, info.value.column) == ("truncated", 1, 12)
+
+
+# -- warnings --------------------------------------------------------------------------------------------------
+
+def test_duplicate_member_names_warn_with_both_locations_and_keep_the_last_value():
+    doc = parse('{"name": "a",\n "name": "b"}')
+    assert doc.value == {"name": "b"}
+    [warning] = doc.warnings
+    assert (warning.code, warning.pointer, warning.line, warning.column) == ("duplicate_key", "/name", 2, 2)
+    assert "line 1, column 2" in warning.message and "line 2, column 2" in warning.message
+
+
+def test_duplicates_in_nested_objects_name_the_nested_pointer():
+    doc = parse('{"a": [{"x/y": 1, "x/y": 2}]}')
+    assert [w.pointer for w in doc.warnings] == ["/a/0/x~1y"]
+
+
+WARNINGS = [
+    ('{"id": 9007199254740993}', "big_integer", "/id", 9007199254740993, "9007199254740992"),
+    ('{"id": -9007199254740993}', "big_integer", "/id", -9007199254740993, "JavaScript"),
+    ("[123456789012345678901234567890]", "big_integer", "/0", 123456789012345678901234567890, "kept exactly"),
+    ("[1e400]", "number_overflow", "/0", math.inf, "Infinity"),
+    ("[-1.5E+999]", "number_overflow", "/0", -math.inf, "64-bit double"),
+    ("[1e-400]", "number_underflow", "/0", 0.0, "read it as 0"),
+    ('{"k": "a\\ud800b"}', "lone_surrogate", "/k", "a\ud800b", "U+D800"),
+    ('["\\udc00"]', "lone_surrogate", "/0", "\udc00", "U+DC00"),
+    ('["\\ufffe"]', "noncharacter", "/0", "\ufffe", "U+FFFE"),
+    ('{"\u00e9": 1, "e\u0301": 2}', "lookalike_keys", "/e\u0301", 1, "normalisation"),
+]
+
+
+@pytest.mark.parametrize(("text", "code", "pointer", "first", "words"), WARNINGS)
+def test_valid_but_risky_values_warn(text, code, pointer, first, words):
+    doc = parse(text)
+    value = doc.value
+    first_value = value[0] if isinstance(value, list) else next(iter(value.values()))
+    assert first_value == first
+    assert [(w.code, w.pointer) for w in doc.warnings] == [(code, pointer)]
+    assert words in doc.warnings[0].message
+
+
+def test_no_warning_at_the_edge_of_the_safe_range_or_for_paired_surrogates():
+    doc = parse(f'[{MAX_SAFE_INTEGER}, -{MAX_SAFE_INTEGER}, 1e308, "\\ud83d\\ude00", "\\\\ud800", "1234567890123456789"]')
+    assert doc.warnings == []
+    assert doc.value[3] == "\U0001F600" and doc.value[4] == "\\ud800"
+
+
+def test_warning_position_of_a_lone_surrogate_is_the_escape_itself():
+    doc = parse('{"k": "ok \\u0041 \\ud800 x"}')
+    [warning] = doc.warnings
+    assert (warning.line, warning.column) == (1, 18)
+
+
+def test_warnings_are_capped_and_the_rest_counted():
+    doc = parse("[" + ",".join(["9007199254740993"] * 250) + "]")
+    assert len(doc.warnings) == 201
+    assert doc.warnings[-1].code == "more_warnings" and "50 more" in doc.warnings[-1].message
+
+
+# -- I-JSON ----------------------------------------------------------------------------------------------------
+
+IJSON_ERRORS = [
+    ('{"a": 1, "a": 2}', "duplicate_key", 1, 10),
+    ('{"k": "\\ud800"}', "lone_surrogate", 1, 8),
+    ('{"k": "x\\udfff"}', "lone_surrogate", 1, 9),
+    ('{"k": "\\ufdd0"}', "noncharacter", 1, 8),
+    ('{"k": "\U0010ffff"}', "noncharacter", 1, 8),
+    ('{"k": NaN}', "nan_literal", 1, 7),
+]
+
+
+@pytest.mark.parametrize(("text", "code", "line", "column"), IJSON_ERRORS)
+def test_ijson_turns_ambiguous_or_unportable_text_into_errors(text, code, line, column):
+    for call in (lambda: loads_ijson(text), lambda: parse(text, ijson=True)):
+        with pytest.raises(JSONTextError) as info:
+            call()
+        assert (info.value.code, info.value.line, info.value.column) == (code, line, column)
+
+
+@pytest.mark.parametrize("text", [
+    '{"region": "apac"}', '{"city": "Москва", "emoji": "\\ud83d\\ude00 \U0001F600"}', "[]", '"plain"', "0", "-0",
+    '{"n": 9007199254740993}', '{"x": 1e400}', '{"\\\\ud800": "\\\\ufffe"}',
+])
+def test_ijson_accepts_what_json_loads_reads_the_same_way(text):
+    assert loads_ijson(text) == json.loads(text)
+
+
+def test_loads_ijson_accepts_bytes():
+    assert loads_ijson(b'\xef\xbb\xbf{"a": 1}') == {"a": 1}
+
+
+# -- bytes, limits ---------------------------------------------------------------------------------------------
+
+def test_bytes_are_utf8_and_a_bom_is_stripped_with_a_warning():
+    doc = parse('\ufeff{"city": "Zürich"}'.encode())
+    assert doc.value == {"city": "Zürich"}
+    assert [w.code for w in doc.warnings] == ["bom_stripped"]
+
+
+@pytest.mark.parametrize(("data", "code", "words"), [
+    (b'{"a": "\xff"}', "invalid_utf8", "0xFF"),
+    ('{"a": 1}'.encode("utf-16"), "not_utf8", "UTF-16"),
+    ('{"a": 1}'.encode("utf-32"), "not_utf8", "UTF-32"),
+])
+def test_bytes_that_are_not_utf8_are_refused(data, code, words):
+    with pytest.raises(JSONTextError) as info:
+        parse(data)
+    assert info.value.code == code and words in info.value.message
+
+
+def test_invalid_utf8_names_the_character_position():
+    with pytest.raises(JSONTextError) as info:
+        parse(b'{\n "a": "\xc3("}')
+    assert (info.value.line, info.value.column) == (2, 8)
+
+
+@pytest.mark.parametrize("text", ['{"a": "' + "x" * 2000 + '"}', ('{"a": "' + "x" * 2000 + '"}').encode()])
+def test_size_cap_names_the_limit(text):
+    with pytest.raises(JSONTextError) as info:
+        parse(text, max_bytes=1000)
+    assert info.value.code == "too_large"
+    assert "1,000 bytes" in info.value.message and "2,009" in info.value.message
+
+
+def test_size_counts_utf8_bytes_not_characters():
+    text = '"' + "я" * 400 + '"'  # 402 characters, 802 bytes
+    assert parse(text, max_bytes=802).value == "я" * 400
+    with pytest.raises(JSONTextError):
+        parse(text, max_bytes=801)
+
+
+@pytest.mark.parametrize("depth", [101, 995, 1000, 10_000, 100_000])
+def test_deep_nesting_is_refused_with_the_limit_named_never_recursion_error(depth):
+    for text in ("[" * depth + "]" * depth, '{"a":' * depth + "1" + "}" * depth, "[" * depth):
+        with pytest.raises(JSONTextError) as info:
+            parse(text)
+        assert info.value.code == "too_deep" and "limit of 100" in info.value.message
+        with pytest.raises(JSONTextError):
+            loads_ijson(text)
+
+
+def test_depth_limit_is_exact_and_brackets_inside_strings_do_not_count():
+    assert parse("[" * 100 + "]" * 100).value is not None
+    assert parse('["' + "[" * 500 + '"]').value == ["[" * 500]
+    with pytest.raises(JSONTextError) as info:
+        parse('{"a": [[[1]]]}', max_depth=3)
+    assert info.value.column == 9
+    assert parse("[" * 300 + "]" * 300, max_depth=400).value is not None
+
+
+def test_a_syntax_error_before_the_depth_limit_is_reported_first():
+    with pytest.raises(JSONTextError) as info:
+        parse("[1,]" + "[" * 200)
+    assert info.value.code == "trailing_comma"
+
+
+# -- values ----------------------------------------------------------------------------------------------------
+
+def test_values_are_plain_python_and_integers_exact():
+    doc = parse('{"i": 123456789012345678901234567890, "f": 1.10, "z": -0, "t": true, "n": null, "s": "é"}')
+    assert doc.value == {"i": 123456789012345678901234567890, "f": 1.1, "z": 0, "t": True, "n": None, "s": "é"}
+    assert type(doc.value["i"]) is int
+
+
+@pytest.mark.parametrize("text", ["0", "-0.0e-0", '"\\/\\b\\f\\n\\r\\t\\"\\\\\\u00e9"', "  [ ]  ", "{}", "null",
+                                  '[1, [2, [3, {"a": {}}]]]', '{"": {"": ""}}'])
+def test_valid_documents_read_like_json_loads(text):
+    assert parse(text).value == json.loads(text)
+    assert parse(text).warnings == []
+
+
+# -- positions -------------------------------------------------------------------------------------------------
+
+DOC = '{\n  "a": [1, {"b~/c": 2}],\n  "x": "y",\n  "": {"e": null}\n}'
+
+
+@pytest.mark.parametrize(("pointer", "where"), [
+    ("", (1, 1)), ("/a", (2, 3)), ("/a/0", (2, 9)), ("/a/1", (2, 12)), ("/a/1/b~0~1c", (2, 13)), ("/x", (3, 3)),
+    ("/", (4, 3)), ("//e", (4, 8)), ("/nope", None), ("/a/2", None), ("/a/01", None), ("/x/0", None),
+])
+def test_position_maps_a_pointer_to_where_the_member_starts(pointer, where):
+    assert parse(DOC).position(pointer) == where
+
+
+def test_position_of_a_duplicate_name_is_the_member_kept():
+    assert parse('{"a": 1,\n"a": 2}').position("/a") == (2, 1)
+
+
+def test_position_rejects_a_malformed_pointer():
+    with pytest.raises(ValueError):
+        parse(DOC).position("a")
+
+
+def test_position_in_a_big_document_scans_to_the_target(monkeypatch):
+    import webapp.jsontext as jsontext
+    monkeypatch.setattr(jsontext, "POSITION_MAP_LIMIT", 10)
+    doc = parse(DOC)
+    assert doc.position("/a/1/b~0~1c") == (2, 13)
+    assert doc.position("/missing") is None
+    assert doc._positions is None
+
+
+def test_line_col_counts_characters_not_bytes_and_crlf_lines():
+    doc = Document('{\r\n"é": "ü",\r\n"b": 1}', None)
+    assert doc.line_col(doc.text.index('"b"')) == (3, 1)
+    assert parse('{\r\n"\u00e9\U0001F600": 1, "b": 2}').position("/b") == (2, 10)
+
+
+# -- JSON Lines ------------------------------------------------------------------------------------------------
+
+def test_json_lines_parse_each_record_and_skip_blank_lines():
+    records = parse_lines('{"a": 1}\n\n[2]\r\n"three"\n')
+    assert [(r.line, r.document.value) for r in records] == [(1, {"a": 1}), (3, [2]), (4, "three")]
+
+
+def test_json_lines_errors_name_the_line_in_the_whole_text():
+    with pytest.raises(JSONTextError) as info:
+        parse_lines('{"a": 1}\n{"b": 2,}\n')
+    assert (info.value.code, info.value.line, info.value.column) == ("trailing_comma", 2, 8)
+
+
+def test_json_lines_warnings_name_the_line_in_the_whole_text():
+    records = parse_lines('{"a": 1}\n{"b": 1, "b": 2}')
+    [warning] = records[1].document.warnings
+    assert (warning.line, warning.pointer) == (2, "/b")
+
+
+def test_recursion_limit_is_untouched():
+    before = sys.getrecursionlimit()
+    with pytest.raises(JSONTextError):
+        parse("[" * 50_000)
+    assert sys.getrecursionlimit() == before

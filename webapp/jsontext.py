@@ -1,0 +1,948 @@
+"""The strict JSON parse layer shared by every page and by the gate (RFC 8259, I-JSON RFC 7493).
+
+Two speeds, one verdict:
+
+* the **fast path** is CPython's C parser (``json.JSONDecoder``) with an ``object_pairs_hook`` that notices
+  duplicate member names and a ``parse_constant`` that refuses ``NaN``/``Infinity``; cheap C-speed checks on the
+  text (bracket counts, ``str.isascii``, small regexes) decide whether anything else needs a closer look;
+* the **precise path** (:class:`_Analyser`, an iterative scanner: no recursion, so no ``RecursionError`` at any
+  depth) runs only when the fast path failed or a cheap check fired. It names the real mistake (trailing comma,
+  comment, single quotes, ``NaN``, BOM, unquoted key, truncated input, leading zero, bad escape, raw control
+  character, extra data, ...) at its line:column with a caret excerpt, and finds the warnings with their places.
+
+Python's own messages mislead (a trailing comma and a comment both read "Expecting property name enclosed in
+double quotes"), so they are never shown as they are.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import math
+import re
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from itertools import accumulate
+from typing import Any
+
+from . import pointer as jpointer
+
+__all__ = [
+    "DEFAULT_MAX_DEPTH", "MAX_SAFE_INTEGER", "Document", "JSONTextError", "JSONWarning", "JSONLine",
+    "loads_ijson", "parse", "parse_lines",
+]
+
+DEFAULT_MAX_DEPTH = 100
+#: JavaScript's ``Number.MAX_SAFE_INTEGER`` (2^53 - 1): larger integers lose digits in ``JSON.parse``.
+MAX_SAFE_INTEGER = 2**53 - 1
+#: CPython refuses to convert longer digit strings to ``int`` (``sys.get_int_max_str_digits``).
+MAX_INT_DIGITS = 4300
+#: Warnings listed per document; the rest are counted in one last warning.
+MAX_WARNINGS = 200
+#: Documents up to this many characters get a full pointer → position map on the first ``position`` call.
+POSITION_MAP_LIMIT = 4_000_000
+#: Width of the excerpt line around the column when the offending line is long (a minified document).
+EXCERPT_WIDTH = 100
+
+
+class JSONTextError(ValueError):
+    """A JSON text that cannot be used, with the place and the mistake named in plain words.
+
+    Attributes: ``code`` (stable, e.g. ``"trailing_comma"``; see the module for the list), ``message`` (plain
+    words), ``line`` and ``column`` (1-based, column in characters), ``offset`` (0-based character offset) and
+    ``excerpt`` (the offending line, trimmed around the column when long, and a caret line under the column).
+    ``str(err) == f"line {line}, column {column}: {message}"``.
+    """
+
+    def __init__(self, code: str, message: str, text: str, offset: int, *, excerpt: bool = True) -> None:
+        offset = max(0, min(offset, len(text)))
+        line, column = _line_col(text, offset)
+        self.code = code
+        self.message = message
+        self.line = line
+        self.column = column
+        self.offset = offset
+        self.excerpt = _excerpt(text, offset) if excerpt else ""
+        super().__init__(f"line {line}, column {column}: {message}")
+
+    def shifted(self, lines: int, offset: int) -> JSONTextError:
+        """The same error moved down by ``lines`` lines and ``offset`` characters (a record of JSON Lines)."""
+        self.line += lines
+        self.offset += offset
+        self.args = (f"line {self.line}, column {self.column}: {self.message}",)
+        return self
+
+
+@dataclass(frozen=True)
+class JSONWarning:
+    """Valid JSON that will still bite: the text is kept, the reader is told.
+
+    ``code``: ``duplicate_key``, ``big_integer`` (outside ±(2^53 - 1)), ``number_overflow`` (beyond a 64-bit
+    double), ``number_underflow`` (a non-zero number that reads as 0), ``lone_surrogate``, ``noncharacter``,
+    ``lookalike_keys`` (member names equal after Unicode normalisation), ``bom_stripped``, ``more_warnings``.
+    ``pointer`` is the RFC 6901 pointer of the value concerned; ``line``/``column`` are 1-based.
+    """
+
+    code: str
+    message: str
+    pointer: str
+    line: int
+    column: int
+
+
+@dataclass
+class Document:
+    """A parsed JSON text: the text itself, plain Python values (ints exact) and the warnings.
+
+    ``value`` uses dict/list/str/int/float/bool/None; of duplicate member names the last value is kept, as
+    every mainstream parser does.
+    """
+
+    text: str
+    value: Any
+    warnings: list[JSONWarning] = field(default_factory=list)
+    _positions: dict[str, int] | None = field(default=None, repr=False, compare=False)
+    _lines: list[int] | None = field(default=None, repr=False, compare=False)
+
+    def position(self, pointer: str) -> tuple[int, int] | None:
+        """(line, column), 1-based, where the value at ``pointer`` starts in :attr:`text`.
+
+        For an object member it is where the member's *name* starts, so a mark lands on the whole member; for the
+        root and array elements, where the value starts. With duplicate names, the last member (the one kept).
+
+        :returns: ``None`` when the pointer names nothing in the document.
+        :raises ValueError: when ``pointer`` is not an RFC 6901 pointer.
+        """
+        canonical = jpointer.join(jpointer.split(pointer))
+        if self._positions is None and len(self.text) <= POSITION_MAP_LIMIT:
+            positions: dict[str, int] = {}
+            _Analyser(self.text, max_depth=10**9, ijson=False, positions=positions).run()
+            self._positions = positions
+        if self._positions is not None:
+            offset = self._positions.get(canonical)
+        else:  # a big document: one scan that stops at the target, no map kept
+            found: dict[str, int] = {}
+            _Analyser(self.text, max_depth=10**9, ijson=False, positions=found, target=canonical).run()
+            offset = found.get(canonical)
+        return None if offset is None else self.line_col(offset)
+
+    def positions(self, pointers: Iterable[str]) -> dict[str, tuple[int, int] | None]:
+        """:meth:`position` for many pointers at once (one scan of the text)."""
+        return {p: self.position(p) for p in pointers}
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """(line, column), 1-based, of a 0-based character offset into :attr:`text`."""
+        if self._lines is None:
+            self._lines = [m.end() for m in re.finditer("\n", self.text)]
+        line = bisect_right(self._lines, offset)
+        start = self._lines[line - 1] if line else 0
+        return line + 1, offset - start + 1
+
+
+@dataclass(frozen=True)
+class JSONLine:
+    """One record of a JSON Lines text: its 1-based line number, its character offset and its document."""
+
+    line: int
+    offset: int
+    document: Document
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Public functions
+
+def parse(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: int | None = None,
+          ijson: bool = False) -> Document:
+    """Parse one JSON text strictly (RFC 8259) and collect warnings.
+
+    :param text: a ``str``, or UTF-8 ``bytes`` (a UTF-8 BOM is stripped with a ``bom_stripped`` warning; a BOM
+        at the start of a ``str`` is an error, code ``bom``: it means the bytes were decoded the wrong way).
+    :param max_depth: most nested arrays/objects allowed (``[]`` is depth 1); deeper → ``too_deep``.
+    :param max_bytes: most UTF-8 bytes allowed; more → ``too_large``. ``None``: no limit.
+    :param ijson: I-JSON (RFC 7493 §2.1): duplicate member names, unpaired surrogates and Unicode noncharacters
+        are errors instead of warnings.
+    :returns: a :class:`Document`.
+    :raises JSONTextError: on the first mistake in the text, naming it and its line:column. ``NaN`` and
+        ``Infinity`` are always errors (RFC 8259 §6).
+    """
+    warnings: list[JSONWarning] = []
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        data = bytes(text)
+        if max_bytes is not None and len(data) > max_bytes:
+            raise _too_large(len(data), max_bytes)
+        text, bom = _decode_utf8(data)
+        if bom:
+            warnings.append(JSONWarning("bom_stripped", "The file starts with a UTF-8 byte order mark; it was "
+                                        "ignored (RFC 8259 §8.1 lets parsers ignore it; writers must not add it).",
+                                        "", 1, 1))
+    elif max_bytes is not None and len(text) * 4 > max_bytes:  # only encode when the limit could be crossed
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > max_bytes:
+            raise _too_large(size, max_bytes)
+
+    _check_depth(text, max_depth, ijson)
+    try:
+        value = _STRICT_DECODER.decode(text)
+        duplicates = False
+    except _Duplicate:
+        duplicates = True
+        value = _dup_tolerant_decode(text, max_depth, ijson)
+    except (ValueError, RecursionError, _NonFinite) as exc:
+        raise _diagnose(text, max_depth, ijson, exc) from None
+
+    if duplicates or _needs_close_look(text):
+        warnings.extend(_Analyser(text, max_depth=max_depth, ijson=ijson).run())
+    return Document(text, value, warnings)
+
+
+def loads_ijson(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
+    """Parse I-JSON (RFC 7493) at about ``json.loads`` speed; the gate's hot path for ``arguments``.
+
+    Valid input costs one C-speed parse plus a few C-speed scans of the text. Any violation — RFC 8259 syntax,
+    ``NaN``/``Infinity``, duplicate member names, unpaired surrogates, Unicode noncharacters, nesting beyond
+    ``max_depth`` — re-reads the text slowly to name the mistake and its line:column.
+
+    :returns: plain Python values (ints exact).
+    :raises JSONTextError: see :func:`parse` with ``ijson=True``.
+    """
+    if not isinstance(text, str):
+        return parse(text, max_depth=max_depth, ijson=True).value
+    if text.count("{") + text.count("[") > max_depth:
+        _check_depth(text, max_depth, True)
+    try:
+        value = _STRICT_DECODER.decode(text)
+    except (_Duplicate, _NonFinite, ValueError, RecursionError) as exc:
+        raise _diagnose(text, max_depth, True, exc) from None
+    if (not text.isascii() and _RAW_SUSPECT.search(text)) or ("\\u" in text and _ESCAPE_SUSPECT.search(text)):
+        _Analyser(text, max_depth=max_depth, ijson=True).run()  # raises on a lone surrogate or noncharacter
+    return value
+
+
+def parse_lines(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: int | None = None,
+                ijson: bool = False) -> list[JSONLine]:
+    """Parse JSON Lines (one JSON text per line; blank lines are skipped).
+
+    :returns: one :class:`JSONLine` per non-blank line, in order. Warnings keep their pointers relative to the
+        record; their line numbers are the record's line in the whole text.
+    :raises JSONTextError: for the first bad record, with the line and offset in the whole text.
+    """
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        data = bytes(text)
+        if max_bytes is not None and len(data) > max_bytes:
+            raise _too_large(len(data), max_bytes)
+        text, _ = _decode_utf8(data)
+    elif max_bytes is not None and len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise _too_large(len(text.encode("utf-8", "surrogatepass")), max_bytes)
+    records: list[JSONLine] = []
+    offset = 0
+    for number, raw in enumerate(text.split("\n"), start=1):
+        if raw.strip(" \t\r"):
+            try:
+                doc = parse(raw, max_depth=max_depth, ijson=ijson)
+            except JSONTextError as err:
+                raise err.shifted(number - 1, offset) from None
+            doc.warnings = [JSONWarning(w.code, w.message, w.pointer, w.line + number - 1, w.column)
+                            for w in doc.warnings]
+            records.append(JSONLine(number, offset, doc))
+        offset += len(raw) + 1
+    if not records:
+        raise JSONTextError("empty", "The text is empty: paste a JSON value (or JSON Lines, one per line).", text, 0)
+    return records
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Fast path
+
+class _Duplicate(Exception):
+    """Raised by the pairs hook at the first duplicate member name (the fast path then looks closer)."""
+
+
+class _NonFinite(Exception):
+    """Raised by ``parse_constant``: NaN, Infinity and -Infinity are not JSON (RFC 8259 §6)."""
+
+
+def _pairs_strict(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise _Duplicate
+    return result
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NonFinite(name)
+
+
+_STRICT_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_strict, parse_constant=_refuse_constant)
+_PLAIN_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
+def _dup_tolerant_decode(text: str, max_depth: int, ijson: bool) -> Any:
+    if ijson:  # duplicates are errors: let the precise path name the first one
+        _Analyser(text, max_depth=max_depth, ijson=True).run()
+    try:
+        return _PLAIN_DECODER.decode(text)  # last value wins, like every mainstream parser
+    except (ValueError, RecursionError, _NonFinite) as exc:
+        raise _diagnose(text, max_depth, ijson, exc) from None
+
+
+# Strings in a JSON text (possessive: linear time even on hostile input), and everything but brackets.
+_STRING_RE = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.S)
+_NON_BRACKET = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _check_depth(text: str, max_depth: int, ijson: bool) -> None:
+    """Refuse nesting deeper than ``max_depth`` before the recursive C parser sees it (C speed)."""
+    if text.count("{") + text.count("[") <= max_depth:
+        return
+    brackets = _NON_BRACKET.sub("", _STRING_RE.sub("", text))
+    if max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > max_depth:
+        _Analyser(text, max_depth=max_depth, ijson=ijson).run()  # names the first problem, maybe an earlier one
+
+
+# Cheap hints that the precise path has warnings to find (false positives only cost time).
+_NONCHARS = "\ufdd0-\ufdef\ufffe\uffff" + "".join(
+    f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(1, 17))
+# One range for the astral noncharacters keeps this scan fast; a rare false hint only costs a closer look.
+_RAW_SUSPECT = re.compile("[\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff\U0001fffe-\U0010ffff]")
+_ESCAPE_SUSPECT = re.compile(r"\\u(?:[dD][89a-fA-F]|[fF][dD][d-eD-E]|[fF]{3}[eEfF])")
+_NUMBER_SUSPECT = re.compile(r"(?:^|[\[:,])[ \t\r\n]*-?(?:[0-9]{16}|[0-9][0-9.]*[eE][-+]?[0-9]{3})")
+_COMBINING = re.compile("[\u0300-\u036f]")
+
+
+def _needs_close_look(text: str) -> bool:
+    if not text.isascii() and (_RAW_SUSPECT.search(text) or _COMBINING.search(text)):
+        return True
+    if "\\u" in text and _ESCAPE_SUSPECT.search(text):
+        return True
+    return _NUMBER_SUSPECT.search(text) is not None
+
+
+def _diagnose(text: str, max_depth: int, ijson: bool, exc: BaseException) -> JSONTextError:
+    """The precise error for a text the fast path refused."""
+    try:
+        _Analyser(text, max_depth=max_depth, ijson=ijson).run()
+    except JSONTextError as err:
+        return err
+    # The precise path found nothing: say what the C parser said, at its place (never expected).
+    position = getattr(exc, "pos", 0) or 0
+    if isinstance(exc, RecursionError):
+        return JSONTextError("too_deep", "The nesting is too deep for this parser.", text, 0)
+    return JSONTextError("unexpected_token", f"This text could not be read: {exc}.", text, position)
+
+
+def _too_large(size: int, limit: int) -> JSONTextError:
+    human = f" ({_human_size(limit)})" if limit >= 1024 else ""
+    return JSONTextError("too_large", f"The document is {size:,} bytes; the limit is {limit:,} bytes{human}.",
+                         "", 0, excerpt=False)
+
+
+def _human_size(size: int) -> str:
+    for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if size >= scale:
+            return f"{size / scale:g} {unit}"
+    return f"{size} bytes"
+
+
+def _decode_utf8(data: bytes) -> tuple[str, bool]:
+    """Decode UTF-8 strictly; a UTF-8 BOM is dropped (returned flag), UTF-16/32 and bad bytes are errors."""
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)) and len(data) % 4 == 0:
+        raise JSONTextError("not_utf8", "The file is UTF-32 (it starts with a UTF-32 byte order mark); JSON "
+                            "exchanged between systems must be UTF-8 (RFC 8259 §8.1). Save it as UTF-8.", "", 0)
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise JSONTextError("not_utf8", "The file is UTF-16 (it starts with a UTF-16 byte order mark); JSON "
+                            "exchanged between systems must be UTF-8 (RFC 8259 §8.1). Save it as UTF-8.", "", 0)
+    bom = data.startswith(codecs.BOM_UTF8)
+    if bom:
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        return data.decode("utf-8"), bom
+    except UnicodeDecodeError as err:
+        shown = data.decode("utf-8", "replace")
+        offset = len(data[:err.start].decode("utf-8", "replace"))
+        raise JSONTextError("invalid_utf8", f"Byte 0x{data[err.start]:02X} (byte offset {err.start:,}) is not "
+                            "valid UTF-8: the file is in another encoding. Save it as UTF-8 (RFC 8259 §8.1).",
+                            shown, offset) from None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Positions and excerpts
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
+
+
+def _visible(ch: str) -> str:
+    """A control character as its Unicode "control picture" (one column wide), so the caret stays aligned."""
+    code = ord(ch)
+    if ch == "\t":
+        return ch
+    if code < 0x20:
+        return chr(0x2400 + code)
+    if code == 0x7F:
+        return "\u2421"
+    return ch
+
+
+def _excerpt(text: str, offset: int) -> str:
+    """The line holding ``offset`` (trimmed around it when long) and a caret line under the column."""
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    if end == -1:
+        end = len(text)
+    line = text[start:end]
+    if line.endswith("\r"):
+        line = line[:-1]
+    column = offset - start
+    prefix = suffix = ""
+    if len(line) > EXCERPT_WIDTH:
+        left = max(0, min(column - EXCERPT_WIDTH // 2, len(line) - EXCERPT_WIDTH))
+        right = left + EXCERPT_WIDTH
+        prefix = "…" if left > 0 else ""
+        suffix = "…" if right < len(line) else ""
+        line = line[left:right]
+        column -= left
+    shown = prefix + "".join(map(_visible, line)) + suffix
+    pad = " " * len(prefix) + "".join("\t" if ch == "\t" else " " for ch in line[:column])
+    return f"{shown}\n{pad}^"
+
+
+def _describe(ch: str) -> str:
+    """A character named for a message: ``'x'``, or ``U+00A0 (NO-BREAK SPACE)`` for the invisible ones."""
+    if ch.isprintable() and not ch.isspace():
+        return f"'{ch}'"
+    name = unicodedata.name(ch, "")
+    return f"U+{ord(ch):04X}" + (f" ({name})" if name else "")
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Precise path
+
+_WS = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_DIGITS = re.compile(r"[0-9]*")
+_ESCAPES = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)|[\ud800-\udfff]", re.S)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_NONCHAR = re.compile(f"[{_NONCHARS}]")
+# Characters that look like whitespace or quotes to a person but are not JSON's.
+_FAKE_SPACE = set("\u00a0\u1680\u180e\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b"
+                  "\u2028\u2029\u202f\u205f\u3000\ufeff\x0b\x0c\x85")
+_SMART_QUOTES = set("\u201c\u201d\u201e\u201f\u2018\u2019\u201a\u201b\u00ab\u00bb\u2033")
+_LITERALS = {"true": True, "false": False, "null": None}
+_WRONG_LITERALS = {
+    "True": "true", "False": "false", "None": "null", "TRUE": "true", "FALSE": "false", "NULL": "null",
+    "Null": "null", "nil": "null", "undefined": "null",
+}
+_NON_FINITE = ("NaN", "Infinity", "-Infinity", "+Infinity", "inf", "-inf", "nan")
+_CONTROL_NAMES = {"\n": ("line break", "\\n"), "\r": ("carriage return", "\\r"), "\t": ("tab", "\\t"),
+                  "\b": ("backspace", "\\b"), "\f": ("form feed", "\\f")}
+
+
+class _Frame:
+    """One open container: where it opened, its pointer, the names seen so far (objects) and the current child."""
+
+    __slots__ = ("is_object", "opened", "pointer", "names", "index", "name_offset")
+
+    def __init__(self, is_object: bool, opened: int, pointer: str) -> None:
+        self.is_object = is_object
+        self.opened = opened
+        self.pointer = pointer
+        self.names: dict[str, int] | None = {} if is_object else None
+        self.index = 0
+        self.name_offset = opened
+
+
+class _Found(Exception):
+    """Stops a targeted position scan once the target is reached."""
+
+
+class _Analyser:
+    """Iterative RFC 8259 scanner: raises the first :class:`JSONTextError`, returns the warnings.
+
+    With ``positions`` it also records where each value starts (members: where the name starts), for
+    :meth:`Document.position`; with ``target`` it stops as soon as that pointer is recorded.
+    """
+
+    def __init__(self, text: str, *, max_depth: int, ijson: bool, positions: dict[str, int] | None = None,
+                 target: str | None = None) -> None:
+        self.text = text
+        self.n = len(text)
+        self.max_depth = max_depth
+        self.ijson = ijson
+        self.positions = positions
+        self.target = target
+        self.warnings: list[JSONWarning] = []
+        self.dropped = 0
+        self._lines: list[int] | None = None
+
+    # -- driver -------------------------------------------------------------------------------------------
+    def run(self) -> list[JSONWarning]:
+        try:
+            self._run()
+        except _Found:
+            pass
+        if self.dropped:
+            self.warnings.append(JSONWarning("more_warnings", f"{self.dropped:,} more warnings are not listed.",
+                                             "", 1, 1))
+        return self.warnings
+
+    def _run(self) -> None:
+        text, n, ws = self.text, self.n, _WS.match
+        if text.startswith("\ufeff"):
+            raise self.error("bom", "The text starts with a byte order mark (U+FEFF), which is not JSON: remove "
+                             "it (a file read as UTF-8 with BOM must be decoded as utf-8-sig).", 0)
+        pos = ws(text, 0).end()
+        if pos >= n:
+            raise self.error("empty", "The text is empty: paste a JSON value.", 0)
+        stack: list[_Frame] = []
+        pointer = ""
+        expect_value = True
+        while True:
+            if expect_value:
+                pos = ws(text, pos).end()
+                if pos >= n:
+                    raise self.truncated(stack)
+                if self.positions is not None:
+                    self.record(pointer, stack[-1].name_offset if stack and stack[-1].is_object else pos)
+                c = text[pos]
+                if c == "{" or c == "[":
+                    if len(stack) >= self.max_depth:
+                        raise self.error("too_deep", f"Nesting deeper than the limit of {self.max_depth} levels: "
+                                         f"this '{c}' opens level {len(stack) + 1}.", pos)
+                    frame = _Frame(c == "{", pos, pointer)
+                    stack.append(frame)
+                    pos = ws(text, pos + 1).end()
+                    if pos < n and text[pos] == ("}" if frame.is_object else "]"):
+                        stack.pop()
+                        pos += 1
+                        expect_value = False
+                    elif frame.is_object:
+                        pos, pointer = self.member_name(pos, frame, stack)
+                    else:
+                        pointer = frame.pointer + "/0"
+                    continue
+                if c == '"':
+                    pos = self.string(pos, pointer)[1]
+                elif c in "-0123456789":
+                    pos = self.number(pos, pointer)
+                else:
+                    word = _WORD.match(text, pos)
+                    if word and word.group() in _LITERALS:
+                        pos = word.end()
+                    else:
+                        raise self.bad_value(pos, stack)
+                expect_value = False
+                continue
+
+            # After a value: a comma, the closing bracket, or (at the top) the end of the text.
+            pos = ws(text, pos).end()
+            if not stack:
+                if pos < n:
+                    raise self.after_document(pos)
+                return
+            frame = stack[-1]
+            if pos >= n:
+                raise self.truncated(stack)
+            c = text[pos]
+            if c == ",":
+                comma = pos
+                pos = ws(text, pos + 1).end()
+                if pos < n and text[pos] in "}]":
+                    closer = "object" if text[pos] == "}" else "array"
+                    raise self.error("trailing_comma", f"Trailing comma before the end of the {closer}: JSON allows "
+                                     "no comma after the last "
+                                     f"{'member' if closer == 'object' else 'element'}; remove it.", comma)
+                if frame.is_object:
+                    pos, pointer = self.member_name(pos, frame, stack)
+                else:
+                    frame.index += 1
+                    pointer = f"{frame.pointer}/{frame.index}"
+                expect_value = True
+            elif c == ("}" if frame.is_object else "]"):
+                stack.pop()
+                pos += 1
+            elif c in "}]":
+                kind, want = ("object", "}") if frame.is_object else ("array", "]")
+                line, col = self.line_col(frame.opened)
+                raise self.error("mismatched_bracket", f"'{c}' does not close the {kind} opened at line {line}, "
+                                 f"column {col}: expected '{want}' (or ',' before the next "
+                                 f"{'member' if frame.is_object else 'element'}).", pos)
+            else:
+                raise self.after_child(pos, frame)
+
+    # -- positions and warnings ---------------------------------------------------------------------------
+    def record(self, pointer: str, offset: int) -> None:
+        assert self.positions is not None
+        self.positions[pointer] = offset
+        if self.target is not None and pointer == self.target:
+            raise _Found
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        if self._lines is None:
+            self._lines = [m.end() for m in re.finditer("\n", self.text)]
+        line = bisect_right(self._lines, offset)
+        start = self._lines[line - 1] if line else 0
+        return line + 1, offset - start + 1
+
+    def warn(self, code: str, message: str, pointer: str, offset: int) -> None:
+        if self.positions is not None:
+            return  # a position scan of an already-parsed document
+        if len(self.warnings) >= MAX_WARNINGS:
+            self.dropped += 1
+            return
+        line, col = self.line_col(offset)
+        self.warnings.append(JSONWarning(code, message, pointer, line, col))
+
+    def error(self, code: str, message: str, offset: int) -> JSONTextError:
+        return JSONTextError(code, message, self.text, offset)
+
+    # -- members ------------------------------------------------------------------------------------------
+    def member_name(self, pos: int, frame: _Frame, stack: list[_Frame]) -> tuple[int, str]:
+        """Read ``"name"`` and ``:`` at ``pos``; returns the position after the colon and the member's pointer."""
+        text, n = self.text, self.n
+        pos = _WS.match(text, pos).end()
+        if pos >= n:
+            raise self.truncated(stack)
+        c = text[pos]
+        if c != '"':
+            raise self.bad_name(pos)
+        name, end = self.string(pos, None)
+        member = f"{frame.pointer}/{jpointer.escape(name)}"
+        names = frame.names
+        assert names is not None
+        if self.positions is None:
+            first = names.get(name)
+            if first is not None:
+                self.duplicate(name, first, pos, member)
+            elif names and not name.isascii():
+                self.lookalike(name, names, pos, frame.pointer)
+            names[name] = pos
+        frame.name_offset = pos
+        colon = _WS.match(text, end).end()
+        if colon >= n:
+            raise self.error("truncated", f"The text ends after the member name {_quote(name)}: expected ':' and "
+                             "its value.", _content_end(text))
+        if text[colon] != ":":
+            ch = text[colon]
+            hint = " (JSON uses ':', not '=')" if ch == "=" else ""
+            raise self.error("missing_colon", f"Expected ':' after the member name {_quote(name)}, found "
+                             f"{_describe(ch)}{hint}.", colon)
+        return colon + 1, member
+
+    def duplicate(self, name: str, first: int, second: int, member: str) -> None:
+        l1, c1 = self.line_col(first)
+        l2, c2 = self.line_col(second)
+        where = f"line {l1}, column {c1} and line {l2}, column {c2}"
+        if self.ijson:
+            raise self.error("duplicate_key", f"Duplicate member name {_quote(name)} ({where}): I-JSON forbids "
+                             "duplicate names (RFC 7493 §2.3); which value counts depends on the parser.", second)
+        self.warn("duplicate_key", f"Duplicate member name {_quote(name)} at {where}: parsers keep the last value, "
+                  "so schema validation and diff see only the second one; other parsers may keep the first.",
+                  member, second)
+
+    def lookalike(self, name: str, names: dict[str, int], pos: int, parent: str) -> None:
+        folded = unicodedata.normalize("NFC", name)
+        for other, where in names.items():
+            if other != name and unicodedata.normalize("NFC", other) == folded:
+                l1, c1 = self.line_col(where)
+                l2, c2 = self.line_col(pos)
+                self.warn("lookalike_keys", f"Member names {_quote(other)} (line {l1}, column {c1}) and "
+                          f"{_quote(name)} (line {l2}, column {c2}) look identical but differ in Unicode "
+                          "normalisation (NFC vs NFD): JSON treats them as two different names.",
+                          f"{parent}/{jpointer.escape(name)}", pos)
+                return
+
+    # -- scalars ------------------------------------------------------------------------------------------
+    def string(self, pos: int, pointer: str | None) -> tuple[str, int]:
+        """Read the string opening at ``pos``; returns (decoded, position after the closing quote)."""
+        text = self.text
+        try:
+            value, end = json.decoder.scanstring(text, pos + 1, True)
+        except json.JSONDecodeError as exc:
+            raise self.string_error(exc, pos) from None
+        if not value.isascii():
+            if _SURROGATE.search(value):
+                self.lone_surrogate(pos, end, pointer)
+            nonchar = _NONCHAR.search(value)
+            if nonchar:
+                self.noncharacter(nonchar.group(), pos, end, pointer)
+        return value, end
+
+    def string_error(self, exc: json.JSONDecodeError, start: int) -> JSONTextError:
+        text, where = self.text, exc.pos
+        line, col = self.line_col(start)
+        opened = f"the string that starts at line {line}, column {col}"
+        if exc.msg.startswith("Unterminated string"):
+            return self.error("truncated", f"The text ends inside {opened}: the closing quote (\") is missing.",
+                              _content_end(text))
+        if exc.msg.startswith("Invalid control character"):
+            ch = text[where]
+            name, escape = _CONTROL_NAMES.get(ch, ("control character", f"\\u{ord(ch):04x}"))
+            extra = " (or is the closing quote missing?)" if ch in "\r\n" else ""
+            return self.error("control_character", f"Raw {name} (U+{ord(ch):04X}) inside {opened}: JSON "
+                              f"strings must escape it as {escape}{extra}.", where)
+        if exc.msg.startswith("Invalid \\uXXXX"):
+            backslash = where - 1 if where and text[where - 1] == "\\" else where
+            digits = text[backslash + 2:backslash + 6]
+            if backslash + 2 + len(digits.rstrip()) >= self.n and all(d in "0123456789abcdefABCDEF" for d in digits):
+                return self.error("truncated", f"The text ends inside a \\u escape of {opened}.", _content_end(text))
+            return self.error("invalid_escape", f"Invalid escape '\\u{digits}' in {opened}: \\u must be followed "
+                              "by exactly 4 hexadecimal digits.", backslash)
+        if exc.msg.startswith("Invalid \\escape"):
+            if where + 1 >= self.n:
+                return self.error("truncated", f"The text ends inside {opened}, right after a backslash.",
+                                  _content_end(text))
+            bad = text[where:where + 2]
+            hint = " (a Windows path? write each backslash as \\\\)" if bad[1:] not in "'" else \
+                " (a single quote needs no escape in JSON)"
+            return self.error("invalid_escape", f"Invalid escape {_describe(bad)} in {opened}: JSON allows "
+                              "\\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX only" + hint + ".", where)
+        return self.error("unexpected_token", f"This string could not be read: {exc.msg}.", where)
+
+    def lone_surrogate(self, start: int, end: int, pointer: str | None) -> None:
+        offset, code = _find_lone_surrogate(self.text, start + 1, end - 1)
+        what = f"U+{code:04X}"
+        if self.ijson:
+            raise self.error("lone_surrogate", f"Unpaired surrogate {what}: not a Unicode character, so I-JSON "
+                             "forbids it (RFC 7493 §2.1) and UTF-8 cannot encode it.", offset)
+        self.warn("lone_surrogate", f"Unpaired surrogate {what}: not a Unicode character; UTF-8 cannot encode it "
+                  "and I-JSON forbids it (RFC 7493 §2.1). OpenAI and Anthropic reject requests holding one.",
+                  pointer if pointer is not None else "", offset)
+
+    def noncharacter(self, ch: str, start: int, end: int, pointer: str | None) -> None:
+        offset = self.text.find(ch, start, end)
+        if offset < 0:
+            hit = re.compile(rf"\\u{ord(ch):04x}", re.I).search(self.text, start, end) if ord(ch) <= 0xFFFF \
+                else None
+            offset = hit.start() if hit else start
+        what = f"U+{ord(ch):04X}"
+        if self.ijson:
+            raise self.error("noncharacter", f"Unicode noncharacter {what}: I-JSON forbids noncharacters in "
+                             "strings (RFC 7493 §2.1).", offset)
+        self.warn("noncharacter", f"Unicode noncharacter {what} in a string: I-JSON forbids it (RFC 7493 §2.1).",
+                  pointer if pointer is not None else "", offset)
+
+    def number(self, pos: int, pointer: str) -> int:
+        text, n = self.text, self.n
+        if text.startswith("-Infinity", pos):
+            raise self.non_finite("-Infinity", pos)
+        match = _NUMBER.match(text, pos)
+        if match is None:  # '-' not followed by a digit
+            raise self.error("invalid_number", "A '-' must be followed by a digit.", pos)
+        end = match.end()
+        token = match.group()
+        nxt = text[end] if end < n else ""
+        integer = match.group(1) is None and match.group(2) is None
+        if nxt:
+            if nxt.isdigit() and integer and token in ("0", "-0"):
+                whole = token + _DIGITS.match(text, end).group()
+                raise self.error("leading_zero", f"Number {whole} starts with a leading zero: JSON numbers don't "
+                                 "(write it without the zero, or as a string if the zeros matter).", pos)
+            if nxt in ".eE" or nxt.isalnum() or nxt == "_":
+                raise self.bad_number_tail(pos, end, token, nxt)
+        if integer:
+            digits = len(token) - (token[0] == "-")
+            if digits > MAX_INT_DIGITS:
+                raise self.error("number_too_long", f"An integer of {digits:,} digits is longer than this parser "
+                                 f"reads ({MAX_INT_DIGITS:,} digits).", pos)
+            if digits >= 16 and abs(int(token)) > MAX_SAFE_INTEGER:
+                self.warn("big_integer", f"Integer {_shorten(token)} is beyond 2^53 (JavaScript's safe range is "
+                          f"±{MAX_SAFE_INTEGER:,}): a JavaScript client reads it as {_as_double(token)}. "
+                          "It is kept exactly as written here.", pointer, pos)
+        elif match.group(2) is not None or len(token) > 17:
+            number = float(token)
+            if math.isinf(number):
+                self.warn("number_overflow", f"Number {_shorten(token)} is beyond the range of a 64-bit double "
+                          "(±1.8e308): most parsers read it as Infinity, which JSON cannot write back. It is kept "
+                          "exactly as written here.", pointer, pos)
+            elif number == 0 and any(d in "123456789" for d in token.split("e")[0].split("E")[0]):
+                self.warn("number_underflow", f"Number {_shorten(token)} is too small for a 64-bit double: most "
+                          "parsers read it as 0. It is kept exactly as written here.", pointer, pos)
+        return end
+
+    def bad_number_tail(self, pos: int, end: int, token: str, nxt: str) -> JSONTextError:
+        text = self.text
+        after = text[end + 1] if end + 1 < self.n else ""
+        if nxt == "." and not after.isdigit():
+            return self.error("invalid_number", f"Number '{token}.' needs digits after the decimal point (write "
+                              f"{token}.0 or {token}).", end)
+        if nxt in "eE" and not (after.isdigit() or (after in "+-" and text[end + 2:end + 3].isdigit())):
+            return self.error("invalid_number", f"The exponent of '{token}{nxt}' needs digits (e.g. {token}e3).",
+                              end)
+        if token in ("0", "-0") and nxt in "xX":
+            return self.error("invalid_number", "Hexadecimal numbers are not JSON: write the number in decimal.",
+                              pos)
+        tail = _WORD.match(text, end)
+        shown = token + (tail.group() if tail else nxt)
+        return self.error("invalid_number", f"'{_shorten(shown)}' is not a JSON number (unexpected {_describe(nxt)} "
+                          "after the digits).", end)
+
+    # -- classifying the unexpected -------------------------------------------------------------------------
+    def non_finite(self, word: str, pos: int) -> JSONTextError:
+        return self.error("nan_literal", f"{word} is not a JSON number: RFC 8259 §6 allows no NaN or Infinity. "
+                          "Write null, or a string such as \"NaN\".", pos)
+
+    def common(self, pos: int) -> JSONTextError | None:
+        """Mistakes that read the same wherever they appear: comments, smart quotes, fake whitespace."""
+        text = self.text
+        c = text[pos]
+        if c == "/" and text[pos + 1:pos + 2] in ("/", "*"):
+            style = "//" if text[pos + 1] == "/" else "/* */"
+            return self.error("comment", f"Comment ({style}): JSON has no comments; remove it (JSONC and JSON5 "
+                              "allow comments, JSON does not).", pos)
+        if c in _SMART_QUOTES:
+            return self.error("smart_quote", f"Typographic quote {_describe(c)}: JSON strings use the plain "
+                              "double quote (\"); a word processor or chat app may have replaced it.", pos)
+        if c in _FAKE_SPACE:
+            if c == "\ufeff":
+                return self.error("bom", "A byte order mark (U+FEFF) in the middle of the text: remove it.", pos)
+            return self.error("invalid_whitespace", f"{_describe(c)} looks like whitespace but is not JSON "
+                              "whitespace (only space, tab, line feed and carriage return are); remove it.", pos)
+        return None
+
+    def bad_value(self, pos: int, stack: list[_Frame]) -> JSONTextError:
+        """Explain the character at ``pos`` where a value should start."""
+        text = self.text
+        known = self.common(pos)
+        if known:
+            return known
+        c = text[pos]
+        context = _value_context(text, pos, stack)
+        if c == "'":
+            return self.error("single_quote", "Single-quoted string: JSON strings use double quotes (\").", pos)
+        word = _WORD.match(text, pos) or re.compile(r"[+-]?[A-Za-z]+").match(text, pos)
+        if word:
+            w = word.group()
+            if w in _NON_FINITE or (c in "+-" and w[1:] in _NON_FINITE):
+                return self.non_finite(w, pos)
+            if w in _WRONG_LITERALS:
+                return self.error("invalid_literal", f"{w} is not a JSON value: write {_WRONG_LITERALS[w]}.", pos)
+            if w.lower() in _LITERALS:
+                return self.error("invalid_literal", f"{w} is not a JSON value: literals are lower-case "
+                                  f"({w.lower()}).", pos)
+            return self.error("unquoted_string", f"Unquoted text {_quote(_shorten(w))}: JSON strings need "
+                              "double quotes.", pos)
+        if c == "+":
+            return self.error("invalid_number", "A number can't start with '+': JSON numbers have no plus sign.",
+                              pos)
+        if c == ".":
+            return self.error("invalid_number", "A number can't start with '.': write 0.5, not .5.", pos)
+        if c in ",}]":
+            return self.error("missing_value", f"Expected a value {context}, found {_describe(c)}.", pos)
+        return self.error("unexpected_token", f"Unexpected {_describe(c)} {context}: expected a value (object, "
+                          "array, string, number, true, false or null).", pos)
+
+    def bad_name(self, pos: int) -> JSONTextError:
+        """Explain the character at ``pos`` where a member name should start."""
+        text = self.text
+        known = self.common(pos)
+        if known:
+            return known
+        c = text[pos]
+        if c == "'":
+            return self.error("single_quote", "Single-quoted member name: JSON member names use double quotes "
+                              "(\").", pos)
+        word = _WORD.match(text, pos) or re.compile(r"[0-9A-Za-z_$-]+").match(text, pos)
+        if word:
+            return self.error("unquoted_key", f"Unquoted member name {word.group()}: JSON member names are "
+                              f"double-quoted strings (\"{word.group()}\").", pos)
+        if c in "}]":
+            return self.error("unexpected_token", f"Unexpected {_describe(c)}: expected a member name in double "
+                              "quotes.", pos)
+        return self.error("unexpected_token", f"Unexpected {_describe(c)}: expected a member name in double "
+                          "quotes.", pos)
+
+    def after_child(self, pos: int, frame: _Frame) -> JSONTextError:
+        """Explain what follows a member value or array element when it is neither ',' nor the closing bracket."""
+        known = self.common(pos)
+        if known:
+            return known
+        want, what = ("}", "member") if frame.is_object else ("]", "element")
+        line, col = self.line_col(frame.opened)
+        kind = "object" if frame.is_object else "array"
+        return self.error("missing_comma", f"Expected ',' or '{want}' after the {what}, found "
+                          f"{_describe(self.text[pos])}: is a comma missing? (the {kind} opened at line {line}, "
+                          f"column {col})", pos)
+
+    def after_document(self, pos: int) -> JSONTextError:
+        known = self.common(pos)
+        if known:
+            return known
+        end_line, end_col = self.line_col(_content_end(self.text[:pos]))
+        return self.error("extra_data", f"Extra data after the JSON value, which ended at line {end_line}, column "
+                          f"{end_col}: a JSON text holds one value. For several, put them in an array (or use JSON "
+                          "Lines, one per line).", pos)
+
+    def truncated(self, stack: list[_Frame]) -> JSONTextError:
+        end = _content_end(self.text)
+        if not stack:
+            return self.error("truncated", "The text ends where a value is expected.", end)
+        frame = stack[-1]
+        line, col = self.line_col(frame.opened)
+        kind, want = ("object", "}") if frame.is_object else ("array", "]")
+        more = f" ({len(stack) - 1} more enclosing level{'s' if len(stack) > 2 else ''} also unclosed)" \
+            if len(stack) > 1 else ""
+        tail = self.text[:end].rstrip()[-1:]
+        if tail == ":":
+            detail = "after ':' — the member's value is missing"
+        elif tail == ",":
+            detail = "after ',' — the next " + ("member" if frame.is_object else "element") + " is missing"
+        else:
+            detail = f"before the {kind} opened at line {line}, column {col} is closed (expected '{want}')"
+        return self.error("truncated", f"The text ends {detail}{more}: it looks cut off.", end)
+
+
+def _value_context(text: str, pos: int, stack: list[_Frame]) -> str:
+    before = text[:pos].rstrip(" \t\r\n")[-1:]
+    if before == ":":
+        return "after ':'"
+    if before == ",":
+        return "after ','"
+    if before == "[":
+        return "after '['"
+    return "here" if stack else "at the start"
+
+
+def _find_lone_surrogate(text: str, start: int, end: int) -> tuple[int, int]:
+    """Offset and code point of the first unpaired surrogate in the raw string body ``text[start:end]``."""
+    pending: tuple[int, int, int] | None = None  # (offset, code, end of the escape) of an unmatched high half
+    for match in _ESCAPES.finditer(text, start, end):
+        hexa = match.group(1)
+        code = int(hexa, 16) if hexa else (ord(match.group()) if len(match.group()) == 1 else -1)
+        if 0xDC00 <= code <= 0xDFFF and hexa and pending and pending[2] == match.start():
+            pending = None  # a proper pair
+            continue
+        if pending:
+            return pending[0], pending[1]
+        if 0xD800 <= code <= 0xDBFF and hexa:
+            pending = (match.start(), code, match.end())
+        elif 0xD800 <= code <= 0xDFFF:
+            return match.start(), code
+    if pending:
+        return pending[0], pending[1]
+    return start, 0xD800  # not reached for a string that holds one
+
+
+def _content_end(text: str) -> int:
+    """Where the content ends (before trailing whitespace): a truncation is shown right after the last character."""
+    return len(text.rstrip(" \t\r\n"))
+
+
+def _quote(name: str) -> str:
+    return json.dumps(name, ensure_ascii=False)
+
+
+def _shorten(token: str, width: int = 40) -> str:
+    return token if len(token) <= width else f"{token[:20]}…{token[-12:]} ({len(token):,} characters)"
+
+
+def _as_double(token: str) -> str:
+    try:
+        number = float(int(token))
+    except OverflowError:
+        return "Infinity"
+    return f"{int(number)}"
