@@ -1,0 +1,454 @@
+"""The replay gate: may a stored Open Responses item be executed again, on another provider or another day?
+
+The contract is the replay-gate article's (``shared/seeds/replay-gate-article.ru.txt``): one reason per item, the
+first that applies, in this order —
+
+``namespaced``         ``type`` is not a string, or contains ``:`` (a provider extension, e.g.
+                       ``openai:web_search_call``: Open Responses spec, "Provider extensions"; not portable);
+``not_function_call``  any other portable item (message, function_call_output, reasoning, item_reference…):
+                       nothing to execute — this is *not* a refusal;
+``status``             a function_call whose ``status`` is not ``"completed"`` (``in_progress``/``incomplete``:
+                       arguments may be cut off; spec, "Item state machine");
+``arguments_type``     ``arguments`` is not a string (the spec stores it as a JSON-encoded string);
+``arguments_parse``    ``arguments`` is not I-JSON (RFC 7493: also no NaN/Infinity, duplicate names or unpaired
+                       surrogates — ambiguous arguments must never run);
+``arguments_schema``   the parsed arguments fail the tool's JSON Schema (full JSON Schema, :mod:`webapp.schema`);
+``ok``                 the call may be executed and its ``function_call_output`` written.
+
+Only ``ok`` lets a tool run. :func:`check_item` gives the same reason with every detail; :func:`check_journal`
+gates a whole conversation against its tools and checks the call/output pairing rules.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .journal import Journal, JournalError, load_journal
+from .journal import kind_of as _kind
+from .jsontext import JSONTextError, loads_ijson
+from .schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
+
+__all__ = [
+    "REASONS", "replay_gate", "check_item", "Verdict", "check_journal", "JournalReport", "ItemVerdict", "Finding",
+    "FINDINGS", "load_journal", "Journal", "JournalError", "SchemaInvalid", "SchemaError",
+]
+
+REASONS = ("namespaced", "not_function_call", "status", "arguments_type", "arguments_parse", "arguments_schema",
+           "ok")
+
+# Finding codes of check_journal -> severity. "error" findings make a journal not replayable.
+FINDINGS = {
+    "unknown_tool": "error",               # a function_call names no tool in `tools`
+    "orphan_output": "error",              # function_call_output whose call_id matches no earlier function_call
+    "output_for_unfinished_call": "error",  # ... whose function_call is not completed
+    "duplicate_call_id": "error",          # two function_calls share a call_id
+    "duplicate_output": "error",           # two function_call_outputs answer one call
+    "missing_call_id": "error",            # a function_call or function_call_output without a call_id string
+    "missing_output": "warning",           # a completed call with no output before the next user message
+    "chat_completions_envelope": "error",  # Chat Completions `tool_calls` / role "tool" mixed into the journal
+    "chat_completions_tool": "warning",    # a tool in the nested Chat Completions shape (recognised, still used)
+    "tool_not_allowed": "error",           # a call outside tool_choice (allowed_tools, a forced function, none)
+    "invalid_tool": "error",               # a tool definition without a usable name, or a duplicate name
+    "tool_schema_invalid": "error",        # a tool's parameters schema is itself unusable
+}
+
+# When a function tool has no `parameters`, its arguments must still be a JSON object.
+NO_PARAMETERS_SCHEMA: dict[str, Any] = {"type": "object"}
+
+
+# --------------------------------------------------------------------------------------------------------------
+# One item
+
+
+def replay_gate(item: dict, schema: dict | bool | None) -> str:
+    """The article's gate: the first reason that applies, from :data:`REASONS`.
+
+    :param item: an Open Responses item as parsed JSON.
+    :param schema: the JSON Schema of the tool the item names (its ``parameters``); ``None`` when there is no
+        such tool — a function_call then never gets ``ok`` (``arguments_schema``).
+    :return: one of :data:`REASONS`.
+    :raises SchemaInvalid: when ``schema`` itself is unusable (not the item's fault): checked before the item.
+    """
+    compiled = compile_schema(schema) if schema is not None else None
+    item_type = item.get("type") if isinstance(item, dict) else None
+    if not isinstance(item_type, str) or ":" in item_type:
+        return "namespaced"
+    if item_type != "function_call":
+        return "not_function_call"
+    if item.get("status") != "completed":
+        return "status"
+    arguments = item.get("arguments")
+    if not isinstance(arguments, str):
+        return "arguments_type"
+    try:
+        parsed = loads_ijson(arguments)
+    except JSONTextError:
+        return "arguments_parse"
+    if compiled is None or not compiled.is_valid(parsed):
+        return "arguments_schema"
+    return "ok"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """:func:`check_item`'s answer.
+
+    :ivar reason: one of :data:`REASONS` (the same as :func:`replay_gate`'s).
+    :ivar ok: ``reason == "ok"``.
+    :ivar errors: every schema error (``arguments_schema`` only), the most relevant first.
+    :ivar arguments: the parsed arguments, when they parsed (else ``None``).
+    :ivar parse_error: why ``arguments`` is not I-JSON (``arguments_parse`` only), with line and column.
+    :ivar schema_problem: the schema is unusable — the caller's error, reported apart from the item's own
+        problems (the item then cannot be ``ok``: its reason is ``arguments_schema`` if it gets that far).
+    :ivar message: one sentence for people.
+    """
+
+    reason: str
+    ok: bool
+    errors: tuple[SchemaError, ...] = ()
+    arguments: Any = None
+    parse_error: JSONTextError | None = None
+    schema_problem: SchemaInvalid | None = None
+    message: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"reason", "ok", "message", "errors": [...], "parse_error", "schema_error"}``."""
+        parse_error = None
+        if self.parse_error is not None:
+            err = self.parse_error
+            parse_error = {"message": err.message, "code": err.code, "line": err.line, "column": err.column}
+        return {
+            "reason": self.reason,
+            "ok": self.ok,
+            "message": self.message,
+            "errors": [e.as_dict() for e in self.errors],
+            "parse_error": parse_error,
+            "schema_error": self.schema_problem.as_dict() if self.schema_problem is not None else None,
+        }
+
+
+def check_item(item: Any, schema: dict | bool | None, *, format_assertion: bool = False,
+               tool_name: str | None = None) -> Verdict:
+    """The gate with details: same reason as :func:`replay_gate`, plus every error as data.
+
+    :param item: an Open Responses item as parsed JSON (anything else is ``namespaced``: it has no type).
+    :param schema: the tool's parameters schema; ``None`` when no tool is known (never ``ok``).
+    :param format_assertion: assert ``format`` in the schema (off by default, as in 2020-12).
+    :param tool_name: for messages only.
+    :return: a :class:`Verdict`; never raises for a bad schema (see ``Verdict.schema_problem``).
+    """
+    compiled: CompiledSchema | None = None
+    problem: SchemaInvalid | None = None
+    if schema is not None:
+        try:
+            compiled = compile_schema(schema, format_assertion=format_assertion)
+        except SchemaInvalid as exc:
+            problem = exc
+
+    def verdict(reason: str, message: str, **extra: Any) -> Verdict:
+        return Verdict(reason, reason == "ok", schema_problem=problem, message=message, **extra)
+
+    if not isinstance(item, dict):
+        return verdict("namespaced", f"the item is {_kind(item)}, not a JSON object with a type")
+    item_type = item.get("type")
+    if not isinstance(item_type, str):
+        missing = "type is missing" if item_type is None else f"type is {_kind(item_type)}, not a string"
+        return verdict("namespaced", f"{missing}: not a portable Open Responses item")
+    if ":" in item_type:
+        return verdict("namespaced", f"type {_q(item_type)} is a provider extension (it contains \":\"): not "
+                                     f"portable to another provider, and not a function_call to execute")
+    if item_type != "function_call":
+        return verdict("not_function_call", f"type {_q(item_type)} is not function_call: nothing to execute "
+                                            f"(not a refusal)")
+    status = item.get("status")
+    if status != "completed":
+        shown = "missing" if status is None else _q(status)
+        return verdict("status", f"status is {shown}, not \"completed\": the call may be unfinished and its "
+                                 f"arguments cut off; do not execute it or write a function_call_output")
+    arguments = item.get("arguments")
+    if not isinstance(arguments, str):
+        shown = "missing" if "arguments" not in item else _kind(arguments)
+        return verdict("arguments_type", f"arguments is {shown}, not a string: Open Responses stores it as a "
+                                         f"JSON-encoded string")
+    try:
+        parsed = loads_ijson(arguments)
+    except JSONTextError as err:
+        return verdict("arguments_parse", f"arguments is not valid I-JSON: {err}", parse_error=err)
+    name = f" of {_q(tool_name)}" if tool_name else ""
+    if problem is not None:
+        return verdict("arguments_schema", f"the schema{name} is unusable, so the arguments cannot be checked: "
+                                           f"{problem}", arguments=parsed)
+    if compiled is None:
+        return verdict("arguments_schema", f"no schema{name} to check the arguments against", arguments=parsed)
+    try:
+        if compiled.is_valid(parsed):
+            return verdict("ok", "may be executed, and its function_call_output written", arguments=parsed)
+        errors = tuple(compiled.errors(parsed))
+    except SchemaInvalid as exc:  # a catastrophic pattern the reference engine alone had to run
+        problem = exc
+        return verdict("arguments_schema", f"the schema{name} cannot be evaluated on these arguments: {exc}",
+                       arguments=parsed)
+    count = f"{len(errors)} errors" if len(errors) != 1 else "1 error"
+    first = f"; {errors[0].pointer or '(root)'}: {errors[0].message}" if errors else ""
+    return verdict("arguments_schema", f"arguments do not match the schema{name} ({count}{first})",
+                   errors=errors, arguments=parsed)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# A whole journal
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A journal-level problem. ``index`` is the item's position (``None`` for a tool definition)."""
+
+    code: str
+    index: int | None
+    call_id: str | None
+    message: str
+    severity: str  # "error" | "warning"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "index": self.index, "call_id": self.call_id, "message": self.message,
+                "severity": self.severity}
+
+
+@dataclass(frozen=True)
+class ItemVerdict:
+    """One item's line in a :class:`JournalReport`."""
+
+    index: int
+    id: str | None
+    type: str | None
+    reason: str
+    errors: tuple[SchemaError, ...] = ()
+    message: str = ""
+    name: str | None = None
+    call_id: str | None = None
+    verdict: Verdict | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.reason == "ok"
+
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"index": self.index, "id": self.id, "type": self.type, "reason": self.reason,
+                                "ok": self.ok, "message": self.message,
+                                "errors": [e.as_dict() for e in self.errors]}
+        if self.name is not None:
+            data["name"] = self.name
+        if self.call_id is not None:
+            data["call_id"] = self.call_id
+        if self.verdict is not None and self.verdict.parse_error is not None:
+            data["parse_error"] = self.verdict.as_dict()["parse_error"]
+        return data
+
+
+@dataclass(frozen=True)
+class JournalReport:
+    """:func:`check_journal`'s answer: ``replayable`` plus one verdict per item and the findings."""
+
+    replayable: bool
+    items: list[ItemVerdict]
+    findings: list[Finding]
+    shape: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        counts: dict[str, int] = {}
+        for item in self.items:
+            counts[item.reason] = counts.get(item.reason, 0) + 1
+        return {
+            "replayable": self.replayable,
+            "shape": self.shape,
+            "counts": counts,
+            "items": [item.as_dict() for item in self.items],
+            "findings": [finding.as_dict() for finding in self.findings],
+        }
+
+
+def _finding(code: str, index: int | None, message: str, call_id: Any = None) -> Finding:
+    return Finding(code, index, call_id if isinstance(call_id, str) else None, message, FINDINGS[code])
+
+
+@dataclass
+class _Tool:
+    name: str
+    schema: Any
+    where: str
+    problem: SchemaInvalid | None = None
+
+
+def _tool_table(tools: Iterable[Any] | None, findings: list[Finding]) -> dict[str, _Tool]:
+    """Function tools by name, from ``CreateResponseBody.tools`` (flat ``{type:"function", name, parameters}``);
+    the nested Chat Completions shape ``{type:"function", function:{name, parameters}}`` is recognised and
+    reported. Other tool types (hosted tools) are not function tools and are skipped."""
+    table: dict[str, _Tool] = {}
+    for position, tool in enumerate(tools or ()):
+        where = f"tools[{position}]"
+        if not isinstance(tool, dict):
+            findings.append(_finding("invalid_tool", None, f"{where} is {_kind(tool)}, not a tool definition"))
+            continue
+        if tool.get("type") != "function":
+            continue
+        definition = tool
+        if isinstance(tool.get("function"), dict) and "name" not in tool:
+            definition = tool["function"]
+            findings.append(_finding("chat_completions_tool", None, f"{where} uses the Chat Completions shape "
+                                     "{type, function: {name, parameters}}; Open Responses tools are flat "
+                                     "{type: \"function\", name, parameters} (its schema is still used)"))
+        name = definition.get("name")
+        if not isinstance(name, str) or not name:
+            findings.append(_finding("invalid_tool", None, f"{where} has no name"))
+            continue
+        if name in table:
+            findings.append(_finding("invalid_tool", None, f"{where}: a second tool named {_q(name)} "
+                                     f"(the first is {table[name].where}); calls use the first"))
+            continue
+        schema = definition.get("parameters")
+        entry = _Tool(name, NO_PARAMETERS_SCHEMA if schema is None else schema, where)
+        try:
+            compile_schema(entry.schema)
+        except SchemaInvalid as exc:
+            entry.problem = exc
+            place = f"{where}.parameters{exc.pointer}" if exc.pointer else f"{where}.parameters"
+            findings.append(_finding("tool_schema_invalid", None, f"{place}: {exc.message}"))
+        table[name] = entry
+    return table
+
+
+def _allowed_names(tool_choice: Any) -> tuple[set[str] | None, str]:
+    """Tool names ``tool_choice`` lets run (``None`` = any), and words for messages (spec, "tool_choice")."""
+    if tool_choice == "none":
+        return set(), "tool_choice is \"none\""
+    if isinstance(tool_choice, dict):
+        kind = tool_choice.get("type")
+        if kind == "allowed_tools" and isinstance(tool_choice.get("tools"), list):
+            names = {t.get("name") for t in tool_choice["tools"] if isinstance(t, dict)}
+            names.discard(None)
+            shown = ", ".join(sorted(_q(n) for n in names if isinstance(n, str))) or "none"
+            return {n for n in names if isinstance(n, str)}, f"tool_choice allowed_tools lists {shown}"
+        if kind == "function" and isinstance(tool_choice.get("name"), str):
+            return {tool_choice["name"]}, f"tool_choice forces {_q(tool_choice['name'])}"
+    return None, ""
+
+
+def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = None, *, tool_choice: Any = None,
+                  schema: dict | bool | None = None, format_assertion: bool = False) -> JournalReport:
+    """Gate every item of a conversation and check the pairing rules (Open Responses spec, function_call /
+    function_call_output; "tool_choice"; the article's "do not mix Chat Completions envelopes").
+
+    :param items: the items in order, or a :class:`Journal` (its tools and tool_choice are used unless given).
+    :param tools: tool definitions as in ``CreateResponseBody.tools``; each ``function_call`` is checked against
+        the schema of the tool it names.
+    :param tool_choice: ``{"type": "allowed_tools", "tools": [...]}`` (or ``"none"``, or a forced function)
+        limits which names may run; it never replaces the schema check.
+    :param schema: one schema for every function_call, whatever its name (then ``tools`` is not consulted).
+    :param format_assertion: assert ``format`` in the schemas.
+    :return: a :class:`JournalReport`. ``replayable`` is false when any item is ``namespaced``, any
+        function_call is not ``ok``, or any finding is an error.
+    """
+    shape = None
+    if isinstance(items, Journal):
+        shape = items.shape
+        tools = items.tools if tools is None else tools
+        tool_choice = items.tool_choice if tool_choice is None else tool_choice
+        items = items.items
+    findings: list[Finding] = []
+    table = _tool_table(tools, findings) if schema is None else {}
+    allowed, allowed_words = _allowed_names(tool_choice)
+    calls: dict[str, tuple[int, Any]] = {}    # call_id -> (index, status) of the first function_call
+    answered: dict[str, int] = {}            # call_id -> index of its first output
+    pending: list[tuple[int, str]] = []      # completed calls waiting for an output (index, call_id)
+    verdicts: list[ItemVerdict] = []
+    replayable = True
+
+    for index, item in enumerate(items):
+        item_type = item.get("type") if isinstance(item, dict) else None
+        call_id = item.get("call_id") if isinstance(item, dict) else None
+        name = item.get("name") if isinstance(item, dict) else None
+
+        if isinstance(item, dict) and (isinstance(item.get("tool_calls"), list) or item.get("role") == "tool"):
+            what = "a tool_calls array" if isinstance(item.get("tool_calls"), list) else "a role \"tool\" message"
+            findings.append(_finding("chat_completions_envelope", index, f"item {index} is {what} from Chat "
+                                     "Completions: replaying it sends the wrong envelope to an Open Responses "
+                                     "provider (use function_call / function_call_output items)",
+                                     call_id or item.get("tool_call_id")))
+
+        if item_type == "function_call":
+            if schema is not None:
+                verdict = check_item(item, schema, format_assertion=format_assertion)
+            else:
+                tool = table.get(name) if isinstance(name, str) else None
+                if tool is None:
+                    known = ", ".join(_q(n) for n in table) or "none"
+                    findings.append(_finding("unknown_tool", index, f"item {index} calls {_q(name)}, which is "
+                                             f"not among the tools (known: {known})", call_id))
+                verdict = check_item(item, tool.schema if tool else None, format_assertion=format_assertion,
+                                     tool_name=name if isinstance(name, str) else None)
+            if allowed is not None and name not in allowed:
+                findings.append(_finding("tool_not_allowed", index, f"item {index} calls {_q(name)}, but "
+                                         f"{allowed_words}", call_id))
+            if not isinstance(call_id, str) or not call_id:
+                findings.append(_finding("missing_call_id", index, f"function_call item {index} has no call_id: "
+                                         f"its output cannot be paired"))
+            elif call_id in calls:
+                findings.append(_finding("duplicate_call_id", index, f"item {index} reuses call_id {_q(call_id)} "
+                                         f"of item {calls[call_id][0]}", call_id))
+            else:
+                calls[call_id] = (index, item.get("status"))
+                if item.get("status") == "completed":
+                    pending.append((index, call_id))
+        else:
+            verdict = check_item(item, None)
+            if item_type == "function_call_output":
+                _pair_output(index, call_id, calls, answered, findings)
+            elif item_type == "message" and item.get("role") == "user":
+                for call_index, waiting in pending:
+                    if waiting not in answered:
+                        findings.append(_finding("missing_output", call_index, f"function_call {call_index} "
+                                                 f"({_q(waiting)}) has no function_call_output before the user "
+                                                 f"message at item {index}", waiting))
+                pending = []
+
+        if verdict.reason == "namespaced" or (item_type == "function_call" and not verdict.ok):
+            replayable = False
+        verdicts.append(ItemVerdict(
+            index, item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else None,
+            item_type if isinstance(item_type, str) else None, verdict.reason, verdict.errors, verdict.message,
+            name if item_type == "function_call" and isinstance(name, str) else None,
+            call_id if isinstance(call_id, str) else None, verdict))
+
+    if any(f.severity == "error" for f in findings):
+        replayable = False
+    return JournalReport(replayable, verdicts, findings, shape)
+
+
+def _pair_output(index: int, call_id: Any, calls: dict[str, tuple[int, Any]], answered: dict[str, int],
+                 findings: list[Finding]) -> None:
+    if not isinstance(call_id, str) or not call_id:
+        findings.append(_finding("missing_call_id", index, f"function_call_output item {index} has no call_id"))
+        return
+    call = calls.get(call_id)
+    if call is None:
+        findings.append(_finding("orphan_output", index, f"function_call_output {index} answers call_id "
+                                 f"{_q(call_id)}, which matches no earlier function_call", call_id))
+    elif call[1] != "completed":
+        shown = "missing" if call[1] is None else _q(call[1])
+        findings.append(_finding("output_for_unfinished_call", index, f"function_call_output {index} answers "
+                                 f"function_call {call[0]}, whose status is {shown}, not \"completed\"", call_id))
+    if call_id in answered:
+        findings.append(_finding("duplicate_output", index, f"function_call_output {index} answers "
+                                 f"{_q(call_id)} again (first at item {answered[call_id]})", call_id))
+    else:
+        answered[call_id] = index
+
+
+def _q(value: Any) -> str:
+    """A value quoted as JSON for messages."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
