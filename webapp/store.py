@@ -1,0 +1,191 @@
+"""Stored responses: an SQLite file (by default ``responses.sqlite3`` in the instance folder).
+
+One row per stored ``ResponseResource`` and one row per input or output item, so that a chain of
+``previous_response_id`` can be replayed (spec 1.8: previous input + previous output + new input), an
+``item_reference`` can be resolved, and a session's items listed in order. Nothing here imports Flask; the
+view opens one :class:`ResponseStore` per app. Each call opens its own connection (cheap for SQLite), so
+the store is safe to use from the threads of a threaded server.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS responses (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,      -- insertion order (created_at has one-second resolution)
+    id TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL,
+    previous_response_id TEXT,
+    session_key TEXT,
+    body TEXT NOT NULL                          -- the ResponseResource as JSON
+);
+CREATE INDEX IF NOT EXISTS responses_by_session ON responses (session_key, seq);
+CREATE TABLE IF NOT EXISTS items (
+    response_id TEXT NOT NULL REFERENCES responses (id) ON DELETE CASCADE,
+    source TEXT NOT NULL CHECK (source IN ('input', 'output')),
+    position INTEGER NOT NULL,
+    item_id TEXT,
+    body TEXT NOT NULL,
+    PRIMARY KEY (response_id, source, position)
+);
+CREATE INDEX IF NOT EXISTS items_by_id ON items (item_id);
+"""
+
+MAX_CHAIN = 10_000  # a guard only: ids are fresh, so a chain cannot loop
+
+
+class MissingResponse(LookupError):
+    """A response of a ``previous_response_id`` chain is not stored (never was, ``store: false``, or
+    deleted).
+
+    :param response_id: the id that is missing.
+    :param requested: the id the caller asked for (differs when an ancestor is missing).
+    """
+
+    def __init__(self, response_id: str, requested: str) -> None:
+        self.response_id = response_id
+        self.requested = requested
+        if response_id == requested:
+            message = f"no stored response with id {response_id!r}"
+        else:
+            message = (f"response {requested!r} continues {response_id!r}, which is no longer stored, "
+                       "so its conversation cannot be replayed")
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class StoredResponse:
+    """A stored response: the ``ResponseResource`` (``body``), its input items (ids filled in) and the
+    session key it was routed by."""
+
+    body: dict[str, Any]
+    input: list[dict[str, Any]]
+    session_key: str | None
+
+    @property
+    def id(self) -> str:
+        return self.body["id"]
+
+
+@dataclass(frozen=True)
+class SessionItem:
+    """One item of a session, in conversation order.
+
+    :param response_id: the response it belongs to.
+    :param source: ``input`` or ``output``.
+    :param index: its position in that response's input or output.
+    :param item: the item itself.
+    """
+
+    response_id: str
+    source: str
+    index: int
+    item: dict[str, Any]
+
+
+class ResponseStore:
+    """SQLite-backed storage of responses.
+
+    :param path: a file path, or ``":memory:"`` for a private in-memory database that lives as long as
+        this object (one shared-cache connection is kept open).
+    """
+
+    _counter = 0
+    _lock = threading.Lock()
+
+    def __init__(self, path: str) -> None:
+        self._keeper: sqlite3.Connection | None = None
+        if path == ":memory:":
+            with ResponseStore._lock:
+                ResponseStore._counter += 1
+                self._target, self._uri = f"file:responses-{id(self)}-{ResponseStore._counter}" \
+                                          "?mode=memory&cache=shared", True
+            self._keeper = sqlite3.connect(self._target, uri=True, check_same_thread=False)
+        else:
+            self._target, self._uri = path, False
+        with self._connect() as db:
+            if not self._uri:
+                db.execute("PRAGMA journal_mode=WAL")  # readers never wait for the one writer
+            db.executescript(SCHEMA)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self._target, uri=self._uri, timeout=30)
+        try:
+            db.execute("PRAGMA foreign_keys=ON")
+            with db:  # one transaction: commit on success, roll back on error
+                yield db
+        finally:
+            db.close()
+
+    def save(self, body: dict[str, Any], input_items: list[dict[str, Any]], session_key: str | None) -> None:
+        """Store a response with its input items (each should carry an ``id``; see
+        ``openresponses.stored_input_item``). Saving the same id again replaces it."""
+        rows = [(body["id"], "input", i, item.get("id"), json.dumps(item)) for i, item in enumerate(input_items)]
+        rows += [(body["id"], "output", i, item.get("id"), json.dumps(item))
+                 for i, item in enumerate(body.get("output") or [])]
+        with self._connect() as db:
+            db.execute("DELETE FROM responses WHERE id = ?", (body["id"],))
+            db.execute("INSERT INTO responses (id, created_at, previous_response_id, session_key, body) "
+                       "VALUES (?, ?, ?, ?, ?)",
+                       (body["id"], body.get("created_at", 0), body.get("previous_response_id"), session_key,
+                        json.dumps(body)))
+            db.executemany("INSERT INTO items (response_id, source, position, item_id, body) VALUES (?, ?, ?, ?, ?)",
+                           rows)
+
+    def get(self, response_id: str) -> StoredResponse | None:
+        """The stored response, or ``None``."""
+        with self._connect() as db:
+            row = db.execute("SELECT body, session_key FROM responses WHERE id = ?", (response_id,)).fetchone()
+            if row is None:
+                return None
+            items = db.execute("SELECT body FROM items WHERE response_id = ? AND source = 'input' "
+                               "ORDER BY position", (response_id,)).fetchall()
+        return StoredResponse(json.loads(row[0]), [json.loads(r[0]) for r in items], row[1])
+
+    def delete(self, response_id: str) -> bool:
+        """Delete a response and its items; ``False`` when there was none."""
+        with self._connect() as db:
+            return db.execute("DELETE FROM responses WHERE id = ?", (response_id,)).rowcount > 0
+
+    def chain(self, response_id: str) -> list[StoredResponse]:
+        """The response and every response it continues, oldest first.
+
+        :raises MissingResponse: the response, or one of its ancestors, is not stored.
+        """
+        chain: list[StoredResponse] = []
+        current: str | None = response_id
+        while current is not None and len(chain) < MAX_CHAIN:
+            stored = self.get(current)
+            if stored is None:
+                raise MissingResponse(current, response_id)
+            chain.append(stored)
+            current = stored.body.get("previous_response_id")
+        chain.reverse()
+        return chain
+
+    def find_item(self, item_id: str) -> dict[str, Any] | None:
+        """The most recently stored item with this ``id`` (input or output), for ``item_reference``."""
+        with self._connect() as db:
+            row = db.execute("SELECT items.body FROM items JOIN responses ON responses.id = items.response_id "
+                             "WHERE item_id = ? ORDER BY responses.seq DESC, items.source DESC LIMIT 1",
+                             (item_id,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def session_items(self, session_key: str, *, limit: int = 100, offset: int = 0) -> list[SessionItem]:
+        """The items of every response routed by ``session_key``, in conversation order (responses in the
+        order stored; in each, the input items, then the output items)."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT items.response_id, items.source, items.position, items.body FROM items "
+                "JOIN responses ON responses.id = items.response_id WHERE responses.session_key = ? "
+                "ORDER BY responses.seq, items.source, items.position LIMIT ? OFFSET ?",
+                (session_key, limit, offset)).fetchall()
+        return [SessionItem(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
