@@ -1,0 +1,35 @@
+// JSON Diff page: copy buttons, swap sides, Ctrl+Enter to compare. The page works without this file.
+(function () {
+  "use strict";
+  function reveal(root) {
+    root.querySelectorAll(".js-only[hidden]").forEach(function (el) { el.hidden = false; });
+  }
+  function flash(button, text) {
+    var old = button.textContent;
+    button.textContent = text;
+    setTimeout(function () { button.textContent = old; }, 1200);
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button");
+    if (!button) return;
+    if (button.hasAttribute("data-copy") || button.hasAttribute("data-copy-from")) {
+      var source = button.getAttribute("data-copy-from");
+      var text = source ? document.querySelector(source).textContent : button.getAttribute("data-copy");
+      navigator.clipboard.writeText(text).then(function () { flash(button, "copied"); },
+                                               function () { flash(button, "copy failed"); });
+    } else if (button.hasAttribute("data-swap-sides")) {
+      var left = document.getElementById("diff-left"), right = document.getElementById("diff-right");
+      var keep = left.value;
+      left.value = right.value;
+      right.value = keep;
+    }
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && event.target.closest("#diff-form")) {
+      event.preventDefault();
+      document.querySelector("#diff-form button.primary").click();
+    }
+  });
+  document.addEventListener("DOMContentLoaded", function () { reveal(document); });
+  document.addEventListener("htmx:afterSwap", function (event) { reveal(event.target); });
+})();
