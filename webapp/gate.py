@@ -22,6 +22,8 @@ gates a whole conversation against its tools and checks the call/output pairing 
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,7 +31,7 @@ from typing import Any
 from .journal import Journal, JournalError, load_journal
 from .journal import kind_of as _kind
 from .jsontext import JSONTextError, loads_ijson
-from .schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
+from .schema import _IDENTITY, CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 
 __all__ = [
     "REASONS", "replay_gate", "check_item", "Verdict", "check_journal", "JournalReport", "ItemVerdict", "Finding",
@@ -66,13 +68,20 @@ NO_PARAMETERS_SCHEMA: dict[str, Any] = {"type": "object"}
 def replay_gate(item: dict, schema: dict | bool | None) -> str:
     """The article's gate: the first reason that applies, from :data:`REASONS`.
 
+    The hot path of journals of 100,000+ items: the schema is compiled once (cached), ``arguments`` is parsed at
+    about ``json.loads`` speed and checked by the compiled (Rust) validator; no error details are built.
+
     :param item: an Open Responses item as parsed JSON.
     :param schema: the JSON Schema of the tool the item names (its ``parameters``); ``None`` when there is no
         such tool — a function_call then never gets ``ok`` (``arguments_schema``).
     :return: one of :data:`REASONS`.
     :raises SchemaInvalid: when ``schema`` itself is unusable (not the item's fault): checked before the item.
     """
-    compiled = compile_schema(schema) if schema is not None else None
+    if schema is None:
+        compiled = None
+    else:
+        known = _IDENTITY.get(id(schema))
+        compiled = known[1] if known is not None and known[0] is schema else compile_schema(schema)
     item_type = item.get("type") if isinstance(item, dict) else None
     if not isinstance(item_type, str) or ":" in item_type:
         return "namespaced"
@@ -83,13 +92,83 @@ def replay_gate(item: dict, schema: dict | bool | None) -> str:
     arguments = item.get("arguments")
     if not isinstance(arguments, str):
         return "arguments_type"
-    try:
-        parsed = loads_ijson(arguments)
-    except JSONTextError:
+    parsed = _quick_parse(arguments)
+    if parsed is _UNPARSEABLE:
         return "arguments_parse"
     if compiled is None or not compiled.is_valid(parsed):
         return "arguments_schema"
     return "ok"
+
+
+# The verdict of loads_ijson without its diagnosis, which replay_gate does not need. For the common text — ASCII,
+# no \u escape, few brackets — no unpaired surrogate or noncharacter can occur and the depth limit cannot be
+# reached, so the C parser with a duplicate check and NaN refusal decides alone; anything else asks loads_ijson.
+_UNPARSEABLE = object()
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise _Duplicate
+    return result
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
+_DECODE = json.JSONDecoder(object_pairs_hook=_unique_pairs, parse_constant=_refuse_constant).decode
+_MAX_DEPTH = 100
+# A number whose exponent may put it beyond a 64-bit double (I-JSON, RFC 7493 §2.2)
+_BIG_EXPONENT = re.compile(r"[0-9][eE][+-]?0*[0-9]{3}")
+
+
+def _quick_parse(text: str) -> Any:
+    if text.isascii() and "\\u" not in text and text.count("{") + text.count("[") <= _MAX_DEPTH:
+        try:
+            value = _DECODE(text)
+        except (ValueError, RecursionError):
+            return _UNPARSEABLE
+    else:
+        try:
+            value = loads_ijson(text, max_depth=_MAX_DEPTH)
+        except JSONTextError:
+            return _UNPARSEABLE
+    if _BIG_EXPONENT.search(text) and _overflow(text) is not None:
+        return _UNPARSEABLE
+    return value
+
+
+def _parse_arguments(text: str) -> Any:
+    """``arguments`` as I-JSON (RFC 7493), with the place of any mistake.
+
+    :raises JSONTextError: syntax, NaN/Infinity, duplicate names, unpaired surrogates, nesting beyond 100
+        levels, or a number out of the range of a 64-bit double (``number_overflow``).
+    """
+    value = loads_ijson(text, max_depth=_MAX_DEPTH)
+    if _BIG_EXPONENT.search(text):
+        offset = _overflow(text)
+        if offset is not None:
+            raise JSONTextError("number_overflow", "This number is beyond the range of a 64-bit double: I-JSON "
+                                "forbids it (RFC 7493 §2.2), and parsers read it as infinity or fail.",
+                                text, offset)
+    return value
+
+
+_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?[eE][+-]?[0-9]+)')
+
+
+def _overflow(text: str) -> int | None:
+    """Offset of the first number token that overflows a double (``1e400``), skipping strings."""
+    for match in _NUMBER.finditer(text):
+        token = match.group(1)
+        if token is not None and math.isinf(float(token)):
+            return match.start(1)
+    return None
 
 
 @dataclass(frozen=True)
@@ -174,7 +253,7 @@ def check_item(item: Any, schema: dict | bool | None, *, format_assertion: bool 
         return verdict("arguments_type", f"arguments is {shown}, not a string: Open Responses stores it as a "
                                          f"JSON-encoded string")
     try:
-        parsed = loads_ijson(arguments)
+        parsed = _parse_arguments(arguments)
     except JSONTextError as err:
         return verdict("arguments_parse", f"arguments is not valid I-JSON: {err}", parse_error=err)
     name = f" of {_q(tool_name)}" if tool_name else ""

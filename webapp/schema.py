@@ -1059,6 +1059,8 @@ def _contains(top: ValidationError, target: ValidationError) -> bool:
 
 _cache: OrderedDict[tuple[str, bool], CompiledSchema | SchemaInvalid] = OrderedDict()
 _by_identity: OrderedDict[tuple[int, bool], tuple[Any, CompiledSchema | SchemaInvalid]] = OrderedDict()
+# id(schema) -> (schema, compiled) for good schemas without format assertion: the gate's per-item lookup
+_IDENTITY: dict[int, tuple[Any, CompiledSchema]] = {}
 _cache_lock = threading.Lock()
 
 
@@ -1093,6 +1095,10 @@ def compile_schema(schema: dict | bool, *, format_assertion: bool = False) -> Co
             _by_identity[identity] = (schema, result)
             while len(_by_identity) > CACHE_SIZE:
                 _by_identity.popitem(last=False)
+            if not format_assertion and isinstance(result, CompiledSchema):
+                if len(_IDENTITY) >= CACHE_SIZE:
+                    _IDENTITY.clear()
+                _IDENTITY[id(schema)] = (schema, result)
     if isinstance(result, SchemaInvalid):
         raise result
     return result
