@@ -834,10 +834,15 @@ def function_call_item(item_id: str, call_id: str, name: str, arguments: str,
 
 
 def usage(input_tokens: int, output_tokens: int) -> dict[str, Any]:
-    """A ``Usage`` object with all five required members."""
+    """A ``Usage`` object with all five required members.
+
+    ``input_tokens_details`` also carries ``cache_write_tokens`` (an extra member, allowed by the spec's
+    schema): the openai SDK's strict validation requires it.
+    """
     return {"input_tokens": input_tokens, "output_tokens": output_tokens,
             "total_tokens": input_tokens + output_tokens,
-            "input_tokens_details": {"cached_tokens": 0}, "output_tokens_details": {"reasoning_tokens": 0}}
+            "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+            "output_tokens_details": {"reasoning_tokens": 0}}
 
 
 def text_echo(text: dict[str, Any] | None) -> dict[str, Any]:
