@@ -36,9 +36,9 @@ def data_url(media_type: str, raw: bytes) -> str:
     return f"data:{media_type};base64,{base64.b64encode(raw).decode()}"
 
 
-def refuse(body, limits=Limits()) -> RequestError:
+def refuse(body) -> RequestError:
     with pytest.raises(RequestError) as err:
-        parse_create_request(body, limits)
+        parse_create_request(body)
     return err.value
 
 

@@ -14,7 +14,7 @@ import zlib
 
 import openai
 import pytest
-from conftest import TEST_TOKEN
+from conftest import TEST_TOKEN, ServerThread
 from openai import OpenAI
 
 from webapp import create_app
@@ -203,19 +203,42 @@ def test_model_failure_in_a_stream_raises_the_error_event(sdk):
             pass
 
 
-def test_disabled_endpoint_is_404(tmp_path):
-    from werkzeug.serving import make_server
-    import threading
+@pytest.fixture
+def serve(tmp_path):
+    """Serve a variant of the app (its own settings) over real HTTP; yields a factory of SDK clients."""
+    servers = []
 
-    app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN, "RESPONSES_ENABLED": False,
-                      "RESPONSES_DATABASE": str(tmp_path / "r.sqlite3")})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        client = OpenAI(base_url=f"http://127.0.0.1:{server.server_port}/v1", api_key=TEST_TOKEN, max_retries=0)
-        with pytest.raises(openai.NotFoundError):
-            client.responses.create(model="m", input="hi")
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
+    def start(**settings) -> OpenAI:
+        app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN,
+                          "RESPONSES_DATABASE": str(tmp_path / f"r{len(servers)}.sqlite3"), **settings})
+        server = ServerThread(app)
+        server.start()
+        servers.append(server)
+        return OpenAI(base_url=server.url + "/v1", api_key=TEST_TOKEN, max_retries=0,
+                      _strict_response_validation=True)
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+def test_disabled_endpoint_is_404(serve):
+    client = serve(RESPONSES_ENABLED=False)
+    with pytest.raises(openai.NotFoundError) as err:
+        client.responses.create(model="m", input="hi")
+    assert err.value.body["type"] == "not_found"
+
+
+def test_body_over_the_cap_is_413(serve):
+    client = serve(MAX_CONTENT_LENGTH=4096)
+    with pytest.raises(openai.APIStatusError) as err:
+        client.responses.create(model="m", input="x" * 5000)
+    assert err.value.status_code == 413 and err.value.code == "payload_too_large"
+
+
+def test_wrong_method_is_405_with_allow(sdk):
+    with pytest.raises(openai.APIStatusError) as err:
+        sdk.get("/responses", cast_to=object)
+    assert err.value.status_code == 405
+    assert "POST" in err.value.response.headers["Allow"]
+    assert err.value.code == "method_not_allowed"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hmac
 import json
 import os
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -265,9 +266,18 @@ def _gate(chain: list[dict[str, Any]], items: list[dict[str, Any]], tools: list[
     if problems:
         index, _, code, message = min(problems, key=lambda p: (p[0], p[1]))
         where = f"input[{index - offset}]"
-        message = message.replace(f"item {index}", where)
+
+        def place(match: re.Match[str]) -> str:
+            # The gate counts items over the whole context; the client knows its input and its earlier responses.
+            position = int(match.group(2))
+            return f"input[{position - offset}]" if position >= offset else "an item of an earlier response"
+
+        message = _CONTEXT_INDEX.sub(place, message)
         raise ApiError(f"{where}: the replay gate refuses this item ({code}): {message}", 400, param=where,
                        code=code)
+
+
+_CONTEXT_INDEX = re.compile(r"\b(item|function_call_output|function_call) (\d+)\b")
 
 
 # ------------------------------------------------------------------------------------------------ stored
