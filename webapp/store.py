@@ -10,6 +10,7 @@ the store is safe to use from the threads of a threaded server.
 from __future__ import annotations
 
 import json
+import queue
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -38,7 +39,8 @@ CREATE TABLE IF NOT EXISTS items (
 CREATE INDEX IF NOT EXISTS items_by_id ON items (item_id);
 """
 
-MAX_CHAIN = 10_000  # a guard only: ids are fresh, so a chain cannot loop
+MAX_CHAIN = 10_000
+POOL_SIZE = 8  # idle connections kept open  # a guard only: ids are fresh, so a chain cannot loop
 
 
 class MissingResponse(LookupError):
@@ -102,6 +104,7 @@ class ResponseStore:
 
     def __init__(self, path: str) -> None:
         self._keeper: sqlite3.Connection | None = None
+        self._pool: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
         if path == ":memory:":
             with ResponseStore._lock:
                 ResponseStore._counter += 1
@@ -117,13 +120,35 @@ class ResponseStore:
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self._target, uri=self._uri, timeout=30)
+        # A small pool: Werkzeug's threaded server starts a thread per request, so per-thread connections would
+        # be opened and dropped each time; a connection is used by one thread at a time.
         try:
+            db = self._pool.get_nowait()
+        except queue.Empty:
+            db = sqlite3.connect(self._target, uri=self._uri, timeout=30, check_same_thread=False)
             db.execute("PRAGMA foreign_keys=ON")
+            # WAL with synchronous=NORMAL: no fsync per commit (a power cut may lose the last responses, a
+            # crash of the app cannot corrupt the file) - right for a local test server.
+            db.execute("PRAGMA synchronous=NORMAL")
+        try:
             with db:  # one transaction: commit on success, roll back on error
                 yield db
         finally:
-            db.close()
+            if self._pool.qsize() < POOL_SIZE:
+                self._pool.put(db)
+            else:
+                db.close()
+
+    def close(self) -> None:
+        """Close the pooled connections (and drop a ``:memory:`` database)."""
+        while True:
+            try:
+                self._pool.get_nowait().close()
+            except queue.Empty:
+                break
+        if self._keeper is not None:
+            self._keeper.close()
+            self._keeper = None
 
     def save(self, body: dict[str, Any], input_items: list[dict[str, Any]], session_key: str | None) -> None:
         """Store a response with its input items (each should carry an ``id``; see
