@@ -339,6 +339,24 @@ def test_patch_round_trip_property(options):
             assert result.changes == [] and result.patch == []
 
 
+@pytest.mark.parametrize("options", [DiffOptions(), DiffOptions(ignore_order=True)], ids=["default", "ignore-order"])
+def test_patch_round_trip_property_long_arrays(options):
+    """Long arrays take the block-by-block fast path: inserts, removals and a swap among mostly equal items."""
+    rng = random.Random(31)
+    for _ in range(60):
+        left = [random_value(rng) for _ in range(rng.randrange(40, 200))]
+        right = [mutate(item, rng) if rng.random() < 0.05 else item for item in left]
+        for _ in range(rng.randrange(4)):
+            if right and rng.random() < 0.5:
+                right.pop(rng.randrange(len(right)))
+            else:
+                right.insert(rng.randrange(len(right) + 1), random_value(rng))
+        i, j = rng.sample(range(len(right)), 2)
+        right[i], right[j] = right[j], right[i]
+        patched = jsonpatch.apply_patch(copy.deepcopy(left), diff(left, right, options).patch)
+        assert strict(patched) == strict(right)
+
+
 def test_no_change_means_semantically_equal_property():
     rng = random.Random(7)
     for _ in range(300):

@@ -55,6 +55,7 @@ _DP_CELLS = 40_000       # exact LCS on a gap with at most this many cells (n*m)
 _PAIR_CELLS = 2_500      # similarity alignment inside a gap up to this size; beyond it, pair by position
 _PAIR_THRESHOLD = 0.3    # least similarity for two unmatched items to be shown as one changed item
 _ARG_MAX_DEPTH = 64      # nesting cap for JSON parsed out of an ``arguments`` string
+_BLOCK = 32              # runs of this many aligned pairs are compared at once (C speed) before item by item
 
 
 class _Absent:
@@ -687,54 +688,82 @@ class _Differ:
                     pairs.append((where[kb[j]].popleft(), j))
                     moved.add(j)
         # Pair what is left, gap by gap (between consecutive anchors), by similarity.
-        paired_left = {i for i, _ in pairs}
-        paired_right = {j for _, j in pairs}
-        free_l = [i for i in range(len(a)) if i not in paired_left]
-        free_r = [j for j in range(len(b)) if j not in paired_right]
-        bounds = sorted(anchors) + [(len(a), len(b))]
-        pl = pr = 0
-        for hi_i, hi_j in bounds:
-            gl = []
-            while pl < len(free_l) and free_l[pl] < hi_i:
-                gl.append(free_l[pl])
-                pl += 1
-            gr = []
-            while pr < len(free_r) and free_r[pr] < hi_j:
-                gr.append(free_r[pr])
-                pr += 1
-            pairs.extend(_pair_gap(gl, gr, a, b))
-        self.emit_array(a, b, lt, rt, pairs, moved, items)
+        left_of = [-1] * len(b)         # right index -> paired left index, -1 for an addition
+        for i, j in pairs:
+            left_of[j] = i
+        paired_left = bytearray(len(a))
+        for i, _ in pairs:
+            paired_left[i] = 1
+        free_l = [i for i in range(len(a)) if not paired_left[i]]
+        free_r = [j for j in range(len(b)) if left_of[j] < 0]
+        if free_l and free_r:
+            gap_pairs: list[tuple[int, int]] = []
+            bounds = sorted(anchors) + [(len(a), len(b))]
+            pl = pr = 0
+            for hi_i, hi_j in bounds:
+                gl = []
+                while pl < len(free_l) and free_l[pl] < hi_i:
+                    gl.append(free_l[pl])
+                    pl += 1
+                gr = []
+                while pr < len(free_r) and free_r[pr] < hi_j:
+                    gr.append(free_r[pr])
+                    pr += 1
+                if gl and gr:
+                    gap_pairs.extend(_pair_gap(gl, gr, a, b))
+            for i, j in gap_pairs:
+                left_of[j] = i
+                paired_left[i] = 1
+        # Anchors and gap pairs are in order by construction; moves and ignore_order may not be.
+        self.emit_array(a, b, lt, rt, left_of, paired_left, moved, items,
+                        in_order=not moved and not self.options.ignore_order)
 
-    def emit_array(self, a: list, b: list, lt: tuple, rt: tuple, pairs: list[tuple[int, int]], moved: set[int],
-                   items: bool) -> None:
-        left_of = {j: i for i, j in pairs}
-        paired_left = set(left_of.values())
-        removed = [i for i in range(len(a)) if i not in paired_left]
+    def emit_array(self, a: list, b: list, lt: tuple, rt: tuple, left_of: list[int], paired_left: bytearray,
+                   moved: set[int], items: bool, *, in_order: bool) -> None:
+        """Report and patch one aligned array: removals first in the patch (from the end), then, in right order,
+        additions, moves (positions simulated when out of order) and the differences of each pair."""
+        removed = [i for i in range(len(a)) if not paired_left[i]]
         for i in reversed(removed):
             self.op("remove", rt + (i,))
-        # Where a removed item shows in the list: just before the right item that follows it on the left.
-        next_j = [len(b)] * (len(a) + 1)
-        right_of = {i: j for j, i in left_of.items() if j not in moved}
-        for i in range(len(a) - 1, -1, -1):
-            next_j[i] = right_of[i + 1] if i + 1 in right_of else next_j[i + 1]
-        removals = deque(sorted((next_j[i], i) for i in removed))
-        # Positions are simulated only when pairs are out of order (moves, ignore_order).
-        ordered = [left_of[j] for j in sorted(left_of)]
-        current: list[int | None] | None = None
-        if any(x > y for x, y in zip(ordered, ordered[1:])):
-            current = [i for i in range(len(a)) if i in paired_left]
-        for j in range(len(b)):
+        removals: deque[tuple[int, int]] = deque()
+        if removed:
+            # Where a removed item shows in the list: just before the right item that follows it on the left.
+            right_of = [-1] * (len(a) + 1)
+            for j, i in enumerate(left_of):
+                if i >= 0 and j not in moved:
+                    right_of[i] = j
+            next_j = [len(b)] * (len(a) + 1)
+            for i in range(len(a) - 1, -1, -1):
+                next_j[i] = right_of[i + 1] if right_of[i + 1] >= 0 else next_j[i + 1]
+            removals.extend(sorted((next_j[i], i) for i in removed))
+        current: list[int] | None = None
+        if not in_order:
+            ordered = [i for i in left_of if i >= 0]
+            if any(x > y for x, y in zip(ordered, ordered[1:])):
+                current = [i for i in range(len(a)) if paired_left[i]]
+        block = _BLOCK
+        m = len(b)
+        j = 0
+        while j < m:
             while removals and removals[0][0] <= j:
                 _, i = removals.popleft()
                 self.record("removed", lt + (i,), None, a[i], ABSENT)
-            i = left_of.get(j)
-            if i is None:
+            i = left_of[j]
+            # Fast path: a run of `block` consecutive pairs (no addition, removal or move inside) that is equal.
+            if current is None and not moved and j + block <= m and left_of[j + block - 1] - i == block - 1 \
+                    and i >= 0 and (not removals or removals[0][0] >= j + block) and -1 not in left_of[j:j + block]:
+                x, y = a[i:i + block], b[j:j + block]
+                if x == y and marshal.dumps(x, 2) == marshal.dumps(y, 2):
+                    j += block
+                    continue
+            if i < 0:
                 self.record("added", None, rt + (j,), ABSENT, b[j])
                 self.op("add", rt + (j,), b[j])
                 if current is not None:
-                    current.insert(j, None)
+                    current.insert(j, -1)
                 if items:
                     self.item_added.append((rt + (j,), b[j]))
+                j += 1
                 continue
             if current is not None and current[j] != i:
                 k = current.index(i, j)
@@ -743,12 +772,12 @@ class _Differ:
             if j in moved:
                 self.record("moved", lt + (i,), rt + (j,), a[i], b[j])
             x, y = a[i], b[j]
-            if x == y and (x.__class__ is str or _strictly_equal(x, y)):
-                continue  # the common case in a journal: the same item on both sides
-            before = len(self.changes), len(self.reformatted)
-            self.values(x, y, lt + (i,), rt + (j,))
-            if items and before != (len(self.changes), len(self.reformatted)):
-                self.item_pairs.append((lt + (i,), rt + (j,), x, y))
+            if not (x == y and (x.__class__ is str or _strictly_equal(x, y))):
+                before = len(self.changes), len(self.reformatted)
+                self.values(x, y, lt + (i,), rt + (j,))
+                if items and before != (len(self.changes), len(self.reformatted)):
+                    self.item_pairs.append((lt + (i,), rt + (j,), x, y))
+            j += 1
         while removals:
             _, i = removals.popleft()
             self.record("removed", lt + (i,), None, a[i], ABSENT)
