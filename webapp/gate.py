@@ -95,9 +95,13 @@ def replay_gate(item: dict, schema: dict | bool | None) -> str:
     parsed = _quick_parse(arguments)
     if parsed is _UNPARSEABLE:
         return "arguments_parse"
-    if compiled is None or not compiled.is_valid(parsed):
+    if compiled is None:
         return "arguments_schema"
-    return "ok"
+    try:
+        valid = compiled.quick_is_valid(parsed)
+    except Exception:  # noqa: BLE001 - a value the Rust engine cannot take: the reference engine decides
+        valid = compiled.is_valid(parsed)
+    return "ok" if valid else "arguments_schema"
 
 
 # The verdict of loads_ijson without its diagnosis, which replay_gate does not need. For the common text — ASCII,
@@ -121,26 +125,32 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(name)
 
 
-_DECODE = json.JSONDecoder(object_pairs_hook=_unique_pairs, parse_constant=_refuse_constant).decode
+def _finite_float(token: str) -> float:
+    value = float(token)
+    if math.isinf(value):  # 1e400: beyond a 64-bit double (I-JSON, RFC 7493 §2.2)
+        raise ValueError(token)
+    return value
+
+
+_DECODE = json.JSONDecoder(object_pairs_hook=_unique_pairs, parse_constant=_refuse_constant,
+                           parse_float=_finite_float).decode
 _MAX_DEPTH = 100
 # A number whose exponent may put it beyond a 64-bit double (I-JSON, RFC 7493 §2.2)
 _BIG_EXPONENT = re.compile(r"[0-9][eE][+-]?0*[0-9]{3}")
 
 
 def _quick_parse(text: str) -> Any:
-    if text.isascii() and "\\u" not in text and text.count("{") + text.count("[") <= _MAX_DEPTH:
+    """Parsed ``text``, or ``_UNPARSEABLE`` exactly when :func:`_parse_arguments` would raise."""
+    if text.isascii() and "\\u" not in text and (len(text) <= _MAX_DEPTH
+                                                 or text.count("{") + text.count("[") <= _MAX_DEPTH):
         try:
-            value = _DECODE(text)
+            return _DECODE(text)
         except (ValueError, RecursionError):
             return _UNPARSEABLE
-    else:
-        try:
-            value = loads_ijson(text, max_depth=_MAX_DEPTH)
-        except JSONTextError:
-            return _UNPARSEABLE
-    if _BIG_EXPONENT.search(text) and _overflow(text) is not None:
+    try:
+        return _parse_arguments(text)
+    except JSONTextError:
         return _UNPARSEABLE
-    return value
 
 
 def _parse_arguments(text: str) -> Any:
@@ -437,6 +447,11 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
         items = items.items
     findings: list[Finding] = []
     table = _tool_table(tools, findings) if schema is None else {}
+    if schema is not None:
+        try:
+            compile_schema(schema, format_assertion=format_assertion)
+        except SchemaInvalid as exc:
+            findings.append(_finding("tool_schema_invalid", None, f"schema: {exc}"))
     allowed, allowed_words = _allowed_names(tool_choice)
     calls: dict[str, tuple[int, Any]] = {}    # call_id -> (index, status) of the first function_call
     answered: dict[str, int] = {}            # call_id -> index of its first output
