@@ -474,3 +474,47 @@ def test_session_page_is_for_loopback_clients_only(client):
 def test_bad_session_header_is_refused(client):
     response = post(client, {"input": "hi"}, {"X-Session-Key": "   "})
     assert response.status_code == 400 and error_of(response)["param"] == "X-Session-Key"
+
+
+# ------------------------------------------------------------------------------------------------ the store
+
+def test_memory_database_keeps_responses_for_the_app(tmp_path):
+    app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN, "RESPONSES_DATABASE": ":memory:"})
+    client = app.test_client()
+    first = post(client, {"input": "one"}).get_json()
+    assert client.get(f"/v1/responses/{first['id']}", headers=AUTH).get_json() == first
+    assert post(client, {"previous_response_id": first["id"], "input": "two"}).status_code == 200
+
+
+def test_concurrent_conversations_over_http(live_server):
+    import threading
+    import urllib.request
+
+    def call(body):
+        request = urllib.request.Request(live_server + "/v1/responses", json.dumps(body).encode(),
+                                         {**AUTH, "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+
+    results: dict[int, list[dict]] = {}
+
+    def conversation(n):
+        chain = [call({"input": f"conversation {n}", "user": f"user-{n}"})]
+        for turn in range(3):
+            chain.append(call({"previous_response_id": chain[-1]["id"], "input": f"turn {turn}",
+                               "user": f"user-{n}"}))
+        results[n] = chain
+
+    threads = [threading.Thread(target=conversation, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(results) == list(range(8))
+    for n, chain in results.items():
+        assert [r["previous_response_id"] for r in chain[1:]] == [r["id"] for r in chain[:-1]]
+        request = urllib.request.Request(f"{live_server}/v1/sessions/user-{n}/items", headers=AUTH)
+        with urllib.request.urlopen(request, timeout=30) as response:
+            items = json.loads(response.read())["data"]
+        assert len(items) == 8  # four turns: one input and one output item each
+        assert items[0]["item"]["content"][0]["text"] == f"conversation {n}"
