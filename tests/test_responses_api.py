@@ -455,6 +455,9 @@ def test_session_items_follow_header_then_user(client):
     bob = client.get("/v1/sessions/bob/items", headers=AUTH).get_json()
     assert bob["data"][0]["item"]["content"][0]["text"] == "by user"
     assert client.get("/v1/sessions/ignored/items", headers=AUTH).get_json()["data"] == []
+    # a continuation without header or user stays in the session of the response it continues
+    post(client, {"previous_response_id": bob["data"][0]["response_id"], "input": "more"})
+    assert len(client.get("/v1/sessions/bob/items", headers=AUTH).get_json()["data"]) == 4
     assert client.get("/v1/sessions/alpha/items", headers={}).status_code == 401
 
 

@@ -390,6 +390,17 @@ def _content_part(part: Any, path: str, allowed: tuple[str, ...], owner: str, li
         _input_file(part, path, limits)
 
 
+def _text_or_parts(value: Any, path: str, allowed: tuple[str, ...], owner: str, limits: Limits) -> None:
+    """A message's ``content`` or a call output's ``output``: a string, or an array of content parts."""
+    if isinstance(value, str):
+        _string(value, path, max_length=MAX_TEXT)
+    elif isinstance(value, list):
+        for j, part in enumerate(value):
+            _content_part(part, path_index(path, j), allowed, owner, limits)
+    else:
+        raise _type_error(path, "a string or an array of content parts", value)
+
+
 # ------------------------------------------------------------------------------------------------ items
 
 def _message(item: dict[str, Any], path: str, limits: Limits) -> dict[str, Any]:
@@ -407,15 +418,8 @@ def _message(item: dict[str, Any], path: str, limits: Limits) -> dict[str, Any]:
     _string(item.get("status"), path_key(path, "status"), nullable=True)  # spec: any string on input
     if role == "assistant" and "phase" in item:
         _enum(item["phase"], path_key(path, "phase"), ("commentary", "final_answer"))
-    content = _required(item, "content", path)
-    where = path_key(path, "content")
-    if isinstance(content, str):
-        _string(content, where, max_length=MAX_TEXT)
-    elif isinstance(content, list):
-        for j, part in enumerate(content):
-            _content_part(part, path_index(where, j), PARTS_BY_ROLE[role], f"a {role} message", limits)
-    else:
-        raise _type_error(where, "a string or an array of content parts", content)
+    _text_or_parts(_required(item, "content", path), path_key(path, "content"), PARTS_BY_ROLE[role],
+                   f"a {role} message", limits)
     return item if item.get("type") == "message" else {"type": "message", **item}
 
 
@@ -430,15 +434,8 @@ def _function_call(item: dict[str, Any], path: str) -> dict[str, Any]:
 def _function_call_output(item: dict[str, Any], path: str, limits: Limits) -> dict[str, Any]:
     _string(item.get("id"), path_key(path, "id"), nullable=True)
     _call_id(item, path)
-    output = _required(item, "output", path)
-    where = path_key(path, "output")
-    if isinstance(output, str):
-        _string(output, where, max_length=MAX_TEXT)
-    elif isinstance(output, list):
-        for j, part in enumerate(output):
-            _content_part(part, path_index(where, j), OUTPUT_PARTS, "a function_call_output", limits)
-    else:
-        raise _type_error(where, "a string or an array of content parts", output)
+    _text_or_parts(_required(item, "output", path), path_key(path, "output"), OUTPUT_PARTS,
+                   "a function_call_output", limits)
     _enum(item.get("status"), path_key(path, "status"), CALL_STATUSES, nullable=True)
     return item
 

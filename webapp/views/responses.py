@@ -123,6 +123,8 @@ def create() -> Response:
         for response in stored:
             chain += response.input + response.body.get("output", [])
         inherited = [_tool_from_echo(t) for t in stored[-1].body.get("tools") or []]
+        if session_key is None:  # a continuation stays in its conversation's session
+            session_key = stored[-1].session_key
     tools = req.tools if req.tools is not None else inherited
     resolved = _resolve_references(req.input, chain)
     try:
@@ -181,7 +183,8 @@ def _bad(err: RequestError) -> ApiError:
 
 
 def _session_key(req: CreateRequest) -> str | None:
-    """Session routing (gateway plan): the ``X-Session-Key`` header, else ``user``."""
+    """Session routing (gateway plan): the ``X-Session-Key`` header, else ``user`` (else, for a continuation,
+    the session of the previous response)."""
     key = request.headers.get(SESSION_HEADER)
     if key is None:
         return req.user
