@@ -134,7 +134,7 @@ def test_arguments_content_change_lists_the_inner_pointer():
 def test_arguments_that_do_not_parse_are_compared_raw(left_args, right_args, side):
     [change] = diff({"arguments": left_args}, {"arguments": right_args}).changes
     assert change.kind == "changed" and change.inner == ()
-    assert change.note.startswith(side + " ")
+    assert change.note.startswith(side + ": not valid JSON")
 
 
 def test_arguments_type_change_string_to_object():
@@ -394,6 +394,20 @@ def nested(depth: int, leaf: Any) -> Any:
 def test_deep_nesting_at_the_parse_limit_is_diffed():
     [change] = diff(nested(100, 1), nested(100, 2)).changes
     assert change.kind == "changed" and change.pointer.count("/") == 100
+
+
+def test_arguments_count_toward_the_depth_cap():
+    def deep_item(arguments: str) -> Any:
+        value: Any = {"arguments": arguments}
+        for _ in range(95):
+            value = [value]
+        return value
+
+    inner_left, inner_right = json.dumps(nested(10, 1)), json.dumps(nested(10, 2))
+    [change] = diff(deep_item(inner_left), deep_item(inner_right)).changes
+    assert change.inner == () and "deeper than 4 levels here" in change.note
+    [shallow] = diff({"arguments": inner_left}, {"arguments": inner_right}).changes
+    assert len(shallow.inner) == 1
 
 
 def test_json_type_names():

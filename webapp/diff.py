@@ -54,7 +54,8 @@ JSON_STRING_KEYS = ("arguments",)
 _DP_CELLS = 40_000       # exact LCS on a gap with at most this many cells (n*m); bigger gaps use anchors only
 _PAIR_CELLS = 2_500      # similarity alignment inside a gap up to this size; beyond it, pair by position
 _PAIR_THRESHOLD = 0.3    # least similarity for two unmatched items to be shown as one changed item
-_ARG_MAX_DEPTH = 64      # nesting cap for JSON parsed out of an ``arguments`` string
+_MAX_DEPTH = 100         # nesting compared, JSON strings' contents included: the parse layer's cap, which keeps
+                         # deepdiff and our recursion well below Python's limit of 1000 frames
 _BLOCK = 32              # runs of this many aligned pairs are compared at once (C speed) before item by item
 
 
@@ -81,7 +82,8 @@ ABSENT: Any = _Absent()
 class DiffError(ValueError):
     """An unusable diff option (a malformed ignore pattern or ``match_key``).
 
-    :ivar param: the option at fault (``"ignore_paths"``, ``"match_key"``).
+    :ivar param: the option at fault (``"ignore_paths"``, ``"match_key"``), or ``"depth"`` for documents nesting
+        beyond what can be compared.
     """
 
     def __init__(self, message: str, param: str) -> None:
@@ -306,14 +308,14 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON (RFC 8259 §6)")
 
 
-def _parse_json_string(text: str) -> Any:
+def _parse_json_string(text: str, max_depth: int = _MAX_DEPTH) -> Any:
     """The JSON value inside a string such as ``arguments``, or :data:`ABSENT` when it is not valid JSON
-    (NaN/Infinity refused as RFC 8259 says; nesting deeper than ``_ARG_MAX_DEPTH`` refused)."""
+    (NaN/Infinity refused as RFC 8259 says) or nests deeper than ``max_depth``."""
     try:
         value = json.loads(text, parse_constant=_reject_constant)
     except (ValueError, RecursionError):
         return ABSENT
-    if _deeper_than(value, _ARG_MAX_DEPTH):
+    if _deeper_than(value, max_depth):
         return ABSENT
     return value
 
@@ -642,11 +644,12 @@ class _Differ:
 
     def json_strings(self, a: str, b: str, lt: tuple, rt: tuple) -> None:
         """Two strings under a JSON-string key (``arguments``): compare parsed contents."""
-        left, right = _parse_json_string(a), _parse_json_string(b)
+        budget = _MAX_DEPTH - len(lt)  # the contents count toward the document's nesting cap
+        left, right = _parse_json_string(a, budget), _parse_json_string(b, budget)
         if left is ABSENT or right is ABSENT:
             bad = " and ".join(side for side, v in (("left", left), ("right", right)) if v is ABSENT)
-            self.record("changed", lt, rt, a, b, note=f"{bad} {'is' if ' and ' not in bad else 'are'} not valid "
-                        "JSON, so the raw strings are compared")
+            self.record("changed", lt, rt, a, b, note=f"{bad}: not valid JSON, or nested deeper than {budget} "
+                        "levels here; the raw strings are compared")
             self.op("replace", rt, b)
             return
         inner = _Differ(DiffOptions(ignore_order=self.options.ignore_order, match_key=self.options.match_key,
@@ -872,14 +875,18 @@ def diff(left: Any, right: Any, options: DiffOptions | None = None) -> DiffResul
     :param options: see :class:`DiffOptions` (defaults: identity matching, order kept, nothing ignored).
     :return: a :class:`DiffResult`: changes in document order, reformatted JSON strings, replay blockers (replay-gate
         article, step 3; Open Responses spec, Items) and an RFC 6902 patch from left to right.
-    :raises DiffError: for an unusable option (malformed ignore pattern).
+    :raises DiffError: for an unusable option (malformed ignore pattern), or documents too deep to compare.
 
     Values nest at most as deep as the parse layer allows (100 levels), which keeps deepdiff below its own
     recursion ceiling (about 247 levels).
     """
     options = options or DiffOptions()
     differ = _Differ(options)
-    differ.values(left, right, (), ())
+    try:
+        differ.values(left, right, (), ())
+    except RecursionError:  # not expected within the parse layer's depth cap; a clear error all the same
+        raise DiffError(f"the documents nest too deeply to compare (more than {_MAX_DEPTH} levels)",
+                        "depth") from None
     return DiffResult(changes=differ.changes, reformatted=differ.reformatted, blockers=_blockers(left, right, differ),
                       patch=differ.ops or [], ignored=differ.ignored, options=options)
 
