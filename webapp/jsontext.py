@@ -41,8 +41,9 @@ MAX_SAFE_INTEGER = 2**53 - 1
 MAX_INT_DIGITS = 4300
 #: Warnings listed per document; the rest are counted in one last warning.
 MAX_WARNINGS = 200
-#: Documents up to this many characters get a full pointer → position map on the first ``position`` call.
-POSITION_MAP_LIMIT = 4_000_000
+#: Documents up to this many characters get a full pointer → position map on the first ``position`` call;
+#: bigger ones are scanned up to the pointer asked for (cheap near the start, the common case for items).
+POSITION_MAP_LIMIT = 256_000
 #: Width of the excerpt line around the column when the offending line is long (a minified document).
 EXCERPT_WIDTH = 100
 
@@ -115,22 +116,43 @@ class Document:
         :returns: ``None`` when the pointer names nothing in the document.
         :raises ValueError: when ``pointer`` is not an RFC 6901 pointer.
         """
-        canonical = jpointer.join(jpointer.split(pointer))
-        if self._positions is None and len(self.text) <= POSITION_MAP_LIMIT:
-            positions: dict[str, int] = {}
-            _Analyser(self.text, max_depth=10**9, ijson=False, positions=positions).run()
-            self._positions = positions
-        if self._positions is not None:
-            offset = self._positions.get(canonical)
-        else:  # a big document: one scan that stops at the target, no map kept
-            found: dict[str, int] = {}
-            _Analyser(self.text, max_depth=10**9, ijson=False, positions=found, target=canonical).run()
-            offset = found.get(canonical)
+        offset = self.offset(pointer)
         return None if offset is None else self.line_col(offset)
 
     def positions(self, pointers: Iterable[str]) -> dict[str, tuple[int, int] | None]:
         """:meth:`position` for many pointers at once (one scan of the text)."""
         return {p: self.position(p) for p in pointers}
+
+    def offset(self, pointer: str) -> int | None:
+        """0-based character offset where :meth:`position` points (a member's name, else the value)."""
+        canonical = jpointer.join(jpointer.split(pointer))
+        if canonical == "":
+            return _WS.match(self.text).end()
+        if self._positions is None and len(self.text) <= POSITION_MAP_LIMIT:
+            positions: dict[str, int] = {}
+            _Analyser(self.text, max_depth=10**9, ijson=False, positions=positions).run()
+            self._positions = positions
+        if self._positions is not None:
+            return self._positions.get(canonical)
+        found: dict[str, int] = {}
+        _Analyser(self.text, max_depth=10**9, ijson=False, positions=found, target=canonical).run()
+        return found.get(canonical)
+
+    def raw(self, pointer: str) -> str | None:
+        """The text of the value at ``pointer`` exactly as written (numbers, escapes and spacing kept).
+
+        :returns: ``None`` when the pointer names nothing. :raises ValueError: on a malformed pointer.
+        """
+        start = self.offset(pointer)
+        if start is None:
+            return None
+        text = self.text
+        if pointer and text[start] == '"' and _is_member(self.value, pointer):
+            start = json.decoder.scanstring(text, start + 1, True)[1]  # skip the name, then ':'
+            start = _WS.match(text, start).end() + 1
+            start = _WS.match(text, start).end()
+        end = _RAW_DECODER.raw_decode(text, start)[1]
+        return text[start:end]
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """(line, column), 1-based, of a 0-based character offset into :attr:`text`."""
@@ -275,6 +297,7 @@ def _refuse_constant(name: str) -> Any:
 
 
 _STRICT_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_strict, parse_constant=_refuse_constant)
+_RAW_DECODER = json.JSONDecoder()
 _PLAIN_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
@@ -384,6 +407,8 @@ def _visible(ch: str) -> str:
         return chr(0x2400 + code)
     if code == 0x7F:
         return "\u2421"
+    if 0xD800 <= code <= 0xDFFF:  # a lone surrogate cannot be sent as UTF-8
+        return "\ufffd"
     return ch
 
 
@@ -927,13 +952,26 @@ def _find_lone_surrogate(text: str, start: int, end: int) -> tuple[int, int]:
     return start, 0xD800  # not reached for a string that holds one
 
 
+def _is_member(value: Any, pointer: str) -> bool:
+    """True when ``pointer`` names an object member (its parent is an object), not an array element."""
+    parent = jpointer.split(pointer)[:-1]
+    try:
+        return isinstance(jpointer.resolve(value, jpointer.join(parent)), dict)
+    except (KeyError, ValueError):
+        return False
+
+
 def _content_end(text: str) -> int:
     """Where the content ends (before trailing whitespace): a truncation is shown right after the last character."""
     return len(text.rstrip(" \t\r\n"))
 
 
 def _quote(name: str) -> str:
-    return json.dumps(name, ensure_ascii=False)
+    """A name as a JSON string for messages; lone surrogates stay escapes (a message must encode as UTF-8)."""
+    quoted = json.dumps(name, ensure_ascii=False)
+    if not quoted.isascii() and _SURROGATE.search(quoted):
+        quoted = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
+    return quoted
 
 
 def _shorten(token: str, width: int = 40) -> str:
