@@ -293,7 +293,8 @@ def test_bad_bodies_get_the_error_envelope(chat_client, data, content_type, stat
 def test_a_json_syntax_error_names_line_and_column(chat_client):
     answer = chat_client.post("/v1/chat/completions", data='{"model": "m",\n "messages": [,]}',
                               content_type="application/json", headers=AUTH)
-    assert "line 2, column 15" in answer.get_json()["error"]["message"]
+    message = answer.get_json()["error"]["message"]
+    assert "line 2, column 15" in message and not message.endswith("..")
 
 
 # ================================================================================ request validation

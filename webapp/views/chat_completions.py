@@ -100,4 +100,4 @@ def _json_body() -> Any:
     try:
         return loads_ijson(text, max_depth=int(current_app.config.get("JSON_MAX_DEPTH", 100)))
     except JSONTextError as err:
-        raise ApiError(f"The body is not valid JSON: {err}.", 400, code="invalid_json") from None
+        raise ApiError(f"The body is not valid JSON: {str(err).rstrip('.')}.", 400, code="invalid_json") from None
