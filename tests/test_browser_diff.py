@@ -8,18 +8,13 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
+from webapp.diff import EXAMPLES
+
 pytestmark = pytest.mark.browser
 
-FC_001 = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report", "call_id": "call_123",
-          "status": "completed", "arguments": "{\"region\":\"apac\"}"}
-WS_001 = {"type": "openai:web_search_call", "id": "ws_001", "status": "completed",
-          "action": {"type": "search", "query": "apac sales report"}}
+_, FC_001, WS_001 = EXAMPLES["namespaced"]
 # samples/same-call/open-responses*.json: the same call, other arguments formatting and key order.
-SAME_CALL = {"type": "function_call", "id": "fc_0a1b2c3d4e66", "call_id": "call_T0sA5pCn2", "name": "get_weather",
-             "arguments": "{\"location\": \"Paris\", \"unit\": \"celsius\"}", "status": "completed"}
-OTHER_PROVIDER = {"type": "function_call", "id": "fc_9f8e7d6c5b4a", "call_id": "call_T0sA5pCn2",
-                  "name": "get_weather", "arguments": "{\"unit\":\"celsius\",\"location\":\"Paris\"}",
-                  "status": "completed"}
+_, SAME_CALL, OTHER_PROVIDER = EXAMPLES["same-call"]
 
 
 def compare(page: Page, left: object, right: object) -> None:

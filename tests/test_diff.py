@@ -11,21 +11,22 @@ from typing import Any
 import jsonpatch
 import pytest
 
-from webapp.diff import (ABSENT, DiffError, DiffOptions, diff, json_type, lcs_pairs, parse_ignore_paths,
-                         side_by_side, string_hunks)
+from webapp.diff import (
+    ABSENT,
+    EXAMPLES,
+    DiffError,
+    DiffOptions,
+    diff,
+    json_type,
+    lcs_pairs,
+    parse_ignore_paths,
+    side_by_side,
+    string_hunks,
+)
 
-FC_001 = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report", "call_id": "call_123",
-          "status": "completed", "arguments": "{\"region\":\"apac\"}"}
-WS_001 = {"type": "openai:web_search_call", "id": "ws_001", "status": "completed",
-          "action": {"type": "search", "query": "apac sales report"}}
-SAME_CALL = {"type": "function_call", "id": "fc_0a1b2c3d4e66", "call_id": "call_T0sA5pCn2", "name": "get_weather",
-             "arguments": "{\"location\": \"Paris\", \"unit\": \"celsius\"}", "status": "completed"}
-OTHER_PROVIDER = {"type": "function_call", "id": "fc_9f8e7d6c5b4a", "call_id": "call_T0sA5pCn2",
-                  "name": "get_weather", "arguments": "{\"unit\":\"celsius\",\"location\":\"Paris\"}",
-                  "status": "completed"}
-CHAT_MESSAGE = {"role": "assistant", "content": None, "tool_calls": [
-    {"id": "call_T0sA5pCn2", "type": "function",
-     "function": {"name": "get_weather", "arguments": "{\"location\":\"Paris\",\"unit\":\"celsius\"}"}}]}
+_, FC_001, WS_001 = EXAMPLES["namespaced"]
+_, SAME_CALL, OTHER_PROVIDER = EXAMPLES["same-call"]
+_, _, CHAT_MESSAGE = EXAMPLES["chat-completions"]
 
 
 def strict(value: Any) -> str:
@@ -270,7 +271,7 @@ def test_lcs_pairs_form_a_common_subsequence():
         b = [rng.randrange(4) for _ in range(rng.randrange(30))]
         pairs = lcs_pairs(a, b)
         assert all(a[i] == b[j] for i, j in pairs)
-        assert all(i1 < i2 and j1 < j2 for (i1, j1), (i2, j2) in zip(pairs, pairs[1:]))
+        assert all(i1 < i2 and j1 < j2 for (i1, j1), (i2, j2) in zip(pairs, pairs[1:], strict=False))
         assert len(pairs) == lcs_length(a, b)  # small inputs: exact
 
 

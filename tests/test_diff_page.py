@@ -9,12 +9,10 @@ import jsonpatch
 import pytest
 from markupsafe import escape
 
+from webapp.diff import EXAMPLES
 from webapp.views import diff as diff_view
 
-FC_001 = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report", "call_id": "call_123",
-          "status": "completed", "arguments": "{\"region\":\"apac\"}"}
-WS_001 = {"type": "openai:web_search_call", "id": "ws_001", "status": "completed",
-          "action": {"type": "search", "query": "apac sales report"}}
+_, FC_001, WS_001 = EXAMPLES["namespaced"]
 HX = {"HX-Request": "true"}
 
 

@@ -32,10 +32,11 @@ from typing import Any
 from deepdiff import DeepDiff
 
 from . import pointer as jp
+from .openresponses import json_type  # JSON Schema's type names; integer and number kept apart
 
 __all__ = [
-    "ABSENT", "KINDS", "BLOCKERS", "Blocker", "Change", "DiffError", "DiffOptions", "DiffResult", "Reformatted",
-    "SideLine", "diff", "json_type", "parse_ignore_paths", "side_by_side", "string_hunks",
+    "ABSENT", "KINDS", "BLOCKERS", "EXAMPLES", "Blocker", "Change", "DiffError", "DiffOptions", "DiffResult",
+    "Reformatted", "SideLine", "diff", "json_type", "parse_ignore_paths", "side_by_side", "string_hunks",
 ]
 
 KINDS = ("added", "removed", "changed", "type_changed", "moved")
@@ -207,28 +208,31 @@ class DiffResult:
         return {kind: counted.get(kind, 0) for kind in KINDS}
 
 
-def json_type(value: Any) -> str:
-    """JSON type name of a parsed value: ``null``, ``boolean``, ``integer``, ``number``, ``string``, ``array``,
-    ``object`` (JSON Schema's names; ``integer`` for Python ints, ``number`` for floats).
+# --------------------------------------------------------------------------------------------------------------
+# Examples: the replay-gate article's items and the same call from two providers (samples/same-call)
 
-    :raises TypeError: for a value no JSON parser produces.
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    raise TypeError(f"not a JSON value: {type(value).__name__}")
+_FC_001 = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report", "call_id": "call_123",
+           "status": "completed", "arguments": "{\"region\":\"apac\"}"}
+_FC_009 = {"type": "function_call", "id": "fc_009", "name": "get_latest_sales_report", "call_id": "call_129",
+           "status": "completed", "arguments": "{\"region\":\"global\"}"}
+_WS_001 = {"type": "openai:web_search_call", "id": "ws_001", "status": "completed",
+           "action": {"type": "search", "query": "apac sales report"}}
+_SAME_CALL = {"type": "function_call", "id": "fc_0a1b2c3d4e66", "call_id": "call_T0sA5pCn2", "name": "get_weather",
+              "arguments": "{\"location\": \"Paris\", \"unit\": \"celsius\"}", "status": "completed"}
+_OTHER_PROVIDER = {"type": "function_call", "id": "fc_9f8e7d6c5b4a", "call_id": "call_T0sA5pCn2",
+                   "name": "get_weather", "arguments": "{\"unit\":\"celsius\",\"location\":\"Paris\"}",
+                   "status": "completed"}
+_CHAT_MESSAGE = {"role": "assistant", "content": None, "tool_calls": [
+    {"id": "call_T0sA5pCn2", "type": "function", "function": {
+        "name": "get_weather", "arguments": "{\"location\":\"Paris\",\"unit\":\"celsius\"}"}}]}
 
+#: name -> (title, left, right), offered on the page and used by the tests.
+EXAMPLES: dict[str, tuple[str, Any, Any]] = {
+    "namespaced": ("fc_001 vs openai:web_search_call (article)", _FC_001, _WS_001),
+    "other-call": ("fc_001 vs fc_009 (article)", _FC_001, _FC_009),
+    "same-call": ("same call, two providers", _SAME_CALL, _OTHER_PROVIDER),
+    "chat-completions": ("Open Responses vs Chat Completions", _SAME_CALL, _CHAT_MESSAGE),
+}
 
 # --------------------------------------------------------------------------------------------------------------
 # Ignore patterns
@@ -263,7 +267,7 @@ def _compile_patterns(patterns: Sequence[str]) -> list[tuple[str, ...]]:
 def _pattern_matches(pattern: tuple[str, ...], tokens: tuple[str, ...]) -> bool:
     """Does ``pattern`` (tokens, ``*`` one token, ``**`` any run) match the whole token path?"""
     if "**" not in pattern:
-        return len(pattern) == len(tokens) and all(p == "*" or p == t for p, t in zip(pattern, tokens))
+        return len(pattern) == len(tokens) and all(p == "*" or p == t for p, t in zip(pattern, tokens, strict=False))
     head, rest = pattern[0], pattern[1:]
     if head == "**":
         return any(_pattern_matches(rest, tokens[k:]) for k in range(len(tokens) + 1))
@@ -461,7 +465,7 @@ def _pair_gap(left: list[int], right: list[int], a: Sequence[Any], b: Sequence[A
     if not left or not right:
         return []
     if len(left) * len(right) > _PAIR_CELLS:
-        return [(i, j) for i, j in zip(left, right) if _similarity(a[i], b[j]) >= _PAIR_THRESHOLD]
+        return [(i, j) for i, j in zip(left, right, strict=False) if _similarity(a[i], b[j]) >= _PAIR_THRESHOLD]
     n, m = len(left), len(right)
     sim = [[_similarity(a[i], b[j]) for j in right] for i in left]
     best = [[0.0] * (m + 1) for _ in range(n + 1)]
@@ -742,7 +746,7 @@ class _Differ:
         current: list[int] | None = None
         if not in_order:
             ordered = [i for i in left_of if i >= 0]
-            if any(x > y for x, y in zip(ordered, ordered[1:])):
+            if any(x > y for x, y in zip(ordered, ordered[1:], strict=False)):
                 current = [i for i in range(len(a)) if paired_left[i]]
         block = _BLOCK
         m = len(b)
@@ -992,7 +996,7 @@ def _collapse(lines: list[SideLine], context: int) -> list[SideLine]:
                 keep[k] = True
     out: list[SideLine] = []
     hidden = 0
-    for line, kept in zip(lines, keep):
+    for line, kept in zip(lines, keep, strict=False):
         if kept:
             if hidden:
                 out.append(SideLine("", "", hidden))

@@ -16,6 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, render_template, request
 
 from .. import diff as jdiff
+from ..diff import EXAMPLES
 from ..htmx import is_partial
 from ..jsontext import Document, JSONTextError, JSONWarning, parse
 
@@ -26,30 +27,6 @@ MAX_VALUE_CHARS = 20_000   # characters of one value rendered in a row
 SIDE_BY_SIDE_CHARS = 300_000  # both texts at most this long: the side-by-side view and line:column per change
 SIDE_BY_SIDE_LINES = 4_000
 INLINE_PATCH_CHARS = 100_000  # the patch is shown inline up to this size; the download always has it all
-
-_FC_001 = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report", "call_id": "call_123",
-           "status": "completed", "arguments": "{\"region\":\"apac\"}"}
-_FC_009 = {"type": "function_call", "id": "fc_009", "name": "get_latest_sales_report", "call_id": "call_129",
-           "status": "completed", "arguments": "{\"region\":\"global\"}"}
-_WS_001 = {"type": "openai:web_search_call", "id": "ws_001", "status": "completed",
-           "action": {"type": "search", "query": "apac sales report"}}
-_SAME_CALL = {"type": "function_call", "id": "fc_0a1b2c3d4e66", "call_id": "call_T0sA5pCn2", "name": "get_weather",
-              "arguments": "{\"location\": \"Paris\", \"unit\": \"celsius\"}", "status": "completed"}
-_OTHER_PROVIDER = {"type": "function_call", "id": "fc_9f8e7d6c5b4a", "call_id": "call_T0sA5pCn2",
-                   "name": "get_weather", "arguments": "{\"unit\":\"celsius\",\"location\":\"Paris\"}",
-                   "status": "completed"}
-_CHAT_MESSAGE = {"role": "assistant", "content": None, "tool_calls": [
-    {"id": "call_T0sA5pCn2", "type": "function", "function": {
-        "name": "get_weather", "arguments": "{\"location\":\"Paris\",\"unit\":\"celsius\"}"}}]}
-
-#: name -> (title, left, right): the replay-gate article's items and the same call from two providers.
-EXAMPLES: dict[str, tuple[str, Any, Any]] = {
-    "namespaced": ("fc_001 vs openai:web_search_call (article)", _FC_001, _WS_001),
-    "other-call": ("fc_001 vs fc_009 (article)", _FC_001, _FC_009),
-    "same-call": ("same call, two providers", _SAME_CALL, _OTHER_PROVIDER),
-    "chat-completions": ("Open Responses vs Chat Completions", _SAME_CALL, _CHAT_MESSAGE),
-}
-
 
 @dataclass
 class Side:
