@@ -5,11 +5,12 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_diff.py [--items 24000] [--edits 248] [--runs 3]
 
 Both journals are generated here (24,000 Open Responses items, one insert near the front, a few hundred edits:
-status, arguments content, outputs, added members). Ours: ``POST /diff`` through Flask's test client (strict parse of
-both texts, diff, HTML partial), best of ``--runs``. Baseline, same run: jsondiffpatch with an ``objectHash`` that
-keys items the way our default does (``call_id`` + whether it is an output, else ``id``), ``JSON.parse`` + diff +
-RFC 6902 formatting timed inside Node, best of ``--runs``; installed from the npm registry into
-``benchmarks/.cache/node`` (gitignored). Without ``node``/``npm`` the baseline is skipped with a message.
+status, arguments content, outputs, added members). Ours: ``POST /diff`` through Flask's test client as the page's
+form sends it (multipart; strict parse of both texts, diff, HTML partial), best of ``--runs``. Baseline, same run:
+jsondiffpatch with an ``objectHash`` that keys items the way our default does (``call_id`` + whether it is an
+output, else ``id``), ``JSON.parse`` + diff + RFC 6902 formatting timed inside Node, best of ``--runs``; installed
+from the npm registry into ``benchmarks/.cache/node`` (gitignored). Without ``node``/``npm`` the baseline is skipped
+with a message.
 
 Prints both numbers of reported changes (ours: the page's count and the JSON Patch length; jsondiffpatch: its JSON
 Patch length), both times and the ratio. Target: the same number of changes and at most 3x jsondiffpatch's time.
@@ -25,9 +26,9 @@ import shutil
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "benchmarks" / ".cache"
@@ -98,25 +99,32 @@ def edited(left: list[dict[str, Any]], edits: int, rng: random.Random) -> list[d
     return right
 
 
+def multipart(fields: dict[str, str]) -> tuple[bytes, str]:
+    """The body and content type a browser sends for the page's form (``multipart/form-data``)."""
+    boundary = "----inspector-bench-" + uuid.uuid4().hex
+    body = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode()
+                    + value.encode() + b"\r\n" for name, value in fields.items())
+    return body + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
 def run_ours(left_text: str, right_text: str, runs: int) -> tuple[int, int, float]:
-    """(changes on the page, JSON Patch operations, best seconds of POST /diff as htmx would send it)."""
+    """(changes on the page, JSON Patch operations, best seconds of POST /diff as htmx sends it)."""
     from webapp import create_app
 
     app = create_app({"TESTING": True, "API_TOKEN": "bench"})
     client = app.test_client()
-    body = urlencode({"left": left_text, "right": right_text}).encode()
+    body, content_type = multipart({"left": left_text, "right": right_text})
     best = float("inf")
     page = ""
     for _ in range(runs):
         start = time.perf_counter()
-        response = client.post("/diff", data=body, content_type="application/x-www-form-urlencoded",
-                               headers={"HX-Request": "true"})
+        response = client.post("/diff", data=body, content_type=content_type, headers={"HX-Request": "true"})
         best = min(best, time.perf_counter() - start)
         page = response.get_data(as_text=True)
         assert response.status_code == 200, response.status_code
     found = re.search(r"<strong>([\d,]+) changes?</strong>", page)
     changes = int(found.group(1).replace(",", "")) if found else 0
-    patch = client.post("/diff/patch", data=body, content_type="application/x-www-form-urlencoded")
+    patch = client.post("/diff/patch", data=body, content_type=content_type)
     return changes, len(json.loads(patch.data)), best
 
 

@@ -50,6 +50,13 @@ def test_no_js_post_gets_the_full_page_with_the_blockers(client):
     assert esc('"openai:web_search_call"') in body  # the textarea keeps the right text
 
 
+def test_the_form_posts_multipart(client):
+    page = text_of(client.get("/diff"))
+    assert 'enctype="multipart/form-data"' in page and 'hx-encoding="multipart/form-data"' in page
+    response = client.post("/diff", data=form(FC_001, WS_001), content_type="multipart/form-data", headers=HX)
+    assert 'data-blocker="namespaced"' in text_of(response)
+
+
 def test_htmx_post_gets_the_partial(client):
     response = client.post("/diff", data=form(FC_001, WS_001), headers=HX)
     body = text_of(response)
