@@ -1,0 +1,63 @@
+"""The JSON Schema page in Debian's Chromium: the htmx swap keeps both texts, links jump to the place
+of an error, the format toggle re-checks, and pasted markup stays text."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+REGION_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["region"],
+    "properties": {"region": {"type": "string", "enum": ["apac", "emea", "amer"]}},
+}
+
+
+def test_example_link_flags_region_and_the_position_link_selects_it(page: Page):
+    page.goto("/schema")
+    page.get_by_role("link", name="fc_009 · global (not in enum)").click()
+    group = page.locator('.err-group[data-pointer="/region"]')
+    expect(group).to_contain_text("allowed values")
+    expect(group.locator(".expected")).to_contain_text('"apac" "emea" "amer"')
+    expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
+    group.locator('a.pos[data-field="instance"]').click()
+    # The click selects the place of /region inside the arguments string in the pasted item.
+    selected_from = page.locator("#instance").evaluate("a => a.value.slice(a.selectionStart)")
+    assert selected_from.startswith('\\"region\\":\\"global\\"')
+
+
+def test_htmx_swaps_only_the_result_and_pasted_markup_stays_text(page: Page):
+    page.goto("/schema")
+    page.evaluate("window.pwned = false")
+    hostile = {"region": "<img src=x onerror=\"window.pwned=true\">", "<script>window.pwned=true</script>": 1}
+    instance = json.dumps(hostile)
+    page.locator("#instance").fill(instance)
+    page.locator("#schema").fill(json.dumps(REGION_SCHEMA))
+    with page.expect_response(lambda r: r.url.endswith("/schema") and r.request.method == "POST") as answer:
+        page.get_by_role("button", name="Validate").click()
+    assert answer.value.request.headers.get("hx-request") == "true"
+    expect(page.get_by_test_id("validity")).to_have_text("invalid")
+    result = page.locator("#schema-result")
+    expect(result).to_contain_text('"<img src=x onerror=\\"window.pwned=true\\">"')  # shown as text
+    expect(result).to_contain_text("<script>window.pwned=true</script>")
+    assert page.locator("#schema-result img, #schema-result script").count() == 0
+    assert page.evaluate("window.pwned") is False  # survived the swap: no page load happened
+    expect(page.locator("#instance")).to_have_value(instance)
+
+
+def test_format_toggle_rechecks_and_ctrl_enter_validates(page: Page):
+    page.goto("/schema")
+    page.locator("#instance").fill('"not-an-email"')
+    page.locator("#schema").fill('{"type": "string", "format": "email"}')
+    page.locator("#schema").press("Control+Enter")
+    expect(page.get_by_test_id("validity")).to_have_text("valid")
+    expect(page.get_by_test_id("formats")).to_contain_text("annotation only")
+    page.get_by_label("Assert format").check()
+    expect(page.get_by_test_id("validity")).to_have_text("invalid")
+    expect(page.get_by_test_id("formats")).to_contain_text("email")
