@@ -1,0 +1,252 @@
+"""Throughput of ``/v1/responses`` against a trivial Flask endpoint on the same server, in the same run.
+
+One command (from the repository root)::
+
+    .venv/bin/python benchmarks/bench_responses.py            # --requests 400 --threads 8 --rounds 3
+
+What it does:
+
+* serves the real app (``create_app``, default settings: responses stored in a temporary SQLite file) with
+  Werkzeug's multi-threaded server on 127.0.0.1, in a child process, so the load generator does not share
+  the server's interpreter lock; a trivial endpoint (``POST /bench/trivial``: parse a small JSON body,
+  answer a small JSON object) is added to the same app as the baseline;
+* drives each scenario with ``--threads`` client threads sending ``--requests`` requests in all (a bounded
+  loop: no timing-dependent stop), one new connection per request for every scenario alike, and repeats
+  the rounds interleaved, keeping each scenario's best round;
+* measures the time to the first SSE event (the first body byte of a stream) with sequential requests,
+  against the time to the first body byte of the trivial endpoint.
+
+It prints requests per second and the ratio to the trivial endpoint (target: at least 0.5 for non-streamed
+and streamed replies), and the time-to-first-event percentiles. Every answer is checked (status 200, and
+for streams the final ``data: [DONE]``), so a broken endpoint cannot look fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import logging
+import multiprocessing
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+TOKEN = "sk-bench"
+TARGET_RATIO = 0.5
+WEATHER = {"type": "function", "name": "get_weather", "description": "Current weather for a city",
+           "parameters": {"type": "object", "required": ["city", "unit"], "additionalProperties": False,
+                          "properties": {"city": {"type": "string"},
+                                         "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}}}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One kind of request: ``path`` and JSON ``body``; ``stream`` bodies must end with ``data: [DONE]``."""
+
+    name: str
+    path: str
+    body: dict
+    stream: bool = False
+
+
+SCENARIOS = [
+    Scenario("trivial Flask endpoint (baseline)", "/bench/trivial", {"model": "m", "input": "Say hello."}),
+    Scenario("/v1/responses JSON, text reply", "/v1/responses",
+             {"model": "m", "input": "Say hello in exactly 3 words."}),
+    Scenario("/v1/responses JSON, tool call", "/v1/responses",
+             {"model": "m", "input": "What is the weather in Paris?", "tools": [WEATHER]}),
+    Scenario("/v1/responses SSE, text reply", "/v1/responses",
+             {"model": "m", "input": "Say hello in exactly 3 words.", "stream": True}, stream=True),
+    Scenario("/v1/responses SSE, tool call", "/v1/responses",
+             {"model": "m", "input": "What is the weather in Paris?", "tools": [WEATHER], "stream": True},
+             stream=True),
+]
+
+
+# ------------------------------------------------------------------------------------------------ server
+
+def serve(port_queue: multiprocessing.Queue, database: str) -> None:
+    """Child process: the app plus the trivial endpoint under Werkzeug's threaded server, until killed."""
+    from flask import jsonify, request
+    from werkzeug.serving import make_server
+
+    from webapp import create_app
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no access log: it would be measured too
+    app = create_app({"API_TOKEN": TOKEN, "RESPONSES_DATABASE": database})
+
+    @app.post("/bench/trivial")
+    def trivial():  # the baseline: what any JSON endpoint of this Flask app costs at least
+        body = request.get_json()
+        return jsonify({"ok": True, "model": body.get("model")})
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    port_queue.put(server.server_port)
+    server.serve_forever()
+
+
+# ------------------------------------------------------------------------------------------------ client
+
+def request_once(port: int, scenario: Scenario, payload: bytes) -> float:
+    """Send one request on a new connection and read the whole answer; return the seconds it took.
+
+    :raises RuntimeError: a status other than 200, or a stream that does not end with ``data: [DONE]``.
+    """
+    start = time.perf_counter()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.request("POST", scenario.path, body=payload,
+                           headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
+        answer = connection.getresponse()
+        data = answer.read()
+    finally:
+        connection.close()
+    if answer.status != 200:
+        raise RuntimeError(f"{scenario.name}: HTTP {answer.status}: {data[:200]!r}")
+    if scenario.stream and not data.rstrip().endswith(b"data: [DONE]"):
+        raise RuntimeError(f"{scenario.name}: the stream does not end with data: [DONE]")
+    return time.perf_counter() - start
+
+
+def throughput(port: int, scenario: Scenario, requests: int, threads: int) -> float:
+    """Requests per second for ``requests`` requests shared by ``threads`` client threads."""
+    payload = json.dumps(scenario.body).encode()
+    counter = iter(range(requests))
+    lock = threading.Lock()
+    errors: list[BaseException] = []
+
+    def worker() -> None:
+        while True:
+            with lock:
+                if next(counter, None) is None:
+                    return
+            try:
+                request_once(port, scenario, payload)
+            except BaseException as err:  # noqa: BLE001 - reported after the round
+                errors.append(err)
+                return
+
+    pool = [threading.Thread(target=worker) for _ in range(threads)]
+    start = time.perf_counter()
+    for thread in pool:
+        thread.start()
+    for thread in pool:
+        thread.join()
+    elapsed = time.perf_counter() - start
+    if errors:
+        raise RuntimeError(f"{scenario.name}: {errors[0]}")
+    return requests / elapsed
+
+
+def first_byte_latency(port: int, scenario: Scenario) -> float:
+    """Seconds from sending a request to receiving the first byte of its body, then read the rest.
+
+    For a stream that byte opens the first SSE event (``event: response.created``); for the trivial
+    endpoint it is its whole (tiny) answer: the same measure for both.
+    """
+    payload = json.dumps(scenario.body).encode()
+    start = time.perf_counter()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.request("POST", scenario.path, body=payload,
+                           headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
+        answer = connection.getresponse()
+        first = answer.read(1)
+        elapsed = time.perf_counter() - start
+        rest = answer.read()
+    finally:
+        connection.close()
+    if answer.status != 200 or not first:
+        raise RuntimeError(f"{scenario.name}: HTTP {answer.status}, body {first + rest[:100]!r}")
+    if scenario.stream and not (first + rest).startswith(b"event: response.created"):
+        raise RuntimeError(f"{scenario.name}: the stream does not open with response.created")
+    return elapsed
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def timed(function: Callable[[], float], count: int) -> list[float]:
+    return [function() for _ in range(count)]
+
+
+# ------------------------------------------------------------------------------------------------ main
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=400, help="requests per scenario and round (400)")
+    parser.add_argument("--threads", type=int, default=8, help="client threads (8)")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best is kept (3)")
+    parser.add_argument("--latency-samples", type=int, default=100, help="sequential first-event samples (100)")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a ratio is below the target")
+    args = parser.parse_args(argv)
+
+    context = multiprocessing.get_context("spawn")  # a clean interpreter: no state shared with this one
+    with tempfile.TemporaryDirectory() as folder:
+        ports: multiprocessing.Queue = context.Queue()
+        server = context.Process(target=serve, args=(ports, os.path.join(folder, "bench.sqlite3")), daemon=True)
+        server.start()
+        try:
+            port = ports.get(timeout=60)
+            return run(port, args)
+        finally:
+            server.terminate()
+            server.join(timeout=10)
+
+
+def run(port: int, args: argparse.Namespace) -> int:
+    print(f"server: werkzeug threaded on 127.0.0.1:{port} (child process); {args.threads} client threads, "
+          f"{args.requests} requests per scenario, best of {args.rounds} interleaved rounds; cpus: {os.cpu_count()}")
+    for scenario in SCENARIOS:  # warm-up: imports, schema compilation, SQLite file creation
+        for _ in range(10):
+            request_once(port, scenario, json.dumps(scenario.body).encode())
+
+    best = {scenario.name: 0.0 for scenario in SCENARIOS}
+    for _ in range(args.rounds):
+        for scenario in SCENARIOS:
+            best[scenario.name] = max(best[scenario.name], throughput(port, scenario, args.requests, args.threads))
+
+    baseline = best[SCENARIOS[0].name]
+    print(f"\n{'scenario':<38} {'req/s':>9} {'ratio':>7}  target")
+    below = []
+    for scenario in SCENARIOS:
+        rate = best[scenario.name]
+        ratio = rate / baseline
+        verdict = "baseline" if scenario is SCENARIOS[0] else ("ok" if ratio >= TARGET_RATIO else "BELOW")
+        if verdict == "BELOW":
+            below.append(scenario.name)
+        print(f"{scenario.name:<38} {rate:>9.1f} {ratio:>7.2f}  {verdict}")
+
+    trivial = SCENARIOS[0]
+    baseline_ms = [t * 1e3 for t in timed(lambda: first_byte_latency(port, trivial), args.latency_samples)]
+    print(f"\ntime to the first byte of the answer ({args.latency_samples} sequential requests each; "
+          "for a stream: its first SSE event):")
+    print(f"{'':<38} {'median ms':>9} {'p95 ms':>7}  ratio of medians")
+    print(f"{trivial.name:<38} {statistics.median(baseline_ms):>9.2f} {percentile(baseline_ms, 0.95):>7.2f}  1.00")
+    for scenario in (s for s in SCENARIOS if s.stream):
+        samples = [t * 1e3 for t in timed(lambda scenario=scenario: first_byte_latency(port, scenario),
+                                          args.latency_samples)]
+        print(f"{scenario.name:<38} {statistics.median(samples):>9.2f} {percentile(samples, 0.95):>7.2f}  "
+              f"{statistics.median(samples) / statistics.median(baseline_ms):.2f}")
+
+    if below:
+        print(f"\nbelow the target ratio {TARGET_RATIO}: {', '.join(below)}")
+        return 1 if args.strict else 0
+    print(f"\nevery /v1/responses scenario is at least {TARGET_RATIO} x the trivial endpoint's rate")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
