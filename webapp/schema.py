@@ -164,12 +164,13 @@ def ecma_pattern(pattern: str) -> str:
     """Translate an ECMA-262 (Unicode mode) regular expression to the ``regex`` module's syntax.
 
     JSON Schema says ``pattern`` is ECMA-262 (2020-12 core §6.4). The differences that change answers:
-    ``.`` does not match line terminators, ``$`` matches only at the very end (Python also matches before a final
-    ``\\n``), ``\\s`` includes Unicode spaces, ``\\u{1F600}`` is a code point escape. ``\\d``/``\\w``/``\\b`` being
-    ASCII-only is done by compiling with ``regex.ASCII``. ``(?<name>…)`` and ``\\p{L}`` are native to ``regex``.
+    ``\\d``/``\\w``/``\\b`` are ASCII-only, ``.`` does not match line terminators, ``$`` matches only at the
+    very end (Python also matches before a final ``\\n``), ``\\s`` includes Unicode spaces, ``\\u{1F600}`` is a
+    code point escape. ``(?<name>…)`` and ``\\p{L}`` are native to ``regex``. Inside a character class,
+    ``\\D``/``\\W``/``\\S`` keep their Unicode meaning (a rare corner this translation does not cover).
 
     :param pattern: the pattern as written in the schema.
-    :return: an equivalent pattern for ``regex.compile(..., flags=regex.ASCII)``.
+    :return: an equivalent pattern for ``regex.compile``.
     """
     out: list[str] = []
     i, n = 0, len(pattern)
@@ -185,19 +186,8 @@ def ecma_pattern(pattern: str) -> str:
                     out.append(f"\\U{int(digits, 16):08x}")
                     i = end + 1
                     continue
-            if nxt == "s":
-                out.append(f"\\s{_ECMA_SPACE}" if in_class else f"[\\s{_ECMA_SPACE}]")
-                i += 2
-                continue
-            if nxt == "S" and not in_class:
-                out.append(f"[^\\s{_ECMA_SPACE}]")
-                i += 2
-                continue
-            if nxt == "/":  # ECMA lets "/" be escaped; keep it a plain slash
-                out.append("/")
-                i += 2
-                continue
-            out.append(pattern[i:i + 2])
+            replacement = (_ECMA_IN_CLASS if in_class else _ECMA_ESCAPES).get(nxt)
+            out.append(replacement if replacement is not None else pattern[i:i + 2])
             i += 2
             continue
         if in_class:
@@ -207,7 +197,6 @@ def ecma_pattern(pattern: str) -> str:
         elif ch == "[":
             in_class = True
             out.append(ch)
-            # a leading "]" or "^]" is literal in Python but closes an empty class in ECMA; keep Python's reading
         elif ch == "$":
             out.append("\\Z")
         elif ch == ".":
@@ -218,6 +207,14 @@ def ecma_pattern(pattern: str) -> str:
     return "".join(out)
 
 
+# ECMA escapes whose meaning differs from Python's, outside and inside a character class
+_ECMA_ESCAPES = {
+    "d": "[0-9]", "D": "[^0-9]", "w": "[A-Za-z0-9_]", "W": "[^A-Za-z0-9_]", "b": "(?a:\\b)", "B": "(?a:\\B)",
+    "s": f"[\\s{_ECMA_SPACE}]", "S": f"[^\\s{_ECMA_SPACE}]", "/": "/",
+}
+_ECMA_IN_CLASS = {"d": "0-9", "w": "A-Za-z0-9_", "s": f"\\s{_ECMA_SPACE}", "/": "/"}
+
+
 _pattern_cache: dict[str, Any] = {}
 _pattern_lock = threading.Lock()
 
@@ -226,7 +223,7 @@ def _compile_pattern(pattern: str) -> Any:
     """The compiled ``regex`` for an ECMA pattern (cached). :raises regex.error: on a bad pattern."""
     compiled = _pattern_cache.get(pattern)
     if compiled is None:
-        compiled = regex.compile(ecma_pattern(pattern), flags=regex.ASCII)
+        compiled = regex.compile(ecma_pattern(pattern))
         with _pattern_lock:
             if len(_pattern_cache) > 4096:
                 _pattern_cache.clear()
@@ -363,23 +360,28 @@ _RUST_NATIVE_FORMATS = (
 )
 
 
+def _strings_only(check: Callable[[str], bool]) -> Callable[[Any], bool]:
+    """Formats apply to strings only (2020-12 validation §7.1): anything else passes."""
+    return lambda value: not isinstance(value, str) or check(value)
+
+
 def _format_checker() -> FormatChecker:
     checker = FormatChecker(formats=())
     for name, func in FORMAT_CHECKERS.items():
-        checker.checks(name)(func)
+        checker.checks(name)(_strings_only(func))
     return checker
 
 
 _FORMAT_CHECKER = _format_checker()
 # The metaschemas say `pattern` has format "regex": check it as ECMA (our engine), not with Python's `re`.
 _METASCHEMA_FORMATS = FormatChecker(formats=())
-_METASCHEMA_FORMATS.checks("regex")(_is_regex)
+_METASCHEMA_FORMATS.checks("regex")(_strings_only(_is_regex))
 
 
 def _rust_formats() -> dict[str, Callable[[Any], bool]]:
     formats: dict[str, Callable[[Any], bool]] = {name: (lambda _v: True) for name in _RUST_NATIVE_FORMATS}
     for name, func in FORMAT_CHECKERS.items():
-        formats[name] = (lambda f: lambda v: not isinstance(v, str) or f(v))(func)
+        formats[name] = _strings_only(func)
     return formats
 
 
@@ -683,6 +685,7 @@ class _Analysis:
         self.refs: list[tuple[str, str, str, str]] = []  # (node pointer, keyword, ref value, base URI)
         self.false_nodes: list[str] = []
         self.edges: dict[str, list[tuple[str, str]]] = {}  # pointer -> [(target pointer, via keyword)]
+        self.has_multiple_of = False
         self._walk(schema, "", _ROOT_BASE, 0)
 
     def _walk(self, node: Any, where: str, base: str, depth: int) -> None:
@@ -712,6 +715,8 @@ class _Analysis:
                 self.anchors.setdefault((base, anchor), where)
         self.nodes[where] = _Node(where, base, node)
         self.node_by_id[id(node)] = where
+        if "multipleOf" in node:
+            self.has_multiple_of = True
         for keyword in _REF_KEYWORDS:
             ref = node.get(keyword)
             if isinstance(ref, str):
@@ -898,6 +903,22 @@ def _message(error: ValidationError, keyword: str) -> str:
 # The compiled schema
 
 
+class _RustMultipleOf:
+    """``multipleOf`` for the Rust engine (a custom keyword replacing its own): our exact decimal rule."""
+
+    def __init__(self, parent_schema: dict, value: Any, schema_path: list) -> None:
+        self.divisor = value
+
+    def validate(self, instance: Any) -> None:
+        if isinstance(instance, (int, float)) and not isinstance(instance, bool) \
+                and not _is_multiple(instance, self.divisor):
+            raise ValueError(f"{_show(instance)} is not a multiple of {_show(self.divisor)}")
+
+
+# `false` kept as is: our additionalProperties / unevaluated* keywords report these per member themselves
+_KEEP_FALSE = ("additionalProperties", "unevaluatedProperties", "unevaluatedItems")
+
+
 class CompiledSchema:
     """A schema checked, analysed and compiled once; validate many instances.
 
@@ -924,6 +945,12 @@ class CompiledSchema:
         self._check_metaschema()
         self._analysis.check_references()
         self._false_markers = self._mark_false_subschemas(working)
+        # python-jsonschema re-picks the validator class from `$schema` whenever it descends into a (sub)schema
+        # carrying one (e.g. a `$ref` back to the root), which would drop our fixed keywords there: the dialect is
+        # decided once, for the whole document.
+        for node in self._analysis.nodes.values():
+            if isinstance(node.value, dict):
+                node.value.pop("$schema", None)
         self._python = dialect.python(
             working, registry=_PY_REGISTRY, format_checker=_FORMAT_CHECKER if format_assertion else None)
         self._rust: Any = None
@@ -935,19 +962,22 @@ class CompiledSchema:
                 options.update(validate_formats=True, formats=_rust_formats())
             else:
                 options["validate_formats"] = False
+            if self._analysis.has_multiple_of:
+                # the Rust engine divides binary floats (1e308 / 2.5 fails); use our exact rule there too
+                options["keywords"] = {"multipleOf": _RustMultipleOf}
             self._rust = dialect.rust(schema, **options)
+            self.quick_is_valid = self._rust.is_valid  # type: ignore[method-assign]
         except Exception as exc:  # noqa: BLE001 - any refusal by the fast engine just disables it
             self.fast_path_note = (f"the Rust engine refused this schema ({exc.__class__.__name__}); "
                                    f"python-jsonschema validates it alone")
 
     def _mark_false_subschemas(self, working: Any) -> dict[int, str]:
-        """Replace `false` under properties/patternProperties/items/prefixItems/additionalItems by a marker
-        ``{"not": {}}`` (same meaning) and return ``id(marker) -> pointer of the false``."""
+        """Replace every `false` subschema (but the root and those our own keywords read as a literal) by a
+        marker ``{"not": {}}`` — the same meaning — and return ``id(marker) -> pointer of the false``."""
         markers: dict[int, str] = {}
         for where in self._analysis.false_nodes:
             tokens = jp.split(where)
-            if len(tokens) < 2 or not any(t in ("properties", "patternProperties", "items", "prefixItems",
-                                                "additionalItems") for t in tokens[-2:]):
+            if not tokens or tokens[-1] in _KEEP_FALSE:
                 continue
             parent = jp.resolve(working, jp.join(tokens[:-1]))
             last: Any = int(tokens[-1]) if isinstance(parent, list) else tokens[-1]
@@ -960,6 +990,11 @@ class CompiledSchema:
     @property
     def fast_path(self) -> bool:
         return self._rust is not None
+
+    def quick_is_valid(self, instance: Any) -> bool:
+        """:meth:`is_valid` without the safety net (replaced per instance by the Rust engine's own method when
+        there is one); may raise on values the Rust engine cannot take — callers fall back to :meth:`is_valid`."""
+        return self.is_valid(instance)
 
     def _check_metaschema(self) -> None:
         validator = self._dialect.python(self._dialect.python.META_SCHEMA, registry=_PY_REGISTRY,
@@ -990,6 +1025,17 @@ class CompiledSchema:
                 pass
         return next(self._iter_python(instance), None) is None
 
+    def reference_is_valid(self, instance: Any) -> bool:
+        """python-jsonschema's answer alone (the reference semantics, with our fixes).
+
+        :raises PatternTimeout: when a ``pattern`` backtracks catastrophically on this instance.
+        """
+        return next(self._iter_python(instance), None) is None
+
+    def fast_is_valid(self, instance: Any) -> bool | None:
+        """The Rust engine's answer alone; ``None`` when it is not used for this schema."""
+        return None if self._rust is None else bool(self._rust.is_valid(instance))
+
     def _iter_python(self, instance: Any) -> Iterator[ValidationError]:
         previous = (_budget.deadline, _current.analysis)
         _budget.deadline = time.monotonic() + PATTERN_BUDGET_SECONDS
@@ -1019,11 +1065,34 @@ class CompiledSchema:
             raw = list(self._iter_python(instance))
         except RecursionError:
             return [SchemaError("", "depth", "", "the value is nested too deeply to explain the errors")]
+        except PatternTimeout:
+            if self._rust is None:
+                raise
+            # The reference engine backtracks catastrophically; the Rust engine matches patterns in linear
+            # time, so its answer stands and its errors explain it.
+            return self._rust_errors(instance)
         if not raw:
             return []
-        best = js_exceptions.best_match(raw)
-        ordered = [e for e in raw if _contains(e, best)] + [e for e in raw if not _contains(e, best)]
-        return [self._convert(e) for e in ordered]
+        return [self._convert(e) for e in sorted(raw, key=_relevance, reverse=True)]
+
+    def _rust_errors(self, instance: Any) -> list[SchemaError]:
+        """Errors as the Rust engine reports them, one per offending member like ours."""
+        found: list[SchemaError] = []
+        for error in self._rust.iter_errors(instance):
+            where = jp.join(error.instance_path)
+            schema_path = jp.join(error.schema_path)
+            kind = error.kind
+            keyword = {"falseSchema": "false"}.get(kind.name, kind.name)
+            if keyword in ("additionalProperties", "unevaluatedProperties") and getattr(kind, "unexpected", None):
+                for key in kind.unexpected:
+                    found.append(SchemaError(jp.child(where, key), keyword, schema_path,
+                                             f"unexpected property {_show(key)}: {keyword} is false"))
+            elif keyword == "required" and isinstance(getattr(kind, "property", None), str):
+                found.append(SchemaError(jp.child(where, kind.property), keyword, schema_path,
+                                         f"missing required property {_show(kind.property)}"))
+            else:
+                found.append(SchemaError(where, keyword, schema_path, error.message))
+        return found
 
     def _convert(self, error: ValidationError) -> SchemaError:
         keyword = _keyword_of(error)
@@ -1042,15 +1111,11 @@ class CompiledSchema:
         return SchemaError(jp.join(error.absolute_path), keyword, schema_path, message)
 
 
-def _contains(top: ValidationError, target: ValidationError) -> bool:
-    """``target`` is ``top`` or one of its nested context errors."""
-    seen: list[ValidationError] = [top]
-    while seen:
-        error = seen.pop()
-        if error is target:
-            return True
-        seen.extend(error.context or ())
-    return False
+def _relevance(error: ValidationError) -> tuple[Any, ...]:
+    """python-jsonschema's ``best_match`` preferences (deeper, not anyOf/oneOf, matching the type) without its
+    tie-break on the path, so equally relevant errors keep the order of the schema and the document."""
+    return (len(error.path), error.validator not in js_exceptions.WEAK_MATCHES,
+            error.validator in js_exceptions.STRONG_MATCHES, not error._matches_type())
 
 
 # --------------------------------------------------------------------------------------------------------------
