@@ -615,3 +615,33 @@ def test_a_model_failure_streams_error_then_response_failed(live_server):
     report.assert_ok()
     assert [e["type"] for e in report.events][-2:] == ["error", "response.failed"]
     assert report.response["status"] == "failed" and report.response["error"]["code"] == "model_error"
+
+
+TEN_ARGUMENTS = {"type": "function", "name": "fill_form", "description": None, "strict": None,
+                 "parameters": {"type": "object", "required": [f"field{n}" for n in range(10)],
+                                "properties": {f"field{n}": {"type": "string"} for n in range(10)}}}
+TIME = {"type": "function", "name": "get_time", "description": "Current time in a city",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["json", "sse"])
+@pytest.mark.parametrize("body, status, shape", [
+    pytest.param({"input": "Call get_weather and get_time for Paris.", "tools": [G, TIME]}, "completed",
+                 ["function_call", "function_call"], id="parallel-calls"),
+    pytest.param({"input": "Fill the form.", "tools": [TEN_ARGUMENTS], "max_output_tokens": 16}, "incomplete",
+                 ["function_call"], id="call-cut-by-max-output-tokens"),
+    pytest.param({"input": "Weather?", "tools": [G, TIME], "tool_choice": {
+        "type": "allowed_tools", "mode": "required", "tools": [{"type": "function", "name": "get_time"}]}},
+        "completed", ["function_call"], id="allowed-tools"),
+    pytest.param({"input": "Pick one.", "text": {"format": {"type": "json_schema", "name": "pick", "schema": {
+        "type": "object", "required": ["n"], "properties": {"n": {"type": "integer", "minimum": 3}}}}}},
+        "completed", ["message"], id="json-schema-format"),
+    pytest.param({"instructions": "Be brief.", "metadata": {"run": "7"}, "reasoning": {"effort": "low"},
+                  "input": [{"type": "reasoning", "summary": [{"type": "summary_text", "text": "plan"}]},
+                            {"type": "message", "role": "developer", "content": "No emoji."}, user("Hi")]},
+                 "completed", ["message"], id="echoed-settings-and-reasoning-input"),
+])
+def test_other_shapes_stay_conformant(live_server, body, status, shape, stream):
+    response = run(live_server, {**body, "stream": stream}).response
+    assert response["status"] == status
+    assert [item["type"] for item in response["output"]] == shape
