@@ -97,17 +97,23 @@ def serve(port_queue: multiprocessing.Queue, database: str) -> None:
 
 # ------------------------------------------------------------------------------------------------ client
 
+def send(port: int, scenario: Scenario, payload: bytes) -> tuple[http.client.HTTPConnection,
+                                                                   http.client.HTTPResponse]:
+    """POST ``payload`` on a new connection; the caller reads the answer and closes the connection."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("POST", scenario.path, body=payload,
+                       headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
+    return connection, connection.getresponse()
+
+
 def request_once(port: int, scenario: Scenario, payload: bytes) -> float:
     """Send one request on a new connection and read the whole answer; return the seconds it took.
 
     :raises RuntimeError: a status other than 200, or a stream that does not end with ``data: [DONE]``.
     """
     start = time.perf_counter()
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection, answer = send(port, scenario, payload)
     try:
-        connection.request("POST", scenario.path, body=payload,
-                           headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
-        answer = connection.getresponse()
         data = answer.read()
     finally:
         connection.close()
@@ -156,11 +162,8 @@ def first_byte_latency(port: int, scenario: Scenario) -> float:
     """
     payload = json.dumps(scenario.body).encode()
     start = time.perf_counter()
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection, answer = send(port, scenario, payload)
     try:
-        connection.request("POST", scenario.path, body=payload,
-                           headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
-        answer = connection.getresponse()
         first = answer.read(1)
         elapsed = time.perf_counter() - start
         rest = answer.read()

@@ -371,6 +371,15 @@ def _check_pairing(messages: tuple[ChatMessage, ...]) -> None:
                                "messages", "missing_output")
 
 
+def _usable_schema(schema: dict[str, Any], path: str) -> None:
+    """The schema must compile (``webapp.schema``); the error's param continues into it with a JSON Pointer."""
+    try:
+        compile_schema(schema)
+    except SchemaInvalid as err:
+        raise ChatRequestError(f"not a usable JSON Schema: {err.message}", f"{path}{err.pointer}",
+                               "invalid_schema") from None
+
+
 def _tools(value: Any) -> tuple[ChatFunction, ...]:
     tools: list[ChatFunction] = []
     names: dict[str, int] = {}
@@ -397,11 +406,7 @@ def _tools(value: Any) -> tuple[ChatFunction, ...]:
         parameters = function.get("parameters")
         if parameters is not None:
             _expect(parameters, dict, f"{at}.function.parameters", "a JSON Schema object")
-            try:
-                compile_schema(parameters)
-            except SchemaInvalid as err:
-                raise ChatRequestError(f"not a usable JSON Schema: {err.message}",
-                                       f"{at}.function.parameters{err.pointer}", "invalid_schema") from None
+            _usable_schema(parameters, f"{at}.function.parameters")
         strict = function.get("strict")
         if strict is not None:
             _expect(strict, bool, f"{at}.function.strict", "a boolean or null")
@@ -468,11 +473,7 @@ def _response_format(value: Any) -> dict[str, Any] | None:
     name = _name(_need(spec, "name", "response_format.json_schema"), "response_format.json_schema.name")
     schema = _expect(_need(spec, "schema", "response_format.json_schema"), dict,
                      "response_format.json_schema.schema", "a JSON Schema object")
-    try:
-        compile_schema(schema)
-    except SchemaInvalid as err:
-        raise ChatRequestError(f"not a usable JSON Schema: {err.message}",
-                               f"response_format.json_schema.schema{err.pointer}", "invalid_schema") from None
+    _usable_schema(schema, "response_format.json_schema.schema")
     strict = spec.get("strict")
     if strict is not None:
         _expect(strict, bool, "response_format.json_schema.strict", "a boolean or null")
