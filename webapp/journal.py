@@ -86,6 +86,8 @@ def load_journal(source: str | bytes | list | dict, *, max_depth: int = jsontext
 
 
 def _from_text(text: str | bytes | bytearray, max_depth: int) -> Journal:
+    if isinstance(text, str) and text.startswith("\ufeff"):
+        text = text[1:]  # a byte order mark may be ignored (RFC 8259 §8.1); bytes are handled by jsontext
     try:
         document = jsontext.parse(bytes(text) if isinstance(text, bytearray) else text, max_depth=max_depth)
     except jsontext.JSONTextError as err:

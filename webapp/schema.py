@@ -728,15 +728,16 @@ class _Analysis:
                 continue
             here = jp.child(where, keyword)
             children: list[tuple[str, Any]] = []
+            step = 2  # JSON levels from this schema to a subschema: keyword, then member or index
             if shape == "map" and isinstance(value, dict):
                 children = [(jp.child(here, k), v) for k, v in value.items()]
             elif shape in ("list", "one_or_list") and isinstance(value, list):
                 children = [(jp.child(here, i), v) for i, v in enumerate(value)]
             elif shape in ("one", "one_or_list"):
-                children = [(here, value)]
+                children, step = [(here, value)], 1
             for child_pointer, child in children:
                 if isinstance(child, (dict, bool)):
-                    self._walk(child, child_pointer, base, depth + 2)
+                    self._walk(child, child_pointer, base, depth + step)
                     if keyword in _IN_PLACE:
                         edges.append((child_pointer, keyword))
 

@@ -1,0 +1,202 @@
+"""POST /api/gate: one item, a journal, and hostile requests (never a 500, always the one error shape)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+WEATHER = {"type": "object", "properties": {"location": {"type": "string"},
+                                            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+           "required": ["location"], "additionalProperties": False}
+TOOLS = [{"type": "function", "name": "get_weather", "parameters": WEATHER}]
+
+
+def call(arguments: str, status: str = "completed", call_id: str = "call_1") -> dict:
+    return {"type": "function_call", "id": "fc_1", "call_id": call_id, "name": "get_weather",
+            "arguments": arguments, "status": status}
+
+
+def post(client, body, **kwargs):
+    if isinstance(body, (str, bytes)):
+        return client.post("/api/gate", data=body, content_type=kwargs.pop("content_type", "application/json"))
+    return client.post("/api/gate", json=body)
+
+
+def assert_error(response, status: int, param: str | None = None, words: str = ""):
+    assert response.status_code == status, response.get_data(as_text=True)
+    body = response.get_json()
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"message", "type", "param", "code"}
+    assert body["error"]["param"] == param
+    assert words in body["error"]["message"]
+    return body["error"]
+
+
+def test_one_item_ok(client):
+    response = post(client, {"item": call('{"location":"Paris"}'), "schema": WEATHER})
+    assert response.status_code == 200
+    assert response.get_json() == {"reason": "ok", "ok": True,
+                                   "message": "may be executed, and its function_call_output written",
+                                   "errors": [], "parse_error": None, "schema_error": None, "dialect": "2020-12"}
+
+
+def test_one_item_schema_errors_point_at_members(client):
+    body = post(client, {"item": call('{"unit":"kelvin","extra":1}'), "schema": WEATHER}).get_json()
+    assert body["reason"] == "arguments_schema" and body["ok"] is False
+    assert [(e["pointer"], e["keyword"]) for e in body["errors"]] == [
+        ("/location", "required"), ("/extra", "additionalProperties"), ("/unit", "enum")]
+    for error in body["errors"]:
+        assert set(error) == {"pointer", "keyword", "schema_path", "message"}
+
+
+def test_one_item_parse_error_has_line_and_column(client):
+    body = post(client, {"item": call('{"location":"Paris","location":"Rome"}'), "schema": WEATHER}).get_json()
+    assert body["reason"] == "arguments_parse"
+    assert body["parse_error"] == {"message": body["parse_error"]["message"], "code": "duplicate_key",
+                                   "line": 1, "column": 21}
+
+
+@pytest.mark.parametrize(("item", "reason"), [
+    ({"type": "openai:web_search_call", "id": "ws_1", "status": "completed"}, "namespaced"),
+    ({"type": "function_call_output", "call_id": "c", "output": "x"}, "not_function_call"),
+    (call('{"location":"Par', status="incomplete"), "status"),
+    ({**call("{}"), "arguments": {"location": "Paris"}}, "arguments_type"),
+])
+def test_one_item_reasons(client, item, reason):
+    assert post(client, {"item": item, "schema": WEATHER}).get_json()["reason"] == reason
+
+
+@pytest.mark.parametrize(("schema", "pointer", "words"), [
+    ({"$ref": "http://169.254.169.254/latest/meta-data"}, "/$ref", "remote references are disabled"),
+    ({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}, "/$defs/b/$ref",
+     "cycle"),
+    ({"$schema": "http://json-schema.org/draft-07/schema/#"}, "/$schema", "did you mean"),
+    ({"properties": {"a": {"pattern": "(x"}}}, "/properties/a/pattern", "regex"),
+    ({"type": "objekt"}, "/type", "not a valid 2020-12 schema"),
+])
+def test_an_unusable_schema_is_reported_apart_from_the_item(client, schema, pointer, words):
+    response = post(client, {"item": call('{"location":"Paris"}'), "schema": schema})
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["ok"] is False and body["reason"] == "arguments_schema" and body["errors"] == []
+    assert body["schema_error"]["pointer"] == pointer
+    assert words in body["schema_error"]["message"]
+    assert body["dialect"] is None
+
+
+def test_catastrophic_pattern_answers(client):
+    schema = {"type": "object", "properties": {"code": {"pattern": "^(a+)+$"}, "c2": {"pattern": "^(a|a)*$"}}}
+    arguments = json.dumps({"code": "a" * 5000 + "!", "c2": "a" * 40 + "!"})
+    body = post(client, {"item": call(arguments), "schema": schema}).get_json()
+    assert body["reason"] == "arguments_schema"
+    assert sorted(e["pointer"] for e in body["errors"]) == ["/c2", "/code"]
+
+
+def test_format_assertion(client):
+    schema = {"type": "object", "properties": {"when": {"type": "string", "format": "date"}}}
+    item = call('{"when":"2026-02-30"}')
+    assert post(client, {"item": item, "schema": schema}).get_json()["ok"] is True
+    body = post(client, {"item": item, "schema": schema, "format_assertion": True}).get_json()
+    assert body["reason"] == "arguments_schema" and body["errors"][0]["keyword"] == "format"
+
+
+def test_journal_as_items(client):
+    items = [{"type": "message", "role": "user", "content": "hi"}, call('{"location":"Paris"}'),
+             {"type": "function_call_output", "call_id": "call_9", "output": "x"}]
+    body = post(client, {"items": items, "tools": TOOLS}).get_json()
+    assert body["replayable"] is False
+    assert [(i["index"], i["reason"]) for i in body["items"]] == [(0, "not_function_call"), (1, "ok"),
+                                                                 (2, "not_function_call")]
+    assert body["findings"] == [{"code": "orphan_output", "index": 2, "call_id": "call_9",
+                                 "message": body["findings"][0]["message"], "severity": "error"}]
+
+
+def test_journal_as_jsonl_text(client):
+    text = "\n".join(json.dumps(x) for x in ({"type": "message", "role": "user", "content": "hi"},
+                                            call('{"location":"Paris"}'),
+                                            {"type": "function_call_output", "call_id": "call_1", "output": "x"}))
+    body = post(client, {"journal": text, "tools": TOOLS}).get_json()
+    assert body["replayable"] is True and body["shape"] == "jsonl" and body["findings"] == []
+
+
+def test_journal_as_response_uses_its_own_tools(client):
+    response = {"object": "response", "output": [call('{"location":"Paris","unit":"kelvin"}')], "tools": TOOLS}
+    body = post(client, {"journal": response}).get_json()
+    assert body["shape"] == "response" and body["replayable"] is False
+    assert body["items"][0]["errors"][0]["pointer"] == "/unit"
+    assert post(client, {"journal": json.dumps(response)}).get_json() == body
+
+
+def test_journal_allowed_tools(client):
+    choice = {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", "name": "other"}]}
+    body = post(client, {"items": [call('{"location":"Paris"}')], "tools": TOOLS, "tool_choice": choice}).get_json()
+    assert [f["code"] for f in body["findings"]] == ["tool_not_allowed"]
+
+
+@pytest.mark.parametrize(("body", "param", "words"), [
+    ("this is not json", None, "not JSON: line 1, column 1"),
+    ('{"item": {"type": "function_call",}}', None, "line 1, column 34"),
+    ("", None, "empty"),
+    ("[1, 2]", None, "must be a JSON object"),
+    ('{"item": "x"}', "item", "item must be an Open Responses item"),
+    ('{"item": {}, "schema": "object"}', "schema", "schema must be a JSON Schema"),
+    ('{"item": {}, "format_assertion": "yes"}', "format_assertion", "true or false"),
+    ('{"items": {"type": "message"}}', "items", "items must be a JSON array"),
+    ('{"items": [], "tools": {"a": 1}}', "tools", "tools must be a JSON array"),
+    ('{"journal": 5}', "journal", "journal must be"),
+    ('{"journal": "{\\"a\\": 1,}"}', "journal", "journal: line 1, column"),
+    ('{"journal": "{\\"a\\": 1}\\n[1]"}', "journal", "JSON Lines, line 2"),
+    ('{"journal": {"output": 3}}', "journal", "/output"),
+    ('{"item": {}, "items": []}', "items", "not item and items"),
+    ('{"tools": []}', "item", "Send"),
+    ("[" * 5000 + "]" * 5000, None, "deeper than"),
+    ('{"item": ' + "[" * 150 + "]" * 150 + "}", None, "deeper than"),
+])
+def test_malformed_requests_are_400_naming_the_param(client, body, param, words):
+    assert_error(post(client, body), 400, param, words)
+
+
+def test_a_lone_surrogate_in_the_request_is_answered(client):
+    body = '{"item": {"type": "x\\ud800", "status": "completed"}, "schema": {}}'
+    response = post(client, body)
+    assert response.status_code == 200
+    assert response.get_json()["reason"] == "not_function_call"
+    assert "\\ud800" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("keyword", ["not", "items", "allOf"])
+def test_the_deepest_schema_the_body_allows_is_answered(client, keyword):
+    """Nested as deep as the request's depth limit allows, in the shapes that recurse most in jsonschema."""
+    schema: dict = {"type": "object"}
+    node = schema
+    for _ in range(45 if keyword == "allOf" else 95):
+        child: dict = {}
+        node[keyword] = [child] if keyword == "allOf" else child
+        node = child
+    response = post(client, {"item": call('{"location":"x"}'), "schema": schema})
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["schema_error"] is None
+    assert body["reason"] == ("arguments_schema" if keyword == "not" else "ok")
+
+
+def test_huge_schema_is_answered(client):
+    schema = {"type": "object", "properties": {f"p{i}": {"type": "string", "maxLength": 10} for i in range(5000)}}
+    body = post(client, {"item": call('{"p10":"01234567890"}'), "schema": schema}).get_json()
+    assert body["reason"] == "arguments_schema"
+    assert body["errors"][0]["pointer"] == "/p10"
+
+
+def test_over_size_body_is_413(app, client):
+    app.config["MAX_CONTENT_LENGTH"] = 1000
+    response = post(client, json.dumps({"item": call("{}"), "schema": {"description": "x" * 2000}}))
+    error = assert_error(response, 413)
+    assert error["code"] == "payload_too_large"
+
+
+def test_get_is_405_with_allow(client):
+    response = client.get("/api/gate")
+    assert response.status_code == 405
+    assert "POST" in response.headers["Allow"]
+    assert response.get_json()["error"]["code"] == "method_not_allowed"

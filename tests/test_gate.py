@@ -1,0 +1,276 @@
+"""webapp.gate: the article's contract (reasons and their order), details of check_item, check_journal's rules.
+
+Data-driven from ``tests/cases/gate.json`` (one item each) and ``tests/cases/journal.json`` (whole journals)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from webapp import gate
+from webapp.gate import (
+    FINDINGS,
+    REASONS,
+    SchemaInvalid,
+    Verdict,
+    check_item,
+    check_journal,
+    load_journal,
+    replay_gate,
+)
+from webapp.jsontext import JSONTextError
+
+HERE = Path(__file__).parent
+SAMPLES = HERE.parent.parent / "shared" / "samples"
+SAMPLE_TOOLS = [
+    {"type": "function", "name": "get_weather", "description": "Current weather for a city",
+     "parameters": {"type": "object", "properties": {"location": {"type": "string"},
+                                                     "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+                    "required": ["location"], "additionalProperties": False}, "strict": True},
+    {"type": "function", "name": "get_latest_sales_report", "description": "Latest sales report for a region",
+     "parameters": {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+                    "additionalProperties": False, "required": ["region"],
+                    "properties": {"region": {"type": "string", "enum": ["apac", "emea", "amer"]}}}, "strict": True},
+]
+SCHEMAS = {tool["name"]: tool["parameters"] for tool in SAMPLE_TOOLS}
+GATE = json.loads((HERE / "cases" / "gate.json").read_text(encoding="utf-8"))["cases"]
+JOURNALS = json.loads((HERE / "cases" / "journal.json").read_text(encoding="utf-8"))["cases"]
+
+
+def schema_of(case: dict):
+    return case["schema"] if "schema" in case else SCHEMAS[case["tool"]]
+
+
+def test_sample_tools_are_the_shared_samples():
+    """The tool schemas above are a copy of shared/samples/tools.json (the checkout may run without it)."""
+    if not (SAMPLES / "tools.json").exists():
+        pytest.skip("shared/samples not beside the checkout")
+    assert json.loads((SAMPLES / "tools.json").read_text()) == SAMPLE_TOOLS
+
+
+@pytest.mark.parametrize("case", GATE, ids=[c["description"] for c in GATE])
+def test_replay_gate(case):
+    assert replay_gate(case["item"], schema_of(case)) == case["reason"]
+
+
+@pytest.mark.parametrize("case", GATE, ids=[c["description"] for c in GATE])
+def test_check_item_agrees_and_explains(case):
+    verdict = check_item(case["item"], schema_of(case))
+    assert isinstance(verdict, Verdict)
+    assert verdict.reason == case["reason"]
+    assert verdict.ok is (case["reason"] == "ok")
+    assert verdict.message
+    assert verdict.schema_problem is None
+    if case["reason"] == "arguments_schema":
+        assert verdict.errors
+    else:
+        assert verdict.errors == ()
+    if "errors" in case:
+        got = [{key: getattr(error, key) for key in expected} for error, expected in zip(verdict.errors,
+                                                                                          case["errors"])]
+        assert got == case["errors"]
+        assert len(verdict.errors) == len(case["errors"])
+    if case["reason"] == "arguments_parse":
+        assert isinstance(verdict.parse_error, JSONTextError)
+        assert f"line {verdict.parse_error.line}, column {verdict.parse_error.column}" in verdict.message
+        for key, value in case.get("parse", {}).items():
+            assert getattr(verdict.parse_error, key) == value
+    else:
+        assert verdict.parse_error is None
+    if case["reason"] in ("ok", "arguments_schema"):
+        assert verdict.arguments == json.loads(case["item"]["arguments"])
+
+
+def test_reasons_are_the_articles_in_order():
+    assert REASONS == ("namespaced", "not_function_call", "status", "arguments_type", "arguments_parse",
+                       "arguments_schema", "ok")
+    assert {case["reason"] for case in GATE} == set(REASONS)
+
+
+def test_verdict_as_dict_is_json():
+    verdict = check_item(GATE[1]["item"], schema_of(GATE[1]))
+    data = json.loads(json.dumps(verdict.as_dict()))
+    assert data["reason"] == "arguments_schema" and data["ok"] is False
+    assert data["errors"] == [{"pointer": "/region", "keyword": "enum", "schema_path": "/properties/region/enum",
+                               "message": '"global" is not one of: "apac", "emea", "amer"'}]
+    assert data["parse_error"] is None and data["schema_error"] is None
+
+
+BAD_SCHEMA = {"type": "object", "properties": {"region": {"$ref": "https://example.com/region.json"}}}
+
+
+def test_replay_gate_raises_for_an_unusable_schema():
+    with pytest.raises(SchemaInvalid) as caught:
+        replay_gate(GATE[0]["item"], BAD_SCHEMA)
+    assert caught.value.pointer == "/properties/region/$ref"
+
+
+def test_check_item_reports_an_unusable_schema_apart_from_the_item():
+    verdict = check_item(GATE[0]["item"], BAD_SCHEMA)
+    assert verdict.reason == "arguments_schema" and not verdict.ok
+    assert verdict.errors == ()
+    assert verdict.schema_problem is not None
+    assert verdict.as_dict()["schema_error"]["pointer"] == "/properties/region/$ref"
+    assert "remote references are disabled" in verdict.message
+    # an item that stops earlier keeps its own reason, and the schema problem is still reported
+    stopped = check_item({**GATE[0]["item"], "status": "incomplete"}, BAD_SCHEMA)
+    assert stopped.reason == "status" and stopped.schema_problem is not None
+
+
+def test_no_schema_never_lets_a_call_run():
+    assert replay_gate(GATE[0]["item"], None) == "arguments_schema"
+    verdict = check_item(GATE[0]["item"], None, tool_name="get_latest_sales_report")
+    assert verdict.reason == "arguments_schema"
+    assert "no schema" in verdict.message
+    assert check_item({"type": "message", "role": "user", "content": "hi"}, None).reason == "not_function_call"
+
+
+@pytest.mark.parametrize("item", [None, [], "function_call", 3])
+def test_an_item_that_is_not_an_object_is_namespaced(item):
+    assert replay_gate(item, SCHEMAS["get_weather"]) == "namespaced"
+    verdict = check_item(item, SCHEMAS["get_weather"])
+    assert verdict.reason == "namespaced" and "not a JSON object" in verdict.message
+
+
+def test_catastrophic_pattern_is_answered_in_bounded_time():
+    schema = {"type": "object", "properties": {"code": {"type": "string", "pattern": "^(a|a)*$"}}}
+    item = {"type": "function_call", "status": "completed", "name": "t", "call_id": "c",
+            "arguments": json.dumps({"code": "a" * 40 + "!"})}
+    assert replay_gate(item, schema) == "arguments_schema"
+    verdict = check_item(item, schema)
+    assert verdict.reason == "arguments_schema"
+    assert [(e.pointer, e.keyword) for e in verdict.errors] == [("/code", "pattern")]
+
+
+def test_deep_arguments_are_a_parse_error_not_a_crash():
+    schema = {"type": "array", "items": {"$ref": "#"}}
+    deep = "[" * 150 + "]" * 150
+    item = {"type": "function_call", "status": "completed", "name": "t", "call_id": "c", "arguments": deep}
+    assert replay_gate(item, schema) == "arguments_parse"
+    verdict = check_item(item, schema)
+    assert verdict.reason == "arguments_parse" and verdict.parse_error.code == "too_deep"
+    ok = {**item, "arguments": "[" * 99 + "]" * 99}
+    assert replay_gate(ok, schema) == "ok" and check_item(ok, schema).ok
+
+
+ARGUMENT_TEXTS = [
+    '{"a":1}', '{"a":1,"a":2}', '{"a":NaN}', '{"a":-Infinity}', '{"a":1e400}', '{"a":-1e999}', '{"a":1e308}',
+    '{"a":"\\ud800"}', '{"a":"\\ud83d\\ude00"}', '{"a":"\\uD83D"}', '{"a":"é"}', '{"a":"\ud800"}', '[1,2,]', '',
+    ' ', '{"a":1}x', '{"a":01}', "{'a':1}", '{"a":"\t"}', '"\\u0000"', '[' * 101 + ']' * 101,
+    '[' * 100 + ']' * 100, '{"b":{"c":{"c":1,"c":2}}}', '{"a":"\\uFFFF"}', '{"a":"\ufdd0"}', 'true', 'null',
+    '1E+400', '{"x":"1e400"}', '{"a":[1e400]}', '{"a":1.5e-400}',
+]
+
+
+@pytest.mark.parametrize("text", ARGUMENT_TEXTS)
+def test_quick_parse_has_the_same_verdict_as_the_careful_parse(text):
+    """replay_gate's fast I-JSON check refuses exactly what check_item's careful parse refuses."""
+    try:
+        careful = gate._parse_arguments(text)
+        refused = False
+    except JSONTextError:
+        refused = True
+    quick = gate._quick_parse(text)
+    assert (quick is gate._UNPARSEABLE) is refused
+    if not refused:
+        assert quick == careful
+
+
+def test_quick_parse_agrees_on_random_mutations():
+    rng = random.Random(2026)
+    base = '{"region":"apac","n":[1,2.5,{"k":null}],"s":"x\\"y"}'
+    alphabet = '{}[],:"\\ ae1.-+0NIu'
+    for _ in range(400):
+        chars = list(base)
+        for _ in range(rng.randint(1, 3)):
+            position = rng.randrange(len(chars))
+            if rng.random() < 0.5:
+                chars[position] = rng.choice(alphabet)
+            else:
+                chars.insert(position, rng.choice(alphabet))
+        text = "".join(chars)
+        try:
+            gate._parse_arguments(text)
+            refused = False
+        except JSONTextError:
+            refused = True
+        assert (gate._quick_parse(text) is gate._UNPARSEABLE) is refused, text
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Journals
+
+
+def run_journal(case: dict):
+    source = case["journal"]
+    journal = load_journal(source)
+    return check_journal(journal, case.get("tools"), tool_choice=case.get("tool_choice"))
+
+
+@pytest.mark.parametrize("case", JOURNALS, ids=[c["description"] for c in JOURNALS])
+def test_journal_case(case):
+    report = run_journal(case)
+    assert report.replayable is case["replayable"]
+    assert [item.reason for item in report.items] == case["reasons"]
+    assert [item.index for item in report.items] == list(range(len(case["reasons"])))
+    got = [{"code": f.code, "index": f.index, "severity": f.severity} for f in report.findings]
+    assert got == case["findings"]
+    for finding in report.findings:
+        assert finding.message
+        assert finding.severity == FINDINGS[finding.code]
+
+
+def test_sample_journal_with_tools():
+    if not (SAMPLES / "journal-openai-responses.jsonl").exists():
+        pytest.skip("shared/samples not beside the checkout")
+    journal = load_journal((SAMPLES / "journal-openai-responses.jsonl").read_bytes())
+    report = check_journal(journal, json.loads((SAMPLES / "tools.json").read_text()))
+    assert [i.reason for i in report.items] == ["not_function_call"] * 3 + ["ok", "ok"] + \
+        ["not_function_call"] * 3 + ["namespaced"]
+    assert report.findings == []
+    assert report.replayable is False  # the openai:web_search_call
+    assert report.items[3].name == "get_latest_sales_report" and report.items[3].call_id == "call_Q7pX2mZk9"
+    without_it = check_journal(journal.items[:8], json.loads((SAMPLES / "tools.json").read_text()))
+    assert without_it.replayable is True
+
+
+def test_sample_incomplete_response_carries_its_own_tools():
+    if not (SAMPLES / "response-incomplete.json").exists():
+        pytest.skip("shared/samples not beside the checkout")
+    journal = load_journal((SAMPLES / "response-incomplete.json").read_text())
+    assert journal.shape == "response" and journal.tool_choice == "auto" and len(journal.tools) == 2
+    report = check_journal(journal)
+    assert [i.reason for i in report.items] == ["status"]
+    assert report.replayable is False and report.findings == []
+    assert report.shape == "response"
+
+
+def test_journal_with_one_schema_for_every_call():
+    items = [GATE[0]["item"], {**GATE[1]["item"], "name": "anything"}]
+    report = check_journal(items, schema=SCHEMAS["get_latest_sales_report"])
+    assert [i.reason for i in report.items] == ["ok", "arguments_schema"]
+    assert report.findings == []
+    broken = check_journal(items, schema=BAD_SCHEMA)
+    assert [f.code for f in broken.findings] == ["tool_schema_invalid"]
+    assert broken.replayable is False
+
+
+def test_journal_report_as_dict():
+    report = check_journal([GATE[0]["item"], GATE[2]["item"]], SAMPLE_TOOLS)
+    data = json.loads(json.dumps(report.as_dict()))
+    assert data["replayable"] is False
+    assert data["counts"] == {"ok": 1, "namespaced": 1}
+    assert data["items"][0] == {"index": 0, "id": "fc_001", "type": "function_call", "reason": "ok", "ok": True,
+                                "message": "may be executed, and its function_call_output written", "errors": [],
+                                "name": "get_latest_sales_report", "call_id": "call_123"}
+    assert data["findings"] == []
+
+
+def test_a_long_journal_keeps_one_verdict_per_item():
+    item = {"type": "function_call", "status": "completed", "name": "get_weather", "arguments": '{"location":"x"}'}
+    items = [{**item, "call_id": f"call_{i}"} for i in range(2_000)]
+    report = check_journal(items, SAMPLE_TOOLS)
+    assert report.replayable is True and len(report.items) == 2_000
