@@ -358,6 +358,28 @@ def test_patch_round_trip_property_long_arrays(options):
         assert strict(patched) == strict(right)
 
 
+def test_flat_objects_fast_path_agrees_with_deepdiff():
+    """Objects differing only in scalar members skip deepdiff; an ignore pattern that matches nothing forces the
+    deepdiff path, and both must report the same changes in the same order."""
+    rng = random.Random(3)
+    force_deepdiff = DiffOptions(ignore_paths=("/no-such-member",))
+    for _ in range(300):
+        left = {key: random_value(rng, 2) for key in rng.sample("abcdefgh", rng.randrange(6))}
+        right = mutate(left, rng, 1)
+        if not isinstance(right, dict):
+            right = dict(left, z=1)
+        assert diff(left, right).changes == diff(left, right, force_deepdiff).changes, (left, right)
+
+
+def test_reversed_long_array_is_moves_and_round_trips():
+    left = [{"id": k} for k in range(500)]
+    right = left[::-1]
+    assert diff(left, right).counts["moved"] == 499
+    assert diff(left, right, DiffOptions(ignore_order=True)).changes == []
+    assert_round_trip(left, right)
+    assert_round_trip(left, right, DiffOptions(ignore_order=True))
+
+
 def test_no_change_means_semantically_equal_property():
     rng = random.Random(7)
     for _ in range(300):
