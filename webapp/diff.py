@@ -11,7 +11,8 @@ How it works (the split follows the traps listed in ``docs/json-tools-anchors.md
   with equal keys that fell out of order are *moves*; what is left in each gap is paired by similarity.
 * **Pairs that differ go to deepdiff** (key order ignored, ``type_changes`` for int/float/bool, added/removed
   members), with custom operators that hand nested lists back to the aligner, compare ``arguments`` strings by
-  their parsed content and skip ignored paths.
+  their parsed content and skip ignored paths. Objects whose differing members are all scalars (or whole
+  members added/removed) are reported directly with the same results, sparing deepdiff's per-call set-up.
 * **The patch is exact**: applied to the left document it yields the right one, including the differences the
   change list does not call changes (``arguments`` that differ only in formatting, order under ``ignore_order``);
   only values at ignored paths stay as they are on the left.
