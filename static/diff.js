@@ -30,6 +30,18 @@
       document.querySelector("#diff-form button.primary").click();
     }
   });
+  // htmx does not swap 4xx/5xx answers (e.g. 413 when a paste exceeds the size cap): say so instead of nothing.
+  document.addEventListener("htmx:responseError", function (event) {
+    var result = document.getElementById("diff-result");
+    if (!result || !event.detail.xhr) return;
+    var panel = document.createElement("section");
+    panel.className = "panel error";
+    panel.setAttribute("role", "alert");
+    var status = event.detail.xhr.status;
+    panel.textContent = "The server answered " + status + " " + event.detail.xhr.statusText +
+      (status === 413 ? ": the pasted documents are larger than the size limit." : ".");
+    result.replaceChildren(panel);
+  });
   document.addEventListener("DOMContentLoaded", function () { reveal(document); });
   document.addEventListener("htmx:afterSwap", function (event) { reveal(event.target); });
 })();
