@@ -2,9 +2,9 @@
 
 ``GET /diff`` shows the form (``?example=<name>`` fills it with one of :data:`EXAMPLES`); ``POST /diff`` answers the
 result (the htmx request gets the ``_diff_result.html`` partial, a plain POST the full page); ``POST /diff/patch``
-answers the RFC 6902 JSON Patch as a download. Form fields (docs/INTERFACES): ``left``, ``right``, ``ignore_order``,
-``match_key``, ``ignore_paths``, ``hide_unchanged``. With only ``left`` posted (carried from step 1) the page opens
-with it filled in.
+answers the RFC 6902 JSON Patch as a download. Form fields (the team's agreed names): ``left``, ``right``,
+``ignore_order``, ``match_key``, ``ignore_paths``, ``hide_unchanged``. With only ``left`` posted (carried from
+step 1) the page opens with it filled in.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ MAX_VALUE_CHARS = 20_000   # characters of one value rendered in a row
 SIDE_BY_SIDE_CHARS = 300_000  # both texts at most this long: the side-by-side view and line:column per change
 SIDE_BY_SIDE_LINES = 4_000
 INLINE_PATCH_CHARS = 100_000  # the patch is shown inline up to this size; the download always has it all
+
 
 @dataclass
 class Side:
@@ -61,6 +62,7 @@ class Row:
 
 
 def _form_options() -> dict[str, Any]:
+    """The diff options as the form sent them (query string on GET), kept to refill the form."""
     form = request.form if request.method == "POST" else request.args
     return {
         "ignore_order": form.get("ignore_order") in ("on", "1", "true"),
@@ -71,6 +73,7 @@ def _form_options() -> dict[str, Any]:
 
 
 def _parse_side(name: str, text: str) -> Side:
+    """Parse one side with the shared strict layer (depth and size caps from the app config)."""
     side = Side(name, text)
     try:
         side.document = parse(text, max_depth=current_app.config.get("JSON_MAX_DEPTH", 100),
