@@ -82,10 +82,9 @@ ABSENT: Any = _Absent()
 
 
 class DiffError(ValueError):
-    """An unusable diff option (a malformed ignore pattern or ``match_key``).
+    """An unusable diff option (a malformed ignore pattern), or documents nesting beyond what can be compared.
 
-    :ivar param: the option at fault (``"ignore_paths"``, ``"match_key"``), or ``"depth"`` for documents nesting
-        beyond what can be compared.
+    :ivar param: the option at fault (``"ignore_paths"``), or ``"depth"``.
     """
 
     def __init__(self, message: str, param: str) -> None:
@@ -535,12 +534,9 @@ class _Differ:
         self.patterns = _compile_patterns(options.ignore_paths)
         self.string_keys = tuple(options.json_string_keys)
         self.match_tokens: tuple[str, ...] | None = None
-        if options.match_key:
+        if options.match_key:  # a member name, or a pointer into the item
             key = options.match_key.strip()
-            try:
-                self.match_tokens = tuple(jp.split(key)) if key.startswith("/") else (key,)
-            except ValueError as exc:  # pragma: no cover - split only refuses pointers without a leading '/'
-                raise DiffError(str(exc), "match_key") from exc
+            self.match_tokens = tuple(jp.split(key)) if key.startswith("/") else (key,)
         self.changes: list[Change] = []
         self.reformatted: list[Reformatted] = []
         self.ops: list[dict[str, Any]] | None = [] if patch else None
