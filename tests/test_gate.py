@@ -40,6 +40,12 @@ GATE = json.loads((HERE / "cases" / "gate.json").read_text(encoding="utf-8"))["c
 JOURNALS = json.loads((HERE / "cases" / "journal.json").read_text(encoding="utf-8"))["cases"]
 
 
+@pytest.fixture(autouse=True)
+def short_pattern_budget(monkeypatch):
+    """Catastrophic patterns give up after 0.2 s here instead of 1 s: same behaviour, faster suite."""
+    monkeypatch.setattr("webapp.schema.PATTERN_BUDGET_SECONDS", 0.2)
+
+
 def schema_of(case: dict):
     return case["schema"] if "schema" in case else SCHEMAS[case["tool"]]
 

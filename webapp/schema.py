@@ -45,14 +45,17 @@ from jsonschema_specifications import REGISTRY as METASCHEMAS
 from . import pointer as jp
 
 __all__ = [
-    "DIALECTS", "DEFAULT_DIALECT", "MAX_SCHEMA_DEPTH", "PATTERN_BUDGET_SECONDS",
-    "SchemaInvalid", "SchemaError", "CompiledSchema", "compile_schema", "ecma_pattern",
+    "DIALECTS", "DEFAULT_DIALECT", "MAX_SCHEMA_DEPTH", "MAX_INSTANCE_DEPTH", "PATTERN_BUDGET_SECONDS",
+    "SchemaInvalid", "PatternTimeout", "InstanceTooDeep", "SchemaError", "CompiledSchema", "compile_schema", "ecma_pattern",
 ]
 
 DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 # Nesting limit for a schema document (JSON levels). python-jsonschema checks a schema against its metaschema
 # recursively and runs out of stack near 200 levels; 100 is the app's JSON_MAX_DEPTH too.
 MAX_SCHEMA_DEPTH = 100
+# Nesting limit for a validated value, far above the app's JSON_MAX_DEPTH (100): a guard for direct callers, as
+# the Rust engine overflows its stack (a crash, not an exception) near tens of thousands of levels.
+MAX_INSTANCE_DEPTH = 1000
 # Time one validation may spend in ``pattern`` matching (seconds) before the pattern is declared catastrophic.
 PATTERN_BUDGET_SECONDS = 1.0
 # Distinct compiled schemas kept (least recently used are dropped).
@@ -93,6 +96,10 @@ class SchemaInvalid(Exception):
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready ``{"message", "pointer", "keyword"}``."""
         return {"message": self.message, "pointer": self.pointer, "keyword": self.keyword}
+
+
+class InstanceTooDeep(ValueError):
+    """A value nested deeper than :data:`MAX_INSTANCE_DEPTH` (the engines recurse; the Rust one would crash)."""
 
 
 class PatternTimeout(SchemaInvalid):
@@ -1017,14 +1024,19 @@ class CompiledSchema:
         """Whether ``instance`` (plain JSON values) is valid.
 
         :raises PatternTimeout: only when the Rust engine cannot answer and a pattern is catastrophic.
+        :raises InstanceTooDeep: for a value nested deeper than :data:`MAX_INSTANCE_DEPTH`.
         """
+        _check_instance_depth(instance)
         rust = self._rust
         if rust is not None:
             try:
                 return bool(rust.is_valid(instance))
             except Exception:  # noqa: BLE001 - values the Rust side cannot take: ask the reference engine
                 pass
-        return next(self._iter_python(instance), None) is None
+        try:
+            return next(self._iter_python(instance), None) is None
+        except RecursionError:
+            raise InstanceTooDeep("the value is nested too deeply for this schema") from None
 
     def reference_is_valid(self, instance: Any) -> bool:
         """python-jsonschema's answer alone (the reference semantics, with our fixes).
@@ -1062,6 +1074,7 @@ class CompiledSchema:
 
         :raises PatternTimeout: when a ``pattern`` backtracks catastrophically on this instance.
         """
+        _check_instance_depth(instance)
         try:
             raw = list(self._iter_python(instance))
         except RecursionError:
@@ -1110,6 +1123,19 @@ class CompiledSchema:
                 schema_path = jp.join(error.absolute_schema_path)
             message = _message(error, keyword)
         return SchemaError(jp.join(error.absolute_path), keyword, schema_path, message)
+
+
+def _check_instance_depth(instance: Any) -> None:
+    """:raises InstanceTooDeep: when ``instance`` nests arrays/objects deeper than :data:`MAX_INSTANCE_DEPTH`."""
+    if not isinstance(instance, (dict, list)):
+        return
+    stack: list[tuple[Any, int]] = [(instance, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_INSTANCE_DEPTH:
+            raise InstanceTooDeep(f"the value is nested deeper than {MAX_INSTANCE_DEPTH} levels")
+        children = value.values() if isinstance(value, dict) else value
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
 
 
 def _relevance(error: ValidationError) -> tuple[Any, ...]:
