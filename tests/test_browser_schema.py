@@ -8,15 +8,11 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
+from webapp.views.schema import EXAMPLES
+
 pytestmark = pytest.mark.browser
 
-REGION_SCHEMA = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["region"],
-    "properties": {"region": {"type": "string", "enum": ["apac", "emea", "amer"]}},
-}
+REGION_SCHEMA = EXAMPLES["fc_009"][2]  # the article's schema: region is one of apac, emea, amer
 
 
 def test_example_link_flags_region_and_the_position_link_selects_it(page: Page):

@@ -16,21 +16,14 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from webapp.diff import EXAMPLES as DIFF_EXAMPLES
+from webapp.views.schema import EXAMPLES
+
 pytestmark = pytest.mark.browser
 
-REGION_SCHEMA = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["region"],
-    "properties": {"region": {"type": "string", "enum": ["apac", "emea", "amer"]}},
-}
-FC_001 = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report", "call_id": "call_123",
-          "status": "completed", "arguments": '{"region":"apac"}'}
-FC_009 = {"type": "function_call", "id": "fc_009", "name": "get_latest_sales_report", "call_id": "call_129",
-          "status": "completed", "arguments": '{"region":"global"}'}
-WS_001 = {"type": "openai:web_search_call", "id": "ws_001", "status": "completed",
-          "action": {"type": "search", "query": "apac sales report"}}
+_, FC_001, REGION_SCHEMA = EXAMPLES["fc_001"]
+FC_009 = EXAMPLES["fc_009"][1]
+WS_001 = DIFF_EXAMPLES["namespaced"][2]  # the article's openai:web_search_call item
 
 
 def format_item(page: Page, item: dict) -> None:

@@ -13,24 +13,18 @@ import pytest
 from flask import template_rendered
 
 from webapp.schema import compile_schema
+from webapp.views.schema import EXAMPLES, MAX_ERRORS_SHOWN
 
 HX = {"HX-Request": "true"}
 
-# The article's schema and items (seeds/replay-gate-article.ru.txt).
-REGION_SCHEMA = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["region"],
-    "properties": {"region": {"type": "string", "enum": ["apac", "emea", "amer"]}},
-}
+# The article's fc_009 item and region schema (seeds/replay-gate-article.ru.txt), as the page's examples hold them.
+_, FC_009, REGION_SCHEMA = EXAMPLES["fc_009"]
+TOOL = EXAMPLES["tool"][2]
 
 
 def call(region: str = "global", **changes) -> dict:
-    item = {"type": "function_call", "id": "fc_009", "name": "get_latest_sales_report", "call_id": "call_129",
-            "status": "completed", "arguments": json.dumps({"region": region}, separators=(",", ":"))}
-    item.update(changes)
-    return item
+    """The article's fc_009 with ``region`` in its arguments string, and ``changes`` applied."""
+    return {**FC_009, "arguments": json.dumps({"region": region}, separators=(",", ":")), **changes}
 
 
 def pretty(value) -> str:
@@ -217,8 +211,6 @@ def test_valid_instance(client):
 
 # -- what was pasted: items and tool definitions --------------------------------------------------------
 
-TOOL = {"type": "function", "name": "get_latest_sales_report", "description": "Latest sales report",
-        "parameters": REGION_SCHEMA, "strict": True}
 CHAT_TOOL = {"type": "function", "function": {"name": "get_latest_sales_report", "parameters": REGION_SCHEMA}}
 WEATHER = {"type": "function", "name": "get_weather",
            "parameters": {"type": "object", "properties": {"location": {"type": "string"}}}}
@@ -394,8 +386,6 @@ def test_hostile_inputs_never_fail_the_page(client, instance, schema):
 
 
 def test_many_errors_are_counted_but_the_list_is_capped(client):
-    from webapp.views.schema import MAX_ERRORS_SHOWN
-
     instance = json.dumps(["x"] * (MAX_ERRORS_SHOWN + 50))
     body = post(client, instance, {"items": {"type": "integer"}}, headers=HX)
     assert f"{MAX_ERRORS_SHOWN + 50} errors" in body and f"the first {MAX_ERRORS_SHOWN} shown" in body

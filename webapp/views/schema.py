@@ -24,6 +24,7 @@ from .. import pointer
 from ..gate import Verdict, check_item
 from ..htmx import is_partial
 from ..jsontext import Document, JSONTextError, parse
+from ..openresponses import json_type
 from ..schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 
 bp = Blueprint("schema", __name__)
@@ -307,7 +308,7 @@ def _take_instance(check: Check, document: Document) -> Locate | None:
     arguments = pointer.resolve(value, at)
     check.call_name = _str_or_none(pointer.resolve(value, at.rsplit("/", 1)[0]).get("name"))
     check.item = value if kind == "call" else None
-    check.instance_taken = Taken(kind, at, check.call_name, _str_or_none(value.get("id")), _json_type(arguments))
+    check.instance_taken = Taken(kind, at, check.call_name, _str_or_none(value.get("id")), json_type(arguments))
     if not isinstance(arguments, str):
         # Stored as an object: the wrong form (the gate says arguments_type), but its content can still be checked.
         check.instance, check.has_instance = arguments, True
@@ -387,7 +388,7 @@ def _take_schema(check: Check, document: Document) -> tuple[Any, Locate | None]:
             return None, None
     if not isinstance(schema, (dict, bool)):
         check.schema_problem = SchemaProblem(
-            f"A JSON Schema is an object or a boolean (JSON Schema 2020-12 §4.3.1), not a JSON {_json_type(schema)}.",
+            f"A JSON Schema is an object or a boolean (JSON Schema 2020-12 §4.3.1), not a JSON {json_type(schema)}.",
             pointer=prefix, position=document.position(prefix))
         return None, None
     return schema, lambda p: document.position(prefix + p)
@@ -569,16 +570,3 @@ def _is_low(hex4: str) -> bool:
 
 def _str_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
-
-
-def _json_type(value: Any) -> str:
-    """The JSON type name of a parsed value ("object", "array", "string", "number", "boolean", "null")."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
