@@ -408,3 +408,17 @@ def test_lone_surrogates_are_shown_as_their_escape(client):
     body = post(client, '{"\\ud800": "\\udfff"}', '{"additionalProperties": false}', headers=HX)
     assert groups(body) == ["/\\ud800"]
     assert "lone_surrogate</span>" in body
+
+
+def test_catastrophic_pattern_found_while_validating_goes_to_the_schema_pane(client, monkeypatch):
+    """CompiledSchema.errors may raise PatternTimeout (a SchemaInvalid) for one instance: the schema's fault."""
+    from webapp.schema import CompiledSchema, PatternTimeout
+
+    def timeout(self, instance):
+        raise PatternTimeout("pattern needs more than 1 s (catastrophic backtracking)", "/pattern", "pattern")
+
+    monkeypatch.setattr(CompiledSchema, "errors", timeout)
+    body = post(client, json.dumps("a" * 40 + "!"), {"pattern": "^(a|a)*$"}, headers=HX)
+    pane = body[body.index('data-testid="schema-problem"'):]
+    assert "/pattern" in pane and "catastrophic" in pane
+    assert 'data-testid="validity"' not in body and 'data-testid="reason"' not in body

@@ -170,8 +170,9 @@ class Check:
 
     @property
     def valid(self) -> bool | None:
-        """True/False once both inputs are usable and validated; None while something is missing."""
-        if self.compiled is None or not self.has_instance:
+        """True/False once both inputs are usable and validated; None while something is missing or the
+        schema turned out unusable (also while validating: a catastrophic ``pattern``)."""
+        if self.compiled is None or not self.has_instance or self.schema_problem is not None:
             return None
         return self.error_count == 0
 
