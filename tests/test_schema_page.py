@@ -232,7 +232,7 @@ def test_tool_definitions_are_unwrapped_and_the_page_says_so(client, schema, sai
 
 @pytest.mark.parametrize(("instance", "schema", "message"), [
     ({"region": "apac"}, [WEATHER, TOOL], "paste the whole function_call item so its name picks one"),
-    (call("apac", name="get_time"), [WEATHER, TOOL], "without the called function &#39;get_time&#39;"),
+    (call("apac", name="get_time"), [WEATHER, TOOL], "without the called function &#34;get_time&#34;"),
     (call("apac"), {"type": "function", "name": "get_latest_sales_report"}, "has no &#34;parameters&#34;"),
     (call("apac"), {**TOOL, "parameters": None}, "&#34;parameters&#34;: null"),
     (call("apac"), [1, 2], "not a JSON array"),

@@ -37,6 +37,7 @@ MAX_VALUE_CHARS = 160
 #: (seconds on 20 MB), so only the best match is located there (jsontext.POSITION_MAP_LIMIT).
 BIG_TEXT_CHARS = 4_000_000
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 Position = tuple[int, int]  # (line, column), both 1-based, column in characters
@@ -355,7 +356,7 @@ def _take_schema(check: Check, document: Document) -> tuple[Any, Locate | None]:
     value, prefix, of = document.value, "", None
     if isinstance(value, list) and value and all(_tool_parts(t) for t in value):
         names = [_tool_parts(t)[1] for t in value]  # type: ignore[index]
-        listed = ", ".join(n or "(unnamed)" for n in names)
+        listed = ", ".join(_quote(n) if n else "(unnamed)" for n in names[:10]) + (", …" if len(names) > 10 else "")
         if check.call_name is None:
             check.schema_problem = SchemaProblem(
                 f"A list of {len(value)} tool definitions ({listed}): paste the whole function_call item so its "
@@ -364,7 +365,7 @@ def _take_schema(check: Check, document: Document) -> tuple[Any, Locate | None]:
         if check.call_name not in names:
             check.schema_problem = SchemaProblem(
                 f"A list of {len(value)} tool definitions ({listed}) without the called function "
-                f"{check.call_name!r}.", pointer="", position=document.position(""))
+                f"{_quote(check.call_name)}.", pointer="", position=document.position(""))
             return None, None
         index = names.index(check.call_name)
         value, prefix, of = value[index], f"/{index}", len(value)
@@ -375,7 +376,7 @@ def _take_schema(check: Check, document: Document) -> tuple[Any, Locate | None]:
         at, name, shape = parts
         check.schema_taken = Taken("tool", prefix + at, name, shape=shape, of=of)
         label = f"The {'Chat Completions' if shape == 'nested' else 'Open Responses'} tool definition"
-        label += f" {name!r}" if name else ""
+        label += f" {_quote(name)}" if name else ""
         if "parameters" not in pointer.resolve(value, at.rsplit("/", 1)[0]):
             check.schema_problem = SchemaProblem(f"{label} has no \"parameters\": nothing to validate against.",
                                                  pointer=prefix, position=document.position(prefix))
@@ -486,8 +487,16 @@ def _value_at(instance: Any, at: str) -> str | None:
 
 
 def _short_json(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 1] + "…"
+    """``value`` as JSON text cut to :data:`MAX_VALUE_CHARS`; encoded lazily, so a huge value (an error at
+    the root of a 20 MB array) costs no more than its first characters."""
+    parts: list[str] = []
+    size = 0
+    for chunk in _ENCODER.iterencode(value):  # not one-shot: the pure-Python encoder yields as it goes
+        parts.append(chunk)
+        size += len(chunk)
+        if size > MAX_VALUE_CHARS:
+            return "".join(parts)[: MAX_VALUE_CHARS - 1] + "…"
+    return "".join(parts)
 
 
 # -- mapping positions inside an item's ``arguments`` string back to the pasted text ------------------------
@@ -571,3 +580,8 @@ def _is_low(hex4: str) -> bool:
 
 def _str_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
+
+
+def _quote(name: str) -> str:
+    """A name as a JSON string literal, for messages."""
+    return json.dumps(name, ensure_ascii=False)
