@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import jsontext
+from .schema import json_type
 
 __all__ = ["Journal", "JournalError", "load_journal", "SHAPES"]
 
@@ -159,17 +160,10 @@ def _tools(value: dict) -> list[Any] | None:
 
 
 def kind_of(value: Any) -> str:
-    """A JSON value's kind for messages: ``null``, ``a string``, ``an object``…"""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+    """A JSON value's kind for messages: ``null``, ``a string``, ``a number``, ``an object``…"""
+    name = json_type(value)
+    return _KINDS.get(name, name)
+
+
+_KINDS = {"boolean": "a boolean", "integer": "a number", "number": "a number", "string": "a string",
+          "array": "an array", "object": "an object"}

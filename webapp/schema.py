@@ -27,7 +27,7 @@ import uuid as _uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, DivisionByZero, InvalidOperation
 from fractions import Fraction
 from ipaddress import IPv4Address, IPv6Address
 from typing import Any
@@ -46,7 +46,7 @@ from . import pointer as jp
 
 __all__ = [
     "DIALECTS", "DEFAULT_DIALECT", "MAX_SCHEMA_DEPTH", "MAX_INSTANCE_DEPTH", "PATTERN_BUDGET_SECONDS",
-    "SchemaInvalid", "PatternTimeout", "InstanceTooDeep", "SchemaError", "CompiledSchema", "compile_schema", "ecma_pattern",
+    "SchemaInvalid", "PatternTimeout", "InstanceTooDeep", "SchemaError", "json_type", "CompiledSchema", "compile_schema", "ecma_pattern",
 ]
 
 DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -142,7 +142,9 @@ def _show(value: Any, limit: int = 80) -> str:
     return text
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """The JSON type name of a parsed value: ``null``, ``boolean``, ``integer``, ``number``, ``string``, ``array``,
+    ``object`` (any other Python type: its class name)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -401,10 +403,18 @@ def _is_multiple(value: int | float, divisor: int | float) -> bool:
     if isinstance(value, int) and isinstance(divisor, int):
         return value % divisor == 0
     try:
-        quotient = Fraction(Decimal(repr(value))) / Fraction(Decimal(repr(divisor)))
+        exact_value = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+        exact_divisor = Decimal(repr(divisor)) if isinstance(divisor, float) else Decimal(divisor)
+        try:
+            return _DECIMALS.remainder(exact_value, exact_divisor) == 0
+        except InvalidOperation:  # the quotient needs more digits than the context keeps: exact fractions
+            return (Fraction(exact_value) / Fraction(exact_divisor)).denominator == 1
     except (InvalidOperation, ValueError, OverflowError, ZeroDivisionError):
         return False  # inf / nan never come from I-JSON; a zero divisor is refused by the metaschema
-    return quotient.denominator == 1
+
+
+# Enough digits for any quotient of two doubles' shortest decimals short of extreme exponents.
+_DECIMALS = Context(prec=60, traps=[InvalidOperation, DivisionByZero])
 
 
 def _kw_multiple_of(validator: Any, divisor: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
@@ -482,18 +492,38 @@ def _lookup(validator: Any, ref: str) -> tuple[Any, Any]:
     return validator.evolve(schema=resolved.contents, _resolver=resolved.resolver), resolved.contents
 
 
-def _evaluated_keys(validator: Any, instance: dict, schema: Any) -> set[str]:
-    """Member names of ``instance`` that ``schema`` evaluates successfully, for ``unevaluatedProperties``
-    (2020-12 core §11.3: annotations of properties, patternProperties, additionalProperties,
-    unevaluatedProperties, collected through in-place applicators that pass)."""
+def _evaluated(validator: Any, instance: Any, schema: Any, local: Callable[[Any, Any, dict], set]) -> set:
+    """What ``schema`` evaluates successfully in ``instance`` — member names or item indexes, as ``local`` finds
+    them in one schema object — gathered through the in-place applicators that pass: ``$ref`` and its kin,
+    allOf/anyOf/oneOf, if/then/else, dependentSchemas (JSON Schema 2020-12 core §11.2, §11.3)."""
     if not isinstance(schema, dict):
         return set()
-    keys: set[str] = set()
-    for ref_keyword in ("$ref", "$dynamicRef", "$recursiveRef"):
+    found = local(validator, instance, schema)
+    for ref_keyword in _REF_KEYWORDS:
         ref = schema.get(ref_keyword)
         if isinstance(ref, str):
             sub_validator, target = _lookup(validator, ref)
-            keys |= _evaluated_keys(sub_validator, instance, target)
+            found |= _evaluated(sub_validator, instance, target, local)
+    dependent = schema.get("dependentSchemas")
+    if isinstance(dependent, dict) and isinstance(instance, dict):
+        for name, sub in dependent.items():
+            if name in instance:
+                found |= _evaluated(validator, instance, sub, local)
+    for keyword in ("allOf", "anyOf", "oneOf"):
+        for sub in schema.get(keyword, ()):
+            if validator.evolve(schema=sub).is_valid(instance):
+                found |= _evaluated(validator, instance, sub, local)
+    if "if" in schema:
+        passed = validator.evolve(schema=schema["if"]).is_valid(instance)
+        for keyword in ("if", "then") if passed else ("else",):
+            found |= _evaluated(validator, instance, schema.get(keyword, True), local)
+    return found
+
+
+def _local_keys(validator: Any, instance: dict, schema: dict) -> set[str]:
+    """Member names one schema object evaluates: properties, patternProperties, additionalProperties,
+    unevaluatedProperties."""
+    keys: set[str] = set()
     properties = schema.get("properties")
     if isinstance(properties, dict):
         keys |= properties.keys() & instance.keys()
@@ -502,31 +532,14 @@ def _evaluated_keys(validator: Any, instance: dict, schema: Any) -> set[str]:
         keys |= {k for k in instance for p in patterns if _search(p, k, _where(schema, "patternProperties", p))}
     for keyword in ("additionalProperties", "unevaluatedProperties"):
         if keyword in schema:
-            sub = schema[keyword]
-            keys |= {k for k, v in instance.items() if validator.evolve(schema=sub).is_valid(v)}
-    dependent = schema.get("dependentSchemas")
-    if isinstance(dependent, dict):
-        for name, sub in dependent.items():
-            if name in instance:
-                keys |= _evaluated_keys(validator, instance, sub)
-    for keyword in ("allOf", "anyOf", "oneOf"):
-        for sub in schema.get(keyword, ()):
-            if validator.evolve(schema=sub).is_valid(instance):
-                keys |= _evaluated_keys(validator, instance, sub)
-    if "if" in schema:
-        if validator.evolve(schema=schema["if"]).is_valid(instance):
-            keys |= _evaluated_keys(validator, instance, schema["if"])
-            keys |= _evaluated_keys(validator, instance, schema.get("then", True))
-        else:
-            keys |= _evaluated_keys(validator, instance, schema.get("else", True))
+            sub = validator.evolve(schema=schema[keyword])
+            keys |= {k for k, v in instance.items() if sub.is_valid(v)}
     return keys
 
 
-def _evaluated_indexes(validator: Any, instance: list, schema: Any) -> set[int]:
-    """Indexes of ``instance`` evaluated by ``schema``, for ``unevaluatedItems`` (2020-12 core §11.2; 2019-09's
-    array form of ``items`` and ``additionalItems`` included)."""
-    if not isinstance(schema, dict):
-        return set()
+def _local_indexes(validator: Any, instance: list, schema: dict) -> set[int]:
+    """Item indexes one schema object evaluates: prefixItems, items (2019-09's array form with
+    additionalItems too), contains, unevaluatedItems."""
     everything = set(range(len(instance)))
     items = schema.get("items")
     if isinstance(items, list):  # 2019-09 tuple form
@@ -540,32 +553,17 @@ def _evaluated_indexes(validator: Any, instance: list, schema: Any) -> set[int]:
     prefix = schema.get("prefixItems")
     if isinstance(prefix, list):
         indexes |= set(range(min(len(prefix), len(instance))))
-    for ref_keyword in ("$ref", "$dynamicRef", "$recursiveRef"):
-        ref = schema.get(ref_keyword)
-        if isinstance(ref, str):
-            sub_validator, target = _lookup(validator, ref)
-            indexes |= _evaluated_indexes(sub_validator, instance, target)
     for keyword in ("contains", "unevaluatedItems"):
         if keyword in schema:
             sub = validator.evolve(schema=schema[keyword])
             indexes |= {i for i, v in enumerate(instance) if sub.is_valid(v)}
-    for keyword in ("allOf", "anyOf", "oneOf"):
-        for sub in schema.get(keyword, ()):
-            if validator.evolve(schema=sub).is_valid(instance):
-                indexes |= _evaluated_indexes(validator, instance, sub)
-    if "if" in schema:
-        if validator.evolve(schema=schema["if"]).is_valid(instance):
-            indexes |= _evaluated_indexes(validator, instance, schema["if"])
-            indexes |= _evaluated_indexes(validator, instance, schema.get("then", True))
-        else:
-            indexes |= _evaluated_indexes(validator, instance, schema.get("else", True))
     return indexes
 
 
 def _kw_unevaluated_properties(validator: Any, rule: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
     if not validator.is_type(instance, "object"):
         return
-    evaluated = _evaluated_keys(validator, instance, schema)
+    evaluated = _evaluated(validator, instance, schema, _local_keys)
     for key, value in instance.items():
         if key in evaluated:
             continue
@@ -579,7 +577,7 @@ def _kw_unevaluated_properties(validator: Any, rule: Any, instance: Any, schema:
 def _kw_unevaluated_items(validator: Any, rule: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
     if not validator.is_type(instance, "array"):
         return
-    evaluated = _evaluated_indexes(validator, instance, schema)
+    evaluated = _evaluated(validator, instance, schema, _local_indexes)
     for index, value in enumerate(instance):
         if index in evaluated:
             continue
@@ -636,7 +634,7 @@ def _dialect_of(schema: Any) -> _Dialect:
         return DIALECTS[DEFAULT_DIALECT]
     uri = schema["$schema"]
     if not isinstance(uri, str):
-        raise SchemaInvalid(f"$schema must be a string URI, not {_json_type(uri)}", "/$schema", "$schema")
+        raise SchemaInvalid(f"$schema must be a string URI, not {json_type(uri)}", "/$schema", "$schema")
     exact = uri[:-1] if uri.endswith("#") else uri
     if exact in DIALECTS:
         return DIALECTS[exact]
@@ -871,7 +869,7 @@ def _message(error: ValidationError, keyword: str) -> str:
         return f"not allowed here: the schema is false (value {_show(instance)})"
     if keyword == "type":
         expected = " or ".join(value) if isinstance(value, list) else str(value)
-        return f"expected {expected}, got {_json_type(instance)} {_show(instance)}"
+        return f"expected {expected}, got {json_type(instance)} {_show(instance)}"
     if keyword == "enum":
         options = ", ".join(_show(v, 40) for v in value[:12]) + (", …" if len(value) > 12 else "")
         return f"{_show(instance)} is not one of: {options}"
@@ -1198,7 +1196,7 @@ def compile_schema(schema: dict | bool, *, format_assertion: bool = False) -> Co
 
 def _compile_uncached_identity(schema: Any, format_assertion: bool) -> CompiledSchema | SchemaInvalid:
     if not isinstance(schema, (dict, bool)):
-        return SchemaInvalid(f"a schema must be a JSON object or a boolean, not {_json_type(schema)}")
+        return SchemaInvalid(f"a schema must be a JSON object or a boolean, not {json_type(schema)}")
     try:
         key = (_canonical(schema), format_assertion)
     except SchemaInvalid as exc:
