@@ -206,3 +206,11 @@ def test_get_is_405_with_allow(client):
     assert response.status_code == 405
     assert "POST" in response.headers["Allow"]
     assert response.get_json()["error"]["code"] == "method_not_allowed"
+
+
+def test_one_item_against_the_tool_it_names(client):
+    body = post(client, {"item": call('{"location":"Paris","unit":"kelvin"}'), "tools": TOOLS}).get_json()
+    assert body["reason"] == "arguments_schema" and body["errors"][0]["pointer"] == "/unit"
+    missing = post(client, {"item": {**call("{}"), "name": "nope"}, "tools": TOOLS}).get_json()
+    assert missing["reason"] == "arguments_schema" and 'no schema of "nope"' in missing["message"]
+    assert_error(post(client, {"item": call("{}"), "tools": "x"}), 400, "tools", "tools must be a JSON array")

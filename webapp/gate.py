@@ -34,7 +34,7 @@ from .jsontext import JSONTextError, loads_ijson
 from .schema import _IDENTITY, CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 
 __all__ = [
-    "REASONS", "replay_gate", "check_item", "Verdict", "check_journal", "JournalReport", "ItemVerdict", "Finding",
+    "REASONS", "replay_gate", "check_item", "Verdict", "check_journal", "tool_schema", "JournalReport", "ItemVerdict", "Finding",
     "FINDINGS", "load_journal", "Journal", "JournalError", "SchemaInvalid", "SchemaError",
 ]
 
@@ -410,6 +410,13 @@ def _tool_table(tools: Iterable[Any] | None, findings: list[Finding]) -> dict[st
             findings.append(_finding("tool_schema_invalid", None, f"{place}: {exc.message}"))
         table[name] = entry
     return table
+
+
+def tool_schema(tools: Iterable[Any] | None, name: Any) -> dict | bool | None:
+    """The parameters schema of the function tool called ``name`` in ``tools`` (flat or Chat Completions shape;
+    ``{"type": "object"}`` when it has none), or ``None`` when there is no such tool."""
+    entry = _tool_table(tools, []).get(name) if isinstance(name, str) else None
+    return entry.schema if entry is not None else None
 
 
 def _allowed_names(tool_choice: Any) -> tuple[set[str] | None, str]:

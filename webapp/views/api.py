@@ -3,6 +3,7 @@
 One item::
 
     {"item": {...}, "schema": {...}, "format_assertion": false}
+    {"item": {...}, "tools": [...]}          (the schema of the tool the item names)
     -> {"reason", "ok", "message", "errors": [{"pointer", "keyword", "schema_path", "message"}],
         "parse_error": null | {"message", "code", "line", "column"},
         "schema_error": null | {"message", "pointer", "keyword"}, "dialect": "2020-12" | null}
@@ -27,7 +28,7 @@ from flask import Blueprint, current_app, request
 
 from .. import jsontext
 from ..errors import ApiError
-from ..gate import check_item, check_journal
+from ..gate import check_item, check_journal, tool_schema
 from ..journal import Journal, JournalError, kind_of, load_journal
 from ..schema import SchemaInvalid, compile_schema
 
@@ -79,15 +80,28 @@ def gate() -> Any:
         raise ApiError("Send {\"item\": ..., \"schema\": ...} for one item, or {\"items\": [...], \"tools\": [...]}"
                        " / {\"journal\": ...} for a journal.", param="item", code="missing_parameter")
     if modes[0] == "item":
-        return _one_item(body["item"], schema, format_assertion)
+        return _one_item(body["item"], schema, format_assertion, _optional_tools(body))
     return _journal(body, modes[0], schema, format_assertion)
 
 
-def _one_item(item: Any, schema: dict | bool | None, format_assertion: bool) -> dict[str, Any]:
+def _optional_tools(body: dict[str, Any]) -> list[Any] | None:
+    tools = body.get("tools")
+    if tools is not None and not isinstance(tools, list):
+        raise ApiError(f"tools must be a JSON array of tool definitions, not {kind_of(tools)}.", param="tools",
+                       code="invalid_type")
+    return tools
+
+
+def _one_item(item: Any, schema: dict | bool | None, format_assertion: bool,
+              tools: list[Any] | None) -> dict[str, Any]:
     if not isinstance(item, dict):
         raise ApiError(f"item must be an Open Responses item (a JSON object), not {kind_of(item)}.", param="item",
                        code="invalid_type")
-    verdict = check_item(item, schema, format_assertion=format_assertion)
+    name = item.get("name")
+    if schema is None and tools is not None:
+        schema = tool_schema(tools, name)
+    verdict = check_item(item, schema, format_assertion=format_assertion,
+                         tool_name=name if isinstance(name, str) else None)
     result = verdict.as_dict()
     dialect = None
     if schema is not None and verdict.schema_problem is None:
@@ -116,10 +130,6 @@ def _journal(body: dict[str, Any], mode: str, schema: dict | bool | None, format
         except JournalError as err:
             where = f" (at {err.pointer})" if err.pointer else ""
             raise ApiError(f"journal: {err.message}{where}", param="journal", code="invalid_journal") from None
-    tools = body.get("tools")
-    if tools is not None and not isinstance(tools, list):
-        raise ApiError(f"tools must be a JSON array of tool definitions, not {kind_of(tools)}.", param="tools",
-                       code="invalid_type")
-    report = check_journal(journal, tools, tool_choice=body.get("tool_choice"), schema=schema,
+    report = check_journal(journal, _optional_tools(body), tool_choice=body.get("tool_choice"), schema=schema,
                            format_assertion=format_assertion)
     return report.as_dict()
