@@ -422,3 +422,16 @@ def test_catastrophic_pattern_found_while_validating_goes_to_the_schema_pane(cli
     pane = body[body.index('data-testid="schema-problem"'):]
     assert "/pattern" in pane and "catastrophic" in pane
     assert 'data-testid="validity"' not in body and 'data-testid="reason"' not in body
+
+
+def test_on_a_text_too_big_for_a_pointer_map_only_the_first_errors_are_located(client, monkeypatch):
+    import webapp.views.schema as view
+
+    instance = '{"a": 1, "b": 2, "c": 3, "d": 4}'
+    monkeypatch.setattr(view, "POSITION_MAP_LIMIT", 10)  # both texts count as big
+    monkeypatch.setattr(view, "LOCATE_BUDGET_CHARS", 2 * len(instance))  # two lookups in the instance
+    body = post(client, instance, {"additionalProperties": False}, headers=HX)
+    assert groups(body) == ["/a", "/b", "/c", "/d"]
+    located = re.findall(r'data-field="instance" data-line="1" data-column="(\d+)"', body)
+    assert [instance[int(c) - 1:int(c) + 2] for c in located] == ['"a"', '"b"']
+    assert 'data-testid="unlocated"' in body

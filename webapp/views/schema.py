@@ -23,7 +23,7 @@ from flask import Blueprint, current_app, render_template, request
 from .. import pointer
 from ..gate import Verdict, check_item
 from ..htmx import is_partial
-from ..jsontext import Document, JSONTextError, parse
+from ..jsontext import POSITION_MAP_LIMIT, Document, JSONTextError, parse
 from ..openresponses import json_type
 from ..schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 
@@ -33,9 +33,10 @@ bp = Blueprint("schema", __name__)
 MAX_ERRORS_SHOWN = 200
 #: Instance values and expected values are shown as JSON text cut to this many characters.
 MAX_VALUE_CHARS = 160
-#: Beyond this many characters the parse layer keeps no pointer map and each lookup rescans the text
-#: (seconds on 20 MB), so only the best match is located there (jsontext.POSITION_MAP_LIMIT).
-BIG_TEXT_CHARS = 4_000_000
+#: Characters the pointer lookups of one pasted text may rescan. Beyond ``jsontext.POSITION_MAP_LIMIT`` the
+#: parse layer keeps no pointer map and each lookup scans the text up to its place (some million characters
+#: a second), so on a big text only the first errors get a line:column; the best match always does.
+LOCATE_BUDGET_CHARS = 8_000_000
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False)
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -163,7 +164,7 @@ class Check:
     verdict: Verdict | None = None
     groups: list[ErrorGroup] = field(default_factory=list)
     error_count: int = 0
-    located_best_only: bool = False        # a big instance text: only the best match has a line:column
+    unlocated: int = 0                     # errors left without line:column (a big text, see LOCATE_BUDGET_CHARS)
 
     @property
     def submitted(self) -> bool:
@@ -263,10 +264,10 @@ def run_check(instance_text: str, schema_text: str, *, format_assertion: bool = 
                                              locate_schema(problem.pointer or ""))
         return check
     check.error_count = len(errors)
-    big = len(instance_text) > BIG_TEXT_CHARS
-    check.groups = _group(errors[:MAX_ERRORS_SHOWN], check.instance, schema,
-                          _first_only(locate_instance) if big else locate_instance, locate_schema)
-    check.located_best_only = big and len(check.groups) > 1
+    instance_lookups = _Budget(locate_instance, len(instance_text))
+    schema_lookups = _Budget(locate_schema, len(schema_text))
+    check.groups = _group(errors[:MAX_ERRORS_SHOWN], check.instance, schema, instance_lookups, schema_lookups)
+    check.unlocated = instance_lookups.refused + schema_lookups.refused
     return check
 
 
@@ -426,15 +427,22 @@ def _unchecked_formats(schema: Any, checkable: tuple[str, ...]) -> list[str]:
     return sorted(used - set(checkable))
 
 
-def _first_only(locate: Locate) -> Locate:
-    """``locate`` for the first pointer asked, None for the rest (see :data:`BIG_TEXT_CHARS`)."""
-    asked: list[str] = []
+class _Budget:
+    """A :data:`Locate` that stops answering (None) once its lookups would have rescanned
+    :data:`LOCATE_BUDGET_CHARS` of a text too big for the parse layer's pointer map; counts the refusals."""
 
-    def first(p: str) -> Position | None:
-        asked.append(p)
-        return locate(p) if len(asked) == 1 else None
+    def __init__(self, locate: Locate, text_chars: int) -> None:
+        self.locate = locate
+        self.left = (LOCATE_BUDGET_CHARS // text_chars or 1) if text_chars > POSITION_MAP_LIMIT else None
+        self.refused = 0
 
-    return first
+    def __call__(self, at: str) -> Position | None:
+        if self.left is not None:
+            if self.left <= 0:
+                self.refused += 1
+                return None
+            self.left -= 1
+        return self.locate(at)
 
 
 def _group(errors: list[SchemaError], instance: Any, schema: Any, locate_instance: Locate,
