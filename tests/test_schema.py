@@ -286,3 +286,13 @@ def test_a_value_nested_beyond_the_guard_is_refused_not_a_crash():
         compiled.is_valid(value)
     with pytest.raises(schema_module.InstanceTooDeep):
         compiled.errors(value)
+
+
+def test_a_pattern_both_engines_give_up_on_is_a_schema_problem():
+    """A backreference forces the Rust engine to backtrack too (with a limit): no answer, a schema error."""
+    compiled = compile_schema({"properties": {"code": {"pattern": "^(?=(a|a)*$)(a+)\\1*$"}}})
+    value = {"code": "a" * 40 + "!"}
+    assert compiled.is_valid({"code": "aaa"})
+    with pytest.raises(PatternTimeout) as caught:
+        compiled.errors(value)
+    assert caught.value.pointer == "/properties/code/pattern"

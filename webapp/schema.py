@@ -995,11 +995,13 @@ class CompiledSchema:
 
     @property
     def fast_path(self) -> bool:
+        """Whether the Rust engine answers :meth:`is_valid` for this schema."""
         return self._rust is not None
 
     def quick_is_valid(self, instance: Any) -> bool:
-        """:meth:`is_valid` without the safety net (replaced per instance by the Rust engine's own method when
-        there is one); may raise on values the Rust engine cannot take — callers fall back to :meth:`is_valid`."""
+        """:meth:`is_valid` without its guards, for values parsed with a depth limit (the gate's hot path). On a
+        schema the Rust engine compiled, this is the engine's own ``is_valid``; it may raise on values that engine
+        cannot take — callers then fall back to :meth:`is_valid`."""
         return self.is_valid(instance)
 
     def _check_metaschema(self) -> None:
@@ -1068,9 +1070,12 @@ class CompiledSchema:
             yield SchemaError("", "depth", "", "the value is nested too deeply to explain the errors")
 
     def errors(self, instance: Any) -> list[SchemaError]:
-        """All errors, the most relevant first (python-jsonschema's ``best_match`` heuristic).
+        """All errors, the most relevant first (python-jsonschema's ``best_match`` preferences; ties keep the
+        schema's and the document's order). When the reference engine gives up on a catastrophic ``pattern``,
+        the Rust engine (linear-time matching) explains the errors instead.
 
-        :raises PatternTimeout: when a ``pattern`` backtracks catastrophically on this instance.
+        :raises PatternTimeout: when no engine can evaluate a ``pattern`` on this instance.
+        :raises InstanceTooDeep: for a value nested deeper than :data:`MAX_INSTANCE_DEPTH`.
         """
         _check_instance_depth(instance)
         try:
@@ -1094,6 +1099,10 @@ class CompiledSchema:
             where = jp.join(error.instance_path)
             schema_path = jp.join(error.schema_path)
             kind = error.kind
+            if error.message.startswith("Error executing regex"):  # lookaround/backreferences: it backtracks too
+                raise PatternTimeout("this pattern backtracks catastrophically on the value at "
+                                     f"{where or '(root)'} in both engines, so no answer can be given; rewrite "
+                                     "it without nested or overlapping repetition", schema_path, "pattern")
             keyword = {"falseSchema": "false"}.get(kind.name, kind.name)
             if keyword in ("additionalProperties", "unevaluatedProperties") and getattr(kind, "unexpected", None):
                 for key in kind.unexpected:
