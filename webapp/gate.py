@@ -75,7 +75,8 @@ def replay_gate(item: dict, schema: dict | bool | None) -> str:
     :param schema: the JSON Schema of the tool the item names (its ``parameters``); ``None`` when there is no
         such tool — a function_call then never gets ``ok`` (``arguments_schema``).
     :return: one of :data:`REASONS`.
-    :raises SchemaInvalid: when ``schema`` itself is unusable (not the item's fault): checked before the item.
+    :raises SchemaInvalid: when ``schema`` itself is unusable (not the item's fault): checked before the item;
+        also when a ``pattern`` backtracks catastrophically and only the backtracking engine can run it.
     """
     if schema is None:
         compiled = None
@@ -97,11 +98,20 @@ def replay_gate(item: dict, schema: dict | bool | None) -> str:
         return "arguments_parse"
     if compiled is None:
         return "arguments_schema"
+    return "ok" if _valid(compiled, parsed) else "arguments_schema"
+
+
+def _valid(compiled: CompiledSchema, parsed: Any) -> bool:
+    """``compiled`` accepts ``parsed`` (a value parsed with the depth limit, so the fast engine is safe).
+
+    :raises SchemaInvalid: a catastrophic ``pattern`` the reference engine alone had to run.
+    """
     try:
-        valid = compiled.quick_is_valid(parsed)
+        return compiled.quick_is_valid(parsed)
+    except SchemaInvalid:
+        raise
     except Exception:  # noqa: BLE001 - a value the Rust engine cannot take: the reference engine decides
-        valid = compiled.is_valid(parsed)
-    return "ok" if valid else "arguments_schema"
+        return compiled.is_valid(parsed)
 
 
 # The verdict of loads_ijson without its diagnosis, which replay_gate does not need. For the common text — ASCII,
@@ -111,7 +121,7 @@ _UNPARSEABLE = object()
 
 
 class _Duplicate(ValueError):
-    pass
+    """A member name twice in one object (I-JSON, RFC 7493 §2.3)."""
 
 
 def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -273,11 +283,7 @@ def check_item(item: Any, schema: dict | bool | None, *, format_assertion: bool 
     if compiled is None:
         return verdict("arguments_schema", f"no schema{name} to check the arguments against", arguments=parsed)
     try:
-        try:
-            valid = compiled.quick_is_valid(parsed)  # parsed with a depth limit: the fast engine is safe
-        except Exception:  # noqa: BLE001 - a value the Rust engine cannot take: the reference engine decides
-            valid = compiled.is_valid(parsed)
-        if valid:
+        if _valid(compiled, parsed):
             return verdict("ok", "may be executed, and its function_call_output written", arguments=parsed)
         errors = tuple(compiled.errors(parsed))
     except SchemaInvalid as exc:  # a catastrophic pattern the reference engine alone had to run
