@@ -34,7 +34,8 @@ from .jsontext import JSONTextError, loads_ijson
 from .schema import _IDENTITY, CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 
 __all__ = [
-    "REASONS", "replay_gate", "check_item", "Verdict", "check_journal", "tool_schema", "JournalReport", "ItemVerdict", "Finding",
+    "REASONS", "replay_gate", "check_item", "Verdict", "check_journal", "tool_schema", "JournalReport",
+    "ItemVerdict", "Finding",
     "FINDINGS", "load_journal", "Journal", "JournalError", "SchemaInvalid", "SchemaError",
 ]
 

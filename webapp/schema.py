@@ -1,8 +1,10 @@
 """JSON Schema (draft-04 … 2020-12) on top of python-jsonschema, with the library's traps fixed in our layer.
 
 python-jsonschema is the reference semantics and gives the detailed errors; ``jsonschema_rs`` (compiled Rust)
-answers ``is_valid`` on the hot path when it is known to agree for the schema at hand. What this layer adds
-(each item is a trap of jsonschema 4.26 listed in ``shared/docs/json-tools-anchors.md`` §4):
+answers ``is_valid`` on the hot path. Where the two could differ they are made to agree: ``multipleOf`` and the
+asserted formats run our own checks in both, patterns are ECMA-262 in both (``tests/test_schema.py`` runs every
+case through each engine). What this layer adds (each item is a trap of jsonschema 4.26 listed in
+``shared/docs/json-tools-anchors.md`` §4):
 
 * the dialect comes from ``$schema`` (default 2020-12); an unknown ``$schema`` is a :class:`SchemaInvalid`, with a
   "did you mean" hint for near misses such as ``…/draft-07/schema/#`` — never a silent guess or a DeprecationWarning;
@@ -46,7 +48,8 @@ from . import pointer as jp
 
 __all__ = [
     "DIALECTS", "DEFAULT_DIALECT", "MAX_SCHEMA_DEPTH", "MAX_INSTANCE_DEPTH", "PATTERN_BUDGET_SECONDS",
-    "SchemaInvalid", "PatternTimeout", "InstanceTooDeep", "SchemaError", "json_type", "CompiledSchema", "compile_schema", "ecma_pattern",
+    "SchemaInvalid", "PatternTimeout", "InstanceTooDeep", "SchemaError", "json_type", "CompiledSchema",
+    "compile_schema", "ecma_pattern",
 ]
 
 DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -844,8 +847,9 @@ def _refuse_retrieval(uri: str) -> Any:
     raise LookupError(f"remote references are disabled: {uri}")
 
 
-_PY_REGISTRY: referencing.Registry = referencing.Registry(retrieve=_refuse_retrieval).with_resources(  # type: ignore[call-arg]
-    list(METASCHEMAS.items()))
+# The reference engine's registry: the official metaschemas (bundled, offline) and a retriever that refuses.
+_PY_REGISTRY: referencing.Registry = referencing.Registry(
+    retrieve=_refuse_retrieval).with_resources(list(METASCHEMAS.items()))  # type: ignore[call-arg]
 
 
 # --------------------------------------------------------------------------------------------------------------
