@@ -150,19 +150,14 @@ def json_type(value: Any) -> str:
     ``object`` (any other Python type: its class name)."""
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
+    for python_type, name in _JSON_TYPES:
+        if isinstance(value, python_type):
+            return name
     return type(value).__name__
+
+
+_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"),
+               (dict, "object"))  # bool before int: True is an int in Python
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -305,20 +300,25 @@ def _is_date_time(value: str) -> bool:
     return bool(sep) and _is_date(date) and _is_time(time_)
 
 
-def _is_ipv4(value: str) -> bool:
-    try:
-        IPv4Address(value)
-    except ValueError:
-        return False
-    return True
+def _accepts(parse: Callable[[str], Any], error: type[Exception]) -> Callable[[str], bool]:
+    """A format check that is "``parse`` takes the value without raising ``error``"."""
+    def check(value: str) -> bool:
+        try:
+            parse(value)
+        except error:
+            return False
+        return True
+    return check
+
+
+_is_ipv4 = _accepts(IPv4Address, ValueError)
+_parses_ipv6 = _accepts(IPv6Address, ValueError)
+_parses_uuid = _accepts(_uuid.UUID, ValueError)
+_is_regex = _accepts(_compile_pattern, regex.error)
 
 
 def _is_ipv6(value: str) -> bool:
-    try:
-        IPv6Address(value)
-    except ValueError:
-        return False
-    return "%" not in value  # zone ids are not part of RFC 4291 text
+    return "%" not in value and _parses_ipv6(value)  # zone ids are not part of RFC 4291 text
 
 
 def _is_hostname(value: str) -> bool:
@@ -327,21 +327,7 @@ def _is_hostname(value: str) -> bool:
 
 
 def _is_uuid(value: str) -> bool:
-    if len(value) != 36 or value.count("-") != 4:
-        return False
-    try:
-        _uuid.UUID(value)
-    except ValueError:
-        return False
-    return True
-
-
-def _is_regex(value: str) -> bool:
-    try:
-        _compile_pattern(value)
-    except regex.error:
-        return False
-    return True
+    return len(value) == 36 and value.count("-") == 4 and _parses_uuid(value)  # the hyphenated form only
 
 
 def _is_json_pointer(value: str) -> bool:
