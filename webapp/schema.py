@@ -549,32 +549,29 @@ def _local_indexes(validator: Any, instance: list, schema: dict) -> set[int]:
     return indexes
 
 
-def _kw_unevaluated_properties(validator: Any, rule: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if not validator.is_type(instance, "object"):
-        return
-    evaluated = _evaluated(validator, instance, schema, _local_keys)
-    for key, value in instance.items():
-        if key in evaluated:
-            continue
-        if rule is False:
-            yield ValidationError(f"unexpected property {_show(key)}: unevaluatedProperties is false",
-                                  path=[key], instance=value)
-        else:
-            yield from validator.descend(value, rule, path=key)
+def _unevaluated(json_kind: str, local: Callable[[Any, Any, dict], set],
+                 unexpected: Callable[[Any], str]) -> Callable[..., Iterator[ValidationError]]:
+    """The ``unevaluatedProperties`` (``json_kind`` "object") or ``unevaluatedItems`` ("array") keyword: the
+    rule applies to each member / item no other keyword evaluated; with ``false`` each one is its own error,
+    at its own pointer."""
+    def keyword(validator: Any, rule: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+        if not validator.is_type(instance, json_kind):
+            return
+        evaluated = _evaluated(validator, instance, schema, local)
+        for where, value in (instance.items() if json_kind == "object" else enumerate(instance)):
+            if where in evaluated:
+                continue
+            if rule is False:
+                yield ValidationError(unexpected(where), path=[where], instance=value)
+            else:
+                yield from validator.descend(value, rule, path=where)
+    return keyword
 
 
-def _kw_unevaluated_items(validator: Any, rule: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
-    if not validator.is_type(instance, "array"):
-        return
-    evaluated = _evaluated(validator, instance, schema, _local_indexes)
-    for index, value in enumerate(instance):
-        if index in evaluated:
-            continue
-        if rule is False:
-            yield ValidationError(f"unexpected item at index {index}: unevaluatedItems is false",
-                                  path=[index], instance=value)
-        else:
-            yield from validator.descend(value, rule, path=index)
+_kw_unevaluated_properties = _unevaluated(
+    "object", _local_keys, lambda key: f"unexpected property {_show(key)}: unevaluatedProperties is false")
+_kw_unevaluated_items = _unevaluated(
+    "array", _local_indexes, lambda index: f"unexpected item at index {index}: unevaluatedItems is false")
 
 
 _OVERRIDES: dict[str, Callable[..., Iterator[ValidationError]]] = {
