@@ -9,7 +9,7 @@ import pytest
 
 from webapp.journal import Journal, JournalError, load_journal
 
-SAMPLES = Path(__file__).resolve().parent.parent.parent / "shared" / "samples"
+SAMPLES = Path(__file__).resolve().parent / "data" / "samples"
 CALL = {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "t", "arguments": "{}",
         "status": "completed"}
 TOOLS = [{"type": "function", "name": "t", "parameters": {"type": "object"}}]
@@ -99,9 +99,7 @@ def test_deep_text_is_an_error_not_a_crash():
     assert caught.value.code == "too_deep"
 
 
-def test_the_shared_samples_load():
-    if not SAMPLES.exists():
-        pytest.skip("shared/samples not beside the checkout")
+def test_the_samples_load():
     jsonl = load_journal((SAMPLES / "journal-openai-responses.jsonl").read_bytes())
     assert jsonl.shape == "jsonl" and len(jsonl.items) == 9
     response = load_journal((SAMPLES / "response-incomplete.json").read_text())

@@ -78,8 +78,7 @@ def test_both_engines_agree(group, test):
 
 def gate_arguments_cases():
     tools = {tool["name"]: tool["parameters"] for tool in json.loads(
-        (Path(__file__).resolve().parent.parent.parent / "shared" / "samples" / "tools.json").read_text())} \
-        if (Path(__file__).resolve().parent.parent.parent / "shared" / "samples" / "tools.json").exists() else {}
+        (Path(__file__).resolve().parent / "data" / "samples" / "tools.json").read_text())}
     for case in GATE_CASES:
         schema = case.get("schema", tools.get(case.get("tool")))
         arguments = case["item"].get("arguments")
