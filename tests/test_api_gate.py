@@ -141,7 +141,7 @@ def test_journal_allowed_tools(client):
 
 
 @pytest.mark.parametrize(("body", "param", "words"), [
-    ("this is not json", None, "not JSON: line 1, column 1"),
+    ("this is not json", None, "not valid JSON: line 1, column 1"),
     ('{"item": {"type": "function_call",}}', None, "line 1, column 34"),
     ("", None, "empty"),
     ("[1, 2]", None, "must be a JSON object"),

@@ -384,7 +384,7 @@ def test_store_false_keeps_nothing(client):
     assert client.get(f"/v1/responses/{body['id']}", headers=AUTH).status_code == 404
     assert client.get("/v1/sessions/private/items", headers=AUTH).get_json()["data"] == []
     response = post(client, {"previous_response_id": body["id"], "input": "again"})
-    assert response.status_code == 404
+    assert response.status_code == 400
     assert error_of(response)["code"] == "previous_response_not_found"
 
 
@@ -404,7 +404,7 @@ def test_deleting_an_ancestor_breaks_the_chain_with_a_clear_error(client):
         "id": first["id"], "object": "response", "deleted": True}
     assert client.delete(f"/v1/responses/{first['id']}", headers=AUTH).status_code == 404
     response = post(client, {"previous_response_id": second["id"], "input": "three"})
-    assert response.status_code == 404
+    assert response.status_code == 400
     assert first["id"] in error_of(response)["message"] and "no longer stored" in error_of(response)["message"]
 
 

@@ -24,31 +24,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, current_app
 
-from .. import jsontext
 from ..errors import ApiError
 from ..gate import check_item, check_journal, tool_schema
 from ..journal import Journal, JournalError, kind_of, load_journal
 from ..schema import SchemaInvalid, compile_schema
+from .jsonbody import read_json_body
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 def _body() -> dict[str, Any]:
-    """The request body as a JSON object, parsed strictly (line:column on error, depth-limited)."""
-    data = request.get_data(cache=False)  # Werkzeug answers 413 above MAX_CONTENT_LENGTH
-    if not data.strip():
-        raise ApiError("The request body is empty: send a JSON object such as {\"item\": ..., \"schema\": ...}.",
-                       code="empty_body")
-    try:
-        document = jsontext.parse(data, max_depth=current_app.config.get("JSON_MAX_DEPTH", 100))
-    except jsontext.JSONTextError as err:
-        raise ApiError(f"The request body is not JSON: {err}", code=err.code) from None
-    if not isinstance(document.value, dict):
-        raise ApiError(f"The request body must be a JSON object, not {kind_of(document.value)}.",
-                       code="invalid_body")
-    return document.value
+    """The request body as a JSON object (strict I-JSON, line:column on error, depth-limited)."""
+    # Lenient on Content-Type: a bare ``curl -d`` sends form-urlencoded, and the body is JSON all the same.
+    body = read_json_body('a JSON object such as {"item": ..., "schema": ...}', require_json_type=False,
+                          ijson=False)
+    if not isinstance(body, dict):
+        raise ApiError(f"The request body must be a JSON object, not {kind_of(body)}.", code="invalid_body")
+    return body
 
 
 def _optional_bool(body: dict[str, Any], name: str) -> bool:

@@ -25,7 +25,7 @@ from ..chatcompletions import (
     stream_chunks,
 )
 from ..errors import ApiError
-from ..jsontext import JSONTextError, loads_ijson
+from .jsonbody import read_json_body
 from ..sse import DONE, ServerSentEvent, encode
 from .responses import require_token
 
@@ -63,7 +63,7 @@ def _enabled() -> None:
 @bp.post("/chat/completions")
 def create() -> Response:
     """Create a chat completion (OpenAI Chat Completions API) with the embedded test model."""
-    body = _json_body()
+    body = read_json_body("a JSON object with model and messages")
     try:
         chat = parse_chat_request(body)
         completion = complete(chat, created=int(time.time()))
@@ -83,21 +83,3 @@ def _frames(chat: ChatRequest, completion: dict[str, Any]) -> Iterator[str]:
     yield DONE
 
 
-def _json_body() -> Any:
-    """The body parsed as I-JSON (duplicate member names refused); 415 for a non-JSON Content-Type."""
-    mimetype = request.mimetype
-    if mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
-        raise ApiError(f"Content-Type must be application/json, got {mimetype!r}.", 415,
-                       code="unsupported_media_type")
-    data = request.get_data(cache=False)  # above MAX_CONTENT_LENGTH Werkzeug raises 413 here
-    if not data.strip():
-        raise ApiError("The request body is empty; send a JSON object with model and messages.", 400,
-                       code="invalid_json")
-    try:
-        text: str | bytes = data.decode("utf-8")  # text takes the parser's fast path
-    except UnicodeDecodeError:
-        text = data  # the bytes path names the bad byte's place
-    try:
-        return loads_ijson(text, max_depth=int(current_app.config.get("JSON_MAX_DEPTH", 100)))
-    except JSONTextError as err:
-        raise ApiError(f"The body is not valid JSON: {str(err).rstrip('.')}.", 400, code="invalid_json") from None

@@ -32,6 +32,7 @@ from flask import Blueprint, Flask, Response, abort, current_app, jsonify, rende
 from ..errors import ApiError
 from ..gate import check_journal
 from ..jsontext import JSONTextError, loads_ijson
+from .jsonbody import read_json_body
 from ..openresponses import (
     CreateRequest,
     Limits,
@@ -106,7 +107,7 @@ def require_token() -> None:
 @bp.post("/responses")
 def create() -> Response:
     """Create a response with the embedded test model (Open Responses ``POST /responses``)."""
-    body = _json_body()
+    body = read_json_body("a JSON object (CreateResponseBody)")
     try:
         req = parse_create_request(body, Limits())
     except RequestError as err:
@@ -118,7 +119,7 @@ def create() -> Response:
         try:
             stored = store().chain(req.previous_response_id)
         except MissingResponse as err:
-            raise ApiError(f"Previous response not found: {err}.", 404, param="previous_response_id",
+            raise ApiError(f"Previous response not found: {str(err).rstrip('.')}.", 400, param="previous_response_id",
                            code="previous_response_not_found") from None
         for response in stored:
             chain += response.input + response.body.get("output", [])
@@ -160,22 +161,6 @@ def _frames(snapshot: dict[str, Any], final: dict[str, Any]) -> Iterator[str]:
     for event in stream_events(snapshot, final):
         yield encode_json(event)
     yield DONE
-
-
-def _json_body() -> Any:
-    """The request body parsed as I-JSON (duplicate member names refused); 415 for a non-JSON type."""
-    mimetype = request.mimetype
-    if mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
-        raise ApiError(f"Content-Type must be application/json, got {mimetype!r}.", 415,
-                       code="unsupported_media_type")
-    data = request.get_data(cache=False)  # over MAX_CONTENT_LENGTH: Werkzeug raises 413 here
-    if not data.strip():
-        raise ApiError("The request body is empty; send a JSON object (CreateResponseBody).", 400,
-                       code="invalid_json")
-    try:
-        return loads_ijson(data, max_depth=int(current_app.config.get("JSON_MAX_DEPTH", 100)))
-    except JSONTextError as err:
-        raise ApiError(f"The body is not valid JSON: {err}.", 400, code="invalid_json") from None
 
 
 def _bad(err: RequestError) -> ApiError:
