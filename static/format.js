@@ -43,8 +43,8 @@
   function form() { return document.getElementById("format-form"); }
 
   function submitWith(action) {
-    var button = document.querySelector('#format-form button[name="action"][value="' + action + '"]');
-    if (button) form().requestSubmit(button);
+    var button = document.querySelector('#format-form button[name="action"][value="' + action + '"][hx-post]');
+    if (button) button.click();
   }
 
   function tooLarge(message) {
@@ -80,7 +80,7 @@
   // Refuse a document over the server's limit before sending it (the server would answer 413 anyway).
   document.addEventListener("htmx:confirm", function (event) {
     var f = form();
-    if (!f || event.target !== f) return;
+    if (!f || !f.contains(event.target)) return;
     var limit = parseInt(f.getAttribute("data-max-bytes") || "0", 10);
     if (!limit) return;
     var file = document.getElementById("format-file").files[0];
@@ -103,7 +103,7 @@
   // After an upload the textarea holds the file's text (sent back out of band): clear the file input.
   document.addEventListener("htmx:afterRequest", function (event) {
     var f = form();
-    if (f && event.target === f) document.getElementById("format-file").value = "";
+    if (f && f.contains(event.target)) document.getElementById("format-file").value = "";
   });
 
   function setupDrop() {

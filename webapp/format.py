@@ -20,7 +20,18 @@ from typing import Any
 
 from . import gate
 from . import pointer as jpointer
-from .jsontext import Document, JSONLine, JSONTextError, JSONWarning, parse
+from .jsontext import (
+    BIG_TEXT,
+    STRING_MARK,
+    Document,
+    JSONLine,
+    JSONTextError,
+    JSONWarning,
+    join_strings,
+    parse,
+    paused_gc,
+    split_strings,
+)
 
 __all__ = [
     "ACTIONS", "INDENTS", "ArgumentsCheck", "Inspection", "ItemReport", "Num", "TreeNode", "TypeBadge",
@@ -35,69 +46,77 @@ ACTIONS = ("pretty", "minify", "sort")
 # ---------------------------------------------------------------------------------------------------------------
 # Formatting on the text
 
-# Inside strings, ``\\`` and ``\"`` become same-length placeholders, so splitting at '"' separates string bodies
-# (odd parts) from the rest (even parts). Control characters are safe placeholders: valid JSON has none raw.
-_BACKSLASHES, _ESCAPED_QUOTE = "\x01\x01", "\x01\x02"
-_STRING_MARK, _EMPTY_OBJECT, _EMPTY_ARRAY, _BRACKET = "\x03", "\x04", "\x05", "\x06"
-_DROP_WHITESPACE = str.maketrans("", "", " \t\n\r")
-_KEEP_BRACKETS = str.maketrans("", "", "".join(chr(c) for c in range(128) if chr(c) not in "[]{}"))
-_MARK_BRACKETS = str.maketrans("[]{}", _BRACKET * 4)
-_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+# Formatting works on :func:`webapp.jsontext.split_strings` parts (UTF-8 bytes): even items (outside strings) are
+# rewritten, string bodies are untouched. The marks below are control characters, which valid JSON never holds raw.
+_STRING_MARK, _EMPTY_OBJECT, _EMPTY_ARRAY, _BRACKET = STRING_MARK, b"\x04", b"\x05", b"\x06"
+_WHITESPACE = b" \t\n\r"
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
+_MARK_BRACKETS = bytes.maketrans(b"[]{}", _BRACKET * 4)
+_RESTORE = bytes.maketrans(b"\x01\x02", b'\\"')  # the placeholders split_strings writes
+_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 
 
-def _split_strings(text: str) -> list[str]:
-    if "\\" in text:
-        text = text.replace("\\\\", _BACKSLASHES).replace('\\"', _ESCAPED_QUOTE)
-    return text.split('"')
+def _encode(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
 
 
-def _join_strings(parts: list[str]) -> str:
-    text = '"'.join(parts)
-    if "\x01" in text:
-        text = text.replace(_ESCAPED_QUOTE, '\\"').replace(_BACKSLASHES, "\\\\")
-    return text
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", "surrogatepass")
 
 
-def _skeleton(parts: list[str]) -> str:
+Split = tuple[list[bytes], "bytes | None"]
+
+
+def _split(text: str, split: Split | None) -> Split:
+    return (split_strings(_encode(text)), None) if split is None else split
+
+
+def _skeleton(parts: list[bytes], outside: bytes | None = None) -> bytes:
     """Everything outside strings, whitespace removed, one mark where each string was."""
-    return _STRING_MARK.join(parts[0::2]).translate(_DROP_WHITESPACE)
+    return (_STRING_MARK.join(parts[0::2]) if outside is None else outside).translate(None, _WHITESPACE)
 
 
-def minify(text: str) -> str:
+def minify(text: str, *, split: Split | None = None) -> str:
     """The JSON text with no whitespace outside strings; every token as written.
 
     :param text: valid JSON (as :func:`webapp.jsontext.parse` accepted). Invalid text gives garbage, not an error.
+    :param split: what ``Document.take_string_parts()`` handed over, to skip splitting again; consumed.
     """
-    parts = _split_strings(text)
-    parts[0::2] = _skeleton(parts).split(_STRING_MARK)
-    return _join_strings(parts)
+    parts, outside = _split(text, split)
+    parts[0::2] = _skeleton(parts, outside).split(_STRING_MARK)
+    return _decode(join_strings(parts))
 
 
-def pretty(text: str, indent: str = "  ") -> str:
+def pretty(text: str, indent: str = "  ", *, split: Split | None = None) -> str:
     """Pretty-print: one member or element per line, ``indent`` per level, ``": "`` after names, ``{}``/``[]``
     for empty containers (the layout of ``json.dumps(indent=...)``); every token as written.
 
     :param text: valid JSON (see :func:`minify`).
     :param indent: the string for one level, e.g. ``"  "``, ``"    "`` or ``"\\t"``.
+    :param split: see :func:`minify`.
     """
-    parts = _split_strings(text)
-    skeleton = (_skeleton(parts).replace("{}", _EMPTY_OBJECT).replace("[]", _EMPTY_ARRAY)
-                .replace(":", ": "))
-    brackets = skeleton.translate(_KEEP_BRACKETS)
+    parts, outside = _split(text, split)
+    return _decode(_pretty(parts, _encode(indent), outside))
+
+
+def _pretty(parts: list[bytes], indent: bytes, outside: bytes | None = None) -> bytes:
+    skeleton = (_skeleton(parts, outside).replace(b"{}", _EMPTY_OBJECT).replace(b"[]", _EMPTY_ARRAY)
+                .replace(b":", b": "))
+    brackets = skeleton.translate(None, _NOT_BRACKETS)
     if brackets:
         # Between two brackets the depth is constant: each segment's commas get one newline + indent at once.
         segments = skeleton.translate(_MARK_BRACKETS).split(_BRACKET)
         depths = list(accumulate(map(_STEP.__getitem__, brackets)))
-        newline = ["\n" + indent * level for level in range(max(depths) + 2)]
-        comma = ["," + line for line in newline]
-        shapes = {"{": ["{" + line for line in newline], "[": ["[" + line for line in newline],
-                  "}": [line + "}" for line in newline], "]": [line + "]" for line in newline]}
+        newline = [b"\n" + indent * level for level in range(max(depths) + 2)]
+        comma = [b"," + line for line in newline]
+        shapes = {ord("{"): [b"{" + line for line in newline], ord("["): [b"[" + line for line in newline],
+                  ord("}"): [line + b"}" for line in newline], ord("]"): [line + b"]" for line in newline]}
         marks = map(list.__getitem__, map(shapes.__getitem__, brackets), depths)
-        tails = map(str.replace, segments[1:], repeat(","), map(comma.__getitem__, depths))
-        skeleton = segments[0] + "".join(chain.from_iterable(zip(marks, tails)))
-    skeleton = skeleton.replace(_EMPTY_OBJECT, "{}").replace(_EMPTY_ARRAY, "[]")
+        tails = map(bytes.replace, segments[1:], repeat(b","), map(comma.__getitem__, depths))
+        skeleton = segments[0] + b"".join(chain.from_iterable(zip(marks, tails)))
+    skeleton = skeleton.replace(_EMPTY_OBJECT, b"{}").replace(_EMPTY_ARRAY, b"[]")
     parts[0::2] = skeleton.split(_STRING_MARK)
-    return _join_strings(parts)
+    return join_strings(parts)
 
 
 class _Raw(str):
@@ -112,50 +131,61 @@ class _Pairs(list):  # type: ignore[type-arg]
     __slots__ = ()
 
 
-class _Token(str):
+class _Token(bytes):
     """Output already in its final form (punctuation, a member name with its colon)."""
 
     __slots__ = ()
 
 
-_OPEN_OBJECT, _CLOSE_OBJECT, _OPEN_ARRAY, _CLOSE_ARRAY, _COMMA = map(_Token, "{}[],")
+_OPEN_OBJECT, _CLOSE_OBJECT, _OPEN_ARRAY, _CLOSE_ARRAY, _COMMA = map(_Token, (b"{", b"}", b"[", b"]", b","))
 _LITERAL = {True: "true", False: "false", None: "null"}
+_LITERAL_BYTES = {True: b"true", False: b"false", None: b"null"}
 
 
-def sort_keys(text: str, indent: str | None = "  ") -> str:
+def sort_keys(text: str, indent: str | None = "  ", *, split: Split | None = None) -> str:
     """Sort object members by name at every level (code point order, stable for duplicate names); arrays keep
     their order; every token as written.
 
     :param text: valid JSON (see :func:`minify`).
     :param indent: pretty-print with this indent, or ``None`` for minified output.
+    :param split: see :func:`minify`.
     """
-    parts = _split_strings(text)
+    parts, outside = _split(text, split)
     bodies = parts[1::2]
-    pieces = _skeleton(parts).split(_STRING_MARK)
+    pieces = _skeleton(parts, outside).split(_STRING_MARK)
     # The same document with string i written as "i": the C parser builds the structure, bodies stay aside.
-    labelled = "".join(chain.from_iterable(zip(pieces, map('"{}"'.format, range(len(bodies)))))) + pieces[-1]
-    tree = json.loads(labelled, object_pairs_hook=_Pairs, parse_int=_Raw, parse_float=_Raw)
+    labels = (b'"%d"' % i for i in range(len(bodies)))
+    labelled = b"".join(chain.from_iterable(zip(pieces, labels))) + pieces[-1]
+    with paused_gc(len(labelled) > BIG_TEXT):
+        tree = json.loads(labelled, object_pairs_hook=_Pairs, parse_int=_Raw, parse_float=_Raw)
+        output = _sorted_output(tree, bodies)
+    if indent is None:
+        return _decode(output)
+    return _decode(_pretty(split_strings(output), _encode(indent)))
+
+
+def _sorted_output(tree: Any, bodies: list[bytes]) -> bytes:
     names: dict[str, str] = {}
 
     def name_of(label: str) -> str:
         name = names.get(label)
         if name is None:
-            body = bodies[int(label)]
-            if "\x01" in body:
-                body = body.replace(_ESCAPED_QUOTE, '\\"').replace(_BACKSLASHES, "\\\\")
+            body = _decode(bodies[int(label)].translate(_RESTORE))
             name = names[label] = json.decoder.scanstring(body + '"', 0, True)[0]
         return name
 
-    out: list[str] = []
+    out: list[bytes] = []
     write = out.append
     todo: list[Any] = [tree]  # values and ready-made tokens, last one next (no recursion: any depth)
     while todo:
         item = todo.pop()
         kind = type(item)
-        if kind is _Token or kind is _Raw:
+        if kind is _Token:
             write(item)
+        elif kind is _Raw:
+            write(item.encode("ascii"))
         elif kind is str:
-            write(f'"{bodies[int(item)]}"')
+            write(b'"%s"' % bodies[int(item)])
         elif kind is _Pairs:
             members = sorted(item, key=lambda pair: name_of(pair[0]))
             todo.append(_CLOSE_OBJECT)
@@ -163,7 +193,7 @@ def sort_keys(text: str, indent: str | None = "  ") -> str:
                 if position:
                     todo.append(_COMMA)
                 todo.append(value)
-                todo.append(_Token(f'"{bodies[int(label)]}":'))
+                todo.append(_Token(b'"%s":' % bodies[int(label)]))
             todo.append(_OPEN_OBJECT)
         elif kind is list:
             todo.append(_CLOSE_ARRAY)
@@ -173,24 +203,21 @@ def sort_keys(text: str, indent: str | None = "  ") -> str:
                 todo.append(value)
             todo.append(_OPEN_ARRAY)
         else:
-            write(_LITERAL[item])
-    result = "".join(out)
-    if "\x01" in result:
-        result = result.replace(_ESCAPED_QUOTE, '\\"').replace(_BACKSLASHES, "\\\\")
-    return result if indent is None else pretty(result, indent)
+            write(_LITERAL_BYTES[item])
+    return b"".join(out).translate(_RESTORE)
 
 
-def format_text(text: str, action: str = "pretty", indent: str = "  ") -> str:
-    """Apply one of :data:`ACTIONS` to a valid JSON text.
+def format_text(text: str, action: str = "pretty", indent: str = "  ", *, split: Split | None = None) -> str:
+    """Apply one of :data:`ACTIONS` to a valid JSON text (``split``: see :func:`minify`).
 
     :raises ValueError: for an unknown action.
     """
     if action == "pretty":
-        return pretty(text, indent)
+        return pretty(text, indent, split=split)
     if action == "minify":
-        return minify(text)
+        return minify(text, split=split)
     if action == "sort":
-        return sort_keys(text, indent)
+        return sort_keys(text, indent, split=split)
     raise ValueError(f"unknown action {action!r}: use one of {', '.join(ACTIONS)}")
 
 
@@ -694,6 +721,14 @@ class Outcome:
     def digest(self) -> str:
         return text_digest(self.text)
 
+    def shown_output(self, limit: int) -> tuple[str, bool]:
+        """The output cut to at most ``limit`` characters at a line end, and whether it was cut."""
+        output = self.output or ""
+        if len(output) <= limit:
+            return output, False
+        end = output.rfind("\n", 0, limit)
+        return output[:end if end > 0 else limit], True
+
     @property
     def size(self) -> int:
         return len(self.text.encode("utf-8", "surrogatepass"))
@@ -717,6 +752,12 @@ def format_document(source: str | bytes, *, action: str = "pretty", indent: str 
     """
     if action not in ACTIONS:
         raise ValueError(f"unknown action {action!r}")
+    with paused_gc(len(source) > BIG_TEXT):  # millions of values are alive while the text is formatted
+        return _format_document(source, action, indent, max_depth, max_bytes, tree_limit)
+
+
+def _format_document(source: str | bytes, action: str, indent: str, max_depth: int, max_bytes: int | None,
+                     tree_limit: int) -> Outcome:
     spaces = INDENTS[indent]
     outcome = Outcome("", action, indent)
     try:
@@ -729,7 +770,7 @@ def format_document(source: str | bytes, *, action: str = "pretty", indent: str 
             _read_lines(outcome, max_depth, spaces)
         return outcome
     outcome.text, outcome.document, outcome.warnings = document.text, document, list(document.warnings)
-    outcome.output = format_text(document.text, action, spaces)
+    outcome.output = format_text(document.text, action, spaces, split=document.take_string_parts())
     outcome.inspection = inspect(document, indent=spaces)
     outcome.nodes = count_nodes(document.value, tree_limit)
     if outcome.nodes > tree_limit:

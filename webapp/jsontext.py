@@ -17,21 +17,23 @@ double quotes"), so they are never shown as they are.
 from __future__ import annotations
 
 import codecs
+import gc
 import json
 import math
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, repeat
 from typing import Any
 
 from . import pointer as jpointer
 
 __all__ = [
     "DEFAULT_MAX_DEPTH", "MAX_SAFE_INTEGER", "Document", "JSONTextError", "JSONWarning", "JSONLine",
-    "loads_ijson", "parse", "parse_lines",
+    "STRING_MARK", "join_strings", "loads_ijson", "parse", "parse_lines", "paused_gc", "split_strings",
 ]
 
 DEFAULT_MAX_DEPTH = 100
@@ -44,6 +46,9 @@ MAX_WARNINGS = 200
 #: Documents up to this many characters get a full pointer → position map on the first ``position`` call;
 #: bigger ones are scanned up to the pointer asked for (cheap near the start, the common case for items).
 POSITION_MAP_LIMIT = 256_000
+#: Documents longer than this (characters) get their warnings located exactly in the first quarter of this length
+#: and counted after it, so a 45 MB document is not read token by token in Python.
+PRECISE_WARNINGS_LIMIT = 2_000_000
 #: Width of the excerpt line around the column when the offending line is long (a minified document).
 EXCERPT_WIDTH = 100
 
@@ -106,6 +111,16 @@ class Document:
     warnings: list[JSONWarning] = field(default_factory=list)
     _positions: dict[str, int] | None = field(default=None, repr=False, compare=False)
     _lines: list[int] | None = field(default=None, repr=False, compare=False)
+    _split: tuple[list[bytes], bytes] | None = field(default=None, repr=False, compare=False)
+
+    def take_string_parts(self) -> tuple[list[bytes], bytes | None]:
+        """:func:`split_strings` of :attr:`text` (as UTF-8), and the bytes outside strings joined with
+        :data:`STRING_MARK` (``None`` when not computed). What the parse already computed for a big document is
+        handed over once (the caller may change the list); later calls compute the parts again."""
+        split, self._split = self._split, None
+        if split is not None:
+            return split
+        return split_strings(self.text.encode("utf-8", "surrogatepass")), None
 
     def position(self, pointer: str) -> tuple[int, int] | None:
         """(line, column), 1-based, where the value at ``pointer`` starts in :attr:`text`.
@@ -204,19 +219,27 @@ def parse(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: i
         if size > max_bytes:
             raise _too_large(size, max_bytes)
 
-    _check_depth(text, max_depth, ijson)
+    with paused_gc(len(text) > BIG_TEXT):
+        return _parse_text(text, max_depth, ijson, warnings)
+
+
+def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarning]) -> Document:
+    data = text.encode("utf-8", "surrogatepass") if len(text) > BIG_TEXT else None
+    parts, outside = _check_depth(text, max_depth, ijson, data)
+    duplicates: list[str] | None = None
     try:
         value = _STRICT_DECODER.decode(text)
-        duplicates = False
     except _Duplicate:
-        duplicates = True
-        value = _dup_tolerant_decode(text, max_depth, ijson)
+        duplicates = []
+        value = _dup_tolerant_decode(text, max_depth, ijson, duplicates)
     except (ValueError, RecursionError, _NonFinite) as exc:
         raise _diagnose(text, max_depth, ijson, exc) from None
 
-    if duplicates or _needs_close_look(text):
+    if len(text) > PRECISE_WARNINGS_LIMIT and not ijson:
+        warnings.extend(_bounded_warnings(text, max_depth, duplicates or [], parts, outside, data))
+    elif duplicates is not None or _needs_close_look(text, data):
         warnings.extend(_Analyser(text, max_depth=max_depth, ijson=ijson).run())
-    return Document(text, value, warnings)
+    return Document(text, value, warnings, _split=(parts, outside) if parts is not None and outside else None)
 
 
 def loads_ijson(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
@@ -277,6 +300,26 @@ def parse_lines(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_by
 # --------------------------------------------------------------------------------------------------------------
 # Fast path
 
+#: Texts longer than this (characters) are parsed with the cyclic garbage collector paused.
+BIG_TEXT = 1_000_000
+
+
+@contextmanager
+def paused_gc(pause: bool = True) -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while millions of containers are built (it would rescan them
+    again and again: about 60% of ``json.loads`` time on 45 MB); JSON values hold no reference cycles. The
+    collector runs again afterwards if it was running before (it is process-wide, so a concurrent pause by
+    another thread only delays a collection)."""
+    if not pause or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 class _Duplicate(Exception):
     """Raised by the pairs hook at the first duplicate member name (the fast path then looks closer)."""
 
@@ -301,28 +344,151 @@ _RAW_DECODER = json.JSONDecoder()
 _PLAIN_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
-def _dup_tolerant_decode(text: str, max_depth: int, ijson: bool) -> Any:
+def _dup_tolerant_decode(text: str, max_depth: int, ijson: bool, names: list[str]) -> Any:
+    """Decode a text with duplicate member names, last value winning (like every mainstream parser); the
+    duplicate names are appended to ``names``."""
     if ijson:  # duplicates are errors: let the precise path name the first one
         _Analyser(text, max_depth=max_depth, ijson=True).run()
+
+    def pairs(members: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(members)
+        if len(result) != len(members):
+            seen: set[str] = set()
+            names.extend(name for name, _ in members if name in seen or seen.add(name))  # type: ignore[func-returns-value]
+        return result
+
     try:
-        return _PLAIN_DECODER.decode(text)  # last value wins, like every mainstream parser
+        return json.JSONDecoder(object_pairs_hook=pairs, parse_constant=_refuse_constant).decode(text)
     except (ValueError, RecursionError, _NonFinite) as exc:
         raise _diagnose(text, max_depth, ijson, exc) from None
 
 
-# Strings in a JSON text (possessive: linear time even on hostile input), and everything but brackets.
-_STRING_RE = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.S)
-_NON_BRACKET = re.compile(r"[^\[\]{}]+")
-_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+# A big document's warnings: located exactly in its first part, counted in the rest (bounded time). Each scan
+# is a C loop over bytes: a literal-led pattern, or digits outside strings.
+_LONG_DIGITS = re.compile(rb"[0-9]{16,}")
+_EXPONENT = re.compile(rb"[eE][-+]?[0-9]{3}")
+_SURROGATE_HINTS = (re.compile(rb"\xed[\xa0-\xbf]"), re.compile(rb"\\u[dD][89a-fA-F]"))
+_SURROGATE_TOKEN = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?"
+                              rb"|\\u[dD][c-fC-F][0-9a-fA-F]{2}|\xed[\xa0-\xbf][\x80-\xbf]")
+_NUMBER_BYTES = frozenset(b"0123456789.-+eE")
 
 
-def _check_depth(text: str, max_depth: int, ijson: bool) -> None:
-    """Refuse nesting deeper than ``max_depth`` before the recursive C parser sees it (C speed)."""
+def _number_tokens(outside: bytes) -> Iterator[tuple[str, str]]:
+    """(code, token) of every risky number outside strings: big integers, overflowing or underflowing ones."""
+    for match in _LONG_DIGITS.finditer(outside):
+        start, end = match.span()
+        if outside[start - 1:start] in (b".", b"e", b"E", b"+") or outside[end:end + 1] in (b".", b"e", b"E"):
+            continue  # digits of a float: the exponent scan below judges those
+        token = outside[start - (outside[start - 1:start] == b"-"):end].decode("ascii")
+        if abs(int(token)) > MAX_SAFE_INTEGER:
+            yield "big_integer", token
+    for match in _EXPONENT.finditer(outside):
+        start = match.start()
+        while start > 0 and outside[start - 1] in _NUMBER_BYTES:
+            start -= 1
+        end = match.end()
+        while end < len(outside) and outside[end:end + 1].isdigit():
+            end += 1
+        token = outside[start:end].decode("ascii")
+        number = float(token)
+        if math.isinf(number):
+            yield "number_overflow", token
+        elif number == 0 and any(d in "123456789" for d in token.split("e")[0].split("E")[0]):
+            yield "number_underflow", token
+
+
+def _bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: list[bytes] | None,
+                      outside: bytes | None, data: bytes | None) -> list[JSONWarning]:
+    """Warnings of a document over :data:`PRECISE_WARNINGS_LIMIT`: C-speed scans find what there is; when there
+    is something, the precise scan locates it in the first quarter of that length and the rest is counted."""
+    data = text.encode("utf-8", "surrogatepass") if data is None else data
+    if outside is None:
+        outside = STRING_MARK.join((parts if parts is not None else split_strings(data))[0::2])
+    found: dict[str, list[str]] = {}
+    for code, token in _number_tokens(outside):
+        found.setdefault(code, []).append(token)
+    if any(hint.search(data) for hint in _SURROGATE_HINTS):
+        lone = [m.group() for m in _SURROGATE_TOKEN.finditer(data) if len(m.group()) != 12]
+        if lone:
+            found["lone_surrogate"] = ["" for _ in lone]
+    if any(hint.search(data) for hint in _BYTE_HINTS[1:4]):  # noncharacters
+        found["noncharacter"] = [""]
+    if not found and not duplicates and not any(hint.search(data) for hint in _BYTE_HINTS[4:6]):  # NFD names
+        return []
+    analyser = _Analyser(text, max_depth=max_depth, ijson=False, stop_at=PRECISE_WARNINGS_LIMIT // 4)
+    warnings = analyser.run()
+    start = analyser.stopped_at
+    if start is None:
+        return warnings
+    line = analyser.line_col(start)[0]
+    located = analyser.counts
+    what = {"big_integer": "integers beyond 2^53", "number_overflow": "numbers beyond a 64-bit double",
+            "number_underflow": "non-zero numbers that read as 0", "lone_surrogate": "unpaired surrogates",
+            "noncharacter": "Unicode noncharacters"}
+    for code, tokens in found.items():
+        more = len(tokens) - located.get(code, 0)
+        if code == "noncharacter" and not located.get(code):
+            more = 1
+        example = f" (e.g. {_shorten(tokens[-1])})" if tokens[-1] else ""
+        if more > 0:
+            amount = "Some" if code == "noncharacter" else f"About {more:,}"
+            warnings.append(JSONWarning(code, f"{amount} more {what[code]} after line {line:,}{example}: a document "
+                                        f"over {PRECISE_WARNINGS_LIMIT:,} characters is checked place by place only "
+                                        "up to there; the rest is counted.", "", line, 1))
+    if len(duplicates) > located.get("duplicate_key", 0):
+        names = ", ".join(_quote(name) for name in list(dict.fromkeys(duplicates))[:20])
+        warnings.append(JSONWarning("duplicate_key", f"{len(duplicates):,} duplicate member names in all ({names}"
+                                    f"{', …' if len(set(duplicates)) > 20 else ''}); those after line {line:,} are "
+                                    "not located (a document this big is checked place by place only up to there). "
+                                    "Parsers keep the last value of each.", "", line, 1))
+    return warnings
+
+
+# Inside strings, ``\\`` and ``\"`` become same-length placeholders, so splitting at '"' separates the string
+# bodies (odd parts) from the rest (even parts). The work is on UTF-8 bytes: bytes operations are C loops over one
+# byte per character, and the placeholders come back with one ``translate``. Control characters are safe
+# placeholders: valid JSON holds none raw.
+_BACKSLASHES, _ESCAPED_QUOTE = b"\x01\x01", b"\x01\x02"
+_RESTORE = bytes.maketrans(b"\x01\x02", b'\\"')
+#: Where each string was, in the bytes outside strings that :meth:`Document.take_string_parts` hands over.
+STRING_MARK = b"\x03"
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
+_DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+
+
+def split_strings(data: bytes) -> list[bytes]:
+    """Split a JSON text (UTF-8) at the quotes that delimit its strings, at C speed (no Python loop per token).
+
+    Even items are the bytes between strings (structure, numbers, literals, whitespace), odd items the string
+    bodies, where ``\\`` and ``\"`` are replaced by same-length placeholders (control characters, which valid
+    JSON never holds raw), so offsets are kept. :func:`join_strings` undoes it. Exact for valid JSON only.
+    """
+    if b"\\" in data:
+        data = data.replace(b"\\\\", _BACKSLASHES).replace(b'\\"', _ESCAPED_QUOTE)
+    return data.split(b'"')
+
+
+def join_strings(parts: list[bytes]) -> bytes:
+    """Inverse of :func:`split_strings` (after the even items were changed, e.g. reformatted)."""
+    return b'"'.join(parts).translate(_RESTORE)
+
+
+def _check_depth(text: str, max_depth: int, ijson: bool,
+                 data: bytes | None = None) -> tuple[list[bytes] | None, bytes | None]:
+    """Refuse nesting deeper than ``max_depth`` before the recursive C parser sees it (C speed).
+
+    :param data: ``text`` as UTF-8 when already encoded.
+    :returns: the :func:`split_strings` parts and the bytes outside strings (joined with :data:`STRING_MARK`),
+        when they were computed (the warnings and the formatter reuse them), else ``(None, None)``.
+    """
     if text.count("{") + text.count("[") <= max_depth:
-        return
-    brackets = _NON_BRACKET.sub("", _STRING_RE.sub("", text))
+        return None, None
+    parts = split_strings(text.encode("utf-8", "surrogatepass") if data is None else data)
+    outside = STRING_MARK.join(parts[0::2])
+    brackets = outside.translate(None, _NOT_BRACKETS)
     if max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > max_depth:
         _Analyser(text, max_depth=max_depth, ijson=ijson).run()  # names the first problem, maybe an earlier one
+    return parts, outside
 
 
 # Cheap hints that the precise path has warnings to find (false positives only cost time).
@@ -335,12 +501,32 @@ _NUMBER_SUSPECT = re.compile(r"(?:^|[\[:,])[ \t\r\n]*-?(?:[0-9]{16}|[0-9][0-9.]*
 _COMBINING = re.compile("[\u0300-\u036f]")
 
 
-def _needs_close_look(text: str) -> bool:
-    if not text.isascii() and (_RAW_SUSPECT.search(text) or _COMBINING.search(text)):
-        return True
-    if "\\u" in text and _ESCAPE_SUSPECT.search(text):
-        return True
-    return _NUMBER_SUSPECT.search(text) is not None
+# The same hints on the UTF-8 bytes (each pattern starts with a literal byte: a fast scan, even on 45 MB).
+_BYTE_HINTS = [re.compile(pattern) for pattern in (
+    rb"\xed[\xa0-\xbf]",           # a surrogate (UTF-8 written with surrogatepass)
+    rb"\xef\xb7[\x90-\xaf]",       # U+FDD0..U+FDEF
+    rb"\xef\xbf[\xbe\xbf]",        # U+FFFE, U+FFFF
+    rb"\xbf\xbf[\xbe\xbf]",        # U+nFFFE, U+nFFFF (tail of the 4-byte form)
+    rb"\xcc[\x80-\xbf]", rb"\xcd[\x80-\xaf]",  # combining marks (NFD member names)
+    rb"\\u(?:[dD][89a-fA-F]|[fF][dD][d-eD-E]|[fF]{3}[eEfF])",
+)]
+_NUMBER_HINT = re.compile(rb"[0-9]{16}|[0-9][eE][-+]?[0-9]{3}")
+
+
+def _needs_close_look(text: str, data: bytes | None = None) -> bool:
+    """Whether the text may hold something to warn about (numbers, surrogates, noncharacters, NFD names).
+
+    :param data: ``text`` as UTF-8 when already encoded.
+    """
+    if data is None and len(text) < 4096:  # small: the str patterns, no encoding
+        if not text.isascii() and (_RAW_SUSPECT.search(text) or _COMBINING.search(text)):
+            return True
+        if "\\u" in text and _ESCAPE_SUSPECT.search(text):
+            return True
+        return _NUMBER_SUSPECT.search(text) is not None
+    if data is None:
+        data = text.encode("utf-8", "surrogatepass")
+    return any(hint.search(data) for hint in _BYTE_HINTS) or _NUMBER_HINT.search(data) is not None
 
 
 def _diagnose(text: str, max_depth: int, ijson: bool, exc: BaseException) -> JSONTextError:
@@ -493,14 +679,17 @@ class _Analyser:
     """
 
     def __init__(self, text: str, *, max_depth: int, ijson: bool, positions: dict[str, int] | None = None,
-                 target: str | None = None) -> None:
+                 target: str | None = None, stop_at: int | None = None) -> None:
         self.text = text
         self.n = len(text)
         self.max_depth = max_depth
         self.ijson = ijson
         self.positions = positions
         self.target = target
+        self.stop_at = len(text) + 1 if stop_at is None else stop_at  # warnings only up to this offset
+        self.stopped_at: int | None = None
         self.warnings: list[JSONWarning] = []
+        self.counts: dict[str, int] = {}  # warnings found per code, listed or not
         self.dropped = 0
         self._lines: list[int] | None = None
 
@@ -564,6 +753,9 @@ class _Analyser:
                 continue
 
             # After a value: a comma, the closing bracket, or (at the top) the end of the text.
+            if pos > self.stop_at:
+                self.stopped_at = pos
+                raise _Found
             pos = ws(text, pos).end()
             if not stack:
                 if pos < n:
@@ -616,6 +808,7 @@ class _Analyser:
     def warn(self, code: str, message: str, pointer: str, offset: int) -> None:
         if self.positions is not None:
             return  # a position scan of an already-parsed document
+        self.counts[code] = self.counts.get(code, 0) + 1
         if len(self.warnings) >= MAX_WARNINGS:
             self.dropped += 1
             return

@@ -3,8 +3,9 @@ see the item's type badge, what ``arguments`` holds and the gate's verdict; brow
 
 ``GET /format`` shows the form (``?example=<name>`` fills it with one of :data:`EXAMPLES` and formats it);
 ``POST /format`` answers the result (htmx: the ``_format_result.html`` partial; a plain POST: the full page).
-``POST /format/tree`` answers one tree node's children (``_format_tree.html``): the tree is lazy, the document is
-sent again with the pointer, nothing is stored. Form fields (docs/INTERFACES): ``document``, ``indent``
+``POST /format/download`` answers the whole formatted text as a file (the page shows at most :data:`OUTPUT_SHOWN`
+characters of it). ``POST /format/tree`` answers one tree node's children (``_format_tree.html``): the tree is lazy,
+the document is sent again with the pointer, nothing is stored. Form fields (docs/INTERFACES): ``document``, ``indent``
 (``2``/``4``/``tab``), ``action`` (``pretty``/``minify``/``sort``), upload ``file``. Invalid JSON is content: 200
 with the error panel and the text kept. A body over ``MAX_CONTENT_LENGTH`` is answered 413 with the limit named.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import format as fmt
@@ -60,9 +61,17 @@ def _choice(name: str, allowed: Any, default: str) -> str:
     return value if value in allowed else default
 
 
+#: Characters of the formatted text put in the page; "Download" gives all of it. Megabytes of text in one
+#: element make the browser slow to lay out and to copy, and the answer big.
+OUTPUT_SHOWN = 1_000_000
+
+
 def _render(outcome: fmt.Outcome | None, *, upload: bool = False, status: int = 200,
             limit_error: str | None = None) -> Any:
+    shown, cut = outcome.shown_output(OUTPUT_SHOWN) if outcome else ("", False)
     context = {
+        "output_shown": shown,
+        "output_cut": cut,
         "outcome": outcome,
         "text": outcome.text if outcome else "",
         "action": outcome.action if outcome else "pretty",
@@ -87,9 +96,9 @@ def page() -> Any:
                                        indent=_choice("indent", fmt.INDENTS, "2"), **_settings()))
 
 
-@bp.post("/format")
-def format_document() -> Any:
-    """Format the pasted ``document`` or the uploaded ``file`` (an upload wins; decoded as UTF-8, BOM dropped)."""
+def _submitted() -> tuple[fmt.Outcome, bool]:
+    """Format what the form sent: the uploaded ``file`` (it wins; bytes, decoded as UTF-8, BOM dropped) or the
+    pasted ``document``. Returns the outcome and whether it came from an upload."""
     upload = request.files.get("file")
     source: str | bytes
     if upload is not None and upload.filename:
@@ -99,7 +108,28 @@ def format_document() -> Any:
         source = request.form.get("document", "")
     outcome = fmt.format_document(source, action=_choice("action", fmt.ACTIONS, "pretty"),
                                   indent=_choice("indent", fmt.INDENTS, "2"), **_settings())
-    return _render(outcome, upload=upload is not None)
+    return outcome, upload is not None
+
+
+@bp.post("/format")
+def format_document() -> Any:
+    """Format the pasted ``document`` or the uploaded ``file``; invalid JSON is shown (200) with the text kept."""
+    outcome, upload = _submitted()
+    return _render(outcome, upload=upload and is_partial())
+
+
+@bp.post("/format/download")
+def download() -> Any:
+    """The whole formatted text as a file (``formatted.json``; minified JSON Lines: ``formatted.jsonl``).
+
+    When the input is not valid JSON the page with the error panel is answered instead, status 400.
+    """
+    outcome, _ = _submitted()
+    if outcome.output is None:
+        return _render(outcome, status=400)
+    lines = outcome.records is not None and outcome.action == "minify"
+    name, mimetype = ("formatted.jsonl", "application/jsonl") if lines else ("formatted.json", "application/json")
+    return Response(outcome.output, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 @bp.post("/format/tree")
