@@ -588,9 +588,7 @@ class ItemReport:
         reason = self.verdict.reason
         if reason == "arguments_schema" and self.verdict.schema_problem is None and not self.verdict.errors:
             return "info", "passes every check that needs no schema; the tool's schema decides (step 2)."
-        if reason == "not_function_call":
-            return "info", self.verdict.message
-        return "bad", self.verdict.message
+        return ("info" if reason == "not_function_call" else "bad"), displayable(self.verdict.message)
 
 
 def gate_verdict(item: Any) -> gate.Verdict:

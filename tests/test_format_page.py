@@ -1,0 +1,248 @@
+"""The Format page through Flask's test client: full page vs htmx partial, no-JS POST, errors keep the text,
+uploads, limits, the lazy tree and the download."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+
+import pytest
+
+from tests.conftest import TEST_TOKEN
+from webapp import create_app
+from webapp.views import format as format_view
+
+HX = {"HX-Request": "true"}
+FC_001 = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report", "call_id": "call_123",
+          "status": "completed", "arguments": "{\"region\":\"apac\"}"}
+XSS = ['<script>window.__pwned=1</script>', '"><img src=x onerror="window.__pwned=2">', "</textarea><b>x</b>"]
+
+
+def post(client, document, *, htmx=False, **fields):
+    data = {"document": document, "action": "pretty", "indent": "2", **fields}
+    return client.post("/format", data=data, headers=HX if htmx else {}, content_type="multipart/form-data")
+
+
+def textarea(page: str) -> str:
+    """The pasted text as the browser will show it (the HTML parser drops one newline after <textarea>)."""
+    match = re.search(r'<textarea name="document"[^>]*>\n(.*?)</textarea>', page, re.S)
+    assert match, "no document textarea"
+    return html.unescape(match.group(1))
+
+
+def output(page: str) -> str:
+    match = re.search(r'<pre id="format-output"[^>]*>(.*?)</pre>', page, re.S)
+    assert match, "no formatted output"
+    return html.unescape(match.group(1))
+
+
+def test_get_shows_the_form_with_the_agreed_field_names(client):
+    page = client.get("/format").get_data(as_text=True)
+    for needle in ('name="document"', 'name="indent"', 'name="action" value="pretty"', 'value="minify"',
+                   'value="sort"', 'name="file"', 'enctype="multipart/form-data"', "format.css", "format.js",
+                   'data-max-bytes="20971520"'):
+        assert needle in page
+    assert "<html" in page and "Ctrl+Enter" in page
+
+
+@pytest.mark.parametrize("name", list(format_view.EXAMPLES))
+def test_every_example_renders(client, name):
+    response = client.get(f"/format?example={name}")
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert 'id="format-output"' in page or 'id="format-error"' in page
+
+
+def test_htmx_gets_the_partial_and_a_plain_post_the_full_page(client):
+    partial = post(client, json.dumps(FC_001), htmx=True)
+    full = post(client, json.dumps(FC_001))
+    assert partial.status_code == full.status_code == 200
+    assert "HX-Request" in partial.headers.get("Vary", "")
+    partial_page, full_page = partial.get_data(as_text=True), full.get_data(as_text=True)
+    assert "<html" not in partial_page and 'name="document"' not in partial_page
+    assert "<html" in full_page and textarea(full_page) == json.dumps(FC_001)
+    for page in (partial_page, full_page):
+        assert output(page) == json.dumps(FC_001, indent=2)
+
+
+def test_the_item_card_shows_badges_the_gate_and_carry_forms(client):
+    page = post(client, json.dumps(FC_001), htmx=True).get_data(as_text=True)
+    assert 'class="badge ok type-badge" data-kind="core">function_call<' in page
+    assert 'data-state="json_object"' in page
+    assert 'data-reason="arguments_schema"' in page  # no schema yet: step 2 decides
+    schema_form = re.search(r'<form method="post" action="/schema">(.*?)</form>', page, re.S).group(1)
+    instance = re.search(r'name="instance" value="([^"]*)"', schema_form).group(1)
+    assert json.loads(html.unescape(instance)) == {"region": "apac"}
+    diff_form = re.search(r'<form method="post" action="/diff">(.*?)</form>', page, re.S).group(1)
+    left = re.search(r'name="left" value="([^"]*)"', diff_form).group(1)
+    assert json.loads(html.unescape(left)) == FC_001
+
+
+@pytest.mark.parametrize(("arguments", "state"), [
+    ({"region": "apac"}, "object"), ('"{\\"region\\":\\"apac\\"}"', "double_encoded"), ("", "empty"),
+    ('{"region":"ap', "truncated"),
+])
+def test_arguments_states_are_shown(client, arguments, state):
+    page = post(client, json.dumps({**FC_001, "arguments": arguments}), htmx=True).get_data(as_text=True)
+    assert f'data-state="{state}"' in page
+
+
+def test_a_namespaced_item_gets_the_extension_badge(client):
+    item = {"type": "openai:web_search_call", "id": "ws_001", "status": "completed"}
+    page = post(client, json.dumps(item), htmx=True).get_data(as_text=True)
+    assert 'data-kind="extension"' in page and 'data-reason="namespaced"' in page
+
+
+def test_a_journal_in_json_lines_is_inspected_item_by_item(client):
+    journal = "\n".join(json.dumps(i) for i in [FC_001, {"type": "openai:web_search_call", "id": "w"}]) + "\n"
+    page = post(client, journal, htmx=True).get_data(as_text=True)
+    assert "valid JSON Lines" in page and "Journal (JSON Lines)" in page
+    assert page.count('<article class="item"') == 2 and "line 2" in page
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_invalid_json_is_content_with_the_place_named_and_the_text_kept(client, htmx):
+    text = '{\n  "region": "apac",\n}'
+    response = post(client, text, htmx=htmx)
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert 'id="format-error"' in page and "trailing_comma" in page
+    assert "line 2, column 19" in page and "Expecting" not in page
+    if not htmx:
+        assert textarea(page) == text
+
+
+def test_crlf_from_a_textarea_is_fine(client):
+    page = post(client, '{\r\n  "a": 1,\r\n}', htmx=True).get_data(as_text=True)
+    assert "line 2, column 9" in page
+
+
+@pytest.mark.parametrize("valid", [True, False])
+def test_pasted_markup_renders_as_text(client, valid):
+    document = json.dumps({xss: xss for xss in XSS}) if valid else json.dumps(XSS) + ","
+    page = post(client, document).get_data(as_text=True)
+    for xss in XSS:
+        assert xss not in page  # never raw
+    assert "<script>window.__pwned" not in page and "<img src=x" not in page
+    assert textarea(page) == document
+    if valid:
+        assert json.loads(output(page)) == json.loads(document)
+
+
+def test_actions_and_indents(client):
+    text = '{"b": [1.10, {"d": 1e2, "c": -0}], "a": 123456789012345678901234567890}'
+    assert output(post(client, text, action="minify").get_data(as_text=True)) == (
+        '{"b":[1.10,{"d":1e2,"c":-0}],"a":123456789012345678901234567890}')
+    assert output(post(client, text, action="sort", indent="tab").get_data(as_text=True)).startswith(
+        '{\n\t"a": 123456789012345678901234567890,\n\t"b": [\n\t\t1.10,\n\t\t{\n\t\t\t"c": -0,')
+    assert output(post(client, text, indent="4").get_data(as_text=True)).startswith('{\n    "b": [\n        1.10')
+
+
+def test_unknown_action_or_indent_fall_back_to_the_defaults(client):
+    page = post(client, "[1]", action="explode", indent="99").get_data(as_text=True)
+    assert output(page) == "[\n  1\n]"
+
+
+def test_warnings_are_listed_with_their_place(client):
+    page = post(client, '{"id": 9007199254740993, "a": 1, "a": 2}', htmx=True).get_data(as_text=True)
+    assert 'id="format-warnings"' in page and "big_integer" in page and "duplicate_key" in page
+    assert "line 1, column 8" in page
+
+
+def test_upload_wins_and_is_decoded_as_utf8_sig(client):
+    data = {"document": "ignored", "action": "pretty", "indent": "2",
+            "file": (io.BytesIO('\ufeff{"city": "Zürich"}'.encode()), "item.json")}
+    full = client.post("/format", data=data, content_type="multipart/form-data").get_data(as_text=True)
+    assert textarea(full) == '{"city": "Zürich"}' and "bom_stripped" in full
+    data["file"] = (io.BytesIO(b'{"a": 1}'), "item.json")
+    partial = client.post("/format", data=data, headers=HX, content_type="multipart/form-data")
+    assert 'hx-swap-oob="true"' in partial.get_data(as_text=True)  # the textarea now holds the file's text
+
+
+def test_an_upload_that_is_not_utf8_is_named(client):
+    data = {"file": (io.BytesIO(b'{"a": "caf\xe9"}'), "latin1.json")}
+    page = client.post("/format", data=data, content_type="multipart/form-data").get_data(as_text=True)
+    assert "invalid_utf8" in page and "0xE9" in page
+
+
+@pytest.fixture
+def small_app(tmp_path):
+    return create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN, "MAX_CONTENT_LENGTH": 2000,
+                       "RESPONSES_DATABASE": str(tmp_path / "r.sqlite3")})
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_body_over_the_limit_is_413_with_the_limit_named(small_app, htmx):
+    response = post(small_app.test_client(), "[" + "1," * 2000 + "1]", htmx=htmx)
+    assert response.status_code == 413
+    page = response.get_data(as_text=True)
+    assert "2,000 bytes" in page and 'id="format-error"' in page
+    assert ("<html" in page) is not htmx
+
+
+def test_the_tree_is_rendered_lazily(client):
+    document = json.dumps({"a": {"b": {"c": {"d": [1, 2, 3]}}}})
+    page = post(client, document, htmx=True).get_data(as_text=True)
+    assert 'data-copy="/a/b/c"' in page and 'data-copy="/a/b/c/d"' not in page
+    assert 'hx-post="/format/tree"' in page and 'hx-trigger="toggle once"' in page
+    digest = re.search(r'data-digest="([0-9a-f]+)"', page).group(1)
+    children = client.post("/format/tree", data={"document": document, "pointer": "/a/b/c", "digest": digest})
+    assert children.status_code == 200
+    assert 'data-copy="/a/b/c/d"' in children.get_data(as_text=True)
+
+
+def test_tree_pages_through_long_arrays(client):
+    document = json.dumps(list(range(250)))
+    page = post(client, document, htmx=True).get_data(as_text=True)
+    assert 'data-copy="/99"' in page and 'data-copy="/100"' not in page and "150 of 250 left" in page
+    more = client.post("/format/tree", data={"document": document, "pointer": "", "start": "100"})
+    text = more.get_data(as_text=True)
+    assert 'data-copy="/100"' in text and 'data-copy="/199"' in text and "50 of 250 left" in text
+
+
+@pytest.mark.parametrize(("fields", "words"), [
+    ({"document": "[1]", "pointer": "", "digest": "0" * 20}, "changed since it was formatted"),
+    ({"document": "[1,]", "pointer": ""}, "no longer valid JSON"),
+    ({"document": "[1]", "pointer": "/5"}, "Nothing at /5"),
+    ({"document": "[1]", "pointer": "no-slash"}, "Nothing at no-slash"),
+])
+def test_tree_requests_that_cannot_be_answered_say_why(client, fields, words):
+    response = client.post("/format/tree", data=fields)
+    assert response.status_code == 200 and words in response.get_data(as_text=True)
+
+
+def test_the_tree_is_off_beyond_the_node_limit(client):
+    page = post(client, json.dumps(list(range(25_000))), htmx=True).get_data(as_text=True)
+    assert "Tree view is off" in page and 'class="tree"' not in page
+
+
+def test_a_long_output_is_cut_in_the_page_and_whole_in_the_download(client, monkeypatch):
+    monkeypatch.setattr(format_view, "OUTPUT_SHOWN", 100)
+    document = '{"n": [' + ", ".join(["1.10"] * 50) + "]}"
+    page = post(client, document, htmx=True).get_data(as_text=True)
+    assert 'id="format-output-cut"' in page and len(output(page)) <= 100
+    download = client.post("/format/download", data={"document": document, "action": "pretty", "indent": "2"})
+    assert download.status_code == 200 and download.mimetype == "application/json"
+    assert 'filename="formatted.json"' in download.headers["Content-Disposition"]
+    assert download.get_data(as_text=True) == '{\n  "n": [\n' + ",\n".join(["    1.10"] * 50) + "\n  ]\n}"
+
+
+def test_download_of_json_lines_minified_is_jsonl(client):
+    response = client.post("/format/download", data={"document": "[1]\n[2]\n", "action": "minify"})
+    assert response.mimetype == "application/jsonl" and response.get_data(as_text=True) == "[1]\n[2]\n"
+
+
+def test_download_of_invalid_json_is_the_page_with_the_error(client):
+    response = client.post("/format/download", data={"document": "[1,]"})
+    assert response.status_code == 400 and "trailing_comma" in response.get_data(as_text=True)
+
+
+def test_lone_surrogates_never_break_the_page(client):
+    document = '{"\\ud800": "\\udc00", "t": "openai:\\ud800"}'
+    response = post(client, document)
+    assert response.status_code == 200
+    assert "lone_surrogate" in response.get_data(as_text=True)
+    item = json.dumps({"type": "x:\ud800", "arguments": "{\"a\": \"\ud800\"}"})  # escapes, as json.dumps writes
+    assert post(client, item).status_code == 200
