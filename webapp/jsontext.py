@@ -110,7 +110,7 @@ class Document:
     value: Any
     warnings: list[JSONWarning] = field(default_factory=list)
     _positions: dict[str, int] | None = field(default=None, repr=False, compare=False)
-    _lines: list[int] | None = field(default=None, repr=False, compare=False)
+    _lines: _Lines | None = field(default=None, repr=False, compare=False)
     _split: tuple[list[bytes], bytes] | None = field(default=None, repr=False, compare=False)
 
     def take_string_parts(self) -> tuple[list[bytes], bytes | None]:
@@ -172,10 +172,8 @@ class Document:
     def line_col(self, offset: int) -> tuple[int, int]:
         """(line, column), 1-based, of a 0-based character offset into :attr:`text`."""
         if self._lines is None:
-            self._lines = [m.end() for m in re.finditer("\n", self.text)]
-        line = bisect_right(self._lines, offset)
-        start = self._lines[line - 1] if line else 0
-        return line + 1, offset - start + 1
+            self._lines = _Lines(self.text)
+        return self._lines.line_col(offset)
 
 
 @dataclass(frozen=True)
@@ -579,6 +577,23 @@ def _decode_utf8(data: bytes) -> tuple[str, bool]:
 # --------------------------------------------------------------------------------------------------------------
 # Positions and excerpts
 
+class _Lines:
+    """Where the lines of a text start, found on first use: offset → (line, column) by bisection."""
+
+    __slots__ = ("text", "starts")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts: list[int] | None = None
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        if self.starts is None:
+            self.starts = [m.end() for m in re.finditer("\n", self.text)]
+        line = bisect_right(self.starts, offset)
+        start = self.starts[line - 1] if line else 0
+        return line + 1, offset - start + 1
+
+
 def _line_col(text: str, offset: int) -> tuple[int, int]:
     line_start = text.rfind("\n", 0, offset) + 1
     return text.count("\n", 0, offset) + 1, offset - line_start + 1
@@ -691,7 +706,7 @@ class _Analyser:
         self.warnings: list[JSONWarning] = []
         self.counts: dict[str, int] = {}  # warnings found per code, listed or not
         self.dropped = 0
-        self._lines: list[int] | None = None
+        self._lines = _Lines(text)
 
     # -- driver -------------------------------------------------------------------------------------------
     def run(self) -> list[JSONWarning]:
@@ -799,11 +814,7 @@ class _Analyser:
             raise _Found
 
     def line_col(self, offset: int) -> tuple[int, int]:
-        if self._lines is None:
-            self._lines = [m.end() for m in re.finditer("\n", self.text)]
-        line = bisect_right(self._lines, offset)
-        start = self._lines[line - 1] if line else 0
-        return line + 1, offset - start + 1
+        return self._lines.line_col(offset)
 
     def warn(self, code: str, message: str, pointer: str, offset: int) -> None:
         if self.positions is not None:
@@ -855,12 +866,17 @@ class _Analyser:
         l1, c1 = self.line_col(first)
         l2, c2 = self.line_col(second)
         where = f"line {l1}, column {c1} and line {l2}, column {c2}"
+        self.ijson_problem("duplicate_key", f"Duplicate member name {_quote(name)} ({where}): I-JSON forbids "
+                           "duplicate names (RFC 7493 §2.3); which value counts depends on the parser.",
+                           f"Duplicate member name {_quote(name)} at {where}: parsers keep the last value, so "
+                           "schema validation and diff see only the second one; other parsers may keep the first.",
+                           member, second)
+
+    def ijson_problem(self, code: str, error: str, warning: str, pointer: str | None, offset: int) -> None:
+        """What I-JSON forbids (RFC 7493 §2) is an error with ``ijson``, else a warning: the same place."""
         if self.ijson:
-            raise self.error("duplicate_key", f"Duplicate member name {_quote(name)} ({where}): I-JSON forbids "
-                             "duplicate names (RFC 7493 §2.3); which value counts depends on the parser.", second)
-        self.warn("duplicate_key", f"Duplicate member name {_quote(name)} at {where}: parsers keep the last value, "
-                  "so schema validation and diff see only the second one; other parsers may keep the first.",
-                  member, second)
+            raise self.error(code, error, offset)
+        self.warn(code, warning, pointer if pointer is not None else "", offset)
 
     def lookalike(self, name: str, names: dict[str, int], pos: int, parent: str) -> None:
         folded = unicodedata.normalize("NFC", name)
@@ -924,12 +940,11 @@ class _Analyser:
     def lone_surrogate(self, start: int, end: int, pointer: str | None) -> None:
         offset, code = _find_lone_surrogate(self.text, start + 1, end - 1)
         what = f"U+{code:04X}"
-        if self.ijson:
-            raise self.error("lone_surrogate", f"Unpaired surrogate {what}: not a Unicode character, so I-JSON "
-                             "forbids it (RFC 7493 §2.1) and UTF-8 cannot encode it.", offset)
-        self.warn("lone_surrogate", f"Unpaired surrogate {what}: not a Unicode character; UTF-8 cannot encode it "
-                  "and I-JSON forbids it (RFC 7493 §2.1). OpenAI and Anthropic reject requests holding one.",
-                  pointer if pointer is not None else "", offset)
+        self.ijson_problem("lone_surrogate", f"Unpaired surrogate {what}: not a Unicode character, so I-JSON "
+                           "forbids it (RFC 7493 §2.1) and UTF-8 cannot encode it.",
+                           f"Unpaired surrogate {what}: not a Unicode character; UTF-8 cannot encode it and I-JSON "
+                           "forbids it (RFC 7493 §2.1). OpenAI and Anthropic reject requests holding one.",
+                           pointer, offset)
 
     def noncharacter(self, ch: str, start: int, end: int, pointer: str | None) -> None:
         offset = self.text.find(ch, start, end)
@@ -938,11 +953,9 @@ class _Analyser:
                 else None
             offset = hit.start() if hit else start
         what = f"U+{ord(ch):04X}"
-        if self.ijson:
-            raise self.error("noncharacter", f"Unicode noncharacter {what}: I-JSON forbids noncharacters in "
-                             "strings (RFC 7493 §2.1).", offset)
-        self.warn("noncharacter", f"Unicode noncharacter {what} in a string: I-JSON forbids it (RFC 7493 §2.1).",
-                  pointer if pointer is not None else "", offset)
+        self.ijson_problem("noncharacter", f"Unicode noncharacter {what}: I-JSON forbids noncharacters in strings "
+                           "(RFC 7493 §2.1).", f"Unicode noncharacter {what} in a string: I-JSON forbids it (RFC "
+                           "7493 §2.1).", pointer, offset)
 
     def number(self, pos: int, pointer: str) -> int:
         text, n = self.text, self.n
