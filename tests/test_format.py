@@ -388,7 +388,21 @@ def test_digest_ignores_crlf():
     assert text_digest('{\r\n"a": 1\r\n}') == text_digest('{\n"a": 1\n}') != text_digest('{"a": 2}')
 
 
-def test_shown_output_cuts_at_a_line_end():
-    outcome = format_document(json.dumps(list(range(100))))
-    shown, cut = outcome.shown_output(50)
-    assert cut and len(shown) <= 50 and outcome.output.startswith(shown) and shown.endswith(",")
+@pytest.mark.parametrize("action", ["pretty", "minify", "sort"])
+@pytest.mark.parametrize("limit", [1, 50, 10_000])
+def test_a_preview_is_the_start_of_the_whole_answer(action, limit):
+    text = json.dumps({"é": list(range(300)), "s": "a\"b\\", "n": 1.5}, ensure_ascii=False)
+    whole = format_document(text, action=action)
+    part = format_document(text, action=action, preview=limit)
+    assert whole.ok and part.ok and whole.shown == whole.output
+    assert whole.output.startswith(part.shown) and len(part.shown) <= limit
+    assert part.output_size == whole.output_size == len(whole.output.encode())
+    assert part.cut == (len(whole.output) > limit)
+    assert part.output == (None if part.cut else whole.output)
+    if part.cut and action != "minify":
+        assert whole.output[len(part.shown)] == "\n"  # cut at a line end
+
+
+def test_a_preview_of_json_lines():
+    outcome = format_document("[1]\n[2]\n", preview=3)
+    assert outcome.cut and outcome.shown == "[" and outcome.output == "[\n  1\n]\n[\n  2\n]\n"

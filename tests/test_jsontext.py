@@ -361,3 +361,55 @@ def test_recursion_limit_is_untouched():
     with pytest.raises(JSONTextError):
         parse("[" * 50_000)
     assert sys.getrecursionlimit() == before
+
+
+# -- big documents: warnings located in the first part, counted after it ----------------------------------------
+
+@pytest.fixture
+def small_limits(monkeypatch):
+    import webapp.jsontext as jsontext
+    monkeypatch.setattr(jsontext, "PRECISE_WARNINGS_LIMIT", 4_000)  # precise up to 1,000 characters
+    monkeypatch.setattr(jsontext, "BIG_TEXT", 1_000)
+    return jsontext
+
+
+def big_document(item: str, count: int = 300) -> str:
+    return "[" + ",\n".join(item % i for i in range(count)) + "]"
+
+
+def test_a_big_document_locates_the_first_warnings_and_counts_the_rest(small_limits):
+    text = big_document('{"i": %d, "id": 12345678901234567890, "x": 1e999, "s": "\\ud800", "f": 0.12345678901234567}')
+    doc = parse(text)
+    located = [w for w in doc.warnings if w.pointer]
+    assert located and all(w.line <= 20 for w in located)
+    assert {w.code for w in located} == {"big_integer", "number_overflow", "lone_surrogate"}
+    rest = {w.code: w.message for w in doc.warnings if not w.pointer}
+    assert set(rest) == {"big_integer", "number_overflow", "lone_surrogate"}
+    per_code = len(located) // 3
+    assert f"About {300 - per_code:,} more integers beyond 2^53" in rest["big_integer"]
+    assert "e.g. 1e999" in rest["number_overflow"]
+
+
+def test_a_big_document_names_all_its_duplicate_names(small_limits):
+    doc = parse(big_document('{"i": %d, "a": 1, "a": 2, "b": [], "b": {}}'))
+    summary = [w for w in doc.warnings if w.code == "duplicate_key" and not w.pointer]
+    assert len(summary) == 1 and '600 duplicate member names in all ("a", "b")' in summary[0].message
+
+
+def test_a_big_document_without_risks_has_no_warnings(small_limits):
+    text = big_document('{"i": %d, "id": "12345678901234567890", "f": 0.12345678901234567, "e": 1e10, "s": "é"}')
+    assert parse(text).warnings == []
+
+
+def test_counting_stops_at_a_bound(small_limits, monkeypatch):
+    monkeypatch.setattr(small_limits, "MAX_COUNTED", 50)
+    doc = parse(big_document('{"i": %d, "id": 12345678901234567890}'))
+    [rest] = [w for w in doc.warnings if not w.pointer and w.code == "big_integer"]
+    assert rest.message.startswith("At least")
+
+
+def test_ijson_never_takes_the_bounded_path(small_limits):
+    with pytest.raises(JSONTextError) as info:
+        parse(big_document('{"i": %d, "s": "x"}').replace('"i": 299, "s": "x"', '"i": 299, "s": "\\udc00"'),
+              ijson=True)
+    assert info.value.code == "lone_surrogate" and info.value.line == 300

@@ -76,6 +76,19 @@ def _skeleton(parts: list[bytes], outside: bytes | None = None) -> bytes:
     return (_STRING_MARK.join(parts[0::2]) if outside is None else outside).translate(None, _WHITESPACE)
 
 
+def _joined(parts: list[bytes], skeleton: bytes, limit: int | None) -> tuple[bytes, int]:
+    """Put the rewritten ``skeleton`` back between the string bodies: (the output, or its first ``limit`` bytes and
+    a little more; the size of the whole output in bytes). With a limit, the rest is never joined."""
+    parts[0::2] = skeleton.split(_STRING_MARK)
+    total = sum(map(len, parts)) + len(parts) - 1
+    if limit is not None and total > limit:
+        for count, size in enumerate(accumulate(map(len, parts)), start=1):
+            if size + count > limit:
+                del parts[count:]
+                break
+    return join_strings(parts), total
+
+
 def minify(text: str, *, split: Split | None = None) -> str:
     """The JSON text with no whitespace outside strings; every token as written.
 
@@ -83,8 +96,7 @@ def minify(text: str, *, split: Split | None = None) -> str:
     :param split: what ``Document.take_string_parts()`` handed over, to skip splitting again; consumed.
     """
     parts, outside = _split(text, split)
-    parts[0::2] = _skeleton(parts, outside).split(_STRING_MARK)
-    return _decode(join_strings(parts))
+    return _decode(_joined(parts, _skeleton(parts, outside), None)[0])
 
 
 def pretty(text: str, indent: str = "  ", *, split: Split | None = None) -> str:
@@ -96,10 +108,12 @@ def pretty(text: str, indent: str = "  ", *, split: Split | None = None) -> str:
     :param split: see :func:`minify`.
     """
     parts, outside = _split(text, split)
-    return _decode(_pretty(parts, _encode(indent), outside))
+    return _decode(_pretty(parts, _encode(indent), outside)[0])
 
 
-def _pretty(parts: list[bytes], indent: bytes, outside: bytes | None = None) -> bytes:
+def _pretty(parts: list[bytes], indent: bytes, outside: bytes | None = None,
+            limit: int | None = None) -> tuple[bytes, int]:
+    """:func:`pretty` on split parts: see :func:`_joined` for ``limit`` and the answer."""
     skeleton = (_skeleton(parts, outside).replace(b"{}", _EMPTY_OBJECT).replace(b"[]", _EMPTY_ARRAY)
                 .replace(b":", b": "))
     brackets = skeleton.translate(None, _NOT_BRACKETS)
@@ -115,8 +129,7 @@ def _pretty(parts: list[bytes], indent: bytes, outside: bytes | None = None) -> 
         tails = map(bytes.replace, segments[1:], repeat(b","), map(comma.__getitem__, depths))
         skeleton = segments[0] + b"".join(chain.from_iterable(zip(marks, tails)))
     skeleton = skeleton.replace(_EMPTY_OBJECT, b"{}").replace(_EMPTY_ARRAY, b"[]")
-    parts[0::2] = skeleton.split(_STRING_MARK)
-    return join_strings(parts)
+    return _joined(parts, skeleton, limit)
 
 
 class _Raw(str):
@@ -161,7 +174,7 @@ def sort_keys(text: str, indent: str | None = "  ", *, split: Split | None = Non
         output = _sorted_output(tree, bodies)
     if indent is None:
         return _decode(output)
-    return _decode(_pretty(split_strings(output), _encode(indent)))
+    return _decode(_pretty(split_strings(output), _encode(indent))[0])
 
 
 def _sorted_output(tree: Any, bodies: list[bytes]) -> bytes:
@@ -205,6 +218,27 @@ def _sorted_output(tree: Any, bodies: list[bytes]) -> bytes:
         else:
             write(_LITERAL_BYTES[item])
     return b"".join(out).translate(_RESTORE)
+
+
+def formatted_part(text: str, action: str, indent: str, limit: int, *,
+                   split: Split | None = None) -> tuple[str, bool, int]:
+    """The start of :func:`format_text`'s answer for a page: (at most ``limit`` characters of it, cut at a line
+    end; whether it was cut; the size of the whole answer in UTF-8 bytes). Pretty and minify never build the rest.
+    """
+    if action == "sort":
+        whole = _encode(sort_keys(text, indent, split=split))
+        data, size = whole[:limit * 4], len(whole)
+    else:
+        parts, outside = _split(text, split)
+        if action == "pretty":
+            data, size = _pretty(parts, _encode(indent), outside, limit * 4)
+        else:
+            data, size = _joined(parts, _skeleton(parts, outside), limit * 4)
+    shown = _decode(data)
+    if len(shown) <= limit and len(data) == size:
+        return shown, False, size
+    end = shown.rfind("\n", 0, limit)
+    return shown[:end if end > 0 else limit], True, size
 
 
 def format_text(text: str, action: str = "pretty", indent: str = "  ", *, split: Split | None = None) -> str:
@@ -692,7 +726,11 @@ class Outcome:
     """Everything the Format page shows for one submission.
 
     :ivar text: the input as text (an upload decoded as UTF-8, BOM dropped): the form shows it again.
-    :ivar output: the formatted text, or ``None`` on an error.
+    :ivar ok: the text was read and formatted.
+    :ivar output: the whole formatted text; ``None`` on an error, or when only a part was asked for (``preview``)
+        and the whole was not built.
+    :ivar shown: the part of the formatted text the page shows; ``cut``: it is not all of it; ``output_size``: UTF-8
+        bytes of the whole formatted text.
     :ivar error: the parse error (line:column, caret excerpt); ``as_lines``: it is the error of a JSON Lines record.
     :ivar document: the parsed document; ``records``: the records instead, for JSON Lines.
     :ivar warnings: the warnings of the document or of every record (line numbers in the whole text).
@@ -704,7 +742,11 @@ class Outcome:
     text: str
     action: str
     indent: str
+    ok: bool = False
     output: str | None = None
+    shown: str = ""
+    cut: bool = False
+    output_size: int = 0
     error: JSONTextError | None = None
     as_lines: bool = False
     document: Document | None = None
@@ -719,13 +761,13 @@ class Outcome:
     def digest(self) -> str:
         return text_digest(self.text)
 
-    def shown_output(self, limit: int) -> tuple[str, bool]:
-        """The output cut to at most ``limit`` characters at a line end, and whether it was cut."""
-        output = self.output or ""
-        if len(output) <= limit:
-            return output, False
-        end = output.rfind("\n", 0, limit)
-        return output[:end if end > 0 else limit], True
+    def set_output(self, output: str, preview: int | None) -> None:
+        """Keep the whole formatted text, and the part shown (``preview`` characters at most, cut at a line end)."""
+        self.ok, self.output, self.output_size = True, output, len(_encode(output))
+        self.shown, self.cut = output, False
+        if preview is not None and len(output) > preview:
+            end = output.rfind("\n", 0, preview)
+            self.shown, self.cut = output[:end if end > 0 else preview], True
 
     @property
     def size(self) -> int:
@@ -740,22 +782,25 @@ def text_digest(text: str) -> str:
 
 
 def format_document(source: str | bytes, *, action: str = "pretty", indent: str = "2", max_depth: int = 100,
-                    max_bytes: int | None = None, tree_limit: int = TREE_NODE_LIMIT) -> Outcome:
+                    max_bytes: int | None = None, tree_limit: int = TREE_NODE_LIMIT,
+                    preview: int | None = None) -> Outcome:
     """Read ``source`` (JSON, or JSON Lines when the text holds one value per line), format it with ``action``
     (one of :data:`ACTIONS`) and ``indent`` (a key of :data:`INDENTS`), inspect its items and build the tree.
 
     Bad input is never an exception: the :class:`Outcome` carries the error with its line:column.
 
+    :param preview: characters of the formatted text the caller will show; a longer answer is not built whole
+        (``Outcome.output`` is then ``None``; ``Outcome.shown`` has the part). ``None``: the whole text.
     :raises ValueError: for an unknown ``action`` or ``indent`` (a programming error, not user input).
     """
     if action not in ACTIONS:
         raise ValueError(f"unknown action {action!r}")
     with paused_gc(len(source) > BIG_TEXT):  # millions of values are alive while the text is formatted
-        return _format_document(source, action, indent, max_depth, max_bytes, tree_limit)
+        return _format_document(source, action, indent, max_depth, max_bytes, tree_limit, preview)
 
 
 def _format_document(source: str | bytes, action: str, indent: str, max_depth: int, max_bytes: int | None,
-                     tree_limit: int) -> Outcome:
+                     tree_limit: int, preview: int | None) -> Outcome:
     spaces = INDENTS[indent]
     outcome = Outcome("", action, indent)
     try:
@@ -765,10 +810,16 @@ def _format_document(source: str | bytes, action: str, indent: str, max_depth: i
             if isinstance(source, (bytes, bytearray)) else source
         outcome.error = err
         if err.code == "extra_data" and _looks_like_lines(outcome.text, max_depth):
-            _read_lines(outcome, max_depth, spaces)
+            _read_lines(outcome, max_depth, spaces, preview)
         return outcome
     outcome.text, outcome.document, outcome.warnings = document.text, document, list(document.warnings)
-    outcome.output = format_text(document.text, action, spaces, split=document.take_string_parts())
+    if preview is None:
+        outcome.set_output(format_text(document.text, action, spaces, split=document.take_string_parts()), None)
+    else:
+        outcome.ok = True
+        outcome.shown, outcome.cut, outcome.output_size = formatted_part(
+            document.text, action, spaces, preview, split=document.take_string_parts())
+        outcome.output = None if outcome.cut else outcome.shown
     outcome.inspection = inspect(document, indent=spaces)
     outcome.nodes = count_nodes(document.value, tree_limit)
     if outcome.nodes > tree_limit:
@@ -791,7 +842,7 @@ def _looks_like_lines(text: str, max_depth: int) -> bool:
     return True
 
 
-def _read_lines(outcome: Outcome, max_depth: int, spaces: str) -> None:
+def _read_lines(outcome: Outcome, max_depth: int, spaces: str, preview: int | None) -> None:
     from .jsontext import parse_lines
 
     try:
@@ -802,7 +853,7 @@ def _read_lines(outcome: Outcome, max_depth: int, spaces: str) -> None:
     outcome.error = None
     outcome.records = records
     outcome.warnings = [w for record in records for w in record.document.warnings]
-    outcome.output = format_lines(records, outcome.action, spaces)
+    outcome.set_output(format_lines(records, outcome.action, spaces), preview)
     outcome.inspection = inspect(records, indent=spaces)
     outcome.tree_note = ("JSON Lines: the tree view shows one document; paste a single record (or the records as "
                          "a JSON array) to browse it as a tree.")

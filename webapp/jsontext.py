@@ -26,7 +26,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from itertools import accumulate, repeat
+from itertools import accumulate, islice, repeat
 from typing import Any
 
 from . import pointer as jpointer
@@ -371,15 +371,23 @@ _SURROGATE_TOKEN = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F]
 _NUMBER_BYTES = frozenset(b"0123456789.-+eE")
 
 
-def _number_tokens(outside: bytes) -> Iterator[tuple[str, str]]:
-    """(code, token) of every risky number outside strings: big integers, overflowing or underflowing ones."""
+#: Cases counted per warning code in a big document (each costs a little Python); beyond: "at least".
+MAX_COUNTED = 10_000
+
+
+def _big_integers(outside: bytes) -> Iterator[str]:
+    """Integers beyond 2^53 outside strings (``outside``: the bytes between strings)."""
     for match in _LONG_DIGITS.finditer(outside):
         start, end = match.span()
         if outside[start - 1:start] in (b".", b"e", b"E", b"+") or outside[end:end + 1] in (b".", b"e", b"E"):
-            continue  # digits of a float: the exponent scan below judges those
+            continue  # digits of a float: the exponent scan judges those
         token = outside[start - (outside[start - 1:start] == b"-"):end].decode("ascii")
         if abs(int(token)) > MAX_SAFE_INTEGER:
-            yield "big_integer", token
+            yield token
+
+
+def _extreme_exponents(outside: bytes) -> Iterator[tuple[str, str]]:
+    """(code, token) of the numbers outside strings that overflow or underflow a double."""
     for match in _EXPONENT.finditer(outside):
         start = match.start()
         while start > 0 and outside[start - 1] in _NUMBER_BYTES:
@@ -403,10 +411,14 @@ def _bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: l
     if outside is None:
         outside = STRING_MARK.join((parts if parts is not None else split_strings(data))[0::2])
     found: dict[str, list[str]] = {}
-    for code, token in _number_tokens(outside):
+    big = list(islice(_big_integers(outside), MAX_COUNTED))
+    if big:
+        found["big_integer"] = big
+    for code, token in islice(_extreme_exponents(outside), MAX_COUNTED):
         found.setdefault(code, []).append(token)
     if any(hint.search(data) for hint in _SURROGATE_HINTS):
-        lone = [m.group() for m in _SURROGATE_TOKEN.finditer(data) if len(m.group()) != 12]
+        lone = [m.group() for m in islice(_SURROGATE_TOKEN.finditer(data), MAX_COUNTED * 2)
+                if len(m.group()) != 12]
         if lone:
             found["lone_surrogate"] = ["" for _ in lone]
     if any(hint.search(data) for hint in _BYTE_HINTS[1:4]):  # noncharacters
@@ -429,7 +441,8 @@ def _bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: l
             more = 1
         example = f" (e.g. {_shorten(tokens[-1])})" if tokens[-1] else ""
         if more > 0:
-            amount = "Some" if code == "noncharacter" else f"About {more:,}"
+            amount = ("Some" if code == "noncharacter" else
+                      f"At least {more:,}" if len(tokens) >= MAX_COUNTED else f"About {more:,}")
             warnings.append(JSONWarning(code, f"{amount} more {what[code]} after line {line:,}{example}: a document "
                                         f"over {PRECISE_WARNINGS_LIMIT:,} characters is checked place by place only "
                                         "up to there; the rest is counted.", "", line, 1))

@@ -70,10 +70,7 @@ OUTPUT_SHOWN = 1_000_000
 
 def _render(outcome: fmt.Outcome | None, *, upload: bool = False, status: int = 200,
             limit_error: str | None = None) -> Any:
-    shown, cut = outcome.shown_output(OUTPUT_SHOWN) if outcome else ("", False)
     context = {
-        "output_shown": shown,
-        "output_cut": cut,
         "outcome": outcome,
         "text": outcome.text if outcome else "",
         "action": outcome.action if outcome else "pretty",
@@ -95,10 +92,11 @@ def page() -> Any:
     if example is None:
         return _render(None)
     return _render(fmt.format_document(example[1], action=_choice("action", fmt.ACTIONS, "pretty"),
-                                       indent=_choice("indent", fmt.INDENTS, "2"), **_settings()))
+                                       indent=_choice("indent", fmt.INDENTS, "2"), preview=OUTPUT_SHOWN,
+                                       **_settings()))
 
 
-def _submitted() -> tuple[fmt.Outcome, bool]:
+def _submitted(preview: int | None) -> tuple[fmt.Outcome, bool]:
     """Format what the form sent: the uploaded ``file`` (it wins; bytes, decoded as UTF-8, BOM dropped) or the
     pasted ``document``. Returns the outcome and whether it came from an upload."""
     upload = request.files.get("file")
@@ -109,14 +107,14 @@ def _submitted() -> tuple[fmt.Outcome, bool]:
         upload = None
         source = request.form.get("document", "")
     outcome = fmt.format_document(source, action=_choice("action", fmt.ACTIONS, "pretty"),
-                                  indent=_choice("indent", fmt.INDENTS, "2"), **_settings())
+                                  indent=_choice("indent", fmt.INDENTS, "2"), preview=preview, **_settings())
     return outcome, upload is not None
 
 
 @bp.post("/format")
 def format_document() -> Any:
     """Format the pasted ``document`` or the uploaded ``file``; invalid JSON is shown (200) with the text kept."""
-    outcome, upload = _submitted()
+    outcome, upload = _submitted(OUTPUT_SHOWN)
     return _render(outcome, upload=upload and is_partial())
 
 
@@ -126,7 +124,7 @@ def download() -> Any:
 
     When the input is not valid JSON the page with the error panel is answered instead, status 400.
     """
-    outcome, _ = _submitted()
+    outcome, _ = _submitted(None)
     if outcome.output is None:
         return _render(outcome, status=400)
     lines = outcome.records is not None and outcome.action == "minify"
