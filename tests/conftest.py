@@ -54,6 +54,31 @@ class ServerThread:
         self.thread.join(timeout=5)
 
 
+@pytest.fixture
+def serve(tmp_path):
+    """Serve a variant of the app (its own settings) over real HTTP; yields a factory of strict SDK clients.
+
+    ``sdk = serve(RESPONSES_ENABLED=False)`` gives an ``openai.OpenAI`` client (``max_retries=0``, strict
+    response validation) pointed at that server's ``/v1``.
+    """
+    from openai import OpenAI
+
+    servers: list[ServerThread] = []
+
+    def start(**settings):
+        app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN,
+                          "RESPONSES_DATABASE": str(tmp_path / f"r{len(servers)}.sqlite3"), **settings})
+        server = ServerThread(app)
+        server.start()
+        servers.append(server)
+        return OpenAI(base_url=server.url + "/v1", api_key=TEST_TOKEN, max_retries=0,
+                      _strict_response_validation=True)
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
 @pytest.fixture(scope="session")
 def live_app(tmp_path_factory):
     return create_app({

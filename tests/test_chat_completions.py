@@ -15,7 +15,7 @@ from pathlib import Path
 
 import openai
 import pytest
-from conftest import TEST_TOKEN, ServerThread
+from conftest import TEST_TOKEN
 from openai import OpenAI
 from openapi_conformance import parse_sse
 
@@ -182,25 +182,6 @@ def test_stream_framing(live_server):
 
 
 # ================================================================================ gateway behaviour
-
-@pytest.fixture
-def serve(tmp_path):
-    """Serve a variant of the app over real HTTP; yields a factory of strict SDK clients."""
-    servers: list[ServerThread] = []
-
-    def start(**settings) -> OpenAI:
-        app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN,
-                          "RESPONSES_DATABASE": str(tmp_path / f"r{len(servers)}.sqlite3"), **settings})
-        server = ServerThread(app)
-        server.start()
-        servers.append(server)
-        return OpenAI(base_url=server.url + "/v1", api_key=TEST_TOKEN, max_retries=0,
-                      _strict_response_validation=True)
-
-    yield start
-    for server in servers:
-        server.stop()
-
 
 def test_off_by_default_is_404_for_every_method(serve, client):
     sdk = serve()  # no CHAT_COMPLETIONS_ENABLED: the default is off

@@ -14,10 +14,9 @@ import zlib
 
 import openai
 import pytest
-from conftest import TEST_TOKEN, ServerThread
+from conftest import TEST_TOKEN
 from openai import OpenAI
 
-from webapp import create_app
 
 WEATHER = {
     "type": "function", "name": "get_weather", "description": "Get the current weather for a location",
@@ -201,25 +200,6 @@ def test_model_failure_in_a_stream_raises_the_error_event(sdk):
     with pytest.raises(openai.APIError, match="could not build arguments"):
         for _ in sdk.responses.create(model="m", input="go", tools=[impossible], stream=True):
             pass
-
-
-@pytest.fixture
-def serve(tmp_path):
-    """Serve a variant of the app (its own settings) over real HTTP; yields a factory of SDK clients."""
-    servers = []
-
-    def start(**settings) -> OpenAI:
-        app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN,
-                          "RESPONSES_DATABASE": str(tmp_path / f"r{len(servers)}.sqlite3"), **settings})
-        server = ServerThread(app)
-        server.start()
-        servers.append(server)
-        return OpenAI(base_url=server.url + "/v1", api_key=TEST_TOKEN, max_retries=0,
-                      _strict_response_validation=True)
-
-    yield start
-    for server in servers:
-        server.stop()
 
 
 def test_disabled_endpoint_is_404(serve):
