@@ -16,6 +16,7 @@ from webapp.format import (
     build_tree,
     count_nodes,
     displayable,
+    format_bytes,
     format_document,
     format_lines,
     format_text,
@@ -406,3 +407,11 @@ def test_a_preview_is_the_start_of_the_whole_answer(action, limit):
 def test_a_preview_of_json_lines():
     outcome = format_document("[1]\n[2]\n", preview=3)
     assert outcome.cut and outcome.shown == "[" and outcome.output == "[\n  1\n]\n[\n  2\n]\n"
+
+
+@pytest.mark.parametrize("action", ["pretty", "minify", "sort"])
+def test_format_bytes_is_format_text_in_utf8(action):
+    text = '{"é": [1.10, "a\\"b"], "b": {"c": []}}'
+    assert format_bytes(text, action, "\t") == format_text(text, action, "\t").encode()
+    outcome = format_document(text, action=action, as_bytes=True)
+    assert outcome.ok and outcome.data == format_bytes(text, action, "  ") and outcome.output is None

@@ -80,8 +80,11 @@ def _joined(parts: list[bytes], skeleton: bytes, limit: int | None) -> tuple[byt
     """Put the rewritten ``skeleton`` back between the string bodies: (the output, or its first ``limit`` bytes and
     a little more; the size of the whole output in bytes). With a limit, the rest is never joined."""
     parts[0::2] = skeleton.split(_STRING_MARK)
+    if limit is None:
+        joined = join_strings(parts)
+        return joined, len(joined)
     total = sum(map(len, parts)) + len(parts) - 1
-    if limit is not None and total > limit:
+    if total > limit:
         for count, size in enumerate(accumulate(map(len, parts)), start=1):
             if size + count > limit:
                 del parts[count:]
@@ -239,6 +242,18 @@ def formatted_part(text: str, action: str, indent: str, limit: int, *,
         return shown, False, size
     end = shown.rfind("\n", 0, limit)
     return shown[:end if end > 0 else limit], True, size
+
+
+def format_bytes(text: str, action: str = "pretty", indent: str = "  ", *, split: Split | None = None) -> bytes:
+    """:func:`format_text` as UTF-8 bytes (a download skips decoding and encoding megabytes again)."""
+    if action == "sort":
+        return _encode(sort_keys(text, indent, split=split))
+    parts, outside = _split(text, split)
+    if action == "pretty":
+        return _pretty(parts, _encode(indent), outside)[0]
+    if action == "minify":
+        return _joined(parts, _skeleton(parts, outside), None)[0]
+    raise ValueError(f"unknown action {action!r}: use one of {', '.join(ACTIONS)}")
 
 
 def format_text(text: str, action: str = "pretty", indent: str = "  ", *, split: Split | None = None) -> str:
@@ -731,6 +746,7 @@ class Outcome:
         and the whole was not built.
     :ivar shown: the part of the formatted text the page shows; ``cut``: it is not all of it; ``output_size``: UTF-8
         bytes of the whole formatted text.
+    :ivar data: the whole formatted text as UTF-8, instead of ``output``, when asked for (a download).
     :ivar error: the parse error (line:column, caret excerpt); ``as_lines``: it is the error of a JSON Lines record.
     :ivar document: the parsed document; ``records``: the records instead, for JSON Lines.
     :ivar warnings: the warnings of the document or of every record (line numbers in the whole text).
@@ -746,7 +762,8 @@ class Outcome:
     output: str | None = None
     shown: str = ""
     cut: bool = False
-    output_size: int = 0
+    known_size: int | None = None
+    data: bytes | None = None
     error: JSONTextError | None = None
     as_lines: bool = False
     document: Document | None = None
@@ -761,9 +778,15 @@ class Outcome:
     def digest(self) -> str:
         return text_digest(self.text)
 
+    @property
+    def output_size(self) -> int:
+        if self.known_size is None:
+            self.known_size = len(_encode(self.output or ""))
+        return self.known_size
+
     def set_output(self, output: str, preview: int | None) -> None:
         """Keep the whole formatted text, and the part shown (``preview`` characters at most, cut at a line end)."""
-        self.ok, self.output, self.output_size = True, output, len(_encode(output))
+        self.ok, self.output = True, output
         self.shown, self.cut = output, False
         if preview is not None and len(output) > preview:
             end = output.rfind("\n", 0, preview)
@@ -783,7 +806,7 @@ def text_digest(text: str) -> str:
 
 def format_document(source: str | bytes, *, action: str = "pretty", indent: str = "2", max_depth: int = 100,
                     max_bytes: int | None = None, tree_limit: int = TREE_NODE_LIMIT,
-                    preview: int | None = None) -> Outcome:
+                    preview: int | None = None, as_bytes: bool = False) -> Outcome:
     """Read ``source`` (JSON, or JSON Lines when the text holds one value per line), format it with ``action``
     (one of :data:`ACTIONS`) and ``indent`` (a key of :data:`INDENTS`), inspect its items and build the tree.
 
@@ -791,16 +814,17 @@ def format_document(source: str | bytes, *, action: str = "pretty", indent: str 
 
     :param preview: characters of the formatted text the caller will show; a longer answer is not built whole
         (``Outcome.output`` is then ``None``; ``Outcome.shown`` has the part). ``None``: the whole text.
+    :param as_bytes: the whole formatted text as UTF-8 in ``Outcome.data`` (not in ``output``), for a download.
     :raises ValueError: for an unknown ``action`` or ``indent`` (a programming error, not user input).
     """
     if action not in ACTIONS:
         raise ValueError(f"unknown action {action!r}")
     with paused_gc(len(source) > BIG_TEXT):  # millions of values are alive while the text is formatted
-        return _format_document(source, action, indent, max_depth, max_bytes, tree_limit, preview)
+        return _format_document(source, action, indent, max_depth, max_bytes, tree_limit, preview, as_bytes)
 
 
 def _format_document(source: str | bytes, action: str, indent: str, max_depth: int, max_bytes: int | None,
-                     tree_limit: int, preview: int | None) -> Outcome:
+                     tree_limit: int, preview: int | None, as_bytes: bool) -> Outcome:
     spaces = INDENTS[indent]
     outcome = Outcome("", action, indent)
     try:
@@ -813,11 +837,15 @@ def _format_document(source: str | bytes, action: str, indent: str, max_depth: i
             _read_lines(outcome, max_depth, spaces, preview)
         return outcome
     outcome.text, outcome.document, outcome.warnings = document.text, document, list(document.warnings)
+    if as_bytes:
+        outcome.ok = True
+        outcome.data = format_bytes(document.text, action, spaces, split=document.take_string_parts())
+        return outcome  # a download: nothing else is shown
     if preview is None:
         outcome.set_output(format_text(document.text, action, spaces, split=document.take_string_parts()), None)
     else:
         outcome.ok = True
-        outcome.shown, outcome.cut, outcome.output_size = formatted_part(
+        outcome.shown, outcome.cut, outcome.known_size = formatted_part(
             document.text, action, spaces, preview, split=document.take_string_parts())
         outcome.output = None if outcome.cut else outcome.shown
     outcome.inspection = inspect(document, indent=spaces)

@@ -46,7 +46,7 @@ MAX_WARNINGS = 200
 #: Documents up to this many characters get a full pointer → position map on the first ``position`` call;
 #: bigger ones are scanned up to the pointer asked for (cheap near the start, the common case for items).
 POSITION_MAP_LIMIT = 256_000
-#: Documents longer than this (characters) get their warnings located exactly in the first quarter of this length
+#: Documents longer than this (characters) get their warnings located exactly in the first eighth of this length
 #: and counted after it, so a 45 MB document is not read token by token in Python.
 PRECISE_WARNINGS_LIMIT = 2_000_000
 #: Width of the excerpt line around the column when the offending line is long (a minified document).
@@ -363,8 +363,10 @@ def _dup_tolerant_decode(text: str, max_depth: int, ijson: bool, names: list[str
 
 # A big document's warnings: located exactly in its first part, counted in the rest (bounded time). Each scan
 # is a C loop over bytes: a literal-led pattern, or digits outside strings.
-_LONG_DIGITS = re.compile(rb"[0-9]{16,}")
-_EXPONENT = re.compile(rb"[eE][-+]?[0-9]{3}")
+_NINE_DIGITS = bytes.maketrans(b"0123456789E", b"9999999999e")
+_SIXTEEN_NINES = b"9" * 16
+_NINES = re.compile(rb"9+")
+_LONG_EXPONENT = re.compile(rb"e[-+]?999")
 _SURROGATE_HINTS = (re.compile(rb"\xed[\xa0-\xbf]"), re.compile(rb"\\u[dD][89a-fA-F]"))
 _SURROGATE_TOKEN = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?"
                               rb"|\\u[dD][c-fC-F][0-9a-fA-F]{2}|\xed[\xa0-\xbf][\x80-\xbf]")
@@ -376,25 +378,30 @@ MAX_COUNTED = 10_000
 
 
 def _big_integers(outside: bytes) -> Iterator[str]:
-    """Integers beyond 2^53 outside strings (``outside``: the bytes between strings)."""
-    for match in _LONG_DIGITS.finditer(outside):
-        start, end = match.span()
-        if outside[start - 1:start] in (b".", b"e", b"E", b"+") or outside[end:end + 1] in (b".", b"e", b"E"):
-            continue  # digits of a float: the exponent scan judges those
-        token = outside[start - (outside[start - 1:start] == b"-"):end].decode("ascii")
-        if abs(int(token)) > MAX_SAFE_INTEGER:
-            yield token
+    """Integers beyond 2^53 outside strings (``outside``: the bytes between strings). Digits are mapped to ``9``
+    first, so runs of 16 are found by a literal search (C speed) instead of a pattern tried at every byte."""
+    nines = outside.translate(_NINE_DIGITS)
+    start = nines.find(_SIXTEEN_NINES)
+    while start != -1:
+        end = _NINES.match(nines, start).end()  # type: ignore[union-attr]
+        before, after = outside[start - 1:start], outside[end:end + 1]
+        if before not in (b".", b"e", b"E", b"+") and after not in (b".", b"e", b"E"):  # else a float's digits
+            token = outside[start - (before == b"-"):end].decode("ascii")
+            if abs(int(token)) > MAX_SAFE_INTEGER:
+                yield token
+        start = nines.find(_SIXTEEN_NINES, end)
 
 
 def _extreme_exponents(outside: bytes) -> Iterator[tuple[str, str]]:
-    """(code, token) of the numbers outside strings that overflow or underflow a double."""
-    for match in _EXPONENT.finditer(outside):
+    """(code, token) of the numbers outside strings that overflow or underflow a double (exponent of 3 digits
+    or more; found by a literal-led pattern once digits are mapped to ``9``)."""
+    nines = outside.translate(_NINE_DIGITS)
+    for match in _LONG_EXPONENT.finditer(nines):
         start = match.start()
         while start > 0 and outside[start - 1] in _NUMBER_BYTES:
             start -= 1
-        end = match.end()
-        while end < len(outside) and outside[end:end + 1].isdigit():
-            end += 1
+        end = _NINES.match(nines, match.end()).end() if nines[match.end():match.end() + 1] == b"9" \
+            else match.end()  # type: ignore[union-attr]
         token = outside[start:end].decode("ascii")
         number = float(token)
         if math.isinf(number):
@@ -406,7 +413,7 @@ def _extreme_exponents(outside: bytes) -> Iterator[tuple[str, str]]:
 def _bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: list[bytes] | None,
                       outside: bytes | None, data: bytes | None) -> list[JSONWarning]:
     """Warnings of a document over :data:`PRECISE_WARNINGS_LIMIT`: C-speed scans find what there is; when there
-    is something, the precise scan locates it in the first quarter of that length and the rest is counted."""
+    is something, the precise scan locates it in the first eighth of that length and the rest is counted."""
     data = text.encode("utf-8", "surrogatepass") if data is None else data
     if outside is None:
         outside = STRING_MARK.join((parts if parts is not None else split_strings(data))[0::2])
@@ -425,7 +432,7 @@ def _bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: l
         found["noncharacter"] = [""]
     if not found and not duplicates and not any(hint.search(data) for hint in _BYTE_HINTS[4:6]):  # NFD names
         return []
-    analyser = _Analyser(text, max_depth=max_depth, ijson=False, stop_at=PRECISE_WARNINGS_LIMIT // 4)
+    analyser = _Analyser(text, max_depth=max_depth, ijson=False, stop_at=PRECISE_WARNINGS_LIMIT // 8)
     warnings = analyser.run()
     start = analyser.stopped_at
     if start is None:

@@ -96,7 +96,7 @@ def page() -> Any:
                                        **_settings()))
 
 
-def _submitted(preview: int | None) -> tuple[fmt.Outcome, bool]:
+def _submitted(preview: int | None, as_bytes: bool = False) -> tuple[fmt.Outcome, bool]:
     """Format what the form sent: the uploaded ``file`` (it wins; bytes, decoded as UTF-8, BOM dropped) or the
     pasted ``document``. Returns the outcome and whether it came from an upload."""
     upload = request.files.get("file")
@@ -107,7 +107,8 @@ def _submitted(preview: int | None) -> tuple[fmt.Outcome, bool]:
         upload = None
         source = request.form.get("document", "")
     outcome = fmt.format_document(source, action=_choice("action", fmt.ACTIONS, "pretty"),
-                                  indent=_choice("indent", fmt.INDENTS, "2"), preview=preview, **_settings())
+                                  indent=_choice("indent", fmt.INDENTS, "2"), preview=preview,
+                                  as_bytes=as_bytes, **_settings())
     return outcome, upload is not None
 
 
@@ -124,12 +125,13 @@ def download() -> Any:
 
     When the input is not valid JSON the page with the error panel is answered instead, status 400.
     """
-    outcome, _ = _submitted(None)
-    if outcome.output is None:
+    outcome, _ = _submitted(None, as_bytes=True)
+    if not outcome.ok:
         return _render(outcome, status=400)
     lines = outcome.records is not None and outcome.action == "minify"
     name, mimetype = ("formatted.jsonl", "application/jsonl") if lines else ("formatted.json", "application/json")
-    return Response(outcome.output, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    body = outcome.data if outcome.data is not None else outcome.output
+    return Response(body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 @bp.post("/format/tree")
