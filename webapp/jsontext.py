@@ -12,6 +12,11 @@ Two speeds, one verdict:
 
 Python's own messages mislead (a trailing comma and a comment both read "Expecting property name enclosed in
 double quotes"), so they are never shown as they are.
+
+Big texts (over :data:`BIG_TEXT` characters) are parsed with the garbage collector paused, their nesting is
+measured on the bytes between strings (:func:`split_strings`, reused by the formatter), and beyond
+:data:`PRECISE_WARNINGS_LIMIT` characters their warnings are located in the first part and counted in the rest,
+so a 45 MB document is never read token by token in Python.
 """
 
 from __future__ import annotations
