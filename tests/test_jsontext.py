@@ -171,7 +171,8 @@ def test_valid_but_risky_values_warn(text, code, pointer, first, words):
 
 
 def test_no_warning_at_the_edge_of_the_safe_range_or_for_paired_surrogates():
-    doc = parse(f'[{MAX_SAFE_INTEGER}, -{MAX_SAFE_INTEGER}, 1e308, "\\ud83d\\ude00", "\\\\ud800", "1234567890123456789"]')
+    doc = parse(f'[{MAX_SAFE_INTEGER}, -{MAX_SAFE_INTEGER}, 1e308, "\\ud83d\\ude00", "\\\\ud800", '
+                '"1234567890123456789"]')
     assert doc.warnings == []
     assert doc.value[3] == "\U0001F600" and doc.value[4] == "\\ud800"
 
@@ -368,7 +369,7 @@ def test_recursion_limit_is_untouched():
 @pytest.fixture
 def small_limits(monkeypatch):
     import webapp.jsontext as jsontext
-    monkeypatch.setattr(jsontext, "PRECISE_WARNINGS_LIMIT", 4_000)  # precise up to 1,000 characters
+    monkeypatch.setattr(jsontext, "PRECISE_WARNINGS_LIMIT", 8_000)  # precise up to 1,000 characters
     monkeypatch.setattr(jsontext, "BIG_TEXT", 1_000)
     return jsontext
 

@@ -131,7 +131,7 @@ def _pretty(parts: list[bytes], indent: bytes, outside: bytes | None = None,
                   ord("}"): [line + b"}" for line in newline], ord("]"): [line + b"]" for line in newline]}
         marks = map(list.__getitem__, map(shapes.__getitem__, brackets), depths)
         tails = map(bytes.replace, segments[1:], repeat(b","), map(comma.__getitem__, depths))
-        skeleton = segments[0] + b"".join(chain.from_iterable(zip(marks, tails)))
+        skeleton = segments[0] + b"".join(chain.from_iterable(zip(marks, tails, strict=True)))
     skeleton = skeleton.replace(_EMPTY_OBJECT, b"{}").replace(_EMPTY_ARRAY, b"[]")
     return _joined(parts, skeleton, limit)
 
@@ -172,7 +172,8 @@ def sort_keys(text: str, indent: str | None = "  ", *, split: Split | None = Non
     pieces = _skeleton(parts, outside).split(_STRING_MARK)
     # The same document with string i written as "i": the C parser builds the structure, bodies stay aside.
     labels = (b'"%d"' % i for i in range(len(bodies)))
-    labelled = b"".join(chain.from_iterable(zip(pieces, labels))) + pieces[-1]
+    # one piece more than labels: the last piece follows the last string
+    labelled = b"".join(chain.from_iterable(zip(pieces, labels, strict=False))) + pieces[-1]
     with paused_gc(len(labelled) > BIG_TEXT):
         tree = json.loads(labelled, object_pairs_hook=_Pairs, parse_int=_Raw, parse_float=_Raw)
         output = _sorted_output(tree, bodies)
@@ -687,7 +688,7 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
         shape = "jsonl"
         sources = [(record.document, "", record.line) for record in source]
     inspection = Inspection(shape, [], len(items))
-    for index, (item, (document, pointer, line)) in enumerate(zip(items, sources)):
+    for index, (item, (document, pointer, line)) in enumerate(zip(items, sources, strict=True)):
         badge = type_badge(item)
         verdict = gate_verdict(item)
         check = None
