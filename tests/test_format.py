@@ -251,6 +251,8 @@ ARGUMENTS = [
     ('{"a": 1, "a": 2}', "invalid", "arguments_parse"),
     ('{"a": NaN}', "invalid", "arguments_parse"),
     ('{"a": "\\ud800"}', "invalid", "arguments_parse"),
+    ('{"a": 1e400}', "invalid", "arguments_parse"),
+    ('{"a": 12345678901234567890}', "json_object", "arguments_schema"),
     ({"region": "apac"}, "object", "arguments_type"),
     (5, "not_string", "arguments_type"),
     (None, "not_string", "arguments_type"),

@@ -198,6 +198,9 @@ IJSON_ERRORS = [
     ('{"k": "\\ufdd0"}', "noncharacter", 1, 8),
     ('{"k": "\U0010ffff"}', "noncharacter", 1, 8),
     ('{"k": NaN}', "nan_literal", 1, 7),
+    ('{"k": 1e400}', "number_overflow", 1, 7),
+    ('{"k": [-2.5E+999]}', "number_overflow", 1, 8),
+    ('{"k": 1' + "0" * 400 + '.5}', "number_overflow", 1, 7),
 ]
 
 
@@ -211,7 +214,8 @@ def test_ijson_turns_ambiguous_or_unportable_text_into_errors(text, code, line, 
 
 @pytest.mark.parametrize("text", [
     '{"region": "apac"}', '{"city": "Москва", "emoji": "\\ud83d\\ude00 \U0001F600"}', "[]", '"plain"', "0", "-0",
-    '{"n": 9007199254740993}', '{"x": 1e400}', '{"\\\\ud800": "\\\\ufffe"}',
+    '{"n": 9007199254740993}', '{"x": 1e300, "y": "1e400"}', '{"\\\\ud800": "\\\\ufffe"}', '[1e-400]',
+    "[1" + "0" * 400 + "]",
 ])
 def test_ijson_accepts_what_json_loads_reads_the_same_way(text):
     assert loads_ijson(text) == json.loads(text)

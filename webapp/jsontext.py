@@ -201,8 +201,9 @@ def parse(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: i
         at the start of a ``str`` is an error, code ``bom``: it means the bytes were decoded the wrong way).
     :param max_depth: most nested arrays/objects allowed (``[]`` is depth 1); deeper → ``too_deep``.
     :param max_bytes: most UTF-8 bytes allowed; more → ``too_large``. ``None``: no limit.
-    :param ijson: I-JSON (RFC 7493 §2.1): duplicate member names, unpaired surrogates and Unicode noncharacters
-        are errors instead of warnings.
+    :param ijson: I-JSON (RFC 7493 §2): duplicate member names, unpaired surrogates, Unicode noncharacters and
+        non-integer numbers beyond a 64-bit double are errors instead of warnings (integers beyond 2^53 stay
+        warnings: Python reads them exactly).
     :returns: a :class:`Document`.
     :raises JSONTextError: on the first mistake in the text, naming it and its line:column. ``NaN`` and
         ``Infinity`` are always errors (RFC 8259 §6).
@@ -249,8 +250,9 @@ def loads_ijson(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH) -> Any
     """Parse I-JSON (RFC 7493) at about ``json.loads`` speed; the gate's hot path for ``arguments``.
 
     Valid input costs one C-speed parse plus a few C-speed scans of the text. Any violation — RFC 8259 syntax,
-    ``NaN``/``Infinity``, duplicate member names, unpaired surrogates, Unicode noncharacters, nesting beyond
-    ``max_depth`` — re-reads the text slowly to name the mistake and its line:column.
+    ``NaN``/``Infinity``, duplicate member names, unpaired surrogates, Unicode noncharacters, a number beyond a
+    64-bit double (``1e400``), nesting beyond ``max_depth`` — re-reads the text slowly to name the mistake and its
+    line:column.
 
     :returns: plain Python values (ints exact).
     :raises JSONTextError: see :func:`parse` with ``ijson=True``.
@@ -260,11 +262,11 @@ def loads_ijson(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH) -> Any
     if text.count("{") + text.count("[") > max_depth:
         _check_depth(text, max_depth, True)
     try:
-        value = _STRICT_DECODER.decode(text)
+        value = _IJSON_DECODER.decode(text)
     except (_Duplicate, _NonFinite, ValueError, RecursionError) as exc:
         raise _diagnose(text, max_depth, True, exc) from None
     if (not text.isascii() and _RAW_SUSPECT.search(text)) or ("\\u" in text and _ESCAPE_SUSPECT.search(text)):
-        _Analyser(text, max_depth=max_depth, ijson=True).run()  # raises on a lone surrogate or noncharacter
+        _Analyser(text, max_depth=max_depth, ijson=True).run()  # raises on what I-JSON forbids
     return value
 
 
@@ -342,7 +344,17 @@ def _refuse_constant(name: str) -> Any:
     raise _NonFinite(name)
 
 
+def _finite(token: str) -> float:
+    number = float(token)
+    if math.isinf(number):  # 1e400: beyond a 64-bit double (I-JSON, RFC 7493 §2.2)
+        raise _NonFinite(token)
+    return number
+
+
 _STRICT_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_strict, parse_constant=_refuse_constant)
+# The gate's: arguments hold few floats, so a check per float costs little.
+_IJSON_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_strict, parse_constant=_refuse_constant,
+                                  parse_float=_finite)
 _RAW_DECODER = json.JSONDecoder()
 _PLAIN_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
@@ -1012,9 +1024,11 @@ class _Analyser:
         elif match.group(2) is not None or len(token) > 17:
             number = float(token)
             if math.isinf(number):
-                self.warn("number_overflow", f"Number {_shorten(token)} is beyond the range of a 64-bit double "
-                          "(±1.8e308): most parsers read it as Infinity, which JSON cannot write back. It is kept "
-                          "exactly as written here.", pointer, pos)
+                self.ijson_problem("number_overflow", f"Number {_shorten(token)} is beyond the range of a 64-bit "
+                                   "double (±1.8e308): I-JSON forbids it (RFC 7493 §2.2), and parsers read it as "
+                                   "Infinity or fail.", f"Number {_shorten(token)} is beyond the range of a 64-bit "
+                                   "double (±1.8e308): most parsers read it as Infinity, which JSON cannot write "
+                                   "back. It is kept exactly as written here.", pointer, pos)
             elif number == 0 and any(d in "123456789" for d in token.split("e")[0].split("E")[0]):
                 self.warn("number_underflow", f"Number {_shorten(token)} is too small for a 64-bit double: most "
                           "parsers read it as 0. It is kept exactly as written here.", pointer, pos)
