@@ -22,6 +22,7 @@ from typing import Any
 from . import gate
 from . import pointer as jpointer
 from .jsontext import (
+    displayable,
     BIG_TEXT,
     STRING_MARK,
     Document,
@@ -283,16 +284,6 @@ def format_lines(records: Sequence[JSONLine], action: str = "pretty", indent: st
 
 # ---------------------------------------------------------------------------------------------------------------
 # Display helpers
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def displayable(text: str) -> str:
-    """``text`` safe to send as UTF-8: each unpaired surrogate becomes U+FFFD (the warnings name them)."""
-    if text.isascii() or not _SURROGATE.search(text):
-        return text
-    return _SURROGATE.sub("\ufffd", text)
-
 
 def _a(kind: str) -> str:
     """The kind with its article, for sentences: ``an array``, ``a number``, ``null``."""

@@ -1229,3 +1229,15 @@ def _as_double(token: str) -> str:
     except OverflowError:
         return "Infinity"
     return f"{int(number)}"
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def displayable(text: str) -> str:
+    """``text`` safe to encode as UTF-8: each unpaired surrogate (legal in a JSON string, ``"\\ud800"``, but not
+    encodable) is shown as its ``\\uXXXX`` escape, so the page names it instead of failing with a 500."""
+    if text.isascii() or not _LONE_SURROGATE.search(text):
+        return text
+    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+

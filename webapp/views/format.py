@@ -24,7 +24,6 @@ from ..jsontext import JSONTextError
 
 bp = Blueprint("format", __name__)
 # Pointers and names are shown as text; an unpaired surrogate in them (legal in JSON) cannot be sent as UTF-8.
-bp.add_app_template_filter(fmt.displayable, "displayable")
 
 _FC_001 = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report", "call_id": "call_123",
            "status": "completed", "arguments": "{\"region\":\"apac\"}"}

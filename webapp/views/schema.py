@@ -13,7 +13,6 @@ pasted text, including into the ``arguments`` string of a pasted item.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,7 +38,6 @@ MAX_VALUE_CHARS = 160
 LOCATE_BUDGET_CHARS = 8_000_000
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False)
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 Position = tuple[int, int]  # (line, column), both 1-based, column in characters
 Locate = Callable[[str], Position | None]  # pointer -> where it starts in the pasted text
@@ -221,9 +219,7 @@ def check() -> str:
 
 
 def _render(check: Check, *, full: bool) -> str:
-    page = render_template("schema.html" if full else "_schema_result.html", check=check, examples=EXAMPLES)
-    # A parsed "\ud800" (legal JSON, a lone surrogate) cannot be encoded as UTF-8: show it as its escape.
-    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", page)
+    return render_template("schema.html" if full else "_schema_result.html", check=check, examples=EXAMPLES)
 
 
 # -- the check ---------------------------------------------------------------------------------------------
