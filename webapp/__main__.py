@@ -15,7 +15,8 @@ from typing import Any, TextIO
 
 from . import jsontext
 from .gate import JournalReport, check_journal
-from .journal import JournalError, kind_of, load_journal
+from .journal import JournalError, load_journal
+from .jsontext import kind_of
 from .schema import SchemaInvalid, compile_schema
 
 EXIT_REPLAYABLE, EXIT_NOT_REPLAYABLE, EXIT_UNUSABLE = 0, 1, 2

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .jsontext import json_type
 from .openresponses import Limits, RequestError, parse_create_request, parse_data_url
 from .schema import SchemaInvalid, compile_schema
 from .testmodel import Generation, generate, new_id, token_chunks
@@ -161,21 +162,11 @@ class ChatRequest:
 
 # ------------------------------------------------------------------------------------------------ validation
 
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    return {str: "string", list: "array", dict: "object"}.get(type(value), type(value).__name__)
-
-
 def _expect(value: Any, kind: type | tuple[type, ...], path: str, what: str) -> Any:
     kinds = kind if isinstance(kind, tuple) else (kind,)
     # bool is an int subclass in Python, but true is no number in JSON.
     if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-        raise ChatRequestError(f"expected {what}, got {_type_name(value)}", path, INVALID_TYPE)
+        raise ChatRequestError(f"expected {what}, got {json_type(value)}", path, INVALID_TYPE)
     return value
 
 
@@ -282,7 +273,7 @@ def _content(message: dict[str, Any], path: str, role: str, limits: Limits) -> s
         return _text(content, where)
     if isinstance(content, list):
         return _parts(content, where, role, limits)
-    raise ChatRequestError(f"expected a string or an array of content parts, got {_type_name(content)}", where,
+    raise ChatRequestError(f"expected a string or an array of content parts, got {json_type(content)}", where,
                            INVALID_TYPE)
 
 
@@ -300,7 +291,7 @@ def _tool_calls(value: Any, path: str) -> tuple[ChatToolCall, ...]:
         name = _name(_need(function, "name", f"{at}.function"), f"{at}.function.name")
         arguments = _need(function, "arguments", f"{at}.function")
         if not isinstance(arguments, str):
-            raise ChatRequestError(f"expected a string of JSON text, got {_type_name(arguments)} (encode the "
+            raise ChatRequestError(f"expected a string of JSON text, got {json_type(arguments)} (encode the "
                                    "arguments object with json.dumps)", f"{at}.function.arguments", INVALID_TYPE)
         calls.append(ChatToolCall(call_id, name, arguments))
     return tuple(calls)
@@ -533,7 +524,7 @@ def parse_chat_request(body: Any, limits: Limits | None = None) -> ChatRequest:
     """
     limits = limits or Limits()
     if not isinstance(body, dict):
-        raise ChatRequestError(f"the body must be a JSON object, got {_type_name(body)}", None, INVALID_TYPE)
+        raise ChatRequestError(f"the body must be a JSON object, got {json_type(body)}", None, INVALID_TYPE)
     fields: dict[str, Any] = {}
     stream_options = None
     max_tokens: dict[str, int | None] = {}

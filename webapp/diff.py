@@ -33,7 +33,7 @@ from typing import Any
 from deepdiff import DeepDiff
 
 from . import pointer as jp
-from .openresponses import json_type  # JSON Schema's type names; integer and number kept apart
+from .jsontext import json_type  # JSON Schema's type names; integer and number kept apart
 
 __all__ = [
     "ABSENT", "KINDS", "BLOCKERS", "EXAMPLES", "Blocker", "Change", "DiffError", "DiffOptions", "DiffResult",

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .journal import Journal, JournalError, load_journal
-from .journal import kind_of as _kind
+from .jsontext import kind_of as _kind
 from .jsontext import JSONTextError, loads_ijson
 from .schema import _IDENTITY, CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import jsontext
-from .schema import json_type
+from .jsontext import kind_of
 
 __all__ = ["Journal", "JournalError", "load_journal", "SHAPES"]
 
@@ -157,13 +157,3 @@ def _tools(value: dict) -> list[Any] | None:
     if not isinstance(tools, list):
         raise JournalError(f"/tools must be an array of tool definitions, not {kind_of(tools)}", pointer="/tools")
     return tools
-
-
-def kind_of(value: Any) -> str:
-    """A JSON value's kind for messages: ``null``, ``a string``, ``a number``, ``an object``…"""
-    name = json_type(value)
-    return _KINDS.get(name, name)
-
-
-_KINDS = {"boolean": "a boolean", "integer": "a number", "number": "a number", "string": "a string",
-          "array": "an array", "object": "an object"}

@@ -1241,3 +1241,28 @@ def displayable(text: str) -> str:
         return text
     return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
+
+def json_type(value: Any) -> str:
+    """The JSON Schema type name of a parsed value: ``null``, ``boolean``, ``integer``, ``number``, ``string``,
+    ``array``, ``object`` (any other Python type: its class name). ``1`` is an integer, ``1.0`` a number."""
+    if value is None:
+        return "null"
+    for python_type, name in _JSON_TYPES:
+        if isinstance(value, python_type):
+            return name
+    return type(value).__name__
+
+
+_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"),
+               (dict, "object"))  # bool before int: True is an int in Python
+
+
+def kind_of(value: Any) -> str:
+    """A JSON value's kind for messages: ``null``, ``a string``, ``a number``, ``an object``…"""
+    name = json_type(value)
+    return _KINDS.get(name, name)
+
+
+_KINDS = {"boolean": "a boolean", "integer": "a number", "number": "a number", "string": "a string",
+          "array": "an array", "object": "an object"}
+

@@ -32,6 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .jsontext import json_type
+
 MiB = 1024 * 1024
 MAX_TEXT = 10 * MiB  # maxLength of input text fields in the spec (10485760 characters)
 
@@ -118,26 +120,6 @@ def path_key(path: str, key: str) -> str:
 def path_index(path: str, index: int) -> str:
     """``input`` + 2 → ``input[2]``."""
     return f"{path}[{index}]"
-
-
-def json_type(value: Any) -> str:
-    """The JSON type name of a parsed value (``object``, ``array``, ``string``, ``integer``, ``number``,
-    ``boolean``, ``null``)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
 
 
 def _type_error(path: str, expected: str, value: Any) -> RequestError:

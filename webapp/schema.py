@@ -45,6 +45,7 @@ from jsonschema import exceptions as js_exceptions
 from jsonschema_specifications import REGISTRY as METASCHEMAS
 
 from . import pointer as jp
+from .jsontext import json_type
 
 __all__ = [
     "DIALECTS", "DEFAULT_DIALECT", "MAX_SCHEMA_DEPTH", "MAX_INSTANCE_DEPTH", "PATTERN_BUDGET_SECONDS",
@@ -143,21 +144,6 @@ def _show(value: Any, limit: int = 80) -> str:
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text
-
-
-def json_type(value: Any) -> str:
-    """The JSON type name of a parsed value: ``null``, ``boolean``, ``integer``, ``number``, ``string``, ``array``,
-    ``object`` (any other Python type: its class name)."""
-    if value is None:
-        return "null"
-    for python_type, name in _JSON_TYPES:
-        if isinstance(value, python_type):
-            return name
-    return type(value).__name__
-
-
-_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"),
-               (dict, "object"))  # bool before int: True is an int in Python
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -28,7 +28,8 @@ from flask import Blueprint, current_app
 
 from ..errors import ApiError
 from ..gate import check_item, check_journal, tool_schema
-from ..journal import Journal, JournalError, kind_of, load_journal
+from ..journal import Journal, JournalError, load_journal
+from ..jsontext import kind_of
 from ..schema import SchemaInvalid, compile_schema
 from .jsonbody import read_json_body
 

@@ -23,7 +23,7 @@ from .. import pointer
 from ..gate import Verdict, check_item
 from ..htmx import is_partial
 from ..jsontext import POSITION_MAP_LIMIT, Document, JSONTextError, parse
-from ..openresponses import json_type
+from ..jsontext import json_type
 from ..schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 
 bp = Blueprint("schema", __name__)
