@@ -21,7 +21,7 @@ from webapp.gate import (
     load_journal,
     replay_gate,
 )
-from webapp.jsontext import JSONTextError
+from webapp.jsontext import NOT_IJSON, JSONTextError, try_loads_ijson
 
 HERE = Path(__file__).parent
 SAMPLES = HERE / "data" / "samples"  # a copy of the team's shared/samples
@@ -171,14 +171,14 @@ ARGUMENT_TEXTS = [
 
 @pytest.mark.parametrize("text", ARGUMENT_TEXTS)
 def test_quick_parse_has_the_same_verdict_as_the_careful_parse(text):
-    """replay_gate's fast I-JSON check refuses exactly what check_item's careful parse refuses."""
+    """replay_gate's fast I-JSON check (try_loads_ijson) refuses exactly what check_item's careful parse refuses."""
     try:
         careful = gate._parse_arguments(text)
         refused = False
     except JSONTextError:
         refused = True
-    quick = gate._quick_parse(text)
-    assert (quick is gate._UNPARSEABLE) is refused
+    quick = try_loads_ijson(text, max_depth=100)
+    assert (quick is NOT_IJSON) is refused
     if not refused:
         assert quick == careful
 
@@ -201,7 +201,7 @@ def test_quick_parse_agrees_on_random_mutations():
             refused = False
         except JSONTextError:
             refused = True
-        assert (gate._quick_parse(text) is gate._UNPARSEABLE) is refused, text
+        assert (try_loads_ijson(text, max_depth=100) is NOT_IJSON) is refused, text
 
 
 # ---------------------------------------------------------------------------------------------------------------

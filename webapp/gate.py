@@ -22,15 +22,13 @@ gates a whole conversation against its tools and checks the call/output pairing 
 from __future__ import annotations
 
 import json
-import math
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .journal import Journal, JournalError, load_journal
 from .jsontext import kind_of as _kind
-from .jsontext import JSONTextError, loads_ijson
+from .jsontext import NOT_IJSON, JSONTextError, loads_ijson, try_loads_ijson
 from .schema import _IDENTITY, CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 
 __all__ = [
@@ -94,8 +92,8 @@ def replay_gate(item: dict, schema: dict | bool | None) -> str:
     arguments = item.get("arguments")
     if not isinstance(arguments, str):
         return "arguments_type"
-    parsed = _quick_parse(arguments)
-    if parsed is _UNPARSEABLE:
+    parsed = try_loads_ijson(arguments, max_depth=_MAX_DEPTH)
+    if parsed is NOT_IJSON:
         return "arguments_parse"
     if compiled is None:
         return "arguments_schema"
@@ -115,81 +113,16 @@ def _valid(compiled: CompiledSchema, parsed: Any) -> bool:
         return compiled.is_valid(parsed)
 
 
-# The verdict of loads_ijson without its diagnosis, which replay_gate does not need. For the common text — ASCII,
-# no \u escape, few brackets — no unpaired surrogate or noncharacter can occur and the depth limit cannot be
-# reached, so the C parser with a duplicate check and NaN refusal decides alone; anything else asks loads_ijson.
-_UNPARSEABLE = object()
-
-
-class _Duplicate(ValueError):
-    """A member name twice in one object (I-JSON, RFC 7493 §2.3)."""
-
-
-def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result = dict(pairs)
-    if len(result) != len(pairs):
-        raise _Duplicate
-    return result
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(name)
-
-
-def _finite_float(token: str) -> float:
-    value = float(token)
-    if math.isinf(value):  # 1e400: beyond a 64-bit double (I-JSON, RFC 7493 §2.2)
-        raise ValueError(token)
-    return value
-
-
-_DECODE = json.JSONDecoder(object_pairs_hook=_unique_pairs, parse_constant=_refuse_constant,
-                           parse_float=_finite_float).decode
-_MAX_DEPTH = 100
-# A number whose exponent may put it beyond a 64-bit double (I-JSON, RFC 7493 §2.2)
-_BIG_EXPONENT = re.compile(r"[0-9][eE][+-]?0*[0-9]{3}")
-
-
-def _quick_parse(text: str) -> Any:
-    """Parsed ``text``, or ``_UNPARSEABLE`` exactly when :func:`_parse_arguments` would raise."""
-    if text.isascii() and "\\u" not in text and (len(text) <= _MAX_DEPTH
-                                                 or text.count("{") + text.count("[") <= _MAX_DEPTH):
-        try:
-            return _DECODE(text)
-        except (ValueError, RecursionError):
-            return _UNPARSEABLE
-    try:
-        return _parse_arguments(text)
-    except JSONTextError:
-        return _UNPARSEABLE
-
-
 def _parse_arguments(text: str) -> Any:
     """``arguments`` as I-JSON (RFC 7493), with the place of any mistake.
 
     :raises JSONTextError: syntax, NaN/Infinity, duplicate names, unpaired surrogates, nesting beyond 100
         levels, or a number out of the range of a 64-bit double (``number_overflow``).
     """
-    value = loads_ijson(text, max_depth=_MAX_DEPTH)
-    if _BIG_EXPONENT.search(text):
-        offset = _overflow(text)
-        if offset is not None:
-            raise JSONTextError("number_overflow", "This number is beyond the range of a 64-bit double: I-JSON "
-                                "forbids it (RFC 7493 §2.2), and parsers read it as infinity or fail.",
-                                text, offset)
-    return value
+    return loads_ijson(text, max_depth=_MAX_DEPTH)
 
 
-_NUMBER = re.compile(r'"(?:[^"\\]|\\.)*"|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?[eE][+-]?[0-9]+)')
-
-
-def _overflow(text: str) -> int | None:
-    """Offset of the first number token that overflows a double (``1e400``), skipping strings."""
-    for match in _NUMBER.finditer(text):
-        token = match.group(1)
-        if token is not None and math.isinf(float(token)):
-            return match.start(1)
-    return None
+_MAX_DEPTH = 100
 
 
 @dataclass(frozen=True)
