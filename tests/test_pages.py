@@ -34,3 +34,10 @@ def test_hostile_text_is_answered_on_the_page(client, path, form, text, htmx):
 def test_a_lone_surrogate_is_shown_as_its_escape(client):
     html = client.post("/format", data={"document": '{"\\ud800": 1}'}).get_data(as_text=True)
     assert "\\ud800" in html
+
+
+def test_a_patch_with_lone_surrogates_downloads_as_json_escapes(client):
+    response = client.post("/diff/patch", data={"left": '{"a": 1}', "right": '{"\\ud800": "\\udfff"}'})
+    assert response.status_code == 200
+    patch = response.get_json(force=True)
+    assert {"op": "add", "path": "/\ud800", "value": "\udfff"} in patch

@@ -18,7 +18,7 @@ from flask import Blueprint, Response, current_app, render_template, request
 from .. import diff as jdiff
 from ..diff import EXAMPLES
 from ..htmx import is_partial
-from ..jsontext import Document, JSONTextError, JSONWarning, parse
+from ..jsontext import Document, JSONTextError, JSONWarning, displayable, parse
 
 bp = Blueprint("diff", __name__)
 
@@ -192,7 +192,8 @@ def patch() -> Any:
             except jdiff.DiffError:
                 pass  # the page below names the option
             else:
-                body = json.dumps(result.patch, indent=2, ensure_ascii=False) + "\n"
+                # A lone surrogate cannot be sent as UTF-8; as its \\uXXXX escape it is the same JSON string.
+                body = displayable(json.dumps(result.patch, indent=2, ensure_ascii=False)) + "\n"
                 return Response(body, mimetype="application/json-patch+json",
                                 headers={"Content-Disposition": 'attachment; filename="diff.patch.json"'})
     return _render(left, right if right is not None else "", options, status=400)
