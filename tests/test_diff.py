@@ -176,7 +176,21 @@ def test_blockers(left, right, codes):
 
 def test_blocker_messages_name_both_values():
     [blocker, *_] = diff(FC_001, WS_001).blockers
-    assert "'function_call'" in blocker.message and "'openai:web_search_call'" in blocker.message
+    assert '"function_call"' in blocker.message and '"openai:web_search_call"' in blocker.message
+
+
+@pytest.mark.parametrize(("arguments", "code", "words"), [
+    ({"location": "Paris"}, "arguments_type", "an object, not a string"),
+    ('{"location":"Par', "arguments_parse", "line 1, column 17"),
+    ('{"location":"Paris","location":"Rome"}', "arguments_parse", "duplicate"),
+])
+def test_arguments_the_gate_refuses_on_the_right_block_the_replay(arguments, code, words):
+    """Step 3 agrees with the gate: the item about to be replayed must carry a string of I-JSON."""
+    right = {**FC_001, "arguments": arguments}
+    [blocker] = diff(FC_001, right).blockers
+    assert (blocker.code, blocker.pointer) == (code, "/arguments")
+    assert words in blocker.message.lower()
+    assert diff(right, FC_001).blockers == []  # the left side is history; only the replayed side must pass
 
 
 # ---------------------------------------------------------------------------------------------------------------

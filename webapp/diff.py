@@ -32,6 +32,7 @@ from typing import Any
 
 from deepdiff import DeepDiff
 
+from . import gate
 from . import pointer as jp
 from .jsontext import json_type  # JSON Schema's type names; integer and number kept apart
 
@@ -43,9 +44,11 @@ __all__ = [
 KINDS = ("added", "removed", "changed", "type_changed", "moved")
 """Kinds of :class:`Change`, in the order the summary lists them."""
 
-BLOCKERS = ("namespaced", "type_changed", "call_id", "name", "status", "chat_completions")
+BLOCKERS = ("namespaced", "type_changed", "call_id", "name", "status", "arguments_type", "arguments_parse",
+            "chat_completions")
 """Codes of :class:`Blocker` (the replay-gate article, step 3: "if ``type`` became a colon extension or ``call_id``
-does not match, do not send the next request")."""
+does not match, do not send the next request"; ``arguments_type``/``arguments_parse``: the gate refuses the right
+side's ``arguments`` before any schema is involved)."""
 
 # Items in arrays at these root members (or in a root array) are Open Responses items: blockers are checked there.
 ITEM_ARRAYS = ("input", "output", "items")
@@ -886,25 +889,31 @@ def _item_blockers(a: Any, b: Any, where: str) -> list[Blocker]:
     if old_type != new_type:
         if _is_namespaced(new_type):
             found.append(Blocker("namespaced", where,
-                                 f"type changed from {old_type!r} to {new_type!r}: a provider-namespaced extension "
+                                 f"type changed from {_show(old_type)} to {_show(new_type)}: a provider-namespaced extension "
                                  "(colon in type), not a portable function_call; it may not be replayed on another "
                                  "provider"))
         else:
-            found.append(Blocker("type_changed", where, f"type changed from {old_type!r} to {new_type!r}: "
+            found.append(Blocker("type_changed", where, f"type changed from {_show(old_type)} to {_show(new_type)}: "
                                  "not the same kind of item"))
     for member in ("call_id", "name"):
         if a.get(member, ABSENT) != b.get(member, ABSENT) and (member in a or member in b):
             found.append(Blocker(member, where, f"{member} changed from {_show(a.get(member, ABSENT))} to "
                                  f"{_show(b.get(member, ABSENT))}: not the same call"))
     if "status" in b and b["status"] != "completed":
-        found.append(Blocker("status", where, f"status is {b['status']!r} on the right "
+        found.append(Blocker("status", where, f"status is {_show(b['status'])} on the right "
                              f"(left: {_show(a.get('status', ABSENT))}): only a completed call may be replayed "
                              "and given a function_call_output"))
+    if b.get("type") == "function_call":
+        # The gate up to its schema step (any schema passes): an object or a cut-off string in arguments stops
+        # the replay whatever the tool's schema says.
+        verdict = gate.check_item({**b, "status": "completed"}, True)
+        if verdict.reason in ("arguments_type", "arguments_parse"):
+            found.append(Blocker(verdict.reason, jp.child(where, "arguments"), f"on the right, {verdict.message}"))
     return found
 
 
 def _show(value: Any) -> str:
-    return "(missing)" if value is ABSENT else repr(value)
+    return "(missing)" if value is ABSENT else json.dumps(value, ensure_ascii=False)
 
 
 def _blockers(left: Any, right: Any, differ: _Differ) -> list[Blocker]:
@@ -915,7 +924,7 @@ def _blockers(left: Any, right: Any, differ: _Differ) -> list[Blocker]:
         found.extend(_item_blockers(a, b, jp.join(rt)))
     for rt, b in differ.item_added:
         if isinstance(b, dict) and _is_namespaced(b.get("type")):
-            found.append(Blocker("namespaced", jp.join(rt), f"added item has type {b['type']!r}: a provider-"
+            found.append(Blocker("namespaced", jp.join(rt), f"added item has type {_show(b['type'])}: a provider-"
                                  "namespaced extension, not portable to another provider"))
         elif isinstance(b, dict) and "tool_calls" in b:
             found.append(Blocker("chat_completions", jp.join(rt), "added item is a Chat Completions message with "
