@@ -10,6 +10,7 @@ import pytest
 from webapp import gate
 from webapp.format import (
     INDENTS,
+    SCHEMA_NEXT,
     TREE_NODE_LIMIT,
     Num,
     arguments_check,
@@ -310,7 +311,7 @@ def test_inspect_finds_items_in_every_journal_shape(value, shape, pointers):
     inspection = inspect(parse(json.dumps(value)))
     assert inspection.shape == shape
     assert [item.pointer for item in inspection.items] == pointers
-    assert inspection.reasons.get("arguments_schema") == 1
+    assert inspection.reasons.get(SCHEMA_NEXT) == 1  # only the schema is left: not shown as a refusal
 
 
 @pytest.mark.parametrize("value", [{"type": "object", "properties": {}}.get("properties"), [1, 2], "text", 3,
@@ -332,7 +333,7 @@ def test_inspect_shows_the_first_items_and_counts_them_all():
     inspection = inspect(parse(json.dumps(items)), limit=10)
     assert inspection.total == 120 and len(inspection.items) == 10
     assert inspection.states == {"json_object": 60, "empty": 60}
-    assert inspection.reasons == {"arguments_schema": 60, "arguments_parse": 60}
+    assert inspection.reasons == {SCHEMA_NEXT: 60, "arguments_parse": 60}
 
 
 def test_item_text_is_the_item_as_written():

@@ -625,17 +625,33 @@ class ItemReport:
     line: int | None = None
 
     @property
+    def gate_label(self) -> str:
+        """The badge: the gate's reason, or :data:`SCHEMA_NEXT` when only the tool's schema is left to check."""
+        return gate_label(self.verdict)
+
+    @property
     def gate_summary(self) -> tuple[str, str]:
         """(tone, sentence) for the gate's verdict without a schema."""
-        reason = self.verdict.reason
-        if reason == "arguments_schema" and self.verdict.schema_problem is None and not self.verdict.errors:
+        if self.gate_label == SCHEMA_NEXT:
             return "info", "passes every check that needs no schema; the tool's schema decides (step 2)."
-        return ("info" if reason == "not_function_call" else "bad"), displayable(self.verdict.message)
+        return ("info" if self.verdict.reason == "not_function_call" else "bad"), displayable(self.verdict.message)
+
+
+#: Badge of a function_call that passes every gate check before the schema one (with no schema, the gate's reason
+#: is ``arguments_schema``, which would read as a failure on a page that has not seen the schema yet).
+SCHEMA_NEXT = "schema next"
 
 
 def gate_verdict(item: Any) -> gate.Verdict:
     """The gate's verdict for ``item`` before any schema is known (the one place the page calls the gate)."""
     return gate.check_item(item, None)
+
+
+def gate_label(verdict: gate.Verdict) -> str:
+    """:data:`SCHEMA_NEXT` for a call that only its tool's schema can still refuse, else the gate's reason."""
+    if verdict.reason == "arguments_schema" and verdict.schema_problem is None and not verdict.errors:
+        return SCHEMA_NEXT
+    return verdict.reason
 
 
 @dataclass
@@ -689,7 +705,8 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
             check = arguments_check(item, raw, indent)
             inspection.states[check.state] = inspection.states.get(check.state, 0) + 1
         inspection.kinds[badge.kind] = inspection.kinds.get(badge.kind, 0) + 1
-        inspection.reasons[verdict.reason] = inspection.reasons.get(verdict.reason, 0) + 1
+        label = gate_label(verdict)
+        inspection.reasons[label] = inspection.reasons.get(label, 0) + 1
         if index < limit:
             raw_item = document.raw(pointer) or json.dumps(item, ensure_ascii=False)
             fields = {name: displayable(str(item[name])) for name in ("id", "call_id", "name", "status")
