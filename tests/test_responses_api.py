@@ -310,6 +310,25 @@ def test_non_streaming_model_failure_is_500_model_error(client):
     assert error["type"] == "model_error" and "could not build arguments for tool 'never'" in error["message"]
 
 
+@pytest.mark.parametrize("stream", [False, True])
+def test_catastrophic_pattern_fails_the_model_not_the_server(client, monkeypatch, stream):
+    # A backtracking pattern once held the interpreter for 26 s; now building arguments gives up within the schema
+    # layer's budget (shortened here) and the model fails as for an impossible schema.
+    monkeypatch.setattr("webapp.schema.PATTERN_BUDGET_SECONDS", 0.05)
+    slow = {"type": "function", "name": "slow", "parameters": {"type": "object", "required": ["p"], "properties": {
+        "p": {"type": "string", "pattern": "^(a|a)+b$", "minLength": 26}}}}
+    response = post(client, {"input": "go", "tools": [slow], "stream": stream})
+    if not stream:
+        assert response.status_code == 500
+        error = error_of(response)
+        assert error["type"] == "model_error" and "catastrophic backtracking" in error["message"]
+        return
+    report = check_stream(response.get_data(), response.headers["Content-Type"])
+    report.assert_ok()
+    assert [e["type"] for e in report.events][-2:] == ["error", "response.failed"]
+    assert "catastrophic backtracking" in report.response["error"]["message"]
+
+
 def test_typeless_message_in_a_mixed_list_is_not_dropped(client):
     # Rapid-MLX #904: a typeless {role, content} was silently dropped
     body = post(client, {"input": [{"type": "message", "role": "user", "content": "first"},

@@ -13,6 +13,7 @@ from webapp.openresponses import RequestError, Tool, ToolChoice, parse_create_re
 from webapp.schema import compile_schema
 from webapp.sse import DONE, encode_json
 from webapp.testmodel import (
+    BuildTimeout,
     Unbuildable,
     build_instance,
     choose_tools,
@@ -83,6 +84,39 @@ def test_build_instance_is_valid_and_as_expected(name):
 def test_unsatisfiable_schemas_are_reported(schema):
     with pytest.raises(Unbuildable):
         build_instance(schema)
+
+
+CATASTROPHIC = {"type": "object", "required": ["p"],
+                "properties": {"p": {"type": "string", "pattern": "^(a|a)+b$", "minLength": 26}}}
+
+
+@pytest.fixture
+def short_budget(monkeypatch):
+    """Catastrophic patterns give up after 0.05 s instead of 1 s: the same path, a faster suite."""
+    monkeypatch.setattr("webapp.schema.PATTERN_BUDGET_SECONDS", 0.05)
+
+
+def test_catastrophic_pattern_gives_up_instead_of_stalling(short_budget):
+    # Reviewer's case: plain re.search on "a" * 26 took 26 s and held the GIL; the ECMA engine of webapp.schema
+    # runs it with the build's time budget.
+    with pytest.raises(BuildTimeout) as err:
+        build_instance(CATASTROPHIC)
+    assert "^(a|a)+b$" in str(err.value) and "catastrophic" in str(err.value) and "'p'" in str(err.value)
+
+
+def test_patterns_are_read_as_ecma():
+    # \\p{Lu} is ECMA (Unicode mode) but not Python re: the builder reads patterns as webapp.schema does.
+    schema = {"type": "object", "required": ["code"], "properties": {"code": {"type": "string",
+                                                                              "pattern": "^\\p{Lu}+$"}}}
+    value = build_instance(schema)
+    assert value == {"code": "A"} and compile_schema(schema).is_valid(value)
+
+
+def test_catastrophic_pattern_fails_the_response_cleanly(short_budget):
+    result = run({"input": "go", "tools": [{"type": "function", "name": "slow", "parameters": CATASTROPHIC}]})
+    assert result.status == "failed" and result.output == []
+    assert result.error["code"] == "model_error"
+    assert "'slow'" in result.error["message"] and "catastrophic backtracking" in result.error["message"]
 
 
 @pytest.mark.parametrize(("pattern", "example"), [

@@ -16,7 +16,9 @@ How it answers (the context is ``previous input + previous output + input``, spe
 * **Arguments** are built from the tool's ``parameters`` (:func:`build_instance`: ``const``, then the first
   ``enum`` value, ``default``, ``examples``, then a value of the type meeting its bounds; required members
   filled; local ``$ref``/``$defs``, ``allOf`` merged, ``anyOf``/``oneOf`` branches tried in turn) and checked
-  with ``webapp.schema``. When no valid instance is found the response ``failed`` (``model_error``).
+  with ``webapp.schema``. ``pattern`` is read as ECMA-262 by the same engine as ``webapp.schema``, within its
+  time budget, so a catastrophic pattern costs about a second, not minutes of a held interpreter. When no
+  valid instance is found (in time) the response ``failed`` (``model_error``).
 * **A text reply** otherwise: ``You said: "<the user text>"`` (first 200 characters) with one note per
   attached image or file, or ``Tool results: <name> (<call_id>) returned: <output>.``; under
   ``text.format`` ``json_schema`` the reply is a JSON instance of that schema.
@@ -32,10 +34,15 @@ import json
 import math
 import re
 import secrets
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+import regex
+
+from . import schema as _schema
 from .openresponses import (
     MISSING,
     CreateRequest,
@@ -48,7 +55,7 @@ from .openresponses import (
     response_resource,
     usage,
 )
-from .schema import SchemaInvalid, compile_schema
+from .schema import SchemaInvalid, compile_schema, ecma_pattern
 
 MODEL_NAME = "openresponses-test"
 QUOTE_LIMIT = 200  # characters of the user's text quoted back
@@ -99,6 +106,17 @@ class Unbuildable(Exception):
     members, constraints the builder cannot meet)."""
 
 
+class BuildTimeout(Unbuildable):
+    """Testing candidate strings against a ``pattern`` used up the time budget (catastrophic backtracking):
+    no other variant is tried."""
+
+
+@lru_cache(maxsize=256)
+def _pattern(pattern: str) -> Any:
+    """The ``regex`` object for an ECMA ``pattern``, as ``webapp.schema`` reads it. :raises regex.error:"""
+    return regex.compile(ecma_pattern(pattern))
+
+
 _FORMATS = {
     "date": "2026-01-15", "date-time": "2026-01-15T12:00:00Z", "time": "12:00:00Z", "email": "user@example.com",
     "idn-email": "user@example.com", "uri": "https://example.com/", "iri": "https://example.com/",
@@ -110,11 +128,33 @@ _MAX_DEPTH = 32
 
 
 class _Builder:
-    """Builds one instance of a JSON Schema; ``variant`` picks which ``anyOf``/``oneOf`` branch to take."""
+    """Builds one instance of a JSON Schema; ``variant`` picks which ``anyOf``/``oneOf`` branch to take;
+    ``deadline`` (``time.monotonic()`` seconds) bounds the time spent matching ``pattern``."""
 
-    def __init__(self, root: Any, variant: int) -> None:
+    def __init__(self, root: Any, variant: int, deadline: float) -> None:
         self.root = root
         self.variant = variant
+        self.deadline = deadline
+
+    def matches(self, pattern: str, candidate: str, name: str) -> bool | None:
+        """``pattern`` (ECMA-262, as ``webapp.schema`` reads it) found in ``candidate``; ``None`` when the
+        pattern does not compile (validation then names the problem).
+
+        :raises BuildTimeout: the build's time budget ran out (a pattern that backtracks catastrophically would
+            otherwise hold the interpreter, and every concurrent request, for minutes).
+        """
+        try:
+            compiled = _pattern(pattern)
+        except regex.error:
+            return None
+        try:
+            return compiled.search(candidate, timeout=max(self.deadline - time.monotonic(), 0.001)) is not None
+        except TimeoutError:
+            raise BuildTimeout(
+                f"pattern {json.dumps(pattern, ensure_ascii=False)} (for {name!r}) needs more than "
+                f"{_schema.PATTERN_BUDGET_SECONDS:g} s to test a {len(candidate)}-character value (catastrophic "
+                f"backtracking); rewrite it without nested or overlapping repetition such as (a|a)+ or (a+)+"
+            ) from None
 
     def resolve(self, schema: Any, depth: int) -> Any:
         # Follow local $ref (2020-12: siblings of $ref apply too, so they are merged over the target).
@@ -226,11 +266,11 @@ class _Builder:
             if max_length is not None:
                 candidate = candidate[:max_length]
             if pattern is not None:
-                try:
-                    if re.search(pattern, candidate) is None:
-                        continue
-                except re.error:
-                    break  # an ECMA-only pattern; let validation decide
+                found = self.matches(pattern, candidate, name)
+                if found is None:
+                    break  # a pattern that does not compile: validation names it
+                if not found:
+                    continue
             return candidate
         return name[:max_length] if max_length is not None else name
 
@@ -422,17 +462,24 @@ def build_instance(schema: Any, *, attempts: int = 4) -> Any:
 
     Tries up to ``attempts`` variants (the n-th takes the n-th branch of each ``anyOf``/``oneOf``) and
     returns the first that ``webapp.schema`` accepts. ``None`` parameters mean "no parameters": ``{}``.
+    Bounded in time: matching candidates against ``pattern`` keywords may take ``webapp.schema``'s
+    ``PATTERN_BUDGET_SECONDS`` in all, and validating the value is bounded by that layer.
 
+    :raises BuildTimeout: (an :class:`Unbuildable`) a ``pattern`` backtracks catastrophically on the candidates.
     :raises Unbuildable: no variant validates; the message names the first schema error.
-    :raises webapp.schema.SchemaInvalid: the schema itself is unusable.
+    :raises webapp.schema.SchemaInvalid: the schema itself is unusable (``PatternTimeout`` when validating the
+        value needs more than the schema layer's budget).
     """
     if schema is None:
         return {}
     compiled = compile_schema(schema)
+    deadline = time.monotonic() + _schema.PATTERN_BUDGET_SECONDS
     problem = "no value could be built"
     for variant in range(attempts):
         try:
-            value = _Builder(schema, variant).build(schema)
+            value = _Builder(schema, variant, deadline).build(schema)
+        except BuildTimeout:
+            raise
         except (Unbuildable, RecursionError) as err:
             problem = str(err) or "the schema recurses without end"
             continue
