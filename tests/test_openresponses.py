@@ -17,6 +17,7 @@ from webapp.openresponses import (
     ToolChoice,
     check_tool_choice,
     function_call_item,
+    function_parameters_problem,
     message_item,
     parse_create_request,
     parse_data_url,
@@ -232,6 +233,42 @@ def test_tool_errors(tools, param, code):
     with pytest.raises(RequestError) as err:
         parse_tools(tools)
     assert (err.value.param, err.value.code) == (param, code)
+
+
+@pytest.mark.parametrize("parameters", [
+    {"type": "string"},
+    {"type": "array", "items": {"type": "string"}},
+    {"type": ["string", "object"]},
+    {"type": "null"},
+    {"anyOf": [{"type": "object"}, {"type": "string"}]},
+    {"$ref": "#/$defs/args", "$defs": {"args": {"type": "object"}}},
+    {"minLength": 3},
+])
+def test_tool_parameters_must_describe_an_object(parameters):
+    # A call's arguments are a JSON object; parameters describing anything else made the model emit arguments such
+    # as "\"value\"" that the endpoint then refused when they were sent back.
+    with pytest.raises(RequestError) as err:
+        parse_tools([{"type": "function", "name": "ok", "parameters": {"type": "object"}},
+                     {"type": "function", "name": "f", "parameters": parameters}])
+    assert (err.value.param, err.value.code) == ("tools[1].parameters", "invalid_function_parameters")
+    assert "must describe a JSON object" in err.value.message and '"type": "object"' in err.value.message
+
+
+@pytest.mark.parametrize("parameters", [
+    {"type": "object"},
+    {"type": ["object", "null"]},
+    {"properties": {"a": {"type": "string"}}},
+    {"required": ["a"]},
+    {"additionalProperties": False},
+    {"patternProperties": {"^x": {}}},
+    {},
+    {"description": "no parameters", "$defs": {}},
+    {"type": "objekt"},  # not a type name: the JSON Schema check names /type
+])
+def test_tool_parameters_describing_an_object_are_accepted(parameters):
+    [tool] = parse_tools([{"type": "function", "name": "f", "parameters": parameters}])
+    assert tool.parameters == parameters
+    assert function_parameters_problem(parameters) is None
 
 
 @pytest.mark.parametrize(("value", "expected", "echo"), [

@@ -310,6 +310,29 @@ def test_non_streaming_model_failure_is_500_model_error(client):
     assert error["type"] == "model_error" and "could not build arguments for tool 'never'" in error["message"]
 
 
+def test_a_tool_whose_parameters_are_not_an_object_is_refused_up_front(client):
+    # The model answered {"type": "string"} with arguments "\"value\"", which the endpoint refused when echoed back.
+    tools = [SALES, {"type": "function", "name": "shout", "parameters": {"type": "string"}}]
+    response = post(client, {"input": "shout", "tools": tools})
+    assert response.status_code == 400
+    error = error_of(response)
+    assert error["type"] == "invalid_request_error" and error["param"] == "tools[1].parameters"
+    assert error["code"] == "invalid_function_parameters"
+    assert "function parameters must describe a JSON object" in error["message"]
+
+
+@pytest.mark.parametrize("parameters", [{}, {"properties": {"text": {"type": "string"}}, "required": ["text"]}])
+def test_every_call_the_model_makes_is_accepted_when_sent_back(client, parameters):
+    tool = {"type": "function", "name": "shout", "parameters": parameters}
+    first = post(client, {"input": "shout", "tools": [tool], "tool_choice": "required"})
+    assert first.status_code == 200
+    [made] = first.get_json()["output"]
+    assert made["type"] == "function_call" and isinstance(json.loads(made["arguments"]), dict)
+    echoed = {k: made[k] for k in ("type", "call_id", "name", "arguments", "status")}
+    second = post(client, {"input": [USER, echoed, output(made["call_id"])], "tools": [tool]})
+    assert second.status_code == 200, second.get_json()
+
+
 @pytest.mark.parametrize("stream", [False, True])
 def test_catastrophic_pattern_fails_the_model_not_the_server(client, monkeypatch, stream):
     # A backtracking pattern once held the interpreter for 26 s; now building arguments gives up within the schema

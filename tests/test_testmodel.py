@@ -265,7 +265,7 @@ def stream_of(body):
     {"input": "Count from 1 to 5."},
     {"input": "get_weather and get_latest_sales_report", "tools": [WEATHER.echo(), SALES.echo()]},
     {"input": "word " * 30, "max_output_tokens": 16},
-    {"input": "x", "tools": [{"type": "function", "name": "n", "parameters": {"not": {}}}]},
+    {"input": "x", "tools": [{"type": "function", "name": "n", "parameters": {"type": "object", "not": {}}}]},
 ])
 def test_stream_events_pass_the_conformance_checker(body):
     snapshot, final, events = stream_of(body)
@@ -301,7 +301,7 @@ def test_function_call_stream_sequence():
 
 def test_failed_stream_has_error_then_failed_only():
     _, final, events = stream_of({"input": "x", "tools": [{"type": "function", "name": "n",
-                                                           "parameters": {"not": {}}}]})
+                                                           "parameters": {"type": "object", "not": {}}}]})
     assert [e["type"] for e in events] == ["response.created", "response.in_progress", "error", "response.failed"]
     error = events[2]
     assert error["error"]["type"] == "model_error" and error["message"] == error["error"]["message"]

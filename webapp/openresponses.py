@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,6 +45,7 @@ INVALID_VALUE = "invalid_value"
 UNKNOWN_PARAMETER = "unknown_parameter"
 UNSUPPORTED = "unsupported_value"
 CHAT_ENVELOPE = "chat_completions_envelope"  # same code as the gate's finding for this mistake
+INVALID_PARAMETERS = "invalid_function_parameters"  # OpenAI's code for a tool schema it cannot use
 
 ITEM_TYPES = ("message", "function_call", "function_call_output", "reasoning", "item_reference")
 ROLES = ("user", "system", "developer", "assistant")
@@ -65,6 +67,15 @@ SERVICE_TIERS = ("auto", "default", "flex", "priority")
 TRUNCATIONS = ("auto", "disabled")
 VERBOSITIES = ("low", "medium", "high")
 IMAGE_DETAILS = ("low", "high", "auto")
+JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
+# Keywords that apply to objects only (JSON Schema 2020-12 validation §6.5, applicator §10.3.2; draft-07's
+# ``dependencies``): a schema without ``type`` that uses one describes an object.
+OBJECT_KEYWORDS = ("properties", "required", "additionalProperties", "patternProperties", "propertyNames",
+                   "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "dependencies",
+                   "unevaluatedProperties")
+# Keywords that assert nothing: a parameters schema made only of these means "no parameters".
+ANNOTATION_KEYWORDS = frozenset(("$schema", "$id", "$comment", "$anchor", "$defs", "definitions", "title",
+                                 "description"))
 
 # File signatures, so a declared media type must match the bytes (a PNG labelled image/jpeg is refused).
 _SIGNATURES: dict[str, Callable[[bytes], bool]] = {
@@ -504,7 +515,8 @@ def parse_tools(value: Any, path: str = "tools") -> list[Tool]:
     """Validate ``tools``: flat function tools with unique names.
 
     :raises RequestError: a non-function tool type, the nested Chat Completions shape, a bad or duplicate
-        name, ``parameters`` that is not an object.
+        name, ``parameters`` that is not an object or does not describe a JSON object (code
+        ``invalid_function_parameters``, see :func:`function_parameters_problem`).
     """
     tools: list[Tool] = []
     seen: dict[str, int] = {}
@@ -528,9 +540,47 @@ def parse_tools(value: Any, path: str = "tools") -> list[Tool]:
         parameters = raw.get("parameters")
         if parameters is not None:
             _object(parameters, path_key(where, "parameters"))
+            problem = function_parameters_problem(parameters)
+            if problem is not None:
+                raise RequestError(problem, path_key(where, "parameters"), INVALID_PARAMETERS)
         strict = _boolean(raw.get("strict"), path_key(where, "strict"), nullable=True)
         tools.append(Tool(name, description, parameters, strict))
     return tools
+
+
+def function_parameters_problem(parameters: dict[str, Any]) -> str | None:
+    """Why ``parameters`` cannot be a function tool's parameters, or ``None`` when it can.
+
+    A call's ``arguments`` are a JSON object (Open Responses spec, function_call: "the function arguments as a
+    JSON string"; the gate refuses anything else), so the parameters must describe one: ``"type": "object"``
+    (or a type list of ``"object"`` and ``"null"``), or no ``type`` with object keywords (:data:`OBJECT_KEYWORDS`),
+    or no assertion at all (``{}``, only ``title``/``description``/``$defs``...: a function without parameters,
+    called with ``{}``). Anything else (``{"type": "string"}``, a bare ``anyOf``) would make the model emit
+    arguments that the endpoint itself refuses when they are sent back.
+
+    A ``type`` that is not a JSON type name (``"objekt"``) is left to the JSON Schema check, which names the place
+    inside the schema.
+
+    :param parameters: the tool's ``parameters`` object.
+    :return: a sentence for :class:`RequestError`, or ``None``.
+    """
+    kind = parameters.get("type")
+    names = [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else None
+    if names is None or not all(isinstance(n, str) and n in JSON_TYPES for n in names):
+        if "type" in parameters:
+            return None  # not a valid type: the schema check names it
+        if any(key in parameters for key in OBJECT_KEYWORDS) or set(parameters) <= ANNOTATION_KEYWORDS:
+            return None
+        found = ", ".join(sorted(parameters)[:5])
+        return ("function parameters must describe a JSON object: use \"type\": \"object\", or no type with object "
+                f"keywords such as properties or required (this schema has only {found}); a call's arguments are "
+                "always a JSON object")
+    if "object" in names and set(names) <= {"object", "null"}:
+        return None
+    shown = json.dumps(kind)
+    return (f"function parameters must describe a JSON object, not type {shown}: use \"type\": \"object\" with "
+            "properties (wrap a single value as a property), or no type with object keywords; a call's "
+            "arguments are always a JSON object")
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ import regex
 from . import schema as _schema
 from .openresponses import (
     MISSING,
+    OBJECT_KEYWORDS,
     CreateRequest,
     RequestError,
     Tool,
@@ -234,7 +235,7 @@ class _Builder:
 
     @staticmethod
     def infer_type(schema: dict[str, Any]) -> str:
-        if any(k in schema for k in ("properties", "required", "additionalProperties", "minProperties")):
+        if any(k in schema for k in OBJECT_KEYWORDS):
             return "object"
         if any(k in schema for k in ("items", "prefixItems", "minItems", "maxItems")):
             return "array"
@@ -715,10 +716,18 @@ def generate(request: CreateRequest, context: list[dict[str, Any]], tools: list[
 
 
 def _arguments(tool: Tool) -> str:
+    """The call's ``arguments``: always a JSON object, as the gate requires of a call sent back."""
+    schema = tool.parameters
+    if isinstance(schema, dict) and "type" not in schema:
+        # Parameters without type describe an object (openresponses.function_parameters_problem); `{}` and
+        # annotation-only schemas mean "no parameters" and get `{}`. The added type only narrows the schema.
+        schema = {**schema, "type": "object"}
     try:
-        value = build_instance(tool.parameters)
+        value = build_instance(schema)
     except SchemaInvalid as err:
         raise Unbuildable(f"the parameters schema is unusable: {err}") from None
+    if not isinstance(value, dict):  # e.g. a tool stored before parameters were checked
+        raise Unbuildable("the parameters do not describe a JSON object, and arguments must be one")
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
