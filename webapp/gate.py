@@ -52,6 +52,7 @@ FINDINGS = {
     "chat_completions_envelope": "error",  # Chat Completions `tool_calls` / role "tool" mixed into the journal
     "chat_completions_tool": "warning",    # a tool in the nested Chat Completions shape (recognised, still used)
     "tool_not_allowed": "error",           # a call outside tool_choice (allowed_tools, a forced function, none)
+    "invalid_tool_choice": "error",        # a tool_choice the gate cannot read: no call may pass unchecked
     "invalid_tool": "error",               # a tool definition without a usable name, or a duplicate name
     "tool_schema_invalid": "error",        # a tool's parameters schema is itself unusable
 }
@@ -359,20 +360,54 @@ def tool_schema(tools: Iterable[Any] | None, name: Any) -> dict | bool | None:
     return entry.schema if entry is not None else None
 
 
-def _allowed_names(tool_choice: Any) -> tuple[set[str] | None, str]:
-    """Tool names ``tool_choice`` lets run (``None`` = any), and words for messages (spec, "tool_choice")."""
+TOOL_CHOICE_MODES = ("none", "auto", "required")
+
+
+def _allowed_names(tool_choice: Any) -> tuple[set[str] | None, str, str | None]:
+    """What ``tool_choice`` lets run (Open Responses spec, "tool_choice"; spec notes §1.7).
+
+    ``None``, ``"auto"`` and ``"required"`` allow every tool; ``"none"`` none; ``{type: "function", name}``
+    that one; ``{type: "allowed_tools", tools, mode}`` the listed names in ``auto`` and ``required`` mode (the
+    default is ``auto``), none in ``none`` mode ("no tool may be called"). ``required`` asks the producing turn
+    for at least one call; replaying a call does not depend on it.
+
+    :return: ``(names, words, problem)``: the names allowed (``None`` = any), words for messages, and why the
+        gate cannot read ``tool_choice`` (then no name is allowed, so no call passes silently), else ``None``.
+    """
+    if tool_choice is None or tool_choice in ("auto", "required"):
+        return None, "", None
     if tool_choice == "none":
-        return set(), "tool_choice is \"none\""
-    if isinstance(tool_choice, dict):
-        kind = tool_choice.get("type")
-        if kind == "allowed_tools" and isinstance(tool_choice.get("tools"), list):
-            names = {t.get("name") for t in tool_choice["tools"] if isinstance(t, dict)}
-            names.discard(None)
-            shown = ", ".join(sorted(_q(n) for n in names if isinstance(n, str))) or "none"
-            return {n for n in names if isinstance(n, str)}, f"tool_choice allowed_tools lists {shown}"
-        if kind == "function" and isinstance(tool_choice.get("name"), str):
-            return {tool_choice["name"]}, f"tool_choice forces {_q(tool_choice['name'])}"
-    return None, ""
+        return set(), "tool_choice is \"none\"", None
+    if not isinstance(tool_choice, dict):
+        return set(), "", (f"tool_choice {_q(tool_choice)} is not one of {', '.join(map(_q, TOOL_CHOICE_MODES))}, "
+                           "{type: \"function\", name} or {type: \"allowed_tools\", tools, mode}")
+    kind = tool_choice.get("type")
+    if kind == "function":
+        name = tool_choice.get("name")
+        if not isinstance(name, str) or not name:
+            return set(), "", "tool_choice {type: \"function\"} has no name"
+        return {name}, f"tool_choice forces {_q(name)}", None
+    if kind != "allowed_tools":
+        return set(), "", (f"tool_choice type {_q(kind)} is not one the gate knows (\"function\", "
+                           "\"allowed_tools\"): which calls it allows cannot be checked")
+    listed = tool_choice.get("tools")
+    if not isinstance(listed, list) or not listed:
+        return set(), "", "tool_choice allowed_tools has no tools list (it must list 1 to 128 tools)"
+    names: set[str] = set()
+    for position, entry in enumerate(listed):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if not isinstance(name, str) or not name:
+            return set(), "", f"tool_choice.tools[{position}] is not a {{type: \"function\", name}} entry"
+        names.add(name)
+    mode = tool_choice.get("mode", "auto")
+    mode = "auto" if mode is None else mode
+    if mode not in TOOL_CHOICE_MODES:
+        return set(), "", (f"tool_choice allowed_tools mode {_q(mode)} is not one of "
+                           f"{', '.join(map(_q, TOOL_CHOICE_MODES))}")
+    shown = ", ".join(sorted(map(_q, names)))
+    if mode == "none":
+        return set(), f"tool_choice allowed_tools has mode \"none\" (no tool may be called; it lists {shown})", None
+    return names, f"tool_choice allowed_tools lists {shown}", None
 
 
 def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = None, *, tool_choice: Any = None,
@@ -383,8 +418,9 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
     :param items: the items in order, or a :class:`Journal` (its tools and tool_choice are used unless given).
     :param tools: tool definitions as in ``CreateResponseBody.tools``; each ``function_call`` is checked against
         the schema of the tool it names.
-    :param tool_choice: ``{"type": "allowed_tools", "tools": [...]}`` (or ``"none"``, or a forced function)
-        limits which names may run; it never replaces the schema check.
+    :param tool_choice: ``{"type": "allowed_tools", "tools": [...], "mode": ...}`` (or ``"none"``, or a forced
+        function) limits which names may run; mode ``"none"`` allows none, ``"auto"``/``"required"`` the listed
+        ones. It never replaces the schema check. One the gate cannot read is an ``invalid_tool_choice`` finding.
     :param schema: one schema for every function_call, whatever its name (then ``tools`` is not consulted).
     :param format_assertion: assert ``format`` in the schemas.
     :return: a :class:`JournalReport`. ``replayable`` is false when any item is ``namespaced``, any
@@ -403,7 +439,10 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
             compile_schema(schema, format_assertion=format_assertion)
         except SchemaInvalid as exc:
             findings.append(_finding("tool_schema_invalid", None, f"schema: {exc}"))
-    allowed, allowed_words = _allowed_names(tool_choice)
+    allowed, allowed_words, choice_problem = _allowed_names(tool_choice)
+    if choice_problem is not None:
+        findings.append(_finding("invalid_tool_choice", None, f"{choice_problem}; no call is allowed"))
+        allowed_words = "tool_choice cannot be read"
     calls: dict[str, tuple[int, Any]] = {}    # call_id -> (index, status) of the first function_call
     answered: dict[str, int] = {}            # call_id -> index of its first output
     pending: list[tuple[int, str]] = []      # completed calls waiting for an output (index, call_id)
