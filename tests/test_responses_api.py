@@ -48,6 +48,21 @@ USER = {"role": "user", "content": "go"}
 
 # ------------------------------------------------------------------------------------------------ gateway
 
+@pytest.mark.parametrize(("path", "allow"), [
+    ("/v1/responses", {"POST"}),
+    ("/v1/responses/resp_1", {"GET", "DELETE"}),
+    ("/v1/responses/resp_1/input_items", {"GET"}),
+    ("/v1/sessions/k/items", {"GET"}),
+])
+def test_options_needs_no_token(client, path, allow):
+    # A CORS preflight never carries the Authorization header, so it must not get 401.
+    response = client.options(path, headers={"Origin": "http://localhost:5173", "Access-Control-Request-Method":
+                                             "POST", "Access-Control-Request-Headers": "authorization"})
+    assert response.status_code == 200
+    assert {m.strip() for m in response.headers["Allow"].split(",")} - {"HEAD", "OPTIONS"} == allow
+    assert client.open(path, method=min(allow)).status_code == 401  # the other methods still need the token
+
+
 @pytest.mark.parametrize(("headers", "code"), [
     ({}, "missing_api_key"),
     ({"Authorization": "Basic abc"}, "missing_api_key"),

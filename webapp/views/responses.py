@@ -88,8 +88,12 @@ def _enabled() -> None:
 def require_token() -> None:
     """``Authorization: Bearer <API_TOKEN>``, compared in constant time; 401 with the error envelope otherwise.
 
-    Reusable by other ``/v1`` blueprints (``bp.before_request(require_token)``).
+    Reusable by other ``/v1`` blueprints (``bp.before_request(require_token)``). ``OPTIONS`` needs no token:
+    a CORS preflight never carries one (Fetch standard, "CORS-preflight request"), and Flask's automatic
+    answer (200 with ``Allow``) reveals nothing but the methods.
     """
+    if request.method == "OPTIONS":
+        return
     expected = str(current_app.config.get("API_TOKEN") or "")
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
