@@ -336,6 +336,108 @@ def test_position_in_a_big_document_scans_to_the_target(monkeypatch):
     assert doc._positions is None
 
 
+def _big_document() -> str:
+    """Over 1 MB, over POSITION_MAP_LIMIT: rows with escaped names and strings, nested and long flat arrays."""
+    rows = [{"id": i, "name": f"row {i}, \"quoted\" \u00e9 [x]", "a/b": {"m~n": [i, i + 0.5, None, True, "x,y"]},
+             "scores": list(range(i % 7, i % 7 + 40)), "note": "z" * 200} for i in range(2500)]
+    return json.dumps({"meta": {"count": 2500}, "rows": rows, "tail": [[1, 2], {"k": "v"}]}, indent=1)
+
+
+BIG_POINTERS = [f"/rows/{i}" + ("/name", "/a~1b/m~0n/4", f"/scores/{i % 40}", "", "/a~1b")[k % 5]
+                for k, i in enumerate(range(0, 2500, 13))] + ["", "/meta", "/meta/count", "/tail", "/tail/0/1",
+                                                              "/tail/1/k", "/rows/2499/note"]
+BIG_MISSES = ["/rows/2500", "/rows/7/nope", "/rows/7/scores/40", "/rows/07", "/rows/7/id/0", "/nope/x", "/tail/2"]
+
+
+def _starts_at(doc: Document, pointer: str, offset: int) -> bool:
+    """Checked with the json module alone: a member's name starts at ``offset`` (its value after the colon),
+    else the value itself does."""
+    from webapp.pointer import resolve, split
+
+    decoder = json.JSONDecoder()
+    value, text = resolve(doc.value, pointer), doc.text
+    parent = resolve(doc.value, pointer.rsplit("/", 1)[0]) if pointer else None
+    if isinstance(parent, dict):
+        name, end = json.decoder.scanstring(text, offset + 1)
+        if text[offset] != '"' or name != split(pointer)[-1]:
+            return False
+        offset = end + len(text[end:end + 10]) - len(text[end:end + 10].lstrip(" \n:"))
+    return decoder.raw_decode(text, offset)[0] == value
+
+
+def test_positions_of_many_pointers_in_a_big_document_take_one_scan(monkeypatch):
+    import webapp.jsontext as jsontext
+
+    scans: list[set[str]] = []
+
+    class Counting(jsontext._Analyser):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            if kwargs.get("targets") is not None:
+                scans.append(set(kwargs["targets"]))
+
+    text = _big_document()
+    assert len(text) > 1_000_000 and len(text) > jsontext.POSITION_MAP_LIMIT and len(BIG_POINTERS) == 200
+    monkeypatch.setattr(jsontext, "_Analyser", Counting)
+    doc = parse(text)
+    found = doc.positions(BIG_POINTERS + BIG_MISSES)
+    assert len(scans) == 1 and scans[0] == set(BIG_POINTERS + BIG_MISSES) - {""}
+    for pointer in BIG_POINTERS:
+        assert found[pointer] is not None, pointer
+        assert _starts_at(doc, pointer, doc.offset(pointer)), pointer
+        assert doc.line_col(doc.offset(pointer)) == found[pointer]
+    assert all(found[pointer] is None for pointer in BIG_MISSES)
+    # Every answer, misses included, is kept: asking again costs no scan, one new pointer costs one small one.
+    assert [doc.position(p) for p in BIG_POINTERS + BIG_MISSES] == list(found.values())
+    assert doc.positions(BIG_MISSES + BIG_POINTERS[:3]) == {p: found[p] for p in BIG_MISSES + BIG_POINTERS[:3]}
+    assert len(scans) == 1
+    assert doc.position("/rows/1/id") is not None and scans[1:] == [{"/rows/1/id"}]
+    assert doc._positions is None and len(doc._known) == len(BIG_POINTERS + BIG_MISSES)  # no full map
+
+    # One pointer at a time, on a fresh document: the same answers.
+    single = parse(text)
+    assert {p: single.position(p) for p in BIG_POINTERS + BIG_MISSES} == found
+
+
+def test_positions_are_keyed_by_the_pointers_as_given_and_equal_on_small_and_big_texts(monkeypatch):
+    import webapp.jsontext as jsontext
+
+    pointers = ["/a/1/b~0~1c", "/x", "/", "//e", "/nope", "/a/01", ""]
+    small = parse(DOC).positions(pointers)
+    monkeypatch.setattr(jsontext, "POSITION_MAP_LIMIT", 10)
+    assert parse(DOC).positions(pointers) == small
+    assert small["/a/1/b~0~1c"] == (2, 13) and small["/nope"] is None and small[""] == (1, 1)
+
+
+def test_positions_reject_a_malformed_pointer_before_scanning(monkeypatch):
+    import webapp.jsontext as jsontext
+
+    monkeypatch.setattr(jsontext, "POSITION_MAP_LIMIT", 10)
+    doc = parse(DOC)
+    with pytest.raises(ValueError):
+        doc.positions(["/x", "x"])
+    assert doc._known == {}
+
+
+def test_targeted_scan_of_a_big_document_keeps_the_last_of_duplicate_members(monkeypatch):
+    import webapp.jsontext as jsontext
+
+    monkeypatch.setattr(jsontext, "POSITION_MAP_LIMIT", 10)
+    doc = parse('{"a": {"b": 1},\n"a": {"b": 2},\n"c": [0, 1, {"d": 2}]}')
+    assert doc.positions(["/a", "/a/b", "/c/2/d"]) == {"/a": (2, 1), "/a/b": (2, 7), "/c/2/d": (3, 14)}
+
+
+def test_targeted_scan_stops_once_every_pointer_is_found(monkeypatch):
+    import webapp.jsontext as jsontext
+
+    monkeypatch.setattr(jsontext, "POSITION_MAP_LIMIT", 10)
+    # What follows the last pointer asked for is never read: a text cut there still answers.
+    doc = Document('[{"a": 1}, [2, 3, 4], 5, {"b": oops', None, _unique_names=True)
+    assert doc.positions(["/0/a", "/1/2", "/2"]) == {"/0/a": (1, 3), "/1/2": (1, 19), "/2": (1, 23)}
+    with pytest.raises(JSONTextError):
+        doc.position("/4")  # reading on to it meets the cut
+
+
 def test_line_col_counts_characters_not_bytes_and_crlf_lines():
     doc = Document('{\r\n"é": "ü",\r\n"b": 1}', None)
     assert doc.line_col(doc.text.index('"b"')) == (3, 1)

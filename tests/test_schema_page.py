@@ -424,14 +424,54 @@ def test_catastrophic_pattern_found_while_validating_goes_to_the_schema_pane(cli
     assert 'data-testid="validity"' not in body and 'data-testid="reason"' not in body
 
 
-def test_on_a_text_too_big_for_a_pointer_map_only_the_first_errors_are_located(client, monkeypatch):
-    import webapp.views.schema as view
+def _big_rows(bad_every: int = 6, count: int = 1500) -> dict:
+    """Rows whose ``region`` is wrong in every ``bad_every``-th: 250 errors in a text of some 400,000 characters."""
+    return {"rows": [{"id": i, "region": "global" if i % bad_every == 0 else "apac", "note": "n" * 200}
+                     for i in range(count)]}
 
-    instance = '{"a": 1, "b": 2, "c": 3, "d": 4}'
-    monkeypatch.setattr(view, "POSITION_MAP_LIMIT", 10)  # both texts count as big
-    monkeypatch.setattr(view, "LOCATE_BUDGET_CHARS", 2 * len(instance))  # two lookups in the instance
-    body = post(client, instance, {"additionalProperties": False}, headers=HX)
-    assert groups(body) == ["/a", "/b", "/c", "/d"]
-    located = re.findall(r'data-field="instance" data-line="1" data-column="(\d+)"', body)
-    assert [instance[int(c) - 1:int(c) + 2] for c in located] == ['"a"', '"b"']
-    assert 'data-testid="unlocated"' in body
+
+@pytest.mark.parametrize(("shape", "scans"), [("bare", 2), ("arguments string", 3), ("arguments object", 2)])
+def test_every_shown_error_of_a_big_text_has_its_line_and_column(client, monkeypatch, shape, scans):
+    import webapp.jsontext as jsontext
+    from webapp.jsontext import POSITION_MAP_LIMIT
+
+    targeted: list[set[str]] = []
+
+    class Counting(jsontext._Analyser):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            if kwargs.get("targets") is not None:
+                targeted.append(kwargs["targets"])
+
+    monkeypatch.setattr(jsontext, "_Analyser", Counting)
+    rows = _big_rows()
+    instance = {"bare": lambda: pretty(rows), "arguments string": lambda: pretty(call(arguments=json.dumps(rows))),
+                "arguments object": lambda: pretty(call(arguments=rows))}[shape]()
+    # The tool definition's long description makes the schema text big too; its parameters sit under a prefix.
+    tool = {"type": "function", "name": FC_009["name"], "description": "d" * POSITION_MAP_LIMIT,
+            "parameters": {"type": "object", "properties": {"rows": {"type": "array", "items": {
+                "type": "object", "properties": {"region": {"enum": ["apac", "emea", "amer"]}}}}}}}
+    schema = json.dumps(tool, indent=2)
+    assert len(instance) > POSITION_MAP_LIMIT and len(schema) > POSITION_MAP_LIMIT
+    body = post(client, instance, schema, headers=HX)
+
+    # One scan per text for all shown errors (plus one for where the arguments string is in the item).
+    assert len(targeted) == scans and max(map(len, targeted)) == MAX_ERRORS_SHOWN
+    assert "250 errors at 200 locations" in " ".join(body.split())
+    assert groups(body) == [f"/rows/{i}/region" for i in range(0, 1500, 6)][:MAX_ERRORS_SHOWN]
+    quote = '\\"' if shape == "arguments string" else '"'  # in the string the member's quotes are escaped
+    at_instance = re.findall(r'data-field="instance" data-line="(\d+)" data-column="(\d+)"', body)
+    at_schema = re.findall(r'data-field="schema" data-line="(\d+)" data-column="(\d+)"', body)
+    assert len(at_instance) == len(at_schema) == MAX_ERRORS_SHOWN
+    assert "no place in the pasted text" not in body
+    for (line, column), pointer_ in zip(at_instance, groups(body)):
+        offset = _offset_of(instance, int(line), int(column))
+        assert instance.startswith(f"{quote}region{quote}", offset)
+        # ... of its own row: the id written just before the member.
+        assert re.findall(r'"id\\?":\s*(\d+)', instance[max(0, offset - 100):offset])[-1] == pointer_.split("/")[2]
+    assert {schema[_offset_of(schema, int(line), int(column)):][:9] for line, column in at_schema} == {'"enum": ['}
+
+
+def _offset_of(text: str, line: int, column: int) -> int:
+    """The character offset of a 1-based line and column."""
+    return sum(len(row) + 1 for row in text.split("\n")[:line - 1]) + column - 1

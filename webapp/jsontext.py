@@ -49,7 +49,8 @@ MAX_INT_DIGITS = 4300
 #: Warnings listed per document; the rest are counted in one last warning.
 MAX_WARNINGS = 200
 #: Documents up to this many characters get a full pointer → position map on the first ``position`` call;
-#: bigger ones are scanned up to the pointer asked for (cheap near the start, the common case for items).
+#: bigger ones keep only the pointers asked for, found by one scan per batch (:meth:`Document.positions`) that
+#: stops at the last one found and skips subtrees holding none at C speed.
 POSITION_MAP_LIMIT = 256_000
 #: Documents longer than this (characters) get their warnings located exactly in the first eighth of this length
 #: and counted after it, so a 45 MB document is not read token by token in Python.
@@ -115,6 +116,12 @@ class Document:
     value: Any
     warnings: list[JSONWarning] = field(default_factory=list)
     _positions: dict[str, int] | None = field(default=None, repr=False, compare=False)
+    # Beyond POSITION_MAP_LIMIT: the offsets of the pointers asked for so far (None: names nothing), so memory
+    # grows with the questions, not with the text.
+    _known: dict[str, int | None] = field(default_factory=dict, repr=False, compare=False)
+    # True when the parse saw no duplicate member name: a targeted scan may then stop at its last find (with
+    # duplicates a later member may replace one already found, so the scan goes on to the end).
+    _unique_names: bool = field(default=False, repr=False, compare=False)
     _lines: _Lines | None = field(default=None, repr=False, compare=False)
     _split: tuple[list[bytes], bytes] | None = field(default=None, repr=False, compare=False)
 
@@ -140,23 +147,53 @@ class Document:
         return None if offset is None else self.line_col(offset)
 
     def positions(self, pointers: Iterable[str]) -> dict[str, tuple[int, int] | None]:
-        """:meth:`position` for many pointers at once (one scan of the text)."""
-        return {p: self.position(p) for p in pointers}
+        """:meth:`position` for many pointers at once, keyed by the pointers as given: at most one scan of the text.
+
+        A text up to :data:`POSITION_MAP_LIMIT` characters gets its full pointer map (once). A bigger one is
+        scanned once for the pointers not asked before; the scan records only those, stops when the last is found
+        and skips the subtrees that hold none at C speed. The answers, misses included, are kept on the document,
+        so later :meth:`position`/:meth:`offset` calls for these pointers cost no scan.
+
+        :raises ValueError: when a pointer is not an RFC 6901 pointer (before any scan).
+        """
+        given = {p: jpointer.join(jpointer.split(p)) for p in pointers}
+        offsets = self._offsets(set(given.values()))
+        found: dict[str, tuple[int, int] | None] = {}
+        for given_pointer, canonical in given.items():
+            at = offsets[canonical]
+            found[given_pointer] = None if at is None else self.line_col(at)
+        return found
 
     def offset(self, pointer: str) -> int | None:
         """0-based character offset where :meth:`position` points (a member's name, else the value)."""
         canonical = jpointer.join(jpointer.split(pointer))
-        if canonical == "":
-            return _WS.match(self.text).end()
+        return self._offsets({canonical})[canonical]
+
+    def _offsets(self, canonical: set[str]) -> dict[str, int | None]:
+        """Offsets of canonical pointers: the root without a scan, the rest from the full map (small texts) or
+        from what is known, after one targeted scan for the pointers not yet known (big texts)."""
+        answers: dict[str, int | None] = {}
+        if "" in canonical:
+            answers[""] = _WS.match(self.text).end()
+            canonical = canonical - {""}
+        if not canonical:
+            return answers
         if self._positions is None and len(self.text) <= POSITION_MAP_LIMIT:
             positions: dict[str, int] = {}
             _Analyser(self.text, max_depth=10**9, ijson=False, positions=positions).run()
             self._positions = positions
         if self._positions is not None:
-            return self._positions.get(canonical)
-        found: dict[str, int] = {}
-        _Analyser(self.text, max_depth=10**9, ijson=False, positions=found, target=canonical).run()
-        return found.get(canonical)
+            table: dict[str, int] | dict[str, int | None] = self._positions
+        else:
+            table = self._known
+            wanted = canonical - table.keys()
+            if wanted:
+                found: dict[str, int] = {}
+                _Analyser(self.text, max_depth=10**9, ijson=False, positions=found, targets=wanted,
+                          stop_when_found=self._unique_names).run()
+                table.update((p, found.get(p)) for p in wanted)
+        answers.update((p, table.get(p)) for p in canonical)
+        return answers
 
     def raw(self, pointer: str) -> str | None:
         """The text of the value at ``pointer`` exactly as written (numbers, escapes and spacing kept).
@@ -243,7 +280,8 @@ def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarni
         warnings.extend(_bounded_warnings(text, max_depth, duplicates or [], parts, outside, data))
     elif duplicates is not None or _needs_close_look(text, data):
         warnings.extend(_Analyser(text, max_depth=max_depth, ijson=ijson).run())
-    return Document(text, value, warnings, _split=(parts, outside) if parts is not None and outside else None)
+    return Document(text, value, warnings, _split=(parts, outside) if parts is not None and outside else None,
+                    _unique_names=duplicates is None)
 
 
 def loads_ijson(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
@@ -712,6 +750,9 @@ def _describe(ch: str) -> str:
 _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+# An array element that is a plain scalar, the comma after it and the space before the next (targeted scans).
+_SCALAR_ELEMENT = re.compile(r'(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null'
+                             r'|"[^"\\]*(?:\\.[^"\\]*)*")[ \t\n\r]*,[ \t\n\r]*')
 _DIGITS = re.compile(r"[0-9]*")
 _ESCAPES = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)|[\ud800-\udfff]", re.S)
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -745,24 +786,31 @@ class _Frame:
 
 
 class _Found(Exception):
-    """Stops a targeted position scan once the target is reached."""
+    """Stops a scan early: every wanted pointer is recorded, or the warnings' limit (``stop_at``) is passed."""
 
 
 class _Analyser:
     """Iterative RFC 8259 scanner: raises the first :class:`JSONTextError`, returns the warnings.
 
-    With ``positions`` it also records where each value starts (members: where the name starts), for
-    :meth:`Document.position`; with ``target`` it stops as soon as that pointer is recorded.
+    With ``positions`` it records instead where values start (members: where the name starts), for
+    :meth:`Document.position`: every value's, or with ``targets`` (canonical pointers, not the root) only theirs.
+    A targeted scan skips each array or object that can hold no target at C speed (``json`` reads past it; the
+    text was parsed already) and, with ``stop_when_found``, stops once every target is recorded.
     """
 
     def __init__(self, text: str, *, max_depth: int, ijson: bool, positions: dict[str, int] | None = None,
-                 target: str | None = None, stop_at: int | None = None) -> None:
+                 targets: set[str] | None = None, stop_when_found: bool = False,
+                 stop_at: int | None = None) -> None:
         self.text = text
         self.n = len(text)
         self.max_depth = max_depth
         self.ijson = ijson
         self.positions = positions
-        self.target = target
+        self.targets = None if targets is None else frozenset(targets)
+        # Containers that may hold a target: the targets' ancestors (in a canonical pointer a '/' only separates).
+        self.through = None if targets is None else frozenset(
+            t[:i] for t in targets for i, ch in enumerate(t) if ch == "/")
+        self.left = set(targets) if targets is not None and stop_when_found else None
         self.stop_at = len(text) + 1 if stop_at is None else stop_at  # warnings only up to this offset
         self.stopped_at: int | None = None
         self.warnings: list[JSONWarning] = []
@@ -801,6 +849,11 @@ class _Analyser:
                     self.record(pointer, stack[-1].name_offset if stack and stack[-1].is_object else pos)
                 c = text[pos]
                 if c == "{" or c == "[":
+                    if self.through is not None and pointer not in self.through:
+                        skipped = self.skip(pos)
+                        if skipped is not None:
+                            pos, expect_value = skipped, False
+                            continue
                     if len(stack) >= self.max_depth:
                         raise self.error("too_deep", f"Nesting deeper than the limit of {self.max_depth} levels: "
                                          f"this '{c}' opens level {len(stack) + 1}.", pos)
@@ -855,6 +908,8 @@ class _Analyser:
                 else:
                     frame.index += 1
                     pointer = f"{frame.pointer}/{frame.index}"
+                    if self.through is not None:
+                        pos, pointer = self.skip_elements(pos, frame, pointer)
                 expect_value = True
             elif c == ("}" if frame.is_object else "]"):
                 stack.pop()
@@ -871,9 +926,36 @@ class _Analyser:
     # -- positions and warnings ---------------------------------------------------------------------------
     def record(self, pointer: str, offset: int) -> None:
         assert self.positions is not None
-        self.positions[pointer] = offset
-        if self.target is not None and pointer == self.target:
-            raise _Found
+        if self.targets is not None and pointer not in self.targets:
+            return
+        self.positions[pointer] = offset  # a later duplicate member overwrites: the one kept is the last
+        if self.left is not None:
+            self.left.discard(pointer)
+            if not self.left:
+                raise _Found
+
+    def skip_elements(self, pos: int, frame: _Frame, pointer: str) -> tuple[int, str]:
+        """Step over the array elements from ``pos`` on that are plain scalars followed by a comma and can hold no
+        target, one C regex match each (a long flat array costs no token-by-token reading); returns where the next
+        element starts and its pointer."""
+        text, targets, through, match = self.text, self.targets, self.through, _SCALAR_ELEMENT.match
+        assert targets is not None and through is not None
+        while pointer not in targets and pointer not in through:
+            element = match(text, pos)
+            if element is None:  # a container, or the last element: read on as usual
+                break
+            pos = element.end()
+            frame.index += 1
+            pointer = f"{frame.pointer}/{frame.index}"
+        return pos, pointer
+
+    def skip(self, pos: int) -> int | None:
+        """The end of the array or object opening at ``pos``, read by the C decoder; None if it refuses (a text
+        that was never parsed), so the caller reads on token by token."""
+        try:
+            return _RAW_DECODER.raw_decode(self.text, pos)[1]
+        except (ValueError, RecursionError):
+            return None
 
     def line_col(self, offset: int) -> tuple[int, int]:
         return self._lines.line_col(offset)

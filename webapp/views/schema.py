@@ -13,7 +13,7 @@ pasted text, including into the ``arguments`` string of a pasted item.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +22,7 @@ from flask import Blueprint, current_app, render_template, request
 from .. import pointer
 from ..gate import Verdict, check_item
 from ..htmx import is_partial
-from ..jsontext import POSITION_MAP_LIMIT, Document, JSONTextError, parse
+from ..jsontext import Document, JSONTextError, parse
 from ..jsontext import json_type
 from ..schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 
@@ -32,15 +32,10 @@ bp = Blueprint("schema", __name__)
 MAX_ERRORS_SHOWN = 200
 #: Instance values and expected values are shown as JSON text cut to this many characters.
 MAX_VALUE_CHARS = 160
-#: Characters the pointer lookups of one pasted text may rescan. Beyond ``jsontext.POSITION_MAP_LIMIT`` the
-#: parse layer keeps no pointer map and each lookup scans the text up to its place (some million characters
-#: a second), so on a big text only the first errors get a line:column; the best match always does.
-LOCATE_BUDGET_CHARS = 8_000_000
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False)
 
 Position = tuple[int, int]  # (line, column), both 1-based, column in characters
-Locate = Callable[[str], Position | None]  # pointer -> where it starts in the pasted text
 
 # -- the article's examples (seeds/replay-gate-article.ru.txt) -------------------------------------------
 
@@ -162,7 +157,6 @@ class Check:
     verdict: Verdict | None = None
     groups: list[ErrorGroup] = field(default_factory=list)
     error_count: int = 0
-    unlocated: int = 0                     # errors left without line:column (a big text, see LOCATE_BUDGET_CHARS)
 
     @property
     def submitted(self) -> bool:
@@ -260,10 +254,11 @@ def run_check(instance_text: str, schema_text: str, *, format_assertion: bool = 
                                              locate_schema(problem.pointer or ""))
         return check
     check.error_count = len(errors)
-    instance_lookups = _Budget(locate_instance, len(instance_text))
-    schema_lookups = _Budget(locate_schema, len(schema_text))
-    check.groups = _group(errors[:MAX_ERRORS_SHOWN], check.instance, schema, instance_lookups, schema_lookups)
-    check.unlocated = instance_lookups.refused + schema_lookups.refused
+    shown = errors[:MAX_ERRORS_SHOWN]
+    # One scan per pasted text for all shown places (the parse layer skips what holds none), not one per error.
+    instance_at = locate_instance.many(error.pointer for error in shown)
+    schema_at = locate_schema.many(error.schema_path for error in shown)
+    check.groups = _group(shown, check.instance, schema, instance_at, schema_at)
     return check
 
 
@@ -291,7 +286,7 @@ def _warnings(source: str, document: Document,
     return [TextWarning(source, w.code, w.message, w.pointer, move(w.line, w.column)) for w in document.warnings]
 
 
-def _take_instance(check: Check, document: Document) -> Locate | None:
+def _take_instance(check: Check, document: Document) -> _Locator | None:
     """Decide what the instance is: a pasted call's ``arguments`` (parsed from its string) or the whole text.
 
     Open Responses ``function_call`` items and Chat Completions tool calls are unwrapped (Open Responses
@@ -302,7 +297,7 @@ def _take_instance(check: Check, document: Document) -> Locate | None:
     envelope = _call_envelope(value)
     if envelope is None:
         check.instance, check.has_instance = value, True
-        return document.position
+        return _Locator(document)
     at, kind = envelope
     arguments = pointer.resolve(value, at)
     check.call_name = _str_or_none(pointer.resolve(value, at.rsplit("/", 1)[0]).get("name"))
@@ -311,7 +306,7 @@ def _take_instance(check: Check, document: Document) -> Locate | None:
     if not isinstance(arguments, str):
         # Stored as an object: the wrong form (the gate says arguments_type), but its content can still be checked.
         check.instance, check.has_instance = arguments, True
-        return lambda p: document.position(at + p)
+        return _Locator(document, at)
     locate_string = _string_locator(document, at, arguments)
     try:
         # I-JSON, as the gate reads arguments: a duplicate member name there is arguments_parse, not a warning.
@@ -319,14 +314,9 @@ def _take_instance(check: Check, document: Document) -> Locate | None:
     except JSONTextError as error:
         check.parse_problems.append(ParseProblem("arguments", error, locate_string(error.line, error.column)))
         return None
-
-    def locate(p: str) -> Position | None:
-        inside = inner.position(p)
-        return None if inside is None else locate_string(*inside)
-
     check.instance, check.has_instance = inner.value, True
     check.warnings.extend(_warnings("arguments", inner, locate_string))
-    return locate
+    return _Locator(inner, move=locate_string)
 
 
 def _call_envelope(value: Any) -> tuple[str, str] | None:
@@ -342,7 +332,7 @@ def _call_envelope(value: Any) -> tuple[str, str] | None:
     return None
 
 
-def _take_schema(check: Check, document: Document) -> tuple[Any, Locate | None]:
+def _take_schema(check: Check, document: Document) -> tuple[Any, _Locator | None]:
     """Decide what the schema is: a bare JSON Schema, or the ``parameters`` of a tool definition.
 
     Tool definitions: Open Responses ``{type: "function", name, parameters}`` (flat; Open Responses
@@ -390,7 +380,7 @@ def _take_schema(check: Check, document: Document) -> tuple[Any, Locate | None]:
             f"A JSON Schema is an object or a boolean (JSON Schema 2020-12 §4.3.1), not a JSON {json_type(schema)}.",
             pointer=prefix, position=document.position(prefix))
         return None, None
-    return schema, lambda p: document.position(prefix + p)
+    return schema, _Locator(document, prefix)
 
 
 def _tool_parts(value: Any) -> tuple[str, str | None, str] | None:
@@ -423,35 +413,18 @@ def _unchecked_formats(schema: Any, checkable: tuple[str, ...]) -> list[str]:
     return sorted(used - set(checkable))
 
 
-class _Budget:
-    """A :data:`Locate` that stops answering (None) once its lookups would have rescanned
-    :data:`LOCATE_BUDGET_CHARS` of a text too big for the parse layer's pointer map; counts the refusals."""
-
-    def __init__(self, locate: Locate, text_chars: int) -> None:
-        self.locate = locate
-        self.left = (LOCATE_BUDGET_CHARS // text_chars or 1) if text_chars > POSITION_MAP_LIMIT else None
-        self.refused = 0
-
-    def __call__(self, at: str) -> Position | None:
-        if self.left is not None:
-            if self.left <= 0:
-                self.refused += 1
-                return None
-            self.left -= 1
-        return self.locate(at)
-
-
-def _group(errors: list[SchemaError], instance: Any, schema: Any, locate_instance: Locate,
-           locate_schema: Locate) -> list[ErrorGroup]:
-    """Group errors by instance pointer; groups ordered by their best error, the best match first."""
+def _group(errors: list[SchemaError], instance: Any, schema: Any, instance_at: dict[str, Position | None],
+           schema_at: dict[str, Position | None]) -> list[ErrorGroup]:
+    """Group errors by instance pointer; groups ordered by their best error, the best match first.
+    ``instance_at``/``schema_at``: where each error's pointer and schema location are in the pasted texts."""
     groups: dict[str, ErrorGroup] = {}
     for index, error in enumerate(errors):
         group = groups.get(error.pointer)
         if group is None:
-            group = groups[error.pointer] = ErrorGroup(error.pointer, locate_instance(error.pointer),
+            group = groups[error.pointer] = ErrorGroup(error.pointer, instance_at[error.pointer],
                                                        _value_at(instance, error.pointer))
         label, expected = _expected(schema, error)
-        group.rows.append(ErrorRow(error, index == 0, locate_schema(error.schema_path), label, expected))
+        group.rows.append(ErrorRow(error, index == 0, schema_at[error.schema_path], label, expected))
     return list(groups.values())
 
 
@@ -501,6 +474,37 @@ def _short_json(value: Any) -> str:
         if size > MAX_VALUE_CHARS:
             return "".join(parts)[: MAX_VALUE_CHARS - 1] + "…"
     return "".join(parts)
+
+
+# -- mapping pointers of the used part back to line:column in the pasted text --------------------------------
+
+@dataclass(frozen=True)
+class _Locator:
+    """Where pointers into the used part (the instance or schema actually checked) start in the pasted text.
+
+    ``document`` holds the used part under ``prefix`` (a pasted item's ``/arguments`` stored as an object, a
+    tool definition's ``/parameters``); for ``arguments`` parsed from a JSON string, ``document`` is that
+    string's own document and ``move`` maps its (line, column) into the pasted text (:func:`_string_locator`).
+    """
+
+    document: Document
+    prefix: str = ""
+    move: Callable[[int, int], Position | None] | None = None
+
+    def many(self, pointers: Iterable[str]) -> dict[str, Position | None]:
+        """Positions of many pointers, found in one scan of the document (the parse layer keeps them, so a
+        later single lookup of one of them is free). :raises ValueError: on a malformed pointer."""
+        wanted = list(dict.fromkeys(pointers))
+        found = self.document.positions([self.prefix + p for p in wanted])
+        move = self.move
+        placed: dict[str, Position | None] = {}
+        for p in wanted:
+            inside = found[self.prefix + p]
+            placed[p] = inside if inside is None or move is None else move(*inside)
+        return placed
+
+    def __call__(self, at: str) -> Position | None:
+        return self.many([at])[at]
 
 
 # -- mapping positions inside an item's ``arguments`` string back to the pasted text ------------------------
