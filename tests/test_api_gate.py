@@ -115,7 +115,8 @@ def test_journal_as_items(client):
     assert [(i["index"], i["reason"]) for i in body["items"]] == [(0, "not_function_call"), (1, "ok"),
                                                                  (2, "not_function_call")]
     assert body["findings"] == [{"code": "orphan_output", "index": 2, "call_id": "call_9",
-                                 "message": body["findings"][0]["message"], "severity": "error"}]
+                                 "message": body["findings"][0]["message"], "severity": "error",
+                                 "pointer": None, "line": None, "column": None}]
 
 
 def test_journal_as_jsonl_text(client):
@@ -169,6 +170,69 @@ def test_a_lone_surrogate_in_the_request_is_answered(client):
     assert response.status_code == 200
     assert response.get_json()["reason"] == "not_function_call"
     assert "\\ud800" in response.get_data(as_text=True)
+
+
+AMBIGUOUS = ('{"type":"openai:x","type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather",'
+             '"arguments":"{\\"location\\":\\"Paris\\"}","status":"in_progress","status":"completed"}')
+
+
+def column_of(text: str, marker: str) -> int:
+    assert text.count(marker) == 1 and "\n" not in text
+    return text.index(marker) + 1
+
+
+def test_an_item_with_duplicate_envelope_members_is_refused_naming_the_place(client):
+    # Read leniently it looked "ok"; a parser keeping the first values sees a namespaced, in-progress item.
+    body = '{"item": ' + AMBIGUOUS + ', "schema": {"type": "object"}}'
+    error = assert_error(post(client, body), 400, "item", "/item/type")
+    assert error["code"] == "duplicate_member"
+    column = column_of(body, '"type":"function_call"')
+    assert f"/item/type (second at line 1, column {column})" in error["message"]
+    status_column = column_of(body, '"status":"completed"')
+    assert f"/item/status (second at line 1, column {status_column})" in error["message"]
+    assert "must never be replayed" in error["message"]
+
+
+@pytest.mark.parametrize(("body", "param", "pointer"), [
+    ('{"item": {"type": "message"}, "item": ' + AMBIGUOUS + "}", "item", "/item"),
+    ('{"item": {"type": "message"}, "schema": {"type": "object", "type": "string"}}', "schema", "/schema/type"),
+    ('{"items": [], "tools": [{"type": "function", "name": "a", "name": "b"}]}', "tools", "/tools/0/name"),
+    ('{"items": [], "tool_choice": "none", "tool_choice": "auto"}', "tool_choice", "/tool_choice"),
+    ('{"items": [], "format_assertion": true, "format_assertion": false}', "format_assertion", "/format_assertion"),
+])
+def test_duplicates_that_make_the_request_unclear_are_400(client, body, param, pointer):
+    error = assert_error(post(client, body), 400, param, f"at {pointer} ")
+    assert error["code"] == "duplicate_member"
+
+
+@pytest.mark.parametrize(("field", "text", "pointer"), [
+    ("items", "[" + AMBIGUOUS + "]", "/items/0/status"),
+    ("journal", '{"object": "response", "output": [' + AMBIGUOUS + "]}", "/journal/output/0/status"),
+])
+def test_a_journal_with_duplicate_members_is_not_replayable(client, field, text, pointer):
+    body = '{"tools": ' + json.dumps(TOOLS) + ', "' + field + '": ' + text + "}"
+    report = post(client, body).get_json()
+    assert [item["reason"] for item in report["items"]] == ["ok"] and report["replayable"] is False
+    found = [f for f in report["findings"] if f["code"] == "duplicate_member"]
+    assert [f["pointer"] for f in found] == [pointer.replace("status", "type"), pointer]
+    assert (found[1]["index"], found[1]["line"], found[1]["column"], found[1]["severity"]) == (
+        0, 1, column_of(body, '"status":"completed"'), "error")
+
+
+def test_a_journal_sent_as_text_is_placed_in_its_own_text(client):
+    text = "[" + AMBIGUOUS + "]"
+    report = post(client, {"journal": text, "tools": TOOLS}).get_json()
+    found = [f for f in report["findings"] if f["code"] == "duplicate_member"]
+    assert [(f["index"], f["pointer"], f["line"], f["column"]) for f in found] == [
+        (0, "/0/type", 1, column_of(text, '"type":"function_call"')),
+        (0, "/0/status", 1, column_of(text, '"status":"completed"'))]
+    assert report["replayable"] is False
+
+
+def test_a_duplicate_name_inside_arguments_stays_an_arguments_parse_verdict(client):
+    body = post(client, {"items": [call('{"location":"a","location":"b"}')], "tools": TOOLS}).get_json()
+    assert body["items"][0]["reason"] == "arguments_parse"
+    assert not [f for f in body["findings"] if f["code"] == "duplicate_member"]
 
 
 @pytest.mark.parametrize("keyword", ["not", "items", "allOf"])

@@ -122,3 +122,31 @@ def test_a_lone_surrogate_does_not_crash_printing(files):
     journal = files("j.json", '[{"type": "x\\ud800:y", "id": "a\\udc00"}]')
     code, out, _ = run("gate", journal)
     assert code == 1 and "namespaced" in out
+
+
+AMBIGUOUS = ('{"type":"openai:x","type":"function_call","id":"fc_c1","call_id":"c1","name":"get_weather",'
+             '"arguments":"{\\"location\\":\\"Paris\\"}","status":"in_progress","status":"completed"}')
+
+
+def test_duplicate_envelope_members_exit_1_naming_item_pointer_and_place(files):
+    # Read leniently the item looked ok (exit 0); a parser keeping the first values sees a namespaced call.
+    code, out, _ = run("gate", files("j.json", "[" + AMBIGUOUS + "]"), "--tools", files("t.json", [WEATHER_TOOL]))
+    assert code == 1
+    column = AMBIGUOUS.index('"status":"completed"') + 2  # 1-based, after the "["
+    assert "error    duplicate_member" in out
+    assert f'item 0: item 0 gives the member name "status" twice, at /0/status (the second at line 1, column ' \
+        f'{column})' in out
+    assert out.splitlines()[-1] == "replayable: no (ok 1)"
+
+
+def test_duplicate_members_in_tools_or_schema_files_are_unusable(files):
+    journal = files("j.json", [call("c1")])
+    text = '[{"type": "function", "name": "get_weather", "name": "other"}]'
+    tools = files("t.json", text)
+    code, out, err = run("gate", journal, "--tools", tools)
+    assert code == 2 and out == ""
+    column = text.index('"name": "other"') + 1
+    assert err.startswith(f'{tools}: line 1, column {column}: Duplicate member name "name"') and "(at /0/name;" in err
+    schema = files("s.json", '{"type": "object", "type": "string"}')
+    code, _, err = run("gate", journal, "--schema", schema)
+    assert code == 2 and "(at /type;" in err

@@ -227,6 +227,22 @@ def test_journal_case(case):
         assert finding.severity == FINDINGS[finding.code]
 
 
+def test_duplicate_member_findings_name_the_item_pointer_and_place():
+    text = ('{"type":"function_call","call_id":"c1","name":"get_weather","arguments":"{\\"location\\":\\"x\\"}",'
+            '"status":"in_progress"}\n'
+            '{"type":"openai:x","type":"function_call","call_id":"c2","name":"get_weather",'
+            '"arguments":"{\\"location\\":\\"x\\"}","status":"in_progress","status":"completed"}')
+    report = check_journal(load_journal(text), SAMPLE_TOOLS)
+    assert [item.reason for item in report.items] == ["status", "ok"]  # the last value of each name is judged
+    found = [f.as_dict() for f in report.findings if f.code == "duplicate_member"]
+    second_line = text.split("\n")[1]
+    assert [(f["index"], f["call_id"], f["pointer"], f["line"], f["column"]) for f in found] == [
+        (1, "c2", "/type", 2, second_line.index('"type":"function_call"') + 1),
+        (1, "c2", "/status", 2, second_line.index('"status":"completed"') + 1)]
+    assert 'item 1 gives the member name "status" twice, at /status' in found[1]["message"]
+    assert report.replayable is False
+
+
 def test_sample_journal_with_tools():
     journal = load_journal((SAMPLES / "journal-openai-responses.jsonl").read_bytes())
     report = check_journal(journal, json.loads((SAMPLES / "tools.json").read_text()))

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from webapp.journal import Journal, JournalError, load_journal
+from webapp.jsontext import parse
+from webapp.journal import Duplicate, Journal, JournalError, from_value, load_journal
 
 SAMPLES = Path(__file__).resolve().parent / "data" / "samples"
 CALL = {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "t", "arguments": "{}",
@@ -104,3 +105,45 @@ def test_the_samples_load():
     assert jsonl.shape == "jsonl" and len(jsonl.items) == 9
     response = load_journal((SAMPLES / "response-incomplete.json").read_text())
     assert response.shape == "response" and response.items[0]["status"] == "incomplete"
+
+
+AMBIGUOUS = ('{"type":"openai:x","type":"function_call","call_id":"c1","name":"t","arguments":"{}",'
+             '"status":"in_progress","status":"completed"}')
+
+
+def place(text: str, marker: str) -> tuple[int, int]:
+    """1-based line and column where ``marker`` (unique in ``text``) starts."""
+    at = text.index(marker)
+    assert text.count(marker) == 1
+    return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+
+
+SECOND_TYPE, SECOND_STATUS = '"type":"function_call"', '"status":"completed"'
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("[" + AMBIGUOUS + "]", [(0, "/0/type", SECOND_TYPE), (0, "/0/status", SECOND_STATUS)]),
+    (AMBIGUOUS, [(0, "/type", SECOND_TYPE), (0, "/status", SECOND_STATUS)]),
+    ('{"type":"message","role":"user","content":"hi"}\n' + AMBIGUOUS,
+     [(1, "/type", SECOND_TYPE), (1, "/status", SECOND_STATUS)]),
+    ('{"object":"response","output":[{"type":"message"},' + AMBIGUOUS + '],"object" :"response"}',
+     [(1, "/output/1/type", SECOND_TYPE), (1, "/output/1/status", SECOND_STATUS), (None, "/object", '"object" :')]),
+    ('{"input":[{"type":"message","content":[{"type":"input_text","text":"a","text":"b"}]}],'
+     '"tools":[{"type":"function","name":"t","parameters":{"type":"object","type":"string"}}]}',
+     [(0, "/input/0/content/0/text", '"text":"b"'), (None, "/tools/0/parameters/type", '"type":"string"')]),
+    (json.dumps([CALL]), []),
+])
+def test_member_names_given_twice_are_kept_with_their_item_and_place(text, expected):
+    # A parser keeping the first value reads another item (namespaced, in progress): the gate must see them.
+    journal = load_journal(text)
+    assert [(d.index, d.pointer, d.line, d.column) for d in journal.duplicates] == [
+        (index, pointer, *place(text, marker)) for index, pointer, marker in expected]
+    for duplicate in journal.duplicates:
+        assert isinstance(duplicate, Duplicate) and duplicate.message.startswith("Duplicate member name")
+
+
+def test_duplicates_of_a_value_parsed_from_a_bigger_text_keep_their_place_in_it():
+    body = '{"items":[{"type":"message"},' + AMBIGUOUS + '],"tools":[],"tools":[]}'
+    document = parse(body)
+    journal = from_value(document.value["items"], document.warnings, "/items")
+    assert [(d.index, d.pointer) for d in journal.duplicates] == [(1, "/items/1/type"), (1, "/items/1/status")]

@@ -3,6 +3,10 @@
 Prints one line per item (index, id, reason) and the journal's findings, then whether it is replayable.
 Exit status: 0 replayable, 1 not replayable, 2 unusable input (the message on stderr names the file and the
 place: line:column, or a JSON Pointer).
+
+The journal is read as plain JSON, so it is answered about even when it holds lone surrogates or duplicate
+member names; a name given twice in it is a ``duplicate_member`` finding (an error: exit 1) with the item, the
+pointer and line:column. In a ``--tools`` or ``--schema`` file a name given twice is unusable input (exit 2).
 """
 
 from __future__ import annotations
@@ -36,10 +40,17 @@ def _read(path: str) -> bytes:
 
 
 def _read_json(path: str) -> Any:
+    """A tools or schema file: plain JSON; a member name given twice is refused (which value counts depends on
+    the parser, so the tool or schema the journal is judged against would be unclear)."""
     try:
-        return jsontext.parse(_read(path)).value
+        document = jsontext.parse(_read(path))
     except jsontext.JSONTextError as err:
         raise _Unusable(f"{path}: {err}") from None
+    for warning in document.warnings:
+        if warning.code == "duplicate_key":
+            raise _Unusable(f"{path}: line {warning.line}, column {warning.column}: {warning.message} "
+                            f"(at {warning.pointer or '/'}; remove one: which value counts depends on the parser)")
+    return document.value
 
 
 def _load_tools(path: str) -> list[Any]:

@@ -16,7 +16,8 @@ first that applies, in this order —
 ``ok``                 the call may be executed and its ``function_call_output`` written.
 
 Only ``ok`` lets a tool run. :func:`check_item` gives the same reason with every detail; :func:`check_journal`
-gates a whole conversation against its tools and checks the call/output pairing rules.
+gates a whole conversation against its tools and checks the call/output pairing rules, ``tool_choice``, and
+that its text names no member twice (``duplicate_member``: the item a reader sees would depend on its parser).
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .journal import Journal, JournalError, load_journal
+from .journal import Duplicate, Journal, JournalError, load_journal
 from .jsontext import kind_of as _kind
 from .jsontext import NOT_IJSON, JSONTextError, loads_ijson, try_loads_ijson
+from .pointer import split as split_pointer
 from .schema import _IDENTITY, CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 
 __all__ = [
@@ -53,6 +55,7 @@ FINDINGS = {
     "chat_completions_tool": "warning",    # a tool in the nested Chat Completions shape (recognised, still used)
     "tool_not_allowed": "error",           # a call outside tool_choice (allowed_tools, a forced function, none)
     "invalid_tool_choice": "error",        # a tool_choice the gate cannot read: no call may pass unchecked
+    "duplicate_member": "error",           # a member name given twice in the journal's text: ambiguous
     "invalid_tool": "error",               # a tool definition without a usable name, or a duplicate name
     "tool_schema_invalid": "error",        # a tool's parameters schema is itself unusable
 }
@@ -237,17 +240,23 @@ def check_item(item: Any, schema: dict | bool | None, *, format_assertion: bool 
 
 @dataclass(frozen=True)
 class Finding:
-    """A journal-level problem. ``index`` is the item's position (``None`` for a tool definition)."""
+    """A journal-level problem. ``index`` is the item's position (``None`` for a tool definition or the journal's
+    envelope). ``pointer``, ``line`` and ``column`` place it in the journal's text when it is a problem of the
+    text itself (``duplicate_member``), else ``None``."""
 
     code: str
     index: int | None
     call_id: str | None
     message: str
     severity: str  # "error" | "warning"
+    pointer: str | None = None
+    line: int | None = None
+    column: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"code", "index", "call_id", "message", "severity", "pointer", "line", "column"}``."""
         return {"code": self.code, "index": self.index, "call_id": self.call_id, "message": self.message,
-                "severity": self.severity}
+                "severity": self.severity, "pointer": self.pointer, "line": self.line, "column": self.column}
 
 
 @dataclass(frozen=True)
@@ -305,6 +314,24 @@ class JournalReport:
 
 def _finding(code: str, index: int | None, message: str, call_id: Any = None) -> Finding:
     return Finding(code, index, call_id if isinstance(call_id, str) else None, message, FINDINGS[code])
+
+
+def _duplicate_finding(duplicate: Duplicate, call_id: Any = None) -> Finding:
+    """``duplicate_member``: a member name given twice in the journal's text (RFC 8259 §4: names SHOULD be
+    unique, and parsers differ on which value they keep). Issue 2's rule for arguments — ambiguous input must
+    never run — applies to the envelope too: a parser keeping the first ``type`` or ``status`` may see a
+    namespaced or unfinished item where this one (keeping the last) sees a completed call."""
+    if not duplicate.pointer:  # counted in a very big text, not located
+        return Finding("duplicate_member", duplicate.index, None, duplicate.message, FINDINGS["duplicate_member"],
+                       None, duplicate.line, duplicate.column)
+    name = _q(split_pointer(duplicate.pointer)[-1])
+    owner = f"item {duplicate.index}" if duplicate.index is not None else "the journal"
+    scope = "item" if duplicate.index is not None else "journal"
+    message = (f"{owner} gives the member name {name} twice, at {duplicate.pointer} (the second at line "
+               f"{duplicate.line}, column {duplicate.column}): this gate keeps the last value, a parser keeping the "
+               f"first reads another {scope}; an ambiguous {scope} must never be replayed")
+    return Finding("duplicate_member", duplicate.index, call_id if isinstance(call_id, str) else None, message,
+                   FINDINGS["duplicate_member"], duplicate.pointer, duplicate.line, duplicate.column)
 
 
 @dataclass
@@ -415,7 +442,8 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
     """Gate every item of a conversation and check the pairing rules (Open Responses spec, function_call /
     function_call_output; "tool_choice"; the article's "do not mix Chat Completions envelopes").
 
-    :param items: the items in order, or a :class:`Journal` (its tools and tool_choice are used unless given).
+    :param items: the items in order, or a :class:`Journal` (its tools and tool_choice are used unless given;
+        each member name its text gives twice is a ``duplicate_member`` error, with pointer and line:column).
     :param tools: tool definitions as in ``CreateResponseBody.tools``; each ``function_call`` is checked against
         the schema of the tool it names.
     :param tool_choice: ``{"type": "allowed_tools", "tools": [...], "mode": ...}`` (or ``"none"``, or a forced
@@ -427,8 +455,11 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
         function_call is not ``ok``, or any finding is an error.
     """
     shape = None
+    duplicates: dict[int | None, list[Duplicate]] = {}
     if isinstance(items, Journal):
         shape = items.shape
+        for duplicate in items.duplicates:
+            duplicates.setdefault(duplicate.index, []).append(duplicate)
         tools = items.tools if tools is None else tools
         tool_choice = items.tool_choice if tool_choice is None else tool_choice
         items = items.items
@@ -439,6 +470,7 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
             compile_schema(schema, format_assertion=format_assertion)
         except SchemaInvalid as exc:
             findings.append(_finding("tool_schema_invalid", None, f"schema: {exc}"))
+    findings += [_duplicate_finding(d) for d in duplicates.get(None, ())]
     allowed, allowed_words, choice_problem = _allowed_names(tool_choice)
     if choice_problem is not None:
         findings.append(_finding("invalid_tool_choice", None, f"{choice_problem}; no call is allowed"))
@@ -453,6 +485,8 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
         item_type = item.get("type") if isinstance(item, dict) else None
         call_id = item.get("call_id") if isinstance(item, dict) else None
         name = item.get("name") if isinstance(item, dict) else None
+        if index in duplicates:
+            findings += [_duplicate_finding(d, call_id) for d in duplicates[index]]
 
         if isinstance(item, dict) and (isinstance(item.get("tool_calls"), list) or item.get("role") == "tool"):
             what = "a tool_calls array" if isinstance(item.get("tool_calls"), list) else "a role \"tool\" message"

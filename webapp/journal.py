@@ -9,17 +9,24 @@ Accepted, detected automatically (Open Responses spec, ``CreateResponseBody`` an
 * a ``CreateResponseBody`` (``{"input": ..., "tools": [...]}``): its ``input``; a string ``input`` is one user
   message;
 * a single item (an object with ``type``): a journal of one.
+
+Texts are read as plain JSON (RFC 8259), not I-JSON, so that a journal holding a lone surrogate or a duplicate
+member name is still answered about rather than refused. A member name given twice is kept as a
+:class:`Duplicate` (the gate reports it: a parser that keeps the first value may see another item, e.g. a
+namespaced or unfinished call, so an ambiguous item must never run).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import jsontext
+from . import pointer as jp
 from .jsontext import kind_of
 
-__all__ = ["Journal", "JournalError", "load_journal", "SHAPES"]
+__all__ = ["Journal", "JournalError", "Duplicate", "load_journal", "from_value", "SHAPES"]
 
 # shape -> where its items live, for messages ("output[2]", "line 3")
 SHAPES = ("array", "jsonl", "response", "request", "item")
@@ -48,6 +55,26 @@ class JournalError(ValueError):
         return self.message
 
 
+@dataclass(frozen=True)
+class Duplicate:
+    """A member name given twice in the journal's JSON text (``jsontext`` warning ``duplicate_key``).
+
+    :ivar index: the item holding it (its position in :attr:`Journal.items`), or ``None`` when it is outside
+        the items (the response's envelope, its tools) or was counted but not located in a very big text.
+    :ivar pointer: RFC 6901 pointer of the member in the text it was read from (for JSON Lines, in its line's
+        record); ``""`` when not located.
+    :ivar line: 1-based line of the second occurrence in that text.
+    :ivar column: 1-based column of the second occurrence.
+    :ivar message: the parser's words (both places; which value is kept).
+    """
+
+    index: int | None
+    pointer: str
+    line: int
+    column: int
+    message: str
+
+
 @dataclass
 class Journal:
     """Items to gate, with the tools and ``tool_choice`` the journal carries (if any).
@@ -57,6 +84,7 @@ class Journal:
     :ivar tool_choice: the document's ``tool_choice``, or ``None``.
     :ivar shape: one of :data:`SHAPES`.
     :ivar lines: for JSON Lines, the 1-based line of each item.
+    :ivar duplicates: member names given twice in the text the journal was read from, in text order.
     """
 
     items: list[Any]
@@ -64,6 +92,7 @@ class Journal:
     tool_choice: Any = None
     shape: str = "array"
     lines: list[int] = field(default_factory=list)
+    duplicates: list[Duplicate] = field(default_factory=list)
 
     def where(self, index: int) -> str:
         """Where item ``index`` is in the source: ``line 4``, ``output[2]``, ``input[0]`` or ``[3]``."""
@@ -96,7 +125,7 @@ def _from_text(text: str | bytes | bytearray, max_depth: int) -> Journal:
             raise JournalError(f"line {err.line}, column {err.column}: {err.message}", line=err.line,
                                column=err.column, code=err.code) from None
         return _from_lines(text, max_depth)
-    return from_value(document.value)
+    return from_value(document.value, document.warnings)
 
 
 def _from_lines(text: str | bytes | bytearray, max_depth: int) -> Journal:
@@ -111,14 +140,49 @@ def _from_lines(text: str | bytes | bytearray, max_depth: int) -> Journal:
         if not isinstance(item, dict):
             raise JournalError(f"JSON Lines, line {record.line}: each line must be one item (a JSON object), "
                                f"not {kind_of(item)}", line=record.line, column=1)
-    return Journal(items, None, None, "jsonl", [record.line for record in records])
+    duplicates = [Duplicate(index, w.pointer, w.line, w.column, w.message)
+                  for index, record in enumerate(records) for w in record.document.warnings
+                  if w.code == "duplicate_key"]
+    return Journal(items, None, None, "jsonl", [record.line for record in records], duplicates)
 
 
-def from_value(value: Any) -> Journal:
+def from_value(value: Any, warnings: Iterable[jsontext.JSONWarning] = (), base: str = "") -> Journal:
     """A journal from a parsed JSON value (see the module docstring for the shapes).
 
+    :param warnings: the warnings of the text ``value`` was parsed from (``jsontext.parse``); its
+        ``duplicate_key`` warnings under ``base`` become :attr:`Journal.duplicates`, with their pointers and
+        line:column in that text.
+    :param base: RFC 6901 pointer of ``value`` in that text (``"/journal"`` for a request member).
     :raises JournalError: for any other shape, naming the pointer.
     """
+    journal = _from_value(value)
+    items_at = {"array": [], "response": ["output"], "request": ["input"], "item": None}[journal.shape]
+    prefix = jp.split(base)
+    for warning in warnings:
+        if warning.code != "duplicate_key":
+            continue
+        tokens = jp.split(warning.pointer) if warning.pointer else None  # None: counted, not located
+        if tokens is not None and tokens[:len(prefix)] != prefix:
+            continue  # another member of the request, not this journal
+        journal.duplicates.append(Duplicate(_item_index(tokens, len(prefix), items_at, len(journal.items)),
+                                            warning.pointer, warning.line, warning.column, warning.message))
+    return journal
+
+
+def _item_index(tokens: list[str] | None, start: int, items_at: list[str] | None, count: int) -> int | None:
+    """Which item a member pointer (split) falls in: ``None`` outside the items or when not located."""
+    if tokens is None:
+        return None
+    inner = tokens[start:]
+    if items_at is None:  # the document is the one item
+        return 0 if inner else None
+    if inner[:len(items_at)] != items_at or len(inner) <= len(items_at):
+        return None
+    token = inner[len(items_at)]
+    return int(token) if token.isdigit() and int(token) < count else None
+
+
+def _from_value(value: Any) -> Journal:
     if isinstance(value, list):
         return Journal(value, None, None, "array")
     if not isinstance(value, dict):

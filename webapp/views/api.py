@@ -14,36 +14,85 @@ parsed JSON, or text of JSON / JSON Lines)::
     {"items": [...], "tools": [...], "tool_choice": ..., "schema": ...}
     {"journal": [...] | {...} | "<JSON or JSON Lines text>", "tools": [...]}
     -> {"replayable", "shape", "counts", "items": [{"index", "id", "type", "reason", "ok", "message", "errors"}],
-        "findings": [{"code", "index", "call_id", "message", "severity"}]}
+        "findings": [{"code", "index", "call_id", "message", "severity", "pointer", "line", "column"}]}
 
 Malformed requests get 400 in the one error shape (:mod:`webapp.errors`) naming the parameter; bodies over
 ``MAX_CONTENT_LENGTH`` get 413.
+
+The body is read as plain JSON, not I-JSON, so that the answer can be about an item holding a lone surrogate or
+duplicate member names inside its ``arguments`` string (``arguments_parse``). A member name given twice in the
+body itself is never passed over, since parsers disagree on which value counts (a parser keeping the first
+``"type"`` or ``"status"`` may see a namespaced or unfinished item where this one sees a completed call):
+
+* inside the journal (``items``, or ``journal`` sent as parsed JSON or as text): a ``duplicate_member`` finding
+  (an error, so ``replayable`` is false) with the item ``index`` (``null`` outside the items), the member's
+  ``pointer`` and the ``line``/``column`` of its second occurrence — in the request body, or in the ``journal``
+  text when the journal is sent as text;
+* inside ``item``: 400 ``duplicate_member``, ``param`` ``"item"``, the message naming the pointer and
+  line:column. Not a verdict: the answer's ``reason`` keeps the replay-gate article's codes, none of which says
+  "ambiguous", and a client reading only ``reason``/``ok`` must not be told ``ok`` about an item that another
+  parser reads differently;
+* in the request's own members or in what the item is judged against (``schema``, ``tools``, ``tool_choice``):
+  400 ``duplicate_member`` naming that parameter — it is unclear what was asked.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Blueprint, current_app
 
 from ..errors import ApiError
 from ..gate import check_item, check_journal, tool_schema
-from ..journal import Journal, JournalError, load_journal
-from ..jsontext import kind_of
+from ..journal import JournalError, from_value, load_journal
+from ..jsontext import JSONWarning, kind_of
+from ..pointer import split as split_pointer
 from ..schema import SchemaInvalid, compile_schema
-from .jsonbody import read_json_body
+from .jsonbody import read_json_document
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
+# Members whose duplicates make the request itself unclear (refused); the journal's are reported as findings.
+_REFERENCE_MEMBERS = ("item", "schema", "tools", "tool_choice")
 
-def _body() -> dict[str, Any]:
-    """The request body as a JSON object (strict I-JSON, line:column on error, depth-limited)."""
+
+def _body() -> tuple[dict[str, Any], list[JSONWarning]]:
+    """The request body as a JSON object (plain RFC 8259, line:column on error, depth-limited) and the
+    ``duplicate_key`` warnings of its text."""
     # Lenient on Content-Type: a bare ``curl -d`` sends form-urlencoded, and the body is JSON all the same.
-    body = read_json_body('a JSON object such as {"item": ..., "schema": ...}', require_json_type=False,
-                          ijson=False)
+    document = read_json_document('a JSON object such as {"item": ..., "schema": ...}', require_json_type=False)
+    body = document.value
     if not isinstance(body, dict):
         raise ApiError(f"The request body must be a JSON object, not {kind_of(body)}.", code="invalid_body")
-    return body
+    return body, [w for w in document.warnings if w.code == "duplicate_key"]
+
+
+def _refuse_duplicates(duplicates: list[JSONWarning], members: tuple[str, ...]) -> None:
+    """400 ``duplicate_member`` for names given twice in the request's own members or inside one of ``members``
+    (see the module docstring): ``param`` is the first such member, the message names every place in it."""
+    refused: dict[str | None, list[JSONWarning]] = {}
+    for warning in duplicates:
+        tokens = split_pointer(warning.pointer) if warning.pointer else []
+        if not tokens:  # counted in a very big body, not located: the item may hold it
+            if "item" in members:
+                refused.setdefault(None, []).append(warning)
+        elif len(tokens) == 1 or tokens[0] in members:
+            refused.setdefault(tokens[0], []).append(warning)
+    if not refused:
+        return
+    param, found = next(iter(refused.items()))
+    if param is None:
+        raise ApiError(f"The request body gives member names twice: {found[0].message}", code="duplicate_member")
+    places = [f"{w.pointer} (second at line {w.line}, column {w.column})" for w in found]
+    names = list(dict.fromkeys(json.dumps(split_pointer(w.pointer)[-1], ensure_ascii=False) for w in found))
+    if len(places) > 5:
+        places = places[:5] + [f"{len(places) - 5} more"]
+    what = ("the item is ambiguous, and an ambiguous item must never be replayed"
+            if param == "item" and found[0].pointer != "/item" else f"it is unclear which {param} is meant")
+    raise ApiError(f"{param}: member name{'s' if len(names) > 1 else ''} {', '.join(names)} given twice, at "
+                   f"{'; '.join(places)}; parsers disagree on which value counts, so {what}. Remove the "
+                   f"duplicates.", param=param, code="duplicate_member")
 
 
 def _optional_bool(body: dict[str, Any], name: str) -> bool:
@@ -64,7 +113,7 @@ def _optional_schema(body: dict[str, Any]) -> dict | bool | None:
 @bp.post("/gate")
 def gate() -> Any:
     """Gate one item against a schema, or a whole journal against its tools (see the module docstring)."""
-    body = _body()
+    body, duplicates = _body()
     format_assertion = _optional_bool(body, "format_assertion")
     schema = _optional_schema(body)
     modes = [name for name in ("item", "items", "journal") if name in body]
@@ -75,8 +124,10 @@ def gate() -> Any:
         raise ApiError("Send {\"item\": ..., \"schema\": ...} for one item, or {\"items\": [...], \"tools\": [...]}"
                        " / {\"journal\": ...} for a journal.", param="item", code="missing_parameter")
     if modes[0] == "item":
+        _refuse_duplicates(duplicates, _REFERENCE_MEMBERS)
         return _one_item(body["item"], schema, format_assertion, _optional_tools(body))
-    return _journal(body, modes[0], schema, format_assertion)
+    _refuse_duplicates(duplicates, tuple(m for m in _REFERENCE_MEMBERS if m != "item"))
+    return _journal(body, modes[0], schema, format_assertion, duplicates)
 
 
 def _optional_tools(body: dict[str, Any]) -> list[Any] | None:
@@ -108,20 +159,24 @@ def _one_item(item: Any, schema: dict | bool | None, format_assertion: bool,
     return result
 
 
-def _journal(body: dict[str, Any], mode: str, schema: dict | bool | None, format_assertion: bool) -> dict[str, Any]:
+def _journal(body: dict[str, Any], mode: str, schema: dict | bool | None, format_assertion: bool,
+             duplicates: list[JSONWarning]) -> dict[str, Any]:
     if mode == "items":
         items = body["items"]
         if not isinstance(items, list):
             raise ApiError(f"items must be a JSON array of items, not {kind_of(items)}.", param="items",
                            code="invalid_type")
-        journal = Journal(items, None, None, "array")
+        journal = from_value(items, duplicates, "/items")
     else:
         source = body["journal"]
         if not isinstance(source, (str, list, dict)):
             raise ApiError(f"journal must be a JSON array, a response or request object, or their text, not "
                            f"{kind_of(source)}.", param="journal", code="invalid_type")
         try:
-            journal = load_journal(source, max_depth=current_app.config.get("JSON_MAX_DEPTH", 100))
+            if isinstance(source, str):
+                journal = load_journal(source, max_depth=current_app.config.get("JSON_MAX_DEPTH", 100))
+            else:
+                journal = from_value(source, duplicates, "/journal")
         except JournalError as err:
             where = f" (at {err.pointer})" if err.pointer else ""
             raise ApiError(f"journal: {err.message}{where}", param="journal", code="invalid_journal") from None

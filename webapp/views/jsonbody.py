@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import current_app, request
 
 from ..errors import ApiError
-from ..jsontext import JSONTextError, loads_ijson, parse
+from ..jsontext import Document, JSONTextError, loads_ijson, parse
 
 
 def read_json_body(expected: str, *, require_json_type: bool = True, ijson: bool = True) -> Any:
@@ -21,6 +22,21 @@ def read_json_body(expected: str, *, require_json_type: bool = True, ijson: bool
     :param ijson: ``False`` for the inspection API, which must answer about items holding duplicate names or
         lone surrogates (plain RFC 8259; NaN is still refused) rather than refuse the request.
     """
+    if not ijson:
+        return read_json_document(expected, require_json_type=require_json_type).value
+    return _parsed(expected, require_json_type, loads_ijson)
+
+
+def read_json_document(expected: str, *, require_json_type: bool = True) -> Document:
+    """The body as plain JSON (RFC 8259) with its warnings (duplicate names, lone surrogates: each with pointer and
+    line:column), for routes that answer about such bodies and must still see what is ambiguous in them.
+
+    :raises ApiError: as :func:`read_json_body`.
+    """
+    return _parsed(expected, require_json_type, parse)
+
+
+def _parsed(expected: str, require_json_type: bool, parser: Callable[..., Any]) -> Any:
     mimetype = request.mimetype
     if require_json_type and mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
         raise ApiError(f"Content-Type must be application/json, got {mimetype!r}.", 415,
@@ -33,8 +49,7 @@ def read_json_body(expected: str, *, require_json_type: bool = True, ijson: bool
     except UnicodeDecodeError:
         text = data  # the bytes path names the bad byte's place
     try:
-        max_depth = int(current_app.config.get("JSON_MAX_DEPTH", 100))
-        return loads_ijson(text, max_depth=max_depth) if ijson else parse(text, max_depth=max_depth).value
+        return parser(text, max_depth=int(current_app.config.get("JSON_MAX_DEPTH", 100)))
     except JSONTextError as err:
         raise ApiError(f"The request body is not valid JSON: {str(err).rstrip('.')}.", 400,
                        code="invalid_json") from None
