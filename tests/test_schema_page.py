@@ -475,3 +475,25 @@ def test_every_shown_error_of_a_big_text_has_its_line_and_column(client, monkeyp
 def _offset_of(text: str, line: int, column: int) -> int:
     """The character offset of a 1-based line and column."""
     return sum(len(row) + 1 for row in text.split("\n")[:line - 1]) + column - 1
+
+
+# -- the page agrees with the gate (found by a fresh user) ----------------------------------------------------
+
+@pytest.mark.parametrize(("instance", "schema", "reason"), [
+    # bare arguments the gate refuses as I-JSON before any schema
+    ('{"a": 1, "a": 2}', '{"properties": {"a": {"type": "integer"}}}', "arguments_parse"),
+    ('{"a": "\\ud800"}', '{"type": "object"}', "arguments_parse"),
+    # a tool definition for another function is no schema for this call
+    ('{"type": "function_call", "name": "other", "call_id": "c", "status": "completed", "arguments": "{}"}',
+     '{"type": "function", "name": "get_weather", "parameters": {"type": "object"}}', "arguments_schema"),
+    # items that are not calls get the gate's own reason, not "ok"
+    ('{"type": "openai:web_search_call", "id": "ws_1", "status": "completed"}', '{"type": "object"}',
+     "namespaced"),
+    ('{"type": "message", "role": "user", "content": "hi"}', '{"type": "object"}', "not_function_call"),
+    ('{"a": 1}', '{"type": "object"}', "ok"),
+])
+def test_the_reason_shown_is_the_gates(client, instance, schema, reason):
+    html = client.post("/schema", data={"instance": instance, "schema": schema},
+                       headers={"HX-Request": "true"}).get_data(as_text=True)
+    shown = re.findall(r'data-testid="reason">\s*([a-z_]+)', html)
+    assert shown == [reason]

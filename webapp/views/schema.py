@@ -22,8 +22,7 @@ from flask import Blueprint, current_app, render_template, request
 from .. import pointer
 from ..gate import Verdict, check_item
 from ..htmx import is_partial
-from ..jsontext import Document, JSONTextError, parse
-from ..jsontext import json_type
+from ..jsontext import NOT_IJSON, Document, JSONTextError, json_type, loads_ijson, parse, try_loads_ijson
 from ..schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 
 bp = Blueprint("schema", __name__)
@@ -146,7 +145,8 @@ class Check:
     warnings: list[TextWarning] = field(default_factory=list)
     instance_taken: Taken | None = None    # None: the whole pasted instance text
     schema_taken: Taken | None = None      # None: the whole pasted schema text
-    item: dict[str, Any] | None = None     # the pasted Open Responses function_call item, if any
+    item: dict[str, Any] | None = None     # the pasted Open Responses item (function_call or another), if any
+    ijson_error: JSONTextError | None = None  # bare arguments that are not I-JSON: the gate stops at arguments_parse
     call_name: str | None = None           # the function name of a pasted call
     instance: Any = None
     has_instance: bool = False
@@ -244,7 +244,9 @@ def run_check(instance_text: str, schema_text: str, *, format_assertion: bool = 
                                else compile_schema(schema, format_assertion=True).checked_formats)
     check.unchecked_formats = _unchecked_formats(schema, check.checkable_formats)
     if check.item is not None:
-        check.verdict = check_item(check.item, schema, format_assertion=format_assertion)
+        # A tool definition for another function is no schema for this call: the gate never runs it.
+        check.verdict = check_item(check.item, None if check.name_mismatch else schema,
+                                   format_assertion=format_assertion, tool_name=check.call_name)
     if locate_instance is None:
         return check
     try:
@@ -297,6 +299,15 @@ def _take_instance(check: Check, document: Document) -> _Locator | None:
     envelope = _call_envelope(value)
     if envelope is None:
         check.instance, check.has_instance = value, True
+        if _is_item(value):  # a message, an output, a namespaced extension...: the gate's verdict says why not
+            check.item = value
+        elif try_loads_ijson(document.text) is NOT_IJSON:
+            # Bare arguments: the gate parses them as I-JSON (RFC 7493) before any schema, so a duplicate name
+            # or a lone surrogate that the lenient parse only warned about stops it at arguments_parse.
+            try:
+                loads_ijson(document.text)
+            except JSONTextError as error:
+                check.ijson_error = error
         return _Locator(document)
     at, kind = envelope
     arguments = pointer.resolve(value, at)
@@ -317,6 +328,16 @@ def _take_instance(check: Check, document: Document) -> _Locator | None:
     check.instance, check.has_instance = inner.value, True
     check.warnings.extend(_warnings("arguments", inner, locate_string))
     return _Locator(inner, move=locate_string)
+
+
+#: Open Responses item types other than function_call (Open Responses spec, Items), besides namespaced ones.
+_OTHER_ITEM_TYPES = frozenset({"message", "function_call_output", "reasoning", "item_reference", "compaction"})
+
+
+def _is_item(value: Any) -> bool:
+    """An Open Responses item that is not a call to unwrap: a core type, or a provider extension (``slug:name``)."""
+    kind = value.get("type") if isinstance(value, dict) else None
+    return isinstance(kind, str) and (kind in _OTHER_ITEM_TYPES or ":" in kind)
 
 
 def _call_envelope(value: Any) -> tuple[str, str] | None:
