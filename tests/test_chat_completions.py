@@ -285,6 +285,8 @@ PNG = "data:image/png;base64," + base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" *
 # (id, body changes over {"model": "m", "messages": [USER]}, expected param, expected code)
 BAD_REQUESTS = [
     ("model-null", {"model": None}, "model", "invalid_type"),
+    ("parameters-not-object", {"tools": [{"type": "function", "function": {"name": "f", "parameters": {
+        "type": "string"}}}]}, "tools[0].function.parameters", "invalid_function_parameters"),
     ("empty-model", {"model": ""}, "model", "invalid_value"),
     ("messages-null", {"messages": None}, "messages", "invalid_type"),
     ("empty-messages", {"messages": []}, "messages", "invalid_value"),

@@ -712,6 +712,8 @@ def _from_responses(err: RequestError, origin: list[int]) -> ChatRequestError:
     match = re.match(r"input\[(\d+)\]", err.param or "")
     if match and int(match.group(1)) < len(origin):
         param = f"messages[{origin[int(match.group(1))]}]"
+    elif (err.param or "").startswith("tools["):  # tools[i].x in the Responses shape is tools[i].function.x here
+        param = re.sub(r"^(tools\[\d+\])\.", r"\1.function.", err.param or "")
     else:
         param = "messages" if (err.param or "").startswith("input") else err.param
     detail = err.message.removeprefix(f"{err.param}: ") if err.param else err.message
