@@ -2,27 +2,36 @@
 
 python-jsonschema is the reference semantics and gives the detailed errors; ``jsonschema_rs`` (compiled Rust)
 answers ``is_valid`` on the hot path. Where the two could differ they are made to agree: ``multipleOf`` and the
-asserted formats run our own checks in both, patterns are ECMA-262 in both (``tests/test_schema.py`` runs every
-case through each engine). What this layer adds (each item is a trap of jsonschema 4.26 listed in
+asserted formats run our own checks in both, patterns are ECMA-262 in both — and a schema whose patterns use a
+construct the Rust engine reads otherwise (``\\b``, lookaround, backreferences, Unicode properties) is validated
+by the reference engine alone (``tests/test_schema.py`` runs every case, and a differential set of patterns and
+strings, through each engine). What this layer adds (each item is a trap of jsonschema 4.26 listed in
 ``shared/docs/json-tools-anchors.md`` §4):
 
 * the dialect comes from ``$schema`` (default 2020-12); an unknown ``$schema`` is a :class:`SchemaInvalid`, with a
   "did you mean" hint for near misses such as ``…/draft-07/schema/#`` — never a silent guess or a DeprecationWarning;
 * the schema is checked against its metaschema before use (a bad schema is not a bad instance);
 * ``$ref`` to anything outside the pasted document is refused before anything is compiled — nothing is ever
-  fetched (no SSRF from a pasted schema) — and so is an unresolvable ``$ref`` or a ``$ref`` cycle that never
-  reaches a concrete schema (python-jsonschema would die with ``RecursionError``);
+  fetched (no SSRF from a pasted schema) — and so is an unresolvable ``$ref``, one whose target is no schema
+  (``#/title``), or a ``$ref`` cycle that never reaches a concrete schema (python-jsonschema would die with
+  ``RecursionError``, ``AttributeError`` or ``TypeError``);
 * ``multipleOf`` is exact on decimals (``19.99`` is a multiple of ``0.01``);
-* ``pattern`` follows ECMA-262 (``\\d`` is ASCII, ``$`` is the very end, ``(?<name>…)`` and ``\\p{L}`` work) and runs
-  with a time budget, so a catastrophic pattern gives a clear error in bounded time;
+* ``pattern`` follows ECMA-262 (``\\d`` and ``\\b`` are ASCII, ``$`` is the very end, ``(?<name>…)`` and ``\\p{L}``
+  work, what ECMA-262 refuses is refused) and runs with a wall-clock time budget, so a catastrophic pattern
+  gives a clear error in bounded time — once per compiled schema, not once per value;
 * every error points at the offending member itself (``/extra``, ``/missing``), not at its parent, and carries a
-  plain message that shows values as JSON.
+  plain message that shows values as JSON;
+* a value as deep as the parse layer allows (100 levels) is validated however many recursion steps the
+  reference engine needs per level; any exception the engines should not raise becomes a :class:`SchemaInvalid`
+  ("this schema cannot be used …") instead of an error page.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+import sys
 import threading
 import time
 import uuid as _uuid
@@ -32,7 +41,7 @@ from dataclasses import dataclass
 from decimal import Context, Decimal, DivisionByZero, InvalidOperation
 from fractions import Fraction
 from ipaddress import IPv4Address, IPv6Address
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import unquote, urldefrag, urljoin
 
 import jsonschema_rs
@@ -85,6 +94,8 @@ class SchemaInvalid(Exception):
     :ivar message: plain words naming the problem.
     :ivar pointer: RFC 6901 pointer into the *schema* where the problem is (``""`` = the whole schema).
     :ivar keyword: the schema keyword at fault (``"$ref"``, ``"$schema"``, ``"pattern"``, …) or ``None``.
+    :ivar unexpected: ``None``, or the type name of an exception the engines should not have raised, which the
+        safety net turned into this ("this schema cannot be used …").
     """
 
     def __init__(self, message: str, pointer: str = "", keyword: str | None = None) -> None:
@@ -92,6 +103,7 @@ class SchemaInvalid(Exception):
         self.message = message
         self.pointer = pointer
         self.keyword = keyword
+        self.unexpected: str | None = None
 
     def __str__(self) -> str:
         where = self.pointer or "(root)"
@@ -107,7 +119,9 @@ class InstanceTooDeep(ValueError):
 
 
 class PatternTimeout(SchemaInvalid):
-    """A ``pattern`` needed more than :data:`PATTERN_BUDGET_SECONDS` on one validation (catastrophic backtracking)."""
+    """A ``pattern`` needed more than :data:`PATTERN_BUDGET_SECONDS` (wall clock) on one validation (catastrophic
+    backtracking). The compiled schema remembers the pattern: later validations that reach it raise this at once
+    (:attr:`CompiledSchema.catastrophic_patterns`)."""
 
 
 @dataclass(frozen=True)
@@ -149,63 +163,430 @@ def _show(value: Any, limit: int = 80) -> str:
 # --------------------------------------------------------------------------------------------------------------
 # ECMA-262 patterns on the `regex` module
 
-_ECMA_SPACE = "\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
 _HEX = re.compile(r"[0-9A-Fa-f]+")
+_HEX2 = re.compile(r"[0-9A-Fa-f]{2}")
+_HEX4 = re.compile(r"[0-9A-Fa-f]{4}")
+_DIGITS = re.compile(r"[0-9]+")
+_QUANTIFIER = re.compile(r"\{([0-9]+)(,([0-9]*))?\}")
+_MAX_CODE_POINT = 0x10FFFF
+# ECMA-262's class escapes (Unicode mode, no `i` flag; ECMA-262 §22.2.2.9) as code point ranges: \d and \w are
+# ASCII; \s is WhiteSpace (TAB VT FF SP NBSP ZWNBSP and Zs) plus LineTerminator (LF CR LS PS) — not U+0085,
+# which Python's \s includes.
+_DIGIT_RANGES = ((0x30, 0x39),)
+_WORD_RANGES = ((0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A))
+_SPACE_RANGES = ((0x09, 0x0D), (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A), (0x2028, 0x2029),
+                 (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000), (0xFEFF, 0xFEFF))
+
+
+def _complement(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    out: list[tuple[int, int]] = []
+    start = 0
+    for low, high in ranges:
+        if low > start:
+            out.append((start, low - 1))
+        start = high + 1
+    if start <= _MAX_CODE_POINT:
+        out.append((start, _MAX_CODE_POINT))
+    return tuple(out)
+
+
+_CLASS_ESCAPES = {"d": _DIGIT_RANGES, "w": _WORD_RANGES, "s": _SPACE_RANGES, "D": _complement(_DIGIT_RANGES),
+                  "W": _complement(_WORD_RANGES), "S": _complement(_SPACE_RANGES)}
+
+
+def _aliases(table: str) -> dict[str, str]:
+    """``"Long Short alias; …"`` -> every name mapped to the first (the name the ``regex`` module is given)."""
+    names: dict[str, str] = {}
+    for entry in table.split(";"):
+        spellings = entry.split()
+        names.update((name, spellings[0]) for name in spellings)
+    return names
+
+
+# Unicode property names ECMA-262 accepts in \p{…} (§22.2.2.9.1, tables "Non-binary Unicode property aliases"
+# (General_Category values) and "Binary Unicode property aliases"), checked against V8. The `regex` module reads
+# some short names otherwise (its IDC and VS are not ID_Continue and Variation_Selector), so it gets the first.
+_GENERAL_CATEGORIES = _aliases(
+    "C Other; Cc Control cntrl; Cf Format; Cn Unassigned; Co Private_Use; Cs Surrogate; L Letter; LC Cased_Letter; "
+    "Ll Lowercase_Letter; Lm Modifier_Letter; Lo Other_Letter; Lt Titlecase_Letter; Lu Uppercase_Letter; "
+    "M Mark Combining_Mark; Mc Spacing_Mark; Me Enclosing_Mark; Mn Nonspacing_Mark; N Number; Nd Decimal_Number "
+    "digit; Nl Letter_Number; No Other_Number; P Punctuation punct; Pc Connector_Punctuation; Pd Dash_Punctuation; "
+    "Pe Close_Punctuation; Pf Final_Punctuation; Pi Initial_Punctuation; Po Other_Punctuation; Ps "
+    "Open_Punctuation; S Symbol; Sc Currency_Symbol; Sk Modifier_Symbol; Sm Math_Symbol; So Other_Symbol; "
+    "Z Separator; Zl Line_Separator; Zp Paragraph_Separator; Zs Space_Separator")
+_BINARY_PROPERTIES = _aliases(
+    "ASCII; ASCII_Hex_Digit AHex; Alphabetic Alpha; Any; Assigned; Bidi_Control Bidi_C; Bidi_Mirrored Bidi_M; "
+    "Case_Ignorable CI; Cased; Changes_When_Casefolded CWCF; Changes_When_Casemapped CWCM; Changes_When_Lowercased "
+    "CWL; Changes_When_NFKC_Casefolded CWKCF; Changes_When_Titlecased CWT; Changes_When_Uppercased CWU; Dash; "
+    "Default_Ignorable_Code_Point DI; Deprecated Dep; Diacritic Dia; Emoji; Emoji_Component EComp; Emoji_Modifier "
+    "EMod; Emoji_Modifier_Base EBase; Emoji_Presentation EPres; Extended_Pictographic ExtPict; Extender Ext; "
+    "Grapheme_Base Gr_Base; Grapheme_Extend Gr_Ext; Hex_Digit Hex; IDS_Binary_Operator IDSB; IDS_Trinary_Operator "
+    "IDST; ID_Continue IDC; ID_Start IDS; Ideographic Ideo; Join_Control Join_C; Logical_Order_Exception LOE; "
+    "Lowercase Lower; Math; Noncharacter_Code_Point NChar; Pattern_Syntax Pat_Syn; Pattern_White_Space Pat_WS; "
+    "Quotation_Mark QMark; Radical; Regional_Indicator RI; Sentence_Terminal STerm; Soft_Dotted SD; "
+    "Terminal_Punctuation Term; Unified_Ideograph UIdeo; Uppercase Upper; Variation_Selector VS; White_Space space; "
+    "XID_Continue XIDC; XID_Start XIDS")
+_PROPERTY_KEYS = {"General_Category": "gc", "gc": "gc", "Script": "sc", "sc": "sc", "Script_Extensions": "scx",
+                  "scx": "scx"}
+_SCRIPT_VALUE = re.compile(r"[A-Z][A-Za-z_]*\Z")  # Script values are capitalised (Latin, Latn, Old_Italic)
+_SYNTAX_CHARACTERS = frozenset("^$\\.*+?()[]{}|/")
+_CONTROL_ESCAPES = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
+
+
+def _char(code: int) -> str:
+    """One code point as a literal for the ``regex`` module, inside or outside a character class."""
+    if code < 0x80 and chr(code).isalnum():
+        return chr(code)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def _class_body(ranges: tuple[tuple[int, int], ...]) -> str:
+    return "".join(_char(low) if low == high else f"{_char(low)}-{_char(high)}" for low, high in ranges)
+
+
+@dataclass(frozen=True)
+class _EcmaRegex:
+    """An ECMA-262 pattern, translated.
+
+    :ivar source: the equivalent pattern for the ``regex`` module.
+    :ivar rust_differs: the constructs on which ``jsonschema_rs`` answers differently from ECMA-262 (``\\b``,
+        lookaround, backreference, Unicode property), comma-separated; ``""`` when it agrees.
+    """
+
+    source: str
+    rust_differs: str
+
+
+class _Translator:
+    """ECMA-262 ``Pattern`` (Unicode mode, no flags) to the ``regex`` module's syntax, refusing what ECMA-262
+    refuses (its early errors, §22.2.1.1): a pattern that is not ECMA-262 is a bad schema, never guessed at."""
+
+    def __init__(self, pattern: str) -> None:
+        self.text = pattern
+        self.i = 0
+        self.out: list[str] = []
+        self.differs: list[str] = []
+        self.names: dict[str, int] = {}
+        self.open_groups: list[int] = []   # numbers of the capturing groups being read
+        self.opened = 0
+        self.groups = self._count_groups()
+
+    def fail(self, what: str, at: int) -> regex.error:
+        return regex.error(f"{what} (at position {at})")
+
+    def _count_groups(self) -> int:
+        """Capturing groups and their names, read ahead (a backreference may come before its group)."""
+        text, count, i, in_class = self.text, 0, 0, False
+        while i < len(text):
+            ch = text[i]
+            if ch == "\\":
+                i += 2
+                continue
+            if in_class:
+                in_class = ch != "]"
+            elif ch == "[":
+                in_class = True
+            elif ch == "(" and (not text.startswith("?", i + 1) or text.startswith("?<", i + 1)
+                                and not text.startswith(("?<=", "?<!"), i + 1)):
+                count += 1
+                end = text.find(">", i + 3)
+                if text.startswith("?<", i + 1) and end > 0:
+                    name = self._group_name(text[i + 3:end], i + 3)
+                    if name in self.names:
+                        raise self.fail(f"duplicate group name {_show(name)}", i)
+                    self.names[name] = count
+            i += 1
+        return count
+
+    def _group_name(self, raw: str, at: int) -> str:
+        """A RegExpIdentifierName (ID_Start, $ or _, then ID_Continue, $, ZWNJ, ZWJ; \\u escapes allowed)."""
+        name = re.sub(r"\\u\{([0-9A-Fa-f]{1,6})\}|\\u([0-9A-Fa-f]{4})",
+                      lambda m: chr(min(int(m.group(1) or m.group(2), 16), _MAX_CODE_POINT)), raw)
+        plain = name.replace("$", "_")
+        plain = plain[:1] + plain[1:].replace("\u200c", "_").replace("\u200d", "_")
+        if not plain.isidentifier() or "\\" in name:
+            raise self.fail(f"invalid group name {_show(raw)}", at)
+        return name
+
+    def translate(self) -> _EcmaRegex:
+        text = self.text
+        stack: list[str] = []       # what each open parenthesis is: "group", "capture", "lookaround"
+        quantifiable = False        # whether a quantifier may follow what was just read
+        while self.i < len(text):
+            ch, at = text[self.i], self.i
+            if ch == "\\":
+                quantifiable = self._atom_escape()
+            elif ch == "[":
+                self._class()
+                quantifiable = True
+            elif ch == "(":
+                stack.append(self._group())
+                quantifiable = False
+            elif ch == ")":
+                if not stack:
+                    raise self.fail("unmatched ')'", at)
+                kind = stack.pop()
+                if kind == "capture":
+                    self.open_groups.pop()
+                self.i += 1
+                self.out.append(")")
+                quantifiable = kind != "lookaround"  # Unicode mode: a lookaround cannot be repeated
+            elif ch in "*+?{":
+                quantifier = ch
+                if ch == "{":
+                    m = _QUANTIFIER.match(text, at)
+                    if m is None:
+                        raise self.fail("lone '{' (write \\{ for the character)", at)
+                    low, high = int(m.group(1)), m.group(3)
+                    if high and int(high) < low:
+                        raise self.fail("numbers out of order in a {} quantifier", at)
+                    quantifier = m.group()
+                    self.i = m.end() - 1
+                if not quantifiable:
+                    raise self.fail(f"nothing to repeat before {_show(ch)}", at)
+                self.i += 1
+                if text.startswith("?", self.i):  # lazy
+                    self.i += 1
+                    quantifier += "?"
+                self.out.append(quantifier)
+                quantifiable = False
+            elif ch in "}]":
+                raise self.fail(f"lone {_show(ch)} (write \\{ch} for the character)", at)
+            else:
+                self.i += 1
+                # no flags: ^ and $ are the ends of the string (Python's $ also matches before a final "\n"),
+                # . is anything but a line terminator
+                self.out.append({"^": "^", "$": "\\Z", ".": "[^\\n\\r\\u2028\\u2029]"}.get(ch, ch))
+                quantifiable = ch not in "^$|"
+        if stack:
+            raise self.fail("missing ')'", len(text))
+        return _EcmaRegex("".join(self.out), ", ".join(dict.fromkeys(self.differs)))
+
+    def _group(self) -> str:
+        text, at = self.text, self.i
+        for opener in ("(?:", "(?=", "(?!", "(?<=", "(?<!"):
+            if text.startswith(opener, at):
+                self.i += len(opener)
+                self.out.append(opener)
+                if opener == "(?:":
+                    return "group"
+                self.differs.append("lookaround")
+                return "lookaround"
+        if text.startswith("(?<", at):
+            end = text.find(">", at)
+            if end < 0:
+                raise self.fail("unterminated group name, as in (?<name>…)", at)
+            self.i = end + 1  # the name was checked when groups were counted
+        elif text.startswith("(?", at):
+            raise self.fail("'(?' starts no ECMA-262 group (flags and other extensions are not ECMA-262)", at)
+        else:
+            self.i += 1
+        self.opened += 1
+        self.open_groups.append(self.opened)
+        self.out.append("(")  # a named group is numbered like the others; \k<name> refers to it by number
+        return "capture"
+
+    def _atom_escape(self) -> bool:
+        """An escape outside a character class; returns whether a quantifier may follow it."""
+        text, at = self.text, self.i
+        self.i += 1
+        if self.i >= len(text):
+            raise self.fail("'\\' at the end of the pattern", at)
+        ch = text[self.i]
+        if ch in "bB":
+            self.i += 1
+            self.out.append(f"(?a:\\{ch})")  # a word boundary of ASCII word characters, as \w
+            self.differs.append(f"\\{ch}")
+            return False
+        if ch in _CLASS_ESCAPES:
+            self.i += 1
+            self.out.append(f"[{_class_body(_CLASS_ESCAPES[ch])}]")
+            return True
+        if ch in "pP":
+            self.out.append(self._property())
+            return True
+        if ch in "123456789":
+            m = _DIGITS.match(text, self.i)
+            assert m is not None
+            if int(m.group()) > self.groups:
+                raise self.fail(f"backreference \\{m.group()} to a group the pattern does not have", at)
+            self.i = m.end()
+            self._backreference(int(m.group()))
+            return True
+        if ch == "k":
+            end = text.find(">", self.i) if text.startswith("<", self.i + 1) else -1
+            name = self._group_name(text[self.i + 2:end], self.i + 2) if end > 0 else None
+            if name not in self.names:
+                raise self.fail("\\k must name a group of the pattern, as in \\k<name>", at)
+            self.i = end + 1
+            self._backreference(self.names[name])
+            return True
+        code = self._character_escape()
+        if code is None:
+            raise self.fail(f"\\{ch} is not an ECMA-262 escape", at)
+        self.out.append(_char(code))
+        return True
+
+    def _backreference(self, number: int) -> None:
+        # ECMA-262 §22.2.2.7.2: a group that has not matched (or is still open) matches the empty string;
+        # Python's backreference would fail, so it is made conditional.
+        self.out.append("(?:)" if number in self.open_groups else f"(?({number})\\{number})")
+        self.differs.append("backreference")
+
+    def _character_escape(self) -> int | None:
+        """A CharacterEscape just after a backslash, as a code point (``None`` if it is none); moves past it."""
+        text, i = self.text, self.i
+        ch = text[i]
+        if ch in _CONTROL_ESCAPES:
+            self.i += 1
+            return _CONTROL_ESCAPES[ch]
+        if ch == "c":
+            if not (text[i + 1:i + 2].isascii() and text[i + 1:i + 2].isalpha()):
+                raise self.fail("\\c must be followed by a letter A-Z", i - 1)
+            self.i += 2
+            return ord(text[i + 1]) % 32
+        if ch == "0":
+            if i + 1 < len(text) and text[i + 1] in "0123456789":
+                raise self.fail("\\0 followed by a digit (octal escapes are not ECMA-262 Unicode mode)", i - 1)
+            self.i += 1
+            return 0
+        if ch == "x":
+            if not _HEX2.match(text, i + 1):
+                raise self.fail("\\x needs two hexadecimal digits", i - 1)
+            self.i += 3
+            return int(text[i + 1:i + 3], 16)
+        if ch == "u":
+            return self._unicode_escape(i)
+        if ch in _SYNTAX_CHARACTERS:
+            self.i += 1
+            return ord(ch)
+        return None
+
+    def _unicode_escape(self, i: int) -> int:
+        text = self.text
+        if text.startswith("{", i + 1):
+            end = text.find("}", i + 2)
+            digits = text[i + 2:end] if end > 0 else ""
+            if not _HEX.fullmatch(digits) or int(digits, 16) > _MAX_CODE_POINT:
+                raise self.fail("\\u{…} needs a code point up to 10FFFF in hexadecimal", i - 1)
+            self.i = end + 1
+            return int(digits, 16)
+        if not _HEX4.match(text, i + 1):
+            raise self.fail("\\u needs four hexadecimal digits, or a code point as \\u{…}", i - 1)
+        code = int(text[i + 1:i + 5], 16)
+        self.i = i + 5
+        low = text[self.i + 2:self.i + 6] if text.startswith("\\u", self.i) else ""
+        if 0xD800 <= code <= 0xDBFF and _HEX4.fullmatch(low) and 0xDC00 <= int(low, 16) <= 0xDFFF:
+            self.i += 6  # a surrogate pair written as two escapes is one code point in Unicode mode
+            return 0x10000 + ((code - 0xD800) << 10) + (int(low, 16) - 0xDC00)
+        return code
+
+    def _property(self) -> str:
+        """``\\p{…}``/``\\P{…}`` (``self.i`` on the letter), checked against ECMA-262's names."""
+        text, i = self.text, self.i
+        end = text.find("}", i + 2) if text.startswith("{", i + 1) else -1
+        if end < 0:
+            raise self.fail(f"\\{text[i]} must be followed by a property in braces, as in \\p{{L}}", i - 1)
+        body = text[i + 2:end]
+        key, equals, value = body.partition("=")
+        kind = _PROPERTY_KEYS.get(key) if equals else None
+        if kind == "gc" and value in _GENERAL_CATEGORIES:
+            name = f"gc={_GENERAL_CATEGORIES[value]}"
+        elif kind in ("sc", "scx") and _SCRIPT_VALUE.match(value):
+            name = f"{kind}={value}"
+        elif not equals and key in _GENERAL_CATEGORIES:
+            name = f"gc={_GENERAL_CATEGORIES[key]}"
+        elif not equals and key in _BINARY_PROPERTIES:
+            name = _BINARY_PROPERTIES[key]
+        else:
+            raise self.fail(f"unknown Unicode property \\{text[i]}{{{body}}}", i - 1)
+        self.i = end + 1
+        # the engines' Unicode versions differ (the `regex` module's is newer), so they disagree on newly
+        # assigned characters
+        self.differs.append("Unicode property")
+        return f"\\{text[i]}{{{name}}}"
+
+    def _class(self) -> None:
+        """A character class (``self.i`` on ``[``), class escapes expanded to ranges."""
+        text, at = self.text, self.i
+        self.i += 1
+        negated = text.startswith("^", self.i)
+        self.i += negated
+        parts: list[str] = []
+        while True:
+            if self.i >= len(text):
+                raise self.fail("missing ']'", at)
+            if text[self.i] == "]":
+                self.i += 1
+                break
+            low, low_text = self._class_atom()
+            if text.startswith("-", self.i) and not text.startswith("-]", self.i) and self.i + 1 < len(text):
+                self.i += 1
+                high, _ = self._class_atom()
+                if low is None or high is None:
+                    raise self.fail("a class escape such as \\d cannot end a range", at)
+                if high < low:
+                    raise self.fail("range out of order in a character class", at)
+                parts.append(f"{_char(low)}-{_char(high)}")
+            else:
+                parts.append(low_text)
+        if not parts:  # [] matches nothing, [^] any code point
+            self.out.append(f"[\\x00-{_char(_MAX_CODE_POINT)}]" if negated else "(?!)")
+        else:
+            self.out.append("[" + "^" * negated + "".join(parts) + "]")
+
+    def _class_atom(self) -> tuple[int | None, str]:
+        """One ClassAtom: its code point (``None`` for a class escape) and its text for ``regex``."""
+        text = self.text
+        ch = text[self.i]
+        self.i += 1
+        if ch != "\\":
+            return ord(ch), _char(ord(ch))
+        if self.i >= len(text):
+            raise self.fail("'\\' at the end of the pattern", self.i - 1)
+        ch = text[self.i]
+        if ch in "b-":
+            self.i += 1
+            return (0x08, _char(0x08)) if ch == "b" else (0x2D, _char(0x2D))
+        if ch in _CLASS_ESCAPES:
+            self.i += 1
+            return None, _class_body(_CLASS_ESCAPES[ch])
+        if ch in "pP":
+            return None, self._property()
+        code = self._character_escape()
+        if code is None:
+            raise self.fail(f"\\{ch} is not an ECMA-262 escape in a character class", self.i - 1)
+        return code, _char(code)
+
+
+@functools.lru_cache(maxsize=4096)
+def _translate(pattern: str) -> _EcmaRegex:
+    """:raises regex.error: when ``pattern`` is not an ECMA-262 regular expression (Unicode mode)."""
+    return _Translator(pattern).translate()
 
 
 def ecma_pattern(pattern: str) -> str:
-    """Translate an ECMA-262 (Unicode mode) regular expression to the ``regex`` module's syntax.
+    """Translate an ECMA-262 regular expression (Unicode mode, no flags) to the ``regex`` module's syntax.
 
-    JSON Schema says ``pattern`` is ECMA-262 (2020-12 core §6.4). The differences that change answers:
-    ``\\d``/``\\w``/``\\b`` are ASCII-only, ``.`` does not match line terminators, ``$`` matches only at the
-    very end (Python also matches before a final ``\\n``), ``\\s`` includes Unicode spaces, ``\\u{1F600}`` is a
-    code point escape. ``(?<name>…)`` and ``\\p{L}`` are native to ``regex``. Inside a character class,
-    ``\\D``/``\\W``/``\\S`` keep their Unicode meaning (a rare corner this translation does not cover).
+    JSON Schema says ``pattern`` is ECMA-262 (2020-12 core §6.4); read as Unicode mode, as ``\\p{L}`` needs. The
+    differences from Python that change answers: ``\\d``, ``\\w`` and ``\\b`` are ASCII; ``\\s`` is ECMA's set (with
+    U+FEFF, without U+0085), also inside a class, as are ``\\D``, ``\\W``, ``\\S``; ``.`` does not match line
+    terminators; ``$`` matches only at the very end; a backreference to a group that has not matched matches the
+    empty string; ``\\u{1F600}`` and ``\\uD83D\\uDE00`` are one code point; ``\\cJ``, ``[^]``, ``[]``, ``\\k<name>``.
+    What ECMA-262 refuses is refused (``\\Z``, ``\\-`` outside a class, ``(?i)``, a lone ``{``, ``a{2,1}`` …).
+
+    Known limits: a backreference to a group captured in an earlier iteration of a repetition keeps that capture
+    (ECMA-262 resets it); ``Script=`` values are checked by the ``regex`` module's looser spelling rules.
 
     :param pattern: the pattern as written in the schema.
     :return: an equivalent pattern for ``regex.compile``.
+    :raises regex.error: when ``pattern`` is not an ECMA-262 regular expression; the message names the position.
     """
-    out: list[str] = []
-    i, n = 0, len(pattern)
-    in_class = False
-    while i < n:
-        ch = pattern[i]
-        if ch == "\\" and i + 1 < n:
-            nxt = pattern[i + 1]
-            if nxt == "u" and i + 2 < n and pattern[i + 2] == "{":
-                end = pattern.find("}", i + 3)
-                digits = pattern[i + 3:end] if end > 0 else ""
-                if end > 0 and _HEX.fullmatch(digits) and int(digits, 16) <= 0x10FFFF:
-                    out.append(f"\\U{int(digits, 16):08x}")
-                    i = end + 1
-                    continue
-            replacement = (_ECMA_IN_CLASS if in_class else _ECMA_ESCAPES).get(nxt)
-            out.append(replacement if replacement is not None else pattern[i:i + 2])
-            i += 2
-            continue
-        if in_class:
-            if ch == "]":
-                in_class = False
-            out.append(ch)
-        elif ch == "[":
-            in_class = True
-            out.append(ch)
-        elif ch == "$":
-            out.append("\\Z")
-        elif ch == ".":
-            out.append("[^\\n\\r\\u2028\\u2029]")
-        else:
-            out.append(ch)
-        i += 1
-    return "".join(out)
-
-
-# ECMA escapes whose meaning differs from Python's, outside and inside a character class
-_ECMA_ESCAPES = {
-    "d": "[0-9]", "D": "[^0-9]", "w": "[A-Za-z0-9_]", "W": "[^A-Za-z0-9_]", "b": "(?a:\\b)", "B": "(?a:\\B)",
-    "s": f"[\\s{_ECMA_SPACE}]", "S": f"[^\\s{_ECMA_SPACE}]", "/": "/",
-}
-_ECMA_IN_CLASS = {"d": "0-9", "w": "A-Za-z0-9_", "s": f"\\s{_ECMA_SPACE}", "/": "/"}
+    return _translate(pattern).source
 
 
 _pattern_cache: dict[str, Any] = {}
@@ -229,22 +610,65 @@ class _Budget(threading.local):
 
 
 _budget = _Budget()
+# How long (seconds of CPU) a search runs in the calling thread before it moves to a watched thread.
+_INLINE_SEARCH_SECONDS = 0.02
 
 
 def _search(pattern: str, text: str, where: Callable[[], str]) -> bool:
-    """``pattern`` (ECMA) found in ``text``, within the current validation's time budget.
+    """``pattern`` (ECMA) found in ``text``, within the current validation's time budget (wall clock).
 
-    :raises PatternTimeout: when the budget runs out (catastrophic backtracking); ``where()`` names the place.
+    The ``regex`` module's ``timeout`` counts the CPU time of the search, so on a busy machine a 1 s budget
+    took 2 s and more of wall time. A search still running after :data:`_INLINE_SEARCH_SECONDS` is therefore
+    run again in a helper thread (which releases the GIL) and waited for until the deadline, no longer.
+    A pattern that ran out of time is remembered on the compiled schema being validated: later validations
+    reaching it answer at once.
+
+    :raises PatternTimeout: when the budget runs out (catastrophic backtracking), or the pattern ran out of time
+        before on this schema; ``where()`` names the place.
     """
     compiled = _compile_pattern(pattern)
-    remaining = _budget.deadline - time.monotonic() if _budget.deadline else PATTERN_BUDGET_SECONDS
+    owner = _current.owner
+    if owner is not None and pattern in owner.catastrophic_patterns:
+        raise _pattern_timeout(pattern, len(text), where(), again=True)
+    deadline = _budget.deadline or time.monotonic() + PATTERN_BUDGET_SECONDS
+    remaining = deadline - time.monotonic()
     try:
-        return compiled.search(text, timeout=max(remaining, 0.001)) is not None
+        return compiled.search(text, timeout=max(min(remaining, _INLINE_SEARCH_SECONDS), 0.001)) is not None
     except TimeoutError:
-        raise PatternTimeout(
-            f"pattern {_show(pattern)} needs more than {PATTERN_BUDGET_SECONDS:g} s on a value of "
-            f"{len(text)} characters (catastrophic backtracking); rewrite it without nested or overlapping "
-            f"repetition such as (a+)+", where(), "pattern") from None
+        pass
+    found = _search_watched(compiled, text, deadline) if remaining > _INLINE_SEARCH_SECONDS else None
+    if found is not None:
+        return found
+    if owner is not None:
+        owner.catastrophic_patterns.add(pattern)  # at most one entry per distinct pattern of the schema
+    raise _pattern_timeout(pattern, len(text), where(), again=False)
+
+
+def _search_watched(compiled: Any, text: str, deadline: float) -> bool | None:
+    """``compiled.search(text)`` in a helper thread, waited for until ``deadline`` (``time.monotonic()``);
+    ``None`` when it did not finish in time. The helper's own CPU timeout ends it soon after."""
+    result: list[bool] = []
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            result.append(compiled.search(text, timeout=max(deadline - time.monotonic(), 0.001),
+                                          concurrent=True) is not None)
+        except TimeoutError:
+            pass
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="pattern-search", daemon=True).start()
+    done.wait(max(deadline - time.monotonic(), 0.0))
+    return result[0] if result else None
+
+
+def _pattern_timeout(pattern: str, length: int, where: str, *, again: bool) -> PatternTimeout:
+    when = ("ran out of time on an earlier value, so it is not run again for this schema"
+            if again else f"needs more than {PATTERN_BUDGET_SECONDS:g} s on a value of {length} characters")
+    return PatternTimeout(f"pattern {_show(pattern)} {when} (catastrophic backtracking); rewrite it without "
+                          f"nested or overlapping repetition such as (a+)+", where, "pattern")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -476,7 +900,8 @@ def _evaluated(validator: Any, instance: Any, schema: Any, local: Callable[[Any,
     found = local(validator, instance, schema)
     for ref_keyword in _REF_KEYWORDS:
         ref = schema.get(ref_keyword)
-        if isinstance(ref, str):
+        # $recursiveRef is 2019-09's only (python-jsonschema and the Rust engine follow $dynamicRef in 2019-09 too)
+        if isinstance(ref, str) and (ref_keyword != "$recursiveRef" or ref_keyword in validator.VALIDATORS):
             sub_validator, target = _lookup(validator, ref)
             found |= _evaluated(sub_validator, instance, target, local)
     dependent = schema.get("dependentSchemas")
@@ -526,7 +951,7 @@ def _local_indexes(validator: Any, instance: list, schema: dict) -> set[int]:
     else:
         indexes = set()
     prefix = schema.get("prefixItems")
-    if isinstance(prefix, list):
+    if isinstance(prefix, list) and "prefixItems" in validator.VALIDATORS:  # 2020-12's
         indexes |= set(range(min(len(prefix), len(instance))))
     for keyword in ("contains", "unevaluatedItems"):
         if keyword in schema:
@@ -640,6 +1065,25 @@ _SUBSCHEMAS = {
 # keywords that apply their subschemas to the *same* instance: a cycle through only these never ends
 _IN_PLACE = {"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies"}
 _REF_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
+# Keywords of older dialects the Rust engine still applies in 2019-09 and 2020-12, where they are no keywords
+# (2019-09 split `dependencies` into dependentRequired and dependentSchemas): a schema using one is validated by
+# python-jsonschema alone, which ignores it as the dialect says.
+_RUST_APPLIES_ANYWAY = ("dependencies",)
+
+
+@functools.lru_cache(maxsize=None)
+def _subschema_keywords(dialect_uri: str) -> frozenset[str]:
+    """The keywords of :data:`_SUBSCHEMAS` that hold subschemas in this dialect, as python-jsonschema's
+    ``referencing`` sees them (draft-07 has no ``$defs``: a ``$id`` under it is no resource there, and a schema
+    under it is one only when a ``$ref`` points at it)."""
+    spec = referencing.jsonschema.specification_with(dialect_uri)
+    probe: dict[str, Any] = {}
+    known = set()
+    for keyword, shape in _SUBSCHEMAS.items():
+        value = {"map": {"x": probe}, "list": [probe]}.get(shape, probe)
+        if any(found is probe for found in spec.subresources_of({keyword: value})):
+            known.add(keyword)
+    return frozenset(known)
 
 
 @dataclass
@@ -663,9 +1107,16 @@ class _Analysis:
         self.false_nodes: list[str] = []
         self.edges: dict[str, list[tuple[str, str]]] = {}  # pointer -> [(target pointer, via keyword)]
         self.has_multiple_of = False
+        self.keywords = _subschema_keywords(dialect.uri)
+        # keywords the Rust engine applies where this dialect has none of that name: (pointer, keyword)
+        self.rust_differs: list[tuple[str, str]] = []
+        self.patterns: list[tuple[str, str]] = []  # (pointer of the pattern, ECMA pattern)
+        # $ref targets that are no subschema of the document (e.g. under "const"): (target, place of the $ref)
+        self.foreign_targets: list[tuple[str, str]] = []
         self._walk(schema, "", _ROOT_BASE, 0)
 
     def _walk(self, node: Any, where: str, base: str, depth: int) -> None:
+        dialect_keywords = self.dialect.python.VALIDATORS
         if depth > MAX_SCHEMA_DEPTH:
             raise SchemaInvalid(f"the schema is nested deeper than {MAX_SCHEMA_DEPTH} levels", where)
         if where in self.nodes:
@@ -678,7 +1129,8 @@ class _Analysis:
         new_id = node.get(self.dialect.id_keyword)
         if isinstance(new_id, str) and not ("$ref" in node and self.dialect.name in ("draft-04", "draft-06",
                                                                                     "draft-07")):
-            target, fragment = urldefrag(urljoin(base, new_id))
+            target, fragment = _join_uri(base, new_id, jp.child(where, self.dialect.id_keyword),
+                                         self.dialect.id_keyword)
             if target:
                 base = target
                 self.resources.setdefault(base, where)
@@ -694,13 +1146,24 @@ class _Analysis:
         self.node_by_id[id(node)] = where
         if "multipleOf" in node:
             self.has_multiple_of = True
+        for keyword in _RUST_APPLIES_ANYWAY:
+            if keyword in node and keyword not in dialect_keywords:
+                self.rust_differs.append((jp.child(where, keyword), keyword))
+        if isinstance(node.get("pattern"), str):
+            self.patterns.append((jp.child(where, "pattern"), node["pattern"]))
+        if isinstance(node.get("patternProperties"), dict):
+            here = jp.child(where, "patternProperties")
+            self.patterns.extend((jp.child(here, key), key) for key in node["patternProperties"])
         for keyword in _REF_KEYWORDS:
             ref = node.get(keyword)
             if isinstance(ref, str):
                 self.refs.append((where, keyword, ref, base))
+        if "$ref" in node and not isinstance(node["$ref"], str):  # draft-04's metaschema does not say so
+            raise SchemaInvalid(f"$ref must be a string (a URI reference), not {json_type(node['$ref'])}",
+                                jp.child(where, "$ref"), "$ref")
         edges = self.edges.setdefault(where, [])
         for keyword, value in node.items():
-            shape = _SUBSCHEMAS.get(keyword)
+            shape = _SUBSCHEMAS.get(keyword) if keyword in self.keywords else None
             if shape is None:
                 continue
             here = jp.child(where, keyword)
@@ -721,12 +1184,14 @@ class _Analysis:
     def resolve(self, ref: str, base: str, where: str, keyword: str) -> str | None:
         """Pointer of the node ``ref`` names, ``None`` for a bundled metaschema.
 
-        :raises SchemaInvalid: remote (outside this document) or dangling reference.
+        :raises SchemaInvalid: remote (outside this document) or dangling reference, or one whose target is no
+            schema (JSON Schema 2020-12 core §8.2.3.1: a reference's target is a schema — an object or a boolean).
         """
         place = jp.child(where, keyword)
-        target, fragment = urldefrag(urljoin(base, ref))
+        target, fragment = _join_uri(base, ref, place, keyword)
         if target not in self.resources:
-            if target in METASCHEMAS or target.rstrip("#") in METASCHEMAS:
+            if target in METASCHEMAS:
+                self._check_metaschema_target(ref, target, fragment, place, keyword)
                 return None  # a bundled official metaschema: available offline
             raise SchemaInvalid(f"remote references are disabled: {keyword} {_show(ref)} points outside this "
                                 f"schema and is never fetched; paste the referenced schema under $defs and "
@@ -739,7 +1204,12 @@ class _Analysis:
             except (KeyError, ValueError):
                 raise SchemaInvalid(f"{keyword} {_show(ref)} points at {pointer or '(root)'}, which does not "
                                     f"exist in this schema", place, keyword) from None
+            if not isinstance(value, (dict, bool)):
+                raise SchemaInvalid(f"{keyword} {_show(ref)} points at {pointer or '(root)'}, which is "
+                                    f"{json_type(value)} {_show(value, 40)}, not a schema (an object or a "
+                                    f"boolean)", place, keyword)
             if pointer not in self.nodes:
+                self.foreign_targets.append((pointer, place))
                 self._walk(value, pointer, target, 0)
             return pointer
         found = self.anchors.get((target, fragment))
@@ -747,6 +1217,18 @@ class _Analysis:
             raise SchemaInvalid(f"{keyword} {_show(ref)}: no $anchor named {_show(fragment)} in this schema",
                                 place, keyword)
         return found
+
+    @staticmethod
+    def _check_metaschema_target(ref: str, target: str, fragment: str, place: str, keyword: str) -> None:
+        """A reference into a bundled metaschema must name a schema in it, as the reference engine will look it
+        up (its ``referencing`` registry). :raises SchemaInvalid: otherwise."""
+        try:
+            found = _PY_REGISTRY.resolver().lookup(f"{target}#{fragment}" if fragment else target).contents
+        except referencing.exceptions.Unresolvable:
+            found = None
+        if not isinstance(found, (dict, bool)):
+            raise SchemaInvalid(f"{keyword} {_show(ref)} names nothing that is a schema in the official "
+                                f"metaschema {_show(target)}", place, keyword)
 
     def check_references(self) -> None:
         """Resolve every reference; refuse remote and dangling ones and in-place cycles (a ``$ref`` loop that
@@ -788,6 +1270,18 @@ class _Analysis:
                     path.pop()
 
 
+def _join_uri(base: str, reference: str, place: str, keyword: str) -> tuple[str, str]:
+    """``reference`` resolved against ``base`` (RFC 3986 §5), split into (URI without fragment, fragment).
+
+    :raises SchemaInvalid: when ``reference`` is not a URI reference (e.g. ``http://[``)."""
+    try:
+        target, fragment = urldefrag(urljoin(base, reference))
+    except ValueError as exc:
+        raise SchemaInvalid(f"{keyword} {_show(reference)} is not a valid URI reference ({exc})", place,
+                            keyword) from None
+    return target, fragment
+
+
 def _ref_keyword_of(edges: dict[str, list[tuple[str, str]]], loop: list[str]) -> str:
     for target, keyword in edges.get(loop[-2], ()):
         if target == loop[-1]:
@@ -806,6 +1300,7 @@ def _where(owner: Any, *tokens: str) -> Callable[[], str]:
 
 class _Current(threading.local):
     analysis: _Analysis | None = None
+    owner: CompiledSchema | None = None   # the schema being validated (for its remembered patterns)
 
 
 _current = _Current()
@@ -907,6 +1402,7 @@ class CompiledSchema:
     :ivar format_assertion: whether ``format`` is asserted.
     :ivar checked_formats: the format names really checked when ``format_assertion`` is on.
     :ivar fast_path: whether ``is_valid`` uses the Rust engine (``fast_path_note`` says why not, if not).
+    :ivar catastrophic_patterns: the patterns that ran out of time on this schema (see :class:`PatternTimeout`).
     """
 
     def __init__(self, schema: Any, *, format_assertion: bool = False) -> None:
@@ -917,12 +1413,18 @@ class CompiledSchema:
         self.dialect_name = dialect.name
         self.format_assertion = format_assertion
         self.checked_formats: tuple[str, ...] = tuple(sorted(FORMAT_CHECKERS)) if format_assertion else ()
+        # Patterns that ran out of time on this schema (PatternTimeout): later validations reaching one answer at
+        # once instead of spending the budget again. At most one entry per distinct pattern of the schema.
+        self.catastrophic_patterns: set[str] = set()
         # The reference engine works on its own copy, in which `false` subschemas below a member or an item
         # become {"not": {}}: python-jsonschema drops the member from the error path of a bare `false`.
         working = json.loads(json.dumps(schema))
         self._analysis = _Analysis(working, dialect)  # first: it enforces the depth limit
-        self._check_metaschema()
+        rust_differs = self._check_patterns()
+        self._check_metaschema(self.schema)
         self._analysis.check_references()
+        for target, place in self._analysis.foreign_targets:
+            self._check_metaschema(jp.resolve(self.schema, target), target, place)
         self._false_markers = self._mark_false_subschemas(working)
         # python-jsonschema re-picks the validator class from `$schema` whenever it descends into a (sub)schema
         # carrying one (e.g. a `$ref` back to the root), which would drop our fixed keywords there: the dialect is
@@ -934,6 +1436,16 @@ class CompiledSchema:
             working, registry=_PY_REGISTRY, format_checker=_FORMAT_CHECKER if format_assertion else None)
         self._rust: Any = None
         self.fast_path_note = ""
+        if rust_differs:
+            pointer, pattern, constructs = rust_differs
+            self.fast_path_note = (f"the pattern {_show(pattern)} at {pointer} uses {constructs}, on which the Rust "
+                                   f"engine's answers differ from ECMA-262; python-jsonschema validates it alone")
+            return
+        if self._analysis.rust_differs:
+            pointer, keyword = self._analysis.rust_differs[0]
+            self.fast_path_note = (f"{keyword} at {pointer} is no {dialect.name} keyword, but the Rust engine "
+                                   f"applies it; python-jsonschema validates this schema alone")
+            return
         try:
             options: dict[str, Any] = {"retriever": _refuse_retrieval,
                                        "pattern_options": jsonschema_rs.FancyRegexOptions(backtrack_limit=100_000)}
@@ -949,6 +1461,29 @@ class CompiledSchema:
         except Exception as exc:  # noqa: BLE001 - any refusal by the fast engine just disables it
             self.fast_path_note = (f"the Rust engine refused this schema ({exc.__class__.__name__}); "
                                    f"python-jsonschema validates it alone")
+
+    def _check_patterns(self) -> tuple[str, str, str] | None:
+        """Every ``pattern`` and ``patternProperties`` name must be ECMA-262 (also where the metaschema does not
+        say so, as draft-04's ``patternProperties``). Returns the first (pointer, pattern, constructs) on which
+        the Rust engine differs from ECMA-262, or ``None``.
+
+        :raises SchemaInvalid: naming the pattern and what is wrong with it."""
+        differs = None
+        for pointer, pattern in self._analysis.patterns:
+            keyword = "pattern" if pointer.endswith("/pattern") else "patternProperties"
+            try:
+                translated = _translate(pattern)
+            except regex.error as exc:
+                raise SchemaInvalid(f"{_show(pattern)} is not a valid ECMA-262 regex: {exc}", pointer,
+                                    keyword) from None
+            try:
+                _compile_pattern(pattern)
+            except regex.error as exc:  # e.g. a Unicode property the `regex` module does not know
+                raise SchemaInvalid(f"the regex {_show(pattern)} cannot be run by this validator: "
+                                    f"{getattr(exc, 'msg', exc)}", pointer, keyword) from None
+            if translated.rust_differs and differs is None:
+                differs = (pointer, pattern, translated.rust_differs)
+        return differs
 
     def _mark_false_subschemas(self, working: Any) -> dict[int, str]:
         """Replace every `false` subschema (but the root and those our own keywords read as a literal) by a
@@ -977,70 +1512,104 @@ class CompiledSchema:
         cannot take — callers then fall back to :meth:`is_valid`."""
         return self.is_valid(instance)
 
-    def _check_metaschema(self) -> None:
+    def _check_metaschema(self, value: Any, where: str = "", referenced_from: str | None = None) -> None:
+        """``value`` (the schema, or a ``$ref`` target at ``where``) against the dialect's metaschema.
+
+        :raises SchemaInvalid: at the offending place, with the metaschema's best-matching complaint."""
         validator = self._dialect.python(self._dialect.python.META_SCHEMA, registry=_PY_REGISTRY,
                                          format_checker=_METASCHEMA_FORMATS)
         try:
-            errors = list(validator.iter_errors(self.schema))
+            errors = list(validator.iter_errors(value))
         except RecursionError:
-            raise SchemaInvalid("the schema is nested too deeply to check", "") from None
+            raise SchemaInvalid("the schema is nested too deeply to check", where) from None
         if errors:
             best = js_exceptions.best_match(errors)
-            place = jp.join(best.absolute_path)
+            place = where + jp.join(best.absolute_path)
             keyword = best.path[-1] if best.path and isinstance(best.path[-1], str) else None
-            raise SchemaInvalid(f"not a valid {self.dialect_name} schema: {_message(best, _keyword_of(best))}",
-                                place, keyword)
+            what = (f"{place or '(root)'}, which the $ref at {referenced_from} uses as a schema, is not a valid "
+                    f"{self.dialect_name} schema" if referenced_from is not None
+                    else f"not a valid {self.dialect_name} schema")
+            raise SchemaInvalid(f"{what}: {_message(best, _keyword_of(best))}", place, keyword)
 
     # -- validation ------------------------------------------------------------------------------------------
+    # The reference engine recurses (a few frames per schema step per level of the value): a value the parse
+    # layer allows (100 levels) can need more than Python's default 1000 frames. Such values are validated in
+    # a helper thread with a big stack and a higher recursion limit (see _deep_call). Any other failure of the
+    # engines is the schema's: SchemaInvalid "this schema cannot be used …" (see _engine_failure).
 
     def is_valid(self, instance: Any) -> bool:
         """Whether ``instance`` (plain JSON values) is valid.
 
         :raises PatternTimeout: only when the Rust engine cannot answer and a pattern is catastrophic.
-        :raises InstanceTooDeep: for a value nested deeper than :data:`MAX_INSTANCE_DEPTH`.
+        :raises InstanceTooDeep: for a value nested deeper than :data:`MAX_INSTANCE_DEPTH` (never for a value of
+            100 levels or fewer, which is what the parse layer lets through).
+        :raises SchemaInvalid: when the engines fail on this schema and value in a way they should not ("this
+            schema cannot be used …": a bug or limit of python-jsonschema, referencing or jsonschema_rs).
         """
-        _check_instance_depth(instance)
+        depth = _instance_depth(instance)
         rust = self._rust
         if rust is not None:
             try:
                 return bool(rust.is_valid(instance))
             except Exception:  # noqa: BLE001 - values the Rust side cannot take: ask the reference engine
                 pass
-        try:
-            return next(self._iter_python(instance), None) is None
-        except RecursionError:
-            raise InstanceTooDeep("the value is nested too deeply for this schema") from None
+        return self._guarded(instance, depth, lambda deadline: next(self._iter_python(instance, deadline),
+                                                                     None) is None)
 
     def reference_is_valid(self, instance: Any) -> bool:
-        """python-jsonschema's answer alone (the reference semantics, with our fixes).
+        """python-jsonschema's answer alone (the reference semantics, with our fixes), guarded as
+        :meth:`is_valid`.
 
         :raises PatternTimeout: when a ``pattern`` backtracks catastrophically on this instance.
         """
-        return next(self._iter_python(instance), None) is None
+        return self._guarded(instance, _instance_depth(instance),
+                             lambda deadline: next(self._iter_python(instance, deadline), None) is None)
 
     def fast_is_valid(self, instance: Any) -> bool | None:
         """The Rust engine's answer alone; ``None`` when it is not used for this schema."""
         return None if self._rust is None else bool(self._rust.is_valid(instance))
 
-    def _iter_python(self, instance: Any) -> Iterator[ValidationError]:
-        previous = (_budget.deadline, _current.analysis)
-        _budget.deadline = time.monotonic() + PATTERN_BUDGET_SECONDS
-        _current.analysis = self._analysis
+    def _iter_python(self, instance: Any, deadline: float | None = None) -> Iterator[ValidationError]:
+        previous = (_budget.deadline, _current.analysis, _current.owner)
+        _budget.deadline = time.monotonic() + PATTERN_BUDGET_SECONDS if deadline is None else deadline
+        _current.analysis, _current.owner = self._analysis, self
         try:
             yield from self._python.iter_errors(instance)
         finally:
-            _budget.deadline, _current.analysis = previous
+            _budget.deadline, _current.analysis, _current.owner = previous
+
+    def _guarded(self, instance: Any, depth: int, work: Callable[[float], _T]) -> _T:
+        """``work(deadline)`` — reference-engine work on ``instance`` — with enough stack for the value's
+        ``depth``, and one pattern budget whichever thread runs it.
+
+        :raises SchemaInvalid: when even the helper thread's recursion limit is not enough, or the engines fail.
+        """
+        deadline = time.monotonic() + PATTERN_BUDGET_SECONDS
+        try:
+            if depth <= _INLINE_DEPTH:
+                try:
+                    return work(deadline)
+                except RecursionError:
+                    pass
+            return _deep_call(work, deadline)
+        except (SchemaInvalid, InstanceTooDeep):
+            raise
+        except RecursionError:
+            raise SchemaInvalid(f"this schema cannot be evaluated on a value nested {depth} levels deep: the "
+                                f"reference engine needs more than {_DEEP_RECURSION_LIMIT} nested steps; simplify "
+                                f"the $ref chains the value goes through") from None
+        except Exception as exc:  # noqa: BLE001 - the documented safety net, see _engine_failure
+            raise _engine_failure(exc, "on this value") from None
 
     def iter_errors(self, instance: Any) -> Iterator[SchemaError]:
-        """Every error, lazily, in python-jsonschema's order.
+        """Every error, in python-jsonschema's order (computed at once, then yielded).
 
         :raises PatternTimeout: when a ``pattern`` backtracks catastrophically on this instance.
+        :raises InstanceTooDeep, SchemaInvalid: as :meth:`is_valid`.
         """
-        try:
-            for error in self._iter_python(instance):
-                yield self._convert(error)
-        except RecursionError:
-            yield SchemaError("", "depth", "", "the value is nested too deeply to explain the errors")
+        raw = self._guarded(instance, _instance_depth(instance),
+                            lambda deadline: [self._convert(e) for e in self._iter_python(instance, deadline)])
+        yield from raw
 
     def errors(self, instance: Any) -> list[SchemaError]:
         """All errors, the most relevant first (python-jsonschema's ``best_match`` preferences; ties keep the
@@ -1048,22 +1617,25 @@ class CompiledSchema:
         the Rust engine (linear-time matching) explains the errors instead.
 
         :raises PatternTimeout: when no engine can evaluate a ``pattern`` on this instance.
-        :raises InstanceTooDeep: for a value nested deeper than :data:`MAX_INSTANCE_DEPTH`.
+        :raises InstanceTooDeep, SchemaInvalid: as :meth:`is_valid`.
         """
-        _check_instance_depth(instance)
+        def work(deadline: float) -> list[SchemaError]:
+            raw = list(self._iter_python(instance, deadline))
+            return [self._convert(e) for e in sorted(raw, key=_relevance, reverse=True)]
+
         try:
-            raw = list(self._iter_python(instance))
-        except RecursionError:
-            return [SchemaError("", "depth", "", "the value is nested too deeply to explain the errors")]
+            return self._guarded(instance, _instance_depth(instance), work)
         except PatternTimeout:
             if self._rust is None:
                 raise
             # The reference engine backtracks catastrophically; the Rust engine matches patterns in linear
             # time, so its answer stands and its errors explain it.
-            return self._rust_errors(instance)
-        if not raw:
-            return []
-        return [self._convert(e) for e in sorted(raw, key=_relevance, reverse=True)]
+            try:
+                return self._rust_errors(instance)
+            except SchemaInvalid:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the documented safety net, see _engine_failure
+                raise _engine_failure(exc, "on this value") from None
 
     def _rust_errors(self, instance: Any) -> list[SchemaError]:
         """Errors as the Rust engine reports them, one per offending member like ours."""
@@ -1105,17 +1677,87 @@ class CompiledSchema:
         return SchemaError(jp.join(error.absolute_path), keyword, schema_path, message)
 
 
-def _check_instance_depth(instance: Any) -> None:
-    """:raises InstanceTooDeep: when ``instance`` nests arrays/objects deeper than :data:`MAX_INSTANCE_DEPTH`."""
+def _instance_depth(instance: Any) -> int:
+    """Nesting of arrays/objects in ``instance`` (a scalar is 0, ``[]`` is 1), counted without recursion.
+
+    :raises InstanceTooDeep: beyond :data:`MAX_INSTANCE_DEPTH`."""
     if not isinstance(instance, (dict, list)):
-        return
+        return 0
+    deepest = 1
     stack: list[tuple[Any, int]] = [(instance, 1)]
     while stack:
         value, depth = stack.pop()
         if depth > MAX_INSTANCE_DEPTH:
             raise InstanceTooDeep(f"the value is nested deeper than {MAX_INSTANCE_DEPTH} levels")
+        deepest = max(deepest, depth)
         children = value.values() if isinstance(value, dict) else value
         stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return deepest
+
+
+_T = TypeVar("_T")
+# Values nested deeper than this are validated by the reference engine in a helper thread right away.
+_INLINE_DEPTH = 24
+# The helper thread: a stack far bigger than it needs (virtual memory, committed as used; a frame of this
+# engine takes a few hundred bytes of it), and the recursion limit raised while it runs. The limit is process-
+# wide in Python 3.11: kept moderate, so that other threads (8 MB stacks) still stop at RecursionError.
+_DEEP_STACK_BYTES = 128 * 1024 * 1024
+_DEEP_RECURSION_LIMIT = 20_000
+_deep_lock = threading.Lock()
+
+
+def _deep_call(work: Callable[[float], _T], deadline: float) -> _T:
+    """``work(deadline)`` in a helper thread with a big stack and a raised recursion limit (one at a time).
+
+    :raises: whatever ``work`` raises (``RecursionError`` when even this is not enough).
+    """
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, work(deadline)))
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+            outcome.append((False, exc))
+
+    helper = threading.Thread(target=run, name="schema-deep-value", daemon=True)
+    with _deep_lock:
+        previous_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(previous_limit, _DEEP_RECURSION_LIMIT))
+        try:
+            previous_stack = threading.stack_size(_DEEP_STACK_BYTES)  # read when the thread starts
+            try:
+                helper.start()
+            finally:
+                threading.stack_size(previous_stack)
+            helper.join()
+        finally:
+            sys.setrecursionlimit(previous_limit)
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value
+
+
+# Set by tests that must see the engines' own exceptions instead of the safety net's SchemaInvalid.
+STRICT_ENGINE_ERRORS = False
+
+
+def _engine_failure(exc: Exception, where: str) -> SchemaInvalid:
+    """The safety net: an exception python-jsonschema, referencing or jsonschema_rs should not have raised, as
+    the schema's problem ("this schema cannot be used …"). Nothing is logged and no traceback is shown: the
+    exception's type and first words are the message. (Known failures are caught where they happen, with
+    precise messages; this only keeps an unknown one from becoming a 500.)
+
+    :raises Exception: ``exc`` itself when :data:`STRICT_ENGINE_ERRORS` is set (tests)."""
+    if STRICT_ENGINE_ERRORS:
+        raise exc
+    detail = " ".join(str(exc).split())
+    if len(detail) > 160:
+        detail = detail[:159] + "…"
+    problem = SchemaInvalid(f"this schema cannot be used{' ' + where if where else ''}: the validator failed with "
+                            f"{exc.__class__.__name__}" + (f" ({detail})" if detail else ""))
+    problem.unexpected = exc.__class__.__name__
+    return problem
 
 
 def _relevance(error: ValidationError) -> tuple[Any, ...]:
@@ -1196,6 +1838,8 @@ def _compile_uncached_identity(schema: Any, format_assertion: bool) -> CompiledS
         result = exc
     except RecursionError:
         result = SchemaInvalid(f"the schema is nested deeper than {MAX_SCHEMA_DEPTH} levels")
+    except Exception as exc:  # noqa: BLE001 - the documented safety net, see _engine_failure
+        result = _engine_failure(exc, "")
     with _cache_lock:
         _cache[key] = result
         while len(_cache) > CACHE_SIZE:
