@@ -280,9 +280,21 @@ def test_journal_report_as_dict():
     assert data["replayable"] is False
     assert data["counts"] == {"ok": 1, "namespaced": 1}
     assert data["items"][0] == {"index": 0, "id": "fc_001", "type": "function_call", "reason": "ok", "ok": True,
+                                "refused_by": [],
                                 "message": "may be executed, and its function_call_output written", "errors": [],
                                 "name": "get_latest_sales_report", "call_id": "call_123"}
     assert data["findings"] == []
+
+
+def test_an_item_an_error_finding_names_is_not_ok_whatever_its_value():
+    """A member given twice: the gate passes the parsed value, but the item is ambiguous and refused."""
+    text = ('[{"type": "openai:x", "type": "function_call", "id": "fc_1", "name": "get_latest_sales_report", '
+            '"call_id": "c1", "status": "in_progress", "status": "completed", "arguments": "{\\"region\\":\\"apac\\"}"}]')
+    report = check_journal(load_journal(text), SAMPLE_TOOLS)
+    [item] = report.items
+    assert (item.reason, item.ok, item.refused_by, item.label) == ("ok", False, ("duplicate_member",), "refused")
+    assert "duplicate_member" in item.message and "may not be executed" in item.message
+    assert report.as_dict()["counts"] == {"refused": 1} and report.replayable is False
 
 
 def test_a_long_journal_keeps_one_verdict_per_item():

@@ -75,8 +75,8 @@ def _load_schema(path: str) -> Any:
 def _print_report(report: JournalReport, where: Any, out: TextIO) -> None:
     for item in report.items:
         label = item.name or item.type or "-"
-        out.write(f"{item.index:>5}  {item.id or '-':<20}  {label:<28}  {item.reason}\n")
-        if item.reason not in ("ok", "not_function_call"):
+        out.write(f"{item.index:>5}  {item.id or '-':<20}  {label:<28}  {item.label}\n")
+        if item.label not in ("ok", "not_function_call"):
             out.write(f"{'':>7}{where(item.index)}: {item.message}\n")
             for error in item.errors[1:]:
                 out.write(f"{'':>9}{error.pointer or '(root)'}: {error.message}\n")
@@ -87,7 +87,7 @@ def _print_report(report: JournalReport, where: Any, out: TextIO) -> None:
         out.write(f"  {finding.severity:<7}  {finding.code:<26}  {at}: {finding.message}\n")
     counts: dict[str, int] = {}
     for item in report.items:
-        counts[item.reason] = counts.get(item.reason, 0) + 1
+        counts[item.label] = counts.get(item.label, 0) + 1
     summary = ", ".join(f"{reason} {count}" for reason, count in counts.items()) or "no items"
     out.write(f"replayable: {'yes' if report.replayable else 'no'} ({summary})\n")
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .journal import Duplicate, Journal, JournalError, load_journal
@@ -272,14 +272,21 @@ class ItemVerdict:
     name: str | None = None
     call_id: str | None = None
     verdict: Verdict | None = field(default=None, compare=False, repr=False)
+    refused_by: tuple[str, ...] = ()  # codes of the error findings that name this item
 
     @property
     def ok(self) -> bool:
-        return self.reason == "ok"
+        """May this item run: the gate says ``ok`` and no error finding names it (e.g. ``duplicate_member``)."""
+        return self.reason == "ok" and not self.refused_by
+
+    @property
+    def label(self) -> str:
+        """The reason, or ``refused`` for an item the gate passes but a finding stops (for counts and lines)."""
+        return "refused" if self.reason == "ok" and self.refused_by else self.reason
 
     def as_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"index": self.index, "id": self.id, "type": self.type, "reason": self.reason,
-                                "ok": self.ok, "message": self.message,
+                                "ok": self.ok, "refused_by": list(self.refused_by), "message": self.message,
                                 "errors": [e.as_dict() for e in self.errors]}
         if self.name is not None:
             data["name"] = self.name
@@ -302,7 +309,7 @@ class JournalReport:
     def as_dict(self) -> dict[str, Any]:
         counts: dict[str, int] = {}
         for item in self.items:
-            counts[item.reason] = counts.get(item.reason, 0) + 1
+            counts[item.label] = counts.get(item.label, 0) + 1
         return {
             "replayable": self.replayable,
             "shape": self.shape,
@@ -541,7 +548,27 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
 
     if any(f.severity == "error" for f in findings):
         replayable = False
-    return JournalReport(replayable, verdicts, findings, shape)
+    return JournalReport(replayable, _refused(verdicts, findings), findings, shape)
+
+
+def _refused(verdicts: list[ItemVerdict], findings: list[Finding]) -> list[ItemVerdict]:
+    """Mark each item that an error finding names: it is not ``ok`` whatever the gate said of its value."""
+    codes: dict[int, list[str]] = {}
+    for finding in findings:
+        if finding.severity == "error" and finding.index is not None and finding.code not in codes.get(
+                finding.index, []):
+            codes.setdefault(finding.index, []).append(finding.code)
+    marked = []
+    for verdict in verdicts:
+        refused = tuple(codes.get(verdict.index, ()))
+        if refused:
+            message = verdict.message
+            if verdict.reason == "ok":
+                message = (f"the gate passes its value, but {', '.join(refused)} stops this item (see the "
+                           "findings): it may not be executed")
+            verdict = replace(verdict, refused_by=refused, message=message)
+        marked.append(verdict)
+    return marked
 
 
 def _pair_output(index: int, call_id: Any, calls: dict[str, tuple[int, Any]], answered: dict[str, int],

@@ -238,7 +238,7 @@ def _gate(chain: list[dict[str, Any]], items: list[dict[str, Any]], tools: list[
     problems: list[tuple[int, int, str, str]] = []  # (index, rank, code, message)
     unknown = {f.index for f in report.findings if f.code == "unknown_tool"}
     for verdict in report.items[offset:]:
-        if verdict.reason == "namespaced" or (verdict.type == "function_call" and not verdict.ok):
+        if verdict.reason == "namespaced" or (verdict.type == "function_call" and verdict.reason != "ok"):
             code = verdict.reason
             message = verdict.message
             if code == "arguments_schema" and verdict.index in unknown:
