@@ -246,3 +246,17 @@ def test_lone_surrogates_never_break_the_page(client):
     assert "lone_surrogate" in response.get_data(as_text=True)
     item = json.dumps({"type": "x:\ud800", "arguments": "{\"a\": \"\ud800\"}"})  # escapes, as json.dumps writes
     assert post(client, item).status_code == 200
+
+
+@pytest.mark.parametrize(("arguments", "carried"), [
+    ('{"region":"apac"}', "arguments"),          # the good form: its parsed arguments go to step 2
+    ({"region": "apac"}, "item"),                # arguments_type: the item goes, so step 2 shows the gate's reason
+    ('"{\\"region\\":\\"apac\\"}"', "item"),     # double-encoded
+])
+def test_step_2_gets_the_arguments_only_when_they_are_in_the_right_form(client, arguments, carried):
+    item = {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "get_latest_sales_report",
+            "status": "completed", "arguments": arguments}
+    page = client.post("/format", data={"document": json.dumps(item)}).get_data(as_text=True)
+    form = page[page.index('action="/schema"'):]
+    instance = html.unescape(re.search(r'name="instance" value="([^"]*)"', form).group(1))
+    assert json.loads(instance) == ({"region": "apac"} if carried == "arguments" else item)
