@@ -88,7 +88,95 @@ def encode_json(payload: dict[str, Any]) -> str:
     if not isinstance(event_type, str):
         raise ValueError("a streaming event needs a string 'type' to name its SSE event field")
     _check_field("event", event_type)
-    return f"event: {event_type}\ndata: {json.dumps(payload, ensure_ascii=False, separators=(',', ':'))}\n\n"
+    return f"event: {event_type}\ndata: {_flat_json(payload) or _ENCODER.encode(payload)}\n\n"
+
+
+def encode_events(events: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """:func:`encode_json` for each event of one stream, encoding a top-level object or array once when
+    several events carry the very same one (``response.created`` and ``response.in_progress`` share the
+    snapshot). Same text as :func:`encode_json`; the objects must not change while the stream is encoded.
+
+    :raises ValueError: as :func:`encode_json`.
+    """
+    memo: dict[int, tuple[Any, str]] = {}  # id -> (the object, kept so the id stays its own; its JSON)
+    for payload in events:
+        flat = _flat_json(payload)
+        if flat is not None or not all(type(key) is str for key in payload):
+            yield encode_json(payload)
+            continue
+        event_type = payload.get("type")
+        if not isinstance(event_type, str):
+            raise ValueError("a streaming event needs a string 'type' to name its SSE event field")
+        _check_field("event", event_type)
+        parts = []
+        for key, value in payload.items():
+            if type(value) in (dict, list) and value:
+                hit = memo.get(id(value))
+                if hit is None or hit[0] is not value:
+                    hit = memo[id(value)] = (value, _ENCODER.encode(value))
+                text = hit[1]
+            else:
+                text = _ENCODER.encode(value)
+            parts.append(_string(key) + ":" + text)
+        yield f"event: {event_type}\ndata: {{{','.join(parts)}}}\n\n"
+
+
+# One encoder for every frame: json.dumps would build a new one per call. Same settings as the fast path below.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_string = json.encoder.encode_basestring  # the C function json uses for str with ensure_ascii=False
+
+
+def _flat_json(payload: dict[str, Any]) -> str | None:
+    """``payload`` as ``_ENCODER`` writes it when every value is a str, an int or ``[]`` (the delta events,
+    most frames of a stream), built directly; ``None`` for any other payload. Same bytes: json writes str
+    with ``encode_basestring`` and int with ``int.__repr__``."""
+    parts = []
+    for key, value in payload.items():
+        name = _KEYS.get(key)
+        if name is None:
+            if type(key) is not str:
+                return None  # json converts other keys (int, float, None...): leave that to it
+            name = _string(key) + ":"
+            if len(_KEYS) < 1024:
+                _KEYS[key] = name
+        kind = type(value)
+        if kind is str:
+            parts.append(name + _string(value))
+        elif kind is int:  # bool is not int here (type(), not isinstance)
+            parts.append(name + int.__repr__(value))
+        elif kind is list and not value:
+            parts.append(name + "[]")
+        else:
+            return None
+    return "{" + ",".join(parts) + "}"
+
+
+_KEYS: dict[str, str] = {}  # key -> its JSON text and colon; bounded (the events use a dozen keys)
+
+
+def coalesce(frames: Iterable[str], *, limit: int = 16384) -> Iterator[str]:
+    """Join encoded frames into fewer, larger writes: runs of frames of about ``limit`` characters, each
+    ending on a frame boundary.
+
+    The bytes on the wire are the same, only cut differently: SSE framing does not depend on how the body is
+    split into writes (WHATWG: chunks may split anywhere), while each write of a streamed WSGI body costs a
+    chunk header and socket sends. The first write waits for ``limit`` characters of frames: use this on
+    frames that are ready (as the test model's are), not on a slow producer.
+    """
+    iterator = iter(frames)
+    first = next(iterator, None)
+    if first is None:
+        return
+    pending: list[str] = [first]
+    size = len(first)
+    for frame in iterator:
+        pending.append(frame)
+        size += len(frame)
+        if size >= limit:
+            yield "".join(pending)
+            pending, size = [], 0
+    if pending:
+        yield "".join(pending)
 
 
 class Decoder:

@@ -34,7 +34,9 @@ import json
 import math
 import re
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -69,7 +71,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 def count_tokens(text: str) -> int:
     """Approximate token count: runs of word characters, and every other non-space character, count one."""
-    return sum(1 for _ in _TOKEN.finditer(text))
+    return len(_TOKEN.findall(text))
 
 
 def token_chunks(text: str) -> list[str]:
@@ -88,6 +90,20 @@ def token_chunks(text: str) -> list[str]:
         else:
             chunks.append(text[start:])
     return chunks
+
+
+#: Tokens per streamed ``delta``: the spec allows any chunking; two tokens halve the frames a stream costs
+#: (encoding, bytes, client parsing) while a reader still sees the text arrive word by word.
+DELTA_TOKENS = 2
+
+
+def delta_chunks(text: str, size: int = DELTA_TOKENS) -> list[str]:
+    """:func:`token_chunks` joined ``size`` at a time (the last group may be shorter); ``"".join`` gives
+    ``text`` back, an empty text gives no chunk. :raises ValueError: ``size`` < 1."""
+    if size < 1:
+        raise ValueError(f"size must be at least 1, got {size}")
+    chunks = token_chunks(text)
+    return ["".join(chunks[i:i + size]) for i in range(0, len(chunks), size)]
 
 
 def truncate_tokens(text: str, budget: int) -> str:
@@ -474,6 +490,30 @@ def build_instance(schema: Any, *, attempts: int = 4) -> Any:
     if schema is None:
         return {}
     compiled = compile_schema(schema)
+    with _built_lock:
+        hit = _built.get(id(compiled))
+    if hit is not None and hit[0] is compiled:
+        # The build is deterministic and `compile_schema` returns one object per canonical schema, so an equal
+        # schema gets the value already built and validated; a deep copy keeps the cached one unshared.
+        return json.loads(hit[1])
+    value = _build_valid(schema, compiled, attempts)
+    with _built_lock:
+        # Keyed by the compiled schema's identity, the entry holds that object, so the id cannot be reused
+        # while the entry lives. Only successes are kept: a failure may depend on the time budget.
+        _built[id(compiled)] = (compiled, json.dumps(value, ensure_ascii=False))
+        while len(_built) > BUILT_CACHE_SIZE:
+            _built.popitem(last=False)
+    return value
+
+
+#: Built instances kept (one per distinct schema, least recently stored dropped first).
+BUILT_CACHE_SIZE = 256
+_built: OrderedDict[int, tuple[Any, str]] = OrderedDict()
+_built_lock = threading.Lock()
+
+
+def _build_valid(schema: Any, compiled: Any, attempts: int) -> Any:
+    """The first of ``attempts`` built variants that ``compiled`` accepts (see :func:`build_instance`)."""
     deadline = time.monotonic() + _schema.PATTERN_BUDGET_SECONDS
     problem = "no value could be built"
     for variant in range(attempts):
@@ -769,9 +809,9 @@ def stream_events(snapshot: dict[str, Any], final: dict[str, Any]) -> Iterator[d
     """The streaming events that turn ``snapshot`` into ``final`` (Open Responses spec, Streaming; spec notes
     §2.3-2.5), with ``sequence_number`` counting from 0.
 
-    Text: ``output_item.added``, ``content_part.added``, ``output_text.delta`` (one per token),
-    ``output_text.done``, ``content_part.done``, ``output_item.done``. Function call: ``output_item.added``,
-    ``function_call_arguments.delta`` (one per token), ``.done``, ``output_item.done``. Around them
+    Text: ``output_item.added``, ``content_part.added``, ``output_text.delta`` (one per :data:`DELTA_TOKENS`
+    tokens), ``output_text.done``, ``content_part.done``, ``output_item.done``. Function call:
+    ``output_item.added``, ``function_call_arguments.delta`` (likewise), ``.done``, ``output_item.done``. Around them
     ``response.created`` and ``response.in_progress`` first, exactly one terminal event last:
     ``response.completed``, ``response.incomplete``, or ``error`` then ``response.failed``. The SSE ``[DONE]``
     line is the transport's, not an event: see ``webapp.sse.DONE``.
@@ -793,14 +833,14 @@ def stream_events(snapshot: dict[str, Any], final: dict[str, Any]) -> Iterator[d
             for part_index, part in enumerate(item["content"]):
                 where = {"item_id": item["id"], "output_index": index, "content_index": part_index}
                 yield event("response.content_part.added", **where, part=output_text_part(""))
-                for chunk in token_chunks(part["text"]):
+                for chunk in delta_chunks(part["text"]):
                     yield event("response.output_text.delta", **where, delta=chunk, logprobs=[])
                 yield event("response.output_text.done", **where, text=part["text"], logprobs=[])
                 yield event("response.content_part.done", **where, part=part)
         elif item["type"] == "function_call":
             yield event("response.output_item.added", output_index=index,
                         item={**item, "arguments": "", "status": "in_progress"})
-            for chunk in token_chunks(item["arguments"]):
+            for chunk in delta_chunks(item["arguments"]):
                 yield event("response.function_call_arguments.delta", item_id=item["id"], output_index=index,
                             delta=chunk)
             yield event("response.function_call_arguments.done", item_id=item["id"], output_index=index,

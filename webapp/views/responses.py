@@ -44,7 +44,7 @@ from ..openresponses import (
     stored_input_item,
 )
 from ..schema import SchemaInvalid, compile_schema
-from ..sse import DONE, encode_json
+from ..sse import DONE, coalesce, encode_events
 from ..store import MissingResponse, ResponseStore
 from ..testmodel import new_id, respond, stream_events
 
@@ -161,10 +161,13 @@ def create() -> Response:
 
 
 def _frames(snapshot: dict[str, Any], final: dict[str, Any]) -> Iterator[str]:
-    # Plain data in, text out: nothing here touches the request, so no stream_with_context is needed.
-    for event in stream_events(snapshot, final):
-        yield encode_json(event)
-    yield DONE
+    # Plain data in, text out: nothing here touches the request, so no stream_with_context is needed. The
+    # model has finished already, so its frames are all ready and go out in few writes.
+    def every() -> Iterator[str]:
+        yield from encode_events(stream_events(snapshot, final))
+        yield DONE
+
+    return coalesce(every())
 
 
 def _bad(err: RequestError) -> ApiError:
