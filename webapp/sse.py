@@ -100,14 +100,17 @@ def encode_events(events: Iterable[dict[str, Any]]) -> Iterator[str]:
     """
     memo: dict[int, tuple[Any, str]] = {}  # id -> (the object, kept so the id stays its own; its JSON)
     for payload in events:
-        flat = _flat_json(payload)
-        if flat is not None or not all(type(key) is str for key in payload):
-            yield encode_json(payload)
-            continue
         event_type = payload.get("type")
         if not isinstance(event_type, str):
             raise ValueError("a streaming event needs a string 'type' to name its SSE event field")
         _check_field("event", event_type)
+        flat = _flat_json(payload)
+        if flat is not None:
+            yield f"event: {event_type}\ndata: {flat}\n\n"
+            continue
+        if not all(type(key) is str for key in payload):
+            yield encode_json(payload)
+            continue
         parts = []
         for key, value in payload.items():
             if type(value) in (dict, list) and value:
