@@ -65,7 +65,7 @@ def test_streaming_text_helper_and_final_response(sdk):
         final = stream.get_final_response()
     assert final.status == "completed"
     assert "".join(deltas) == final.output_text == 'You said: "Count from 1 to 5."'
-    assert len(deltas) > 5  # one delta per token
+    assert len(deltas) > 2  # streamed in pieces (a few tokens per delta), not in one
 
 
 def test_streamed_events_are_in_the_spec_order(sdk):

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from webapp import sse
 from webapp.sse import DONE, Decoder, ServerSentEvent, decode, encode, encode_json, iter_decode
 
 
@@ -104,3 +105,42 @@ def test_done_frame_has_no_event_line():
     assert event == ServerSentEvent("[DONE]")
     with pytest.raises(json.JSONDecodeError):
         event.json()
+
+
+FLAT_EVENTS = [
+    {"type": "response.output_text.delta", "sequence_number": 7, "item_id": "msg_1", "output_index": 0,
+     "content_index": 0, "delta": 'He said "hi"\n\t\\ — é 😀 \u2028', "logprobs": []},
+    {"type": "response.function_call_arguments.delta", "sequence_number": 8, "item_id": "fc_1",
+     "output_index": 1, "delta": '{"city":'},
+    {"type": "response.created", "sequence_number": 0, "response": {"id": "resp_1", "output": [], "n": None}},
+]
+
+
+@pytest.mark.parametrize("event", FLAT_EVENTS, ids=[e["type"] for e in FLAT_EVENTS])
+def test_encode_json_is_the_json_text_of_the_event(event):
+    frame = sse.encode_json(event)
+    assert frame.startswith(f"event: {event['type']}\ndata: ") and frame.endswith("\n\n")
+    assert frame.count("\n") == 3  # one data line: line breaks inside strings are escaped
+    [decoded] = sse.decode(frame)
+    assert decoded.event == event["type"] and json.loads(decoded.data) == event
+
+
+def test_encode_events_equals_one_frame_per_event_with_a_shared_snapshot():
+    snapshot = {"id": "resp_1", "object": "response", "output": [], "status": "in_progress"}
+    events = [{"type": "response.created", "sequence_number": 0, "response": snapshot},
+              {"type": "response.in_progress", "sequence_number": 1, "response": snapshot},
+              *FLAT_EVENTS[:2]]
+    assert list(sse.encode_events(events)) == [sse.encode_json(e) for e in events]
+
+
+@pytest.mark.parametrize("limit", [1, 40, 16384])
+def test_coalesce_keeps_the_bytes_and_cuts_only_between_frames(limit):
+    frames = [sse.encode_json({**FLAT_EVENTS[0], "sequence_number": n}) for n in range(50)]
+    writes = list(sse.coalesce(frames, limit=limit))
+    assert "".join(writes) == "".join(frames)
+    assert all(write.endswith("\n\n") for write in writes)  # never a frame split across writes
+    if limit == 1:
+        assert len(writes) >= len(frames) // 2  # a tiny limit joins next to nothing
+    if limit == 16384:
+        assert len(writes) < len(frames)
+    assert list(sse.coalesce([], limit=limit)) == []

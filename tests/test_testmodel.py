@@ -10,6 +10,7 @@ import pytest
 from openapi_conformance import check_stream
 
 from webapp.openresponses import RequestError, Tool, ToolChoice, parse_create_request
+from webapp import testmodel
 from webapp.schema import compile_schema
 from webapp.sse import DONE, encode_json
 from webapp.testmodel import (
@@ -306,3 +307,20 @@ def test_failed_stream_has_error_then_failed_only():
     error = events[2]
     assert error["error"]["type"] == "model_error" and error["message"] == error["error"]["message"]
     assert final["status"] == "failed" and final["completed_at"] is None
+
+
+@pytest.mark.parametrize("text", ["", "one", "Count from 1 to 5, please.", 'He said: "é 😀"\n  twice'])
+@pytest.mark.parametrize("size", [1, 2, 3])
+def test_delta_chunks_join_back_to_the_text(text, size):
+    chunks = testmodel.delta_chunks(text, size)
+    assert "".join(chunks) == text
+    assert len(chunks) == -(-len(testmodel.token_chunks(text)) // size)
+
+
+def test_built_arguments_are_cached_but_never_shared():
+    schema = {"type": "object", "required": ["tags"], "properties": {"tags": {"type": "array", "minItems": 1,
+                                                                              "items": {"type": "string"}}}}
+    first = testmodel.build_instance(schema)
+    first["tags"].append("changed by a caller")
+    second = testmodel.build_instance(schema)
+    assert second != first and len(second["tags"]) == 1  # a fresh copy each time
