@@ -4,7 +4,9 @@ streams checked by the conformance checker, and the shipped bugs of peer gateway
 
 from __future__ import annotations
 
+import html as html_module
 import json
+import re
 
 import pytest
 from conftest import TEST_TOKEN
@@ -523,8 +525,16 @@ def test_session_page_carries_items_to_the_pages(client):
     html = client.get("/sessions/team/a%20b").get_data(as_text=True)
     assert html.count('action="/format"') == 2 and 'name="document"' in html
     assert html.count('action="/schema"') == 1 and 'name="instance"' in html
-    assert "&#34;region&#34;: &#34;apac&#34;" in html  # the call's arguments, pretty-printed and escaped
     assert "get_latest_sales_report" in html
+    # step 2 gets the whole call and the tool it names, and shows the gate's verdict on them
+    form = html[html.index('action="/schema"'):]
+    fields = dict(re.findall(r'<textarea name="(\w+)" hidden>(.*?)</textarea>', form, re.S)[:2])
+    instance, schema = (json.loads(html_module.unescape(fields[name])) for name in ("instance", "schema"))
+    assert instance["type"] == "function_call" and json.loads(instance["arguments"]) == {"region": "apac"}
+    assert schema["name"] == "get_latest_sales_report" and "parameters" in schema
+    checked = client.post("/schema", data={"instance": json.dumps(instance), "schema": json.dumps(schema)},
+                          headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert re.findall(r'data-testid="reason">\s*([a-z_]+)', checked) == ["ok"]
 
 
 def test_session_page_is_for_loopback_clients_only(client):

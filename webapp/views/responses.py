@@ -9,7 +9,7 @@ Routes (blueprint ``responses``, prefix ``/v1``; bearer token ``API_TOKEN``)::
     GET    /v1/sessions/<key>/items             every stored item of a session, with a link to inspect it
 
 and one page (blueprint ``sessions``): ``GET /sessions/<key>``, the session's items with buttons that carry
-each one to the JSON Format page (and a call's arguments to the JSON Schema page), for loopback clients only.
+each one to the JSON Format page (and a call, with the tool it names, to the JSON Schema page), for loopback clients only.
 
 The view only glues: parse and validate (``webapp.openresponses``), resolve ``previous_response_id`` and
 ``item_reference`` (``webapp.store``), gate the replayed calls (``webapp.gate``), run the test model
@@ -31,7 +31,6 @@ from flask import Blueprint, Flask, Response, abort, current_app, jsonify, rende
 
 from ..errors import ApiError
 from ..gate import check_journal
-from ..jsontext import JSONTextError, loads_ijson
 from .jsonbody import read_json_body
 from ..openresponses import (
     CreateRequest,
@@ -360,22 +359,27 @@ def _anchor(response_id: str, source: str, index: int) -> str:
 @pages.get("/sessions/<path:key>")
 def page(key: str) -> Any:
     """The items of a session, each with forms that carry it to the JSON Format page (field ``document``)
-    and, for a function call, its arguments to the JSON Schema page (field ``instance``).
+    and, for a function call, the call and the tool it names to the JSON Schema page (``instance``, ``schema``).
 
     Stored conversations are private data and this page has no login, so it answers loopback clients only.
     """
     if request.remote_addr not in ("127.0.0.1", "::1"):
         abort(403)
     rows = store().session_items(key, limit=1000)
+    tools_of: dict[str, dict[str, Any]] = {}  # response id -> its tools by name (read once per response)
     entries = []
     for row in rows:
-        arguments = row.item.get("arguments") if row.item.get("type") == "function_call" else None
-        try:
-            arguments_text = json.dumps(loads_ijson(arguments), indent=2, ensure_ascii=False) \
-                if isinstance(arguments, str) else None
-        except JSONTextError:
-            arguments_text = arguments  # shown as sent; the format page names the mistake
+        document = json.dumps(row.item, indent=2, ensure_ascii=False)
+        tool = None
+        if row.item.get("type") == "function_call":
+            if row.response_id not in tools_of:
+                stored = store().get(row.response_id)
+                tools_of[row.response_id] = {t.get("name"): t for t in (stored.body.get("tools") or [])
+                                             if isinstance(t, dict)} if stored else {}
+            tool = tools_of[row.response_id].get(row.item.get("name"))
         entries.append({"anchor": _anchor(row.response_id, row.source, row.index), "row": row,
-                        "document": json.dumps(row.item, indent=2, ensure_ascii=False),
-                        "arguments": arguments_text})
+                        "document": document,
+                        # Step 2 gets the whole call and the tool it names, so it shows the gate's verdict too.
+                        "tool": json.dumps(tool, indent=2, ensure_ascii=False) if tool is not None else None,
+                        "is_call": row.item.get("type") == "function_call"})
     return render_template("sessions.html", key=key, entries=entries, truncated=len(rows) >= 1000)
