@@ -130,8 +130,8 @@ def run_ours(left_text: str, right_text: str, runs: int) -> tuple[int, int, floa
 
 def breakdown(left_text: str, right_text: str) -> dict[str, float]:
     """Where our time goes, outside Flask: the strict parse of both texts and the diff itself."""
-    from webapp.diff import diff
-    from webapp.jsontext import parse
+    from webapp.core.diff import diff
+    from webapp.core.json.text import parse
 
     start = time.perf_counter()
     left, right = parse(left_text).value, parse(right_text).value

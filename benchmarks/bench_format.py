@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from webapp import create_app  # noqa: E402
-from webapp.format import minify  # noqa: E402
+from webapp.core.format import minify  # noqa: E402
 
 # Spellings json.tool rewrites (1.10 -> 1.1, 1e2 -> 100.0, -0 -> 0, 1E-7 -> 1e-07, the long decimal -> 0.1).
 SPELLINGS = ["1.10", "1e2", "-0", "1E-7", "0.1000000000000000055511151231257827", "-0.0", "2.50E+3"]

@@ -7,7 +7,7 @@ It generates a journal of N items (default 100,000: mostly function_calls to fou
 some unparseable, some unfinished calls, plus messages and outputs), then measures in the same run:
 
 * ``parse only``   — ``json.loads`` of every string ``arguments`` (the lower bound: any gate must parse);
-* ``replay_gate``  — :func:`webapp.gate.replay_gate` on every item (I-JSON parse + compiled schema, cached);
+* ``replay_gate``  — :func:`webapp.core.gate.replay_gate` on every item (I-JSON parse + compiled schema, cached);
 * ``compiled jsonschema`` — ``json.loads`` + one ``Draft202012Validator`` per tool built once, ``is_valid``;
 * ``obvious``      — ``json.loads`` + ``jsonschema.validate(args, schema)`` per item (checks the schema and
   builds a validator every call), timed on a slice of the journal because it is slow.
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import jsonschema  # noqa: E402
 
-from webapp.gate import replay_gate  # noqa: E402
+from webapp.core.gate import replay_gate  # noqa: E402
 
 TARGET = 3.0
 OBVIOUS_SLICE = 5_000

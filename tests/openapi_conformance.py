@@ -276,7 +276,7 @@ def parse_sse(text: str | bytes) -> tuple[list[SSEFrame], bool]:
     Lines end in CRLF, LF or CR; ``field: value`` loses one leading space; lines starting with ``:`` are
     comments; a blank line dispatches the frame. Frames with neither ``data`` nor ``event`` are not frames.
 
-    Deliberately independent of ``webapp.sse``: a checker that shared the server's parser would share its
+    Deliberately independent of ``webapp.core.responses.sse``: a checker that shared the server's parser would share its
     bugs. It also keeps what a client throws away (every ``id:`` value, line numbers) to report them.
 
     :return: ``(frames, unterminated)``; ``unterminated`` is true when the body ends inside a frame (no

@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
-from webapp.views.schema import EXAMPLES
+from webapp.web.pages.schema import EXAMPLES
 
 pytestmark = pytest.mark.browser
 

@@ -16,8 +16,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from webapp.diff import EXAMPLES as DIFF_EXAMPLES
-from webapp.views.schema import EXAMPLES
+from webapp.core.diff import EXAMPLES as DIFF_EXAMPLES
+from webapp.web.pages.schema import EXAMPLES
 
 pytestmark = pytest.mark.browser
 

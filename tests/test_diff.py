@@ -11,7 +11,7 @@ from typing import Any
 import jsonpatch
 import pytest
 
-from webapp.diff import (
+from webapp.core.diff import (
     ABSENT,
     EXAMPLES,
     DiffError,

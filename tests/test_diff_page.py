@@ -9,8 +9,8 @@ import jsonpatch
 import pytest
 from markupsafe import escape
 
-from webapp.diff import EXAMPLES
-from webapp.views import diff as diff_view
+from webapp.core.diff import EXAMPLES
+from webapp.web.pages import diff as diff_view
 
 _, FC_001, WS_001 = EXAMPLES["namespaced"]
 HX = {"HX-Request": "true"}

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from webapp import gate
-from webapp.format import (
+from webapp.core import gate
+from webapp.core.format import (
     INDENTS,
     SCHEMA_NEXT,
     TREE_NODE_LIMIT,
@@ -30,7 +30,7 @@ from webapp.format import (
     tree_value,
     type_badge,
 )
-from webapp.jsontext import parse, parse_lines
+from webapp.core.json.text import parse, parse_lines
 
 # -- a generator of awkward documents (seeded: every run the same) ---------------------------------------------
 

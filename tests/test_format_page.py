@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import TEST_TOKEN
 from webapp import create_app
-from webapp.views import format as format_view
+from webapp.web.pages import format as format_view
 
 HX = {"HX-Request": "true"}
 FC_001 = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report", "call_id": "call_123",

@@ -1,4 +1,4 @@
-"""webapp.gate: the article's contract (reasons and their order), details of check_item, check_journal's rules.
+"""webapp.core.gate: the article's contract (reasons and their order), details of check_item, check_journal's rules.
 
 Data-driven from ``tests/cases/gate.json`` (one item each) and ``tests/cases/journal.json`` (whole journals)."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from webapp import gate
-from webapp.gate import (
+from webapp.core import gate
+from webapp.core.gate import (
     FINDINGS,
     REASONS,
     SchemaInvalid,
@@ -21,7 +21,7 @@ from webapp.gate import (
     load_journal,
     replay_gate,
 )
-from webapp.jsontext import NOT_IJSON, JSONTextError, try_loads_ijson
+from webapp.core.json.text import NOT_IJSON, JSONTextError, try_loads_ijson
 
 HERE = Path(__file__).parent
 SAMPLES = HERE / "data" / "samples"  # a copy of the team's shared/samples
@@ -43,7 +43,7 @@ JOURNALS = json.loads((HERE / "cases" / "journal.json").read_text(encoding="utf-
 @pytest.fixture(autouse=True)
 def short_pattern_budget(monkeypatch):
     """Catastrophic patterns give up after 0.2 s here instead of 1 s: same behaviour, faster suite."""
-    monkeypatch.setattr("webapp.schema.PATTERN_BUDGET_SECONDS", 0.2)
+    monkeypatch.setattr("webapp.core.schema.PATTERN_BUDGET_SECONDS", 0.2)
 
 
 def schema_of(case: dict):

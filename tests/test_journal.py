@@ -1,4 +1,4 @@
-"""webapp.journal: every accepted journal shape is detected, and a bad one is named precisely."""
+"""webapp.core.journal: every accepted journal shape is detected, and a bad one is named precisely."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from webapp.jsontext import parse
-from webapp.journal import Duplicate, Journal, JournalError, from_value, load_journal
+from webapp.core.json.text import parse
+from webapp.core.journal import Duplicate, Journal, JournalError, from_value, load_journal
 
 SAMPLES = Path(__file__).resolve().parent / "data" / "samples"
 CALL = {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "t", "arguments": "{}",

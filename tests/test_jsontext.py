@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from webapp.jsontext import (
+from webapp.core.json.text import (
     MAX_SAFE_INTEGER,
     Document,
     JSONTextError,
@@ -328,7 +328,7 @@ def test_position_rejects_a_malformed_pointer():
 
 
 def test_position_in_a_big_document_scans_to_the_target(monkeypatch):
-    import webapp.jsontext as jsontext
+    import webapp.core.json.text as jsontext
     monkeypatch.setattr(jsontext, "POSITION_MAP_LIMIT", 10)
     doc = parse(DOC)
     assert doc.position("/a/1/b~0~1c") == (2, 13)
@@ -352,7 +352,7 @@ BIG_MISSES = ["/rows/2500", "/rows/7/nope", "/rows/7/scores/40", "/rows/07", "/r
 def _starts_at(doc: Document, pointer: str, offset: int) -> bool:
     """Checked with the json module alone: a member's name starts at ``offset`` (its value after the colon),
     else the value itself does."""
-    from webapp.pointer import resolve, split
+    from webapp.core.json.pointer import resolve, split
 
     decoder = json.JSONDecoder()
     value, text = resolve(doc.value, pointer), doc.text
@@ -366,7 +366,7 @@ def _starts_at(doc: Document, pointer: str, offset: int) -> bool:
 
 
 def test_positions_of_many_pointers_in_a_big_document_take_one_scan(monkeypatch):
-    import webapp.jsontext as jsontext
+    import webapp.core.json.text as jsontext
 
     scans: list[set[str]] = []
 
@@ -400,7 +400,7 @@ def test_positions_of_many_pointers_in_a_big_document_take_one_scan(monkeypatch)
 
 
 def test_positions_are_keyed_by_the_pointers_as_given_and_equal_on_small_and_big_texts(monkeypatch):
-    import webapp.jsontext as jsontext
+    import webapp.core.json.text as jsontext
 
     pointers = ["/a/1/b~0~1c", "/x", "/", "//e", "/nope", "/a/01", ""]
     small = parse(DOC).positions(pointers)
@@ -410,7 +410,7 @@ def test_positions_are_keyed_by_the_pointers_as_given_and_equal_on_small_and_big
 
 
 def test_positions_reject_a_malformed_pointer_before_scanning(monkeypatch):
-    import webapp.jsontext as jsontext
+    import webapp.core.json.text as jsontext
 
     monkeypatch.setattr(jsontext, "POSITION_MAP_LIMIT", 10)
     doc = parse(DOC)
@@ -420,7 +420,7 @@ def test_positions_reject_a_malformed_pointer_before_scanning(monkeypatch):
 
 
 def test_targeted_scan_of_a_big_document_keeps_the_last_of_duplicate_members(monkeypatch):
-    import webapp.jsontext as jsontext
+    import webapp.core.json.text as jsontext
 
     monkeypatch.setattr(jsontext, "POSITION_MAP_LIMIT", 10)
     doc = parse('{"a": {"b": 1},\n"a": {"b": 2},\n"c": [0, 1, {"d": 2}]}')
@@ -428,7 +428,7 @@ def test_targeted_scan_of_a_big_document_keeps_the_last_of_duplicate_members(mon
 
 
 def test_targeted_scan_stops_once_every_pointer_is_found(monkeypatch):
-    import webapp.jsontext as jsontext
+    import webapp.core.json.text as jsontext
 
     monkeypatch.setattr(jsontext, "POSITION_MAP_LIMIT", 10)
     # What follows the last pointer asked for is never read: a text cut there still answers.
@@ -474,7 +474,7 @@ def test_recursion_limit_is_untouched():
 
 @pytest.fixture
 def small_limits(monkeypatch):
-    import webapp.jsontext as jsontext
+    import webapp.core.json.text as jsontext
     monkeypatch.setattr(jsontext, "PRECISE_WARNINGS_LIMIT", 8_000)  # precise up to 1,000 characters
     monkeypatch.setattr(jsontext, "BIG_TEXT", 1_000)
     return jsontext

@@ -1,4 +1,4 @@
-"""``webapp.openresponses``: request validation (first bad path, codes), item normalisation, inline
+"""``webapp.core.responses.models``: request validation (first bad path, codes), item normalisation, inline
 attachments, tools and tool_choice, and the ``ResponseResource`` builder against the official schema."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import base64
 import pytest
 from openapi_conformance import schema_errors
 
-from webapp.openresponses import (
+from webapp.core.responses.models import (
     KNOWN_PARAMETERS,
     CreateRequest,
     Limits,

@@ -1,6 +1,6 @@
 import pytest
 
-from webapp import pointer
+from webapp.core.json import pointer
 
 
 @pytest.mark.parametrize(("tokens", "expected"), [

@@ -1,4 +1,4 @@
-"""webapp.schema: JSON Schema with python-jsonschema's traps fixed, and the Rust fast path agreeing with it.
+"""webapp.core.schema: JSON Schema with python-jsonschema's traps fixed, and the Rust fast path agreeing with it.
 
 Data-driven from ``tests/cases/schema.json`` (valid/invalid instances, errors),
 ``tests/cases/schema_invalid.json`` (unusable schemas) and ``tests/cases/schema_patterns.json`` (ECMA-262 answers
@@ -17,9 +17,9 @@ import jsonschema_rs
 import pytest
 import regex
 
-from webapp import schema as schema_module
-from webapp.gate import check_item, check_journal, replay_gate
-from webapp.schema import (
+from webapp.core import schema as schema_module
+from webapp.core.gate import check_item, check_journal, replay_gate
+from webapp.core.schema import (
     DEFAULT_DIALECT,
     CompiledSchema,
     PatternTimeout,
@@ -42,7 +42,7 @@ TEST_IDS = [f"{group['description']} / {test['description']}" for group, test in
 @pytest.fixture(autouse=True)
 def short_pattern_budget(monkeypatch):
     """Catastrophic patterns give up after 0.2 s here instead of 1 s: same behaviour, faster suite."""
-    monkeypatch.setattr("webapp.schema.PATTERN_BUDGET_SECONDS", 0.2)
+    monkeypatch.setattr("webapp.core.schema.PATTERN_BUDGET_SECONDS", 0.2)
 
 
 @pytest.fixture(autouse=True)

@@ -12,8 +12,8 @@ from contextlib import contextmanager
 import pytest
 from flask import template_rendered
 
-from webapp.schema import compile_schema
-from webapp.views.schema import EXAMPLES, MAX_ERRORS_SHOWN
+from webapp.core.schema import compile_schema
+from webapp.web.pages.schema import EXAMPLES, MAX_ERRORS_SHOWN
 
 HX = {"HX-Request": "true"}
 
@@ -77,7 +77,7 @@ def test_get_shows_the_empty_form_and_a_hint(client, app):
         response = client.get("/schema")
     body = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert names == ["schema.html"]
+    assert names == ["schema/page.html"]
     assert textarea(body, "instance") == "" and textarea(body, "schema") == ""
     assert 'hx-post="/schema"' in body and 'method="post"' in body and 'action="/schema"' in body
     assert "schema.css" in body and "schema.js" in body
@@ -88,7 +88,7 @@ def test_no_js_post_gets_the_full_page_with_both_texts_kept(client, app):
     instance, schema = pretty(call("global")), pretty(REGION_SCHEMA)
     with rendered(app) as names:
         body = post(client, instance, schema)
-    assert names[0] == "schema.html"
+    assert names[0] == "schema/page.html"
     assert textarea(body, "instance") == instance and textarea(body, "schema") == schema
     assert groups(body) == ["/region"]
 
@@ -96,7 +96,7 @@ def test_no_js_post_gets_the_full_page_with_both_texts_kept(client, app):
 def test_htmx_post_gets_only_the_result_partial(client, app):
     with rendered(app) as names:
         body = post(client, call("global"), REGION_SCHEMA, headers=HX)
-    assert names == ["_schema_result.html"]
+    assert names == ["schema/_result.html"]
     assert "<html" not in body and "<textarea" not in body
     assert groups(body) == ["/region"]
 
@@ -104,7 +104,7 @@ def test_htmx_post_gets_only_the_result_partial(client, app):
 def test_history_restore_gets_the_full_page(client, app):
     with rendered(app) as names:
         post(client, call("global"), REGION_SCHEMA, headers={**HX, "HX-History-Restore-Request": "true"})
-    assert names[0] == "schema.html"
+    assert names[0] == "schema/page.html"
 
 
 @pytest.mark.parametrize("headers", [{}, HX])
@@ -112,7 +112,7 @@ def test_instance_carried_alone_opens_the_page_and_asks_for_the_schema(client, a
     carried = '{"region": "apac"}'
     with rendered(app) as names:
         body = post(client, carried, headers=headers)
-    assert names[0] == "schema.html"  # a carry from step 1 always wants the whole page
+    assert names[0] == "schema/page.html"  # a carry from step 1 always wants the whole page
     assert textarea(body, "instance") == carried and textarea(body, "schema") == ""
     assert "schema needed" in body
     assert 'role="alert"' not in body and "not JSON" not in body
@@ -412,7 +412,7 @@ def test_lone_surrogates_are_shown_as_their_escape(client):
 
 def test_catastrophic_pattern_found_while_validating_goes_to_the_schema_pane(client, monkeypatch):
     """CompiledSchema.errors may raise PatternTimeout (a SchemaInvalid) for one instance: the schema's fault."""
-    from webapp.schema import CompiledSchema, PatternTimeout
+    from webapp.core.schema import CompiledSchema, PatternTimeout
 
     def timeout(self, instance):
         raise PatternTimeout("pattern needs more than 1 s (catastrophic backtracking)", "/pattern", "pattern")
@@ -432,8 +432,8 @@ def _big_rows(bad_every: int = 6, count: int = 1500) -> dict:
 
 @pytest.mark.parametrize(("shape", "scans"), [("bare", 2), ("arguments string", 3), ("arguments object", 2)])
 def test_every_shown_error_of_a_big_text_has_its_line_and_column(client, monkeypatch, shape, scans):
-    import webapp.jsontext as jsontext
-    from webapp.jsontext import POSITION_MAP_LIMIT
+    import webapp.core.json.text as jsontext
+    from webapp.core.json.text import POSITION_MAP_LIMIT
 
     targeted: list[set[str]] = []
 

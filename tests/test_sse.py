@@ -1,4 +1,4 @@
-"""``webapp.sse``: encoder/decoder round trips and the WHATWG parsing rules (examples from the HTML spec)."""
+"""``webapp.core.responses.sse``: encoder/decoder round trips and the WHATWG parsing rules (examples from the HTML spec)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from webapp import sse
-from webapp.sse import DONE, Decoder, ServerSentEvent, decode, encode, encode_json, iter_decode
+from webapp.core.responses import sse
+from webapp.core.responses.sse import DONE, Decoder, ServerSentEvent, decode, encode, encode_json, iter_decode
 
 
 @pytest.mark.parametrize(("body", "expected"), [

@@ -1,4 +1,4 @@
-"""``webapp.testmodel``: values built from tool schemas, token counting, the choice of tools, determinism,
+"""``webapp.core.responses.testmodel``: values built from tool schemas, token counting, the choice of tools, determinism,
 truncation, failure, and the event stream (checked with the conformance checker)."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ import json
 import pytest
 from openapi_conformance import check_stream
 
-from webapp.openresponses import RequestError, Tool, ToolChoice, parse_create_request
-from webapp import testmodel
-from webapp.schema import compile_schema
-from webapp.sse import DONE, encode_json
-from webapp.testmodel import (
+from webapp.core.responses.models import RequestError, Tool, ToolChoice, parse_create_request
+from webapp.core.responses import testmodel
+from webapp.core.schema import compile_schema
+from webapp.core.responses.sse import DONE, encode_json
+from webapp.core.responses.testmodel import (
     BuildTimeout,
     Unbuildable,
     build_instance,
@@ -94,11 +94,11 @@ CATASTROPHIC = {"type": "object", "required": ["p"],
 @pytest.fixture
 def short_budget(monkeypatch):
     """Catastrophic patterns give up after 0.05 s instead of 1 s: the same path, a faster suite."""
-    monkeypatch.setattr("webapp.schema.PATTERN_BUDGET_SECONDS", 0.05)
+    monkeypatch.setattr("webapp.core.schema.PATTERN_BUDGET_SECONDS", 0.05)
 
 
 def test_catastrophic_pattern_gives_up_instead_of_stalling(short_budget):
-    # Reviewer's case: plain re.search on "a" * 26 took 26 s and held the GIL; the ECMA engine of webapp.schema
+    # Reviewer's case: plain re.search on "a" * 26 took 26 s and held the GIL; the ECMA engine of webapp.core.schema
     # runs it with the build's time budget.
     with pytest.raises(BuildTimeout) as err:
         build_instance(CATASTROPHIC)
@@ -106,7 +106,7 @@ def test_catastrophic_pattern_gives_up_instead_of_stalling(short_budget):
 
 
 def test_patterns_are_read_as_ecma():
-    # \\p{Lu} is ECMA (Unicode mode) but not Python re: the builder reads patterns as webapp.schema does.
+    # \\p{Lu} is ECMA (Unicode mode) but not Python re: the builder reads patterns as webapp.core.schema does.
     schema = {"type": "object", "required": ["code"], "properties": {"code": {"type": "string",
                                                                               "pattern": "^\\p{Lu}+$"}}}
     value = build_instance(schema)

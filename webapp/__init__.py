@@ -1,8 +1,7 @@
 """Open Responses inspector: a Flask app that decides whether a stored tool-call item may be replayed.
 
-The pure core (``gate``, ``jsontext``, ``pointer``, ``schema``, ``format``, ``diff``, ``openresponses``,
-``testmodel``) imports no Flask; ``tests/test_architecture.py`` enforces it. The Flask side is
-``views/`` (one blueprint per feature), ``errors`` (the one JSON error shape) and ``htmx``.
+``webapp.core`` is the pure core: it imports no Flask (``tests/test_architecture.py`` walks it to check).
+``webapp.web`` is the Flask side: one blueprint per page (``web/pages``) and per machine API (``web/api``).
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from typing import Any
 from flask import Flask
 from markupsafe import Markup
 
-from .jsontext import displayable
+from webapp.core.json.text import displayable
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,14 +70,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         if not app.config.get("TESTING"):
             print(f" * /v1 API token (Authorization: Bearer ...): {app.config['API_TOKEN']}", flush=True)
 
-    from . import errors, htmx
-    from .views import api, chat_completions, diff, format, index, responses, schema
+    from webapp import web
 
-    htmx.init_app(app)
-    errors.init_app(app)
-    for module in (index, format, schema, diff, api, responses, chat_completions):
-        app.register_blueprint(module.bp)
-        init = getattr(module, "init_app", None)
-        if init is not None:
-            init(app)
+    web.init_app(app)
     return app

@@ -17,11 +17,11 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from . import jsontext
-from .gate import JournalReport, check_journal
-from .journal import JournalError, load_journal
-from .jsontext import kind_of
-from .schema import SchemaInvalid, compile_schema
+from webapp.core.json import text as jsontext
+from webapp.core.gate import JournalReport, check_journal
+from webapp.core.journal import JournalError, load_journal
+from webapp.core.json.text import kind_of
+from webapp.core.schema import SchemaInvalid, compile_schema
 
 EXIT_REPLAYABLE, EXIT_NOT_REPLAYABLE, EXIT_UNUSABLE = 0, 1, 2
 

@@ -1,0 +1,1073 @@
+"""Semantic JSON diff for tool-call items and journals: aligned arrays, parsed ``arguments``, replay blockers
+and an RFC 6902 JSON Patch.
+
+How it works (the split follows the traps listed in ``docs/json-tools-anchors.md`` §4, items 14-18):
+
+* **Arrays are aligned here, not by deepdiff.** deepdiff 9.1 matches list items by position, so one insert at the
+  front of a journal cascades into one "change" per later item, and it misses ``[2]`` vs ``[2.0]``. Each item
+  gets a key: its identity (``call_id``, else ``id``, or the member named by ``match_key``) or else a canonical
+  hash of its content (key order ignored, ``1`` / ``1.0`` / ``true`` kept apart). A longest-common-subsequence
+  alignment of the keys (common prefix/suffix, unique-key anchors, exact DP on small gaps) pairs the items; items
+  with equal keys that fell out of order are *moves*; what is left in each gap is paired by similarity.
+* **Pairs that differ go to deepdiff** (key order ignored, ``type_changes`` for int/float/bool, added/removed
+  members), with custom operators that hand nested lists back to the aligner, compare ``arguments`` strings by
+  their parsed content and skip ignored paths. Objects whose differing members are all scalars (or whole
+  members added/removed) are reported directly with the same results, sparing deepdiff's per-call set-up.
+* **The patch is exact**: applied to the left document it yields the right one, including the differences the
+  change list does not call changes (``arguments`` that differ only in formatting, order under ``ignore_order``);
+  only values at ignored paths stay as they are on the left.
+
+Pure module: no Flask. Pointers are RFC 6901 (:mod:`webapp.core.json.pointer`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import marshal
+from collections import Counter, defaultdict, deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from deepdiff import DeepDiff
+
+from webapp.core import gate
+from webapp.core.json import pointer as jp
+from webapp.core.json.text import json_type  # JSON Schema's type names; integer and number kept apart
+
+__all__ = [
+    "ABSENT", "KINDS", "BLOCKERS", "EXAMPLES", "Blocker", "Change", "DiffError", "DiffOptions", "DiffResult",
+    "Reformatted", "SideLine", "diff", "json_type", "parse_ignore_paths", "side_by_side", "string_hunks",
+]
+
+KINDS = ("added", "removed", "changed", "type_changed", "moved")
+"""Kinds of :class:`Change`, in the order the summary lists them."""
+
+BLOCKERS = ("namespaced", "type_changed", "call_id", "name", "status", "arguments_type", "arguments_parse",
+            "chat_completions")
+"""Codes of :class:`Blocker` (the replay-gate article, step 3: "if ``type`` became a colon extension or ``call_id``
+does not match, do not send the next request"; ``arguments_type``/``arguments_parse``: the gate refuses the right
+side's ``arguments`` before any schema is involved)."""
+
+# Items in arrays at these root members (or in a root array) are Open Responses items: blockers are checked there.
+ITEM_ARRAYS = ("input", "output", "items")
+# Object members whose string value is JSON text compared by content (Open Responses spec: ``arguments`` is a
+# JSON string; Chat Completions' ``function.arguments`` too).
+JSON_STRING_KEYS = ("arguments",)
+
+_DP_CELLS = 40_000       # exact LCS on a gap with at most this many cells (n*m); bigger gaps use anchors only
+_PAIR_CELLS = 2_500      # similarity alignment inside a gap up to this size; beyond it, pair by position
+_PAIR_THRESHOLD = 0.3    # least similarity for two unmatched items to be shown as one changed item
+_MAX_DEPTH = 100         # nesting compared, JSON strings' contents included: the parse layer's cap, which keeps
+                         # deepdiff and our recursion well below Python's limit of 1000 frames
+_BLOCK = 32              # runs of this many aligned pairs are compared at once (C speed) before item by item
+
+
+class _Absent:
+    """Marker for "no value on this side" (an added or removed member); distinct from JSON ``null``."""
+
+    _instance: _Absent | None = None
+
+    def __new__(cls) -> _Absent:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+ABSENT: Any = _Absent()
+
+
+class DiffError(ValueError):
+    """An unusable diff option (a malformed ignore pattern), or documents nesting beyond what can be compared.
+
+    :ivar param: the option at fault (``"ignore_paths"``), or ``"depth"``.
+    """
+
+    def __init__(self, message: str, param: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.param = param
+
+
+@dataclass(frozen=True)
+class DiffOptions:
+    """What the diff treats as equal.
+
+    :ivar ignore_order: match array items regardless of position (as multisets); no ``moved`` changes.
+    :ivar match_key: match array items (objects) by this member name, or by a JSON Pointer inside the item
+        (``/function/name``), instead of the default identity (``call_id``, else ``id``).
+    :ivar ignore_paths: RFC 6901 pointer patterns of object members never compared nor patched; a token ``*``
+        matches any one token, ``**`` any run of tokens (``/*/id``, ``/created_at``, ``/**/created_at``).
+        Patterns name object members: array elements are never ignored by position.
+    :ivar json_string_keys: members whose string values are JSON text compared by parsed content.
+    """
+
+    ignore_order: bool = False
+    match_key: str | None = None
+    ignore_paths: tuple[str, ...] = ()
+    json_string_keys: tuple[str, ...] = JSON_STRING_KEYS
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference.
+
+    :ivar kind: one of :data:`KINDS`. ``type_changed`` is a change of JSON type, where ``integer`` (``2``) and
+        ``number`` (``2.0``) count as different types, as do ``boolean`` and ``integer``.
+    :ivar left: RFC 6901 pointer of the value in the left document (``None`` for ``added``).
+    :ivar right: pointer in the right document (``None`` for ``removed``); differs from ``left`` when array items
+        before it were added, removed or moved.
+    :ivar old: the left value (:data:`ABSENT` for ``added``); ``new``: the right value (:data:`ABSENT` for removed).
+    :ivar inner: for a JSON string (``arguments``) whose parsed contents differ: the changes inside the parsed
+        values, with pointers relative to them; ``old``/``new`` stay the raw strings.
+    :ivar note: a plain remark (e.g. which side's ``arguments`` is not valid JSON).
+    """
+
+    kind: str
+    left: str | None
+    right: str | None
+    old: Any = ABSENT
+    new: Any = ABSENT
+    inner: tuple[Change, ...] = ()
+    note: str = ""
+
+    @property
+    def pointer(self) -> str:
+        """The pointer shown first: the right one, or the left one for a removal."""
+        return self.right if self.right is not None else (self.left or "")
+
+    @property
+    def old_type(self) -> str | None:
+        """JSON type name of ``old`` (``None`` when absent)."""
+        return None if self.old is ABSENT else json_type(self.old)
+
+    @property
+    def new_type(self) -> str | None:
+        """JSON type name of ``new`` (``None`` when absent)."""
+        return None if self.new is ABSENT else json_type(self.new)
+
+
+@dataclass(frozen=True)
+class Reformatted:
+    """A JSON string (``arguments``) whose text differs but whose parsed content is equal: not a change.
+
+    :ivar left: pointer in the left document; ``right``: in the right one; ``old``/``new``: the raw strings.
+    """
+
+    left: str
+    right: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """A difference that must stop the replay, shown above the change list.
+
+    :ivar code: one of :data:`BLOCKERS`.
+    :ivar pointer: where (in the right document, or the left one when the item exists only there).
+    :ivar message: plain words naming the rule.
+    """
+
+    code: str
+    pointer: str
+    message: str
+
+
+@dataclass
+class DiffResult:
+    """The outcome of :func:`diff`.
+
+    :ivar changes: every difference, in document order.
+    :ivar reformatted: JSON strings that differ only in formatting (not changes).
+    :ivar blockers: replay blockers (see :data:`BLOCKERS`).
+    :ivar patch: RFC 6902 operations that turn the left document into the right one (see module docstring).
+    :ivar ignored: how many member comparisons were skipped by ``ignore_paths``.
+    """
+
+    changes: list[Change]
+    reformatted: list[Reformatted]
+    blockers: list[Blocker]
+    patch: list[dict[str, Any]]
+    ignored: int
+    options: DiffOptions = field(default_factory=DiffOptions)
+
+    @property
+    def identical(self) -> bool:
+        """True when no change is reported (reformatted strings and ignored paths aside)."""
+        return not self.changes
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Number of changes per kind, every kind of :data:`KINDS` present (zero included)."""
+        counted = Counter(change.kind for change in self.changes)
+        return {kind: counted.get(kind, 0) for kind in KINDS}
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Examples: the replay-gate article's items and the same call from two providers (samples/same-call)
+
+_FC_001 = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report", "call_id": "call_123",
+           "status": "completed", "arguments": "{\"region\":\"apac\"}"}
+_FC_009 = {"type": "function_call", "id": "fc_009", "name": "get_latest_sales_report", "call_id": "call_129",
+           "status": "completed", "arguments": "{\"region\":\"global\"}"}
+_WS_001 = {"type": "openai:web_search_call", "id": "ws_001", "status": "completed",
+           "action": {"type": "search", "query": "apac sales report"}}
+_SAME_CALL = {"type": "function_call", "id": "fc_0a1b2c3d4e66", "call_id": "call_T0sA5pCn2", "name": "get_weather",
+              "arguments": "{\"location\": \"Paris\", \"unit\": \"celsius\"}", "status": "completed"}
+_OTHER_PROVIDER = {"type": "function_call", "id": "fc_9f8e7d6c5b4a", "call_id": "call_T0sA5pCn2",
+                   "name": "get_weather", "arguments": "{\"unit\":\"celsius\",\"location\":\"Paris\"}",
+                   "status": "completed"}
+_CHAT_MESSAGE = {"role": "assistant", "content": None, "tool_calls": [
+    {"id": "call_T0sA5pCn2", "type": "function", "function": {
+        "name": "get_weather", "arguments": "{\"location\":\"Paris\",\"unit\":\"celsius\"}"}}]}
+
+#: name -> (title, left, right), offered on the page and used by the tests.
+EXAMPLES: dict[str, tuple[str, Any, Any]] = {
+    "namespaced": ("fc_001 vs openai:web_search_call (article)", _FC_001, _WS_001),
+    "other-call": ("fc_001 vs fc_009 (article)", _FC_001, _FC_009),
+    "same-call": ("same call, two providers", _SAME_CALL, _OTHER_PROVIDER),
+    "chat-completions": ("Open Responses vs Chat Completions", _SAME_CALL, _CHAT_MESSAGE),
+}
+
+# --------------------------------------------------------------------------------------------------------------
+# Ignore patterns
+
+
+def parse_ignore_paths(text: str | Iterable[str]) -> tuple[str, ...]:
+    """Split and check ignore patterns: one per line or comma-separated; blank entries dropped.
+
+    :param text: the form field as typed, or already split patterns.
+    :return: the patterns, each an RFC 6901 pointer whose tokens may be ``*`` or ``**``.
+    :raises DiffError: (param ``ignore_paths``) for a pattern not starting with ``/`` or naming the whole document.
+    """
+    raw = text.replace(",", "\n").splitlines() if isinstance(text, str) else list(text)
+    patterns = []
+    for entry in raw:
+        entry = entry.strip()
+        if not entry:
+            continue
+        if not entry.startswith("/"):
+            raise DiffError(f"ignore pattern {entry!r} must be a JSON Pointer starting with '/', such as /*/id",
+                            "ignore_paths")
+        if entry.strip("/*") == "" and "**" in entry:
+            raise DiffError(f"ignore pattern {entry!r} would ignore every member of the document", "ignore_paths")
+        patterns.append(entry)
+    return tuple(patterns)
+
+
+def _compile_patterns(patterns: Sequence[str]) -> list[tuple[str, ...]]:
+    return [tuple(jp.split(p)) for p in parse_ignore_paths(patterns)]
+
+
+def _pattern_matches(pattern: tuple[str, ...], tokens: tuple[str, ...]) -> bool:
+    """Does ``pattern`` (tokens, ``*`` one token, ``**`` any run) match the whole token path?"""
+    if "**" not in pattern:
+        return len(pattern) == len(tokens) and all(p == "*" or p == t for p, t in zip(pattern, tokens, strict=False))
+    head, rest = pattern[0], pattern[1:]
+    if head == "**":
+        return any(_pattern_matches(rest, tokens[k:]) for k in range(len(tokens) + 1))
+    return bool(tokens) and (head == "*" or head == tokens[0]) and _pattern_matches(rest, tokens[1:])
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Canonical keys
+
+
+def _scalar_key(value: Any) -> Any:
+    # Type-tagged so that 2, 2.0 and True never compare equal (Python's == says they do).
+    return (type(value).__name__, value)
+
+
+def _canonical(value: Any, string_keys: tuple[str, ...]) -> str:
+    """Text equal for semantically equal values: keys sorted, int/float/bool apart, JSON strings under
+    ``string_keys`` replaced by their parsed content."""
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    if string_keys and any(f'"{key}":"' in text for key in string_keys):
+        text = json.dumps(_normalize_json_strings(value, string_keys), sort_keys=True, ensure_ascii=False,
+                          separators=(",", ":"))
+    return text
+
+
+def _normalize_json_strings(value: Any, string_keys: tuple[str, ...]) -> Any:
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if key in string_keys and isinstance(item, str):
+                parsed = _parse_json_string(item)
+                out[key] = item if parsed is ABSENT else {"\u0000parsed": parsed}
+            else:
+                out[key] = _normalize_json_strings(item, string_keys)
+        return out
+    if isinstance(value, list):
+        return [_normalize_json_strings(item, string_keys) for item in value]
+    return value
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON (RFC 8259 §6)")
+
+
+def _parse_json_string(text: str, max_depth: int = _MAX_DEPTH) -> Any:
+    """The JSON value inside a string such as ``arguments``, or :data:`ABSENT` when it is not valid JSON
+    (NaN/Infinity refused as RFC 8259 says) or nests deeper than ``max_depth``."""
+    try:
+        value = json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        return ABSENT
+    if _deeper_than(value, max_depth):
+        return ABSENT
+    return value
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (dict, list)):
+            if depth > limit:
+                return True
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
+
+
+def _strictly_equal(a: Any, b: Any) -> bool:
+    """Equal with JSON types kept apart (``1`` vs ``1.0`` vs ``true`` differ); key order ignored."""
+    if a != b:
+        return False
+    # ``==`` already ignores key order. The marshal bytes (format 2: no back-references, so equal values give equal
+    # bytes) tell int/float/bool apart at C speed when key order matches; the sorted dump settles the rest.
+    return marshal.dumps(a, 2) == marshal.dumps(b, 2) or \
+        json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Sequence alignment
+
+
+def _lis(candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Longest subsequence of ``(i, j)`` pairs (sorted by i) with increasing j (patience sorting, O(k log k))."""
+    tails: list[int] = []          # tails[n] = smallest j ending an increasing run of length n+1
+    tail_index: list[int] = []
+    previous = [-1] * len(candidates)
+    for index, (_, j) in enumerate(candidates):
+        n = bisect.bisect_left(tails, j)
+        if n == len(tails):
+            tails.append(j)
+            tail_index.append(index)
+        else:
+            tails[n] = j
+            tail_index[n] = index
+        previous[index] = tail_index[n - 1] if n else -1
+    out = []
+    index = tail_index[-1] if tail_index else -1
+    while index >= 0:
+        out.append(candidates[index])
+        index = previous[index]
+    out.reverse()
+    return out
+
+
+def _lcs_dp(a: Sequence[int], b: Sequence[int], alo: int, ahi: int, blo: int, bhi: int) -> list[tuple[int, int]]:
+    """Exact longest common subsequence of ``a[alo:ahi]`` and ``b[blo:bhi]`` by dynamic programming."""
+    n, m = ahi - alo, bhi - blo
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        row, below = table[i], table[i + 1]
+        ai = a[alo + i]
+        for j in range(m - 1, -1, -1):
+            row[j] = below[j + 1] + 1 if ai == b[blo + j] else max(below[j], row[j + 1])
+    pairs = []
+    i = j = 0
+    while i < n and j < m:
+        if a[alo + i] == b[blo + j]:
+            pairs.append((alo + i, blo + j))
+            i += 1
+            j += 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return pairs
+
+
+def lcs_pairs(a: Sequence[Any], b: Sequence[Any]) -> list[tuple[int, int]]:
+    """Index pairs ``(i, j)`` of a common subsequence of ``a`` and ``b`` (hashable keys), sorted by i and j.
+
+    Common prefix and suffix first, then items whose key is unique on both sides as anchors (their longest
+    increasing run, as in patience diff), recursively; a gap without anchors gets the exact DP when it has at most
+    ``_DP_CELLS`` cells and is otherwise left unmatched (its items are paired by position later). Near-linear on
+    journals where most items keep their keys; exact on small inputs.
+    """
+    codes: dict[Any, int] = {}
+    ka = [codes.setdefault(key, len(codes)) for key in a]
+    kb = [codes.setdefault(key, len(codes)) for key in b]
+    pairs: list[tuple[int, int]] = []
+    stack = [(0, len(ka), 0, len(kb))]
+    while stack:
+        alo, ahi, blo, bhi = stack.pop()
+        while alo < ahi and blo < bhi and ka[alo] == kb[blo]:
+            pairs.append((alo, blo))
+            alo += 1
+            blo += 1
+        while alo < ahi and blo < bhi and ka[ahi - 1] == kb[bhi - 1]:
+            ahi -= 1
+            bhi -= 1
+            pairs.append((ahi, bhi))
+        if alo == ahi or blo == bhi:
+            continue
+        count_a = Counter(ka[alo:ahi])
+        count_b = Counter(kb[blo:bhi])
+        where_b = {kb[j]: j for j in range(blo, bhi) if count_b[kb[j]] == 1}
+        candidates = [(i, where_b[ka[i]]) for i in range(alo, ahi) if count_a[ka[i]] == 1 and ka[i] in where_b]
+        if candidates:
+            prev_i, prev_j = alo, blo
+            for i, j in _lis(candidates):
+                stack.append((prev_i, i, prev_j, j))
+                pairs.append((i, j))
+                prev_i, prev_j = i + 1, j + 1
+            stack.append((prev_i, ahi, prev_j, bhi))
+        elif (ahi - alo) * (bhi - blo) <= _DP_CELLS:
+            pairs.extend(_lcs_dp(ka, kb, alo, ahi, blo, bhi))
+    pairs.sort()
+    return pairs
+
+
+def _similarity(x: Any, y: Any) -> float:
+    """How alike two unmatched items are, 0..1: decides whether they show as one changed item."""
+    if isinstance(x, dict) and isinstance(y, dict):
+        keys = x.keys() | y.keys()
+        if not keys:
+            return 1.0
+        score = 0.0
+        for key in keys:
+            if key in x and key in y:
+                score += 1.0 if _strictly_equal(x[key], y[key]) else 0.5
+        return score / len(keys)
+    if isinstance(x, list) and isinstance(y, list):
+        return 0.5
+    if isinstance(x, (dict, list)) or isinstance(y, (dict, list)):
+        return 0.0
+    if type(x) is type(y) or (isinstance(x, (int, float)) and isinstance(y, (int, float))
+                              and not isinstance(x, bool) and not isinstance(y, bool)):
+        return 0.5
+    return _PAIR_THRESHOLD  # scalars of different JSON types: shown as a type change
+
+
+def _pair_gap(left: list[int], right: list[int], a: Sequence[Any], b: Sequence[Any]) -> list[tuple[int, int]]:
+    """Pair unmatched items of one gap, keeping order: the best total similarity when the gap is small,
+    otherwise position by position; pairs below ``_PAIR_THRESHOLD`` stay an addition and a removal."""
+    if not left or not right:
+        return []
+    if len(left) * len(right) > _PAIR_CELLS:
+        return [(i, j) for i, j in zip(left, right, strict=False) if _similarity(a[i], b[j]) >= _PAIR_THRESHOLD]
+    n, m = len(left), len(right)
+    sim = [[_similarity(a[i], b[j]) for j in right] for i in left]
+    best = [[0.0] * (m + 1) for _ in range(n + 1)]
+    for p in range(n - 1, -1, -1):
+        for q in range(m - 1, -1, -1):
+            take = best[p + 1][q + 1] + sim[p][q] if sim[p][q] >= _PAIR_THRESHOLD else -1.0
+            best[p][q] = max(take, best[p + 1][q], best[p][q + 1])
+    pairs = []
+    p = q = 0
+    while p < n and q < m:
+        if sim[p][q] >= _PAIR_THRESHOLD and best[p][q] == best[p + 1][q + 1] + sim[p][q]:
+            pairs.append((left[p], right[q]))
+            p += 1
+            q += 1
+        elif best[p + 1][q] >= best[p][q + 1]:
+            p += 1
+        else:
+            q += 1
+    return pairs
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The differ
+
+
+class _Operator:
+    """deepdiff custom operator: takes over lists (aligned by :class:`_Differ`), JSON strings and ignored paths."""
+
+    def __init__(self, differ: _Differ, lt: tuple, rt: tuple) -> None:
+        self.differ, self.lt, self.rt = differ, lt, rt
+        self.nested: list[tuple[tuple, list[Change]]] = []   # (relative path, changes found below it)
+
+    def match(self, level: Any) -> bool:
+        t1, t2 = level.t1, level.t2
+        if isinstance(t1, list) and isinstance(t2, list):
+            return True
+        differ = self.differ
+        if not (differ.patterns or (isinstance(t1, str) and isinstance(t2, str) and t1 != t2)):
+            return False
+        rel = tuple(level.path(output_format="list"))
+        if differ.patterns and rel and differ.ignored_path(self.lt + rel, self.rt + rel):
+            return True
+        return bool(rel) and rel[-1] in differ.string_keys and isinstance(t1, str) and isinstance(t2, str)
+
+    def give_up_diffing(self, level: Any, diff_instance: Any) -> bool:
+        rel = tuple(level.path(output_format="list"))
+        differ = self.differ
+        if differ.patterns and rel and differ.ignored_path(self.lt + rel, self.rt + rel):
+            differ.ignored += 1
+            return True
+        saved, differ.changes = differ.changes, []
+        try:
+            if isinstance(level.t1, list):
+                differ.arrays(level.t1, level.t2, self.lt + rel, self.rt + rel)
+            else:
+                differ.json_strings(level.t1, level.t2, self.lt + rel, self.rt + rel)
+            self.nested.append((rel, differ.changes))
+        finally:
+            differ.changes = saved
+        return True
+
+
+class _Differ:
+    def __init__(self, options: DiffOptions, *, patch: bool = True) -> None:
+        self.options = options
+        self.patterns = _compile_patterns(options.ignore_paths)
+        self.string_keys = tuple(options.json_string_keys)
+        self.match_tokens: tuple[str, ...] | None = None
+        if options.match_key:  # a member name, or a pointer into the item
+            key = options.match_key.strip()
+            self.match_tokens = tuple(jp.split(key)) if key.startswith("/") else (key,)
+        self.changes: list[Change] = []
+        self.reformatted: list[Reformatted] = []
+        self.ops: list[dict[str, Any]] | None = [] if patch else None
+        self.ignored = 0
+        self.item_pairs: list[tuple[tuple, tuple, Any, Any]] = []
+        self.item_added: list[tuple[tuple, Any]] = []
+
+    # -- helpers
+    def ignored_path(self, lt: tuple, rt: tuple) -> bool:
+        lt_s = tuple(str(t) for t in lt)
+        rt_s = tuple(str(t) for t in rt)
+        return any(_pattern_matches(p, lt_s) or _pattern_matches(p, rt_s) for p in self.patterns)
+
+    def op(self, op: str, tokens: tuple, value: Any = ABSENT, source: tuple | None = None) -> None:
+        if self.ops is None:
+            return
+        entry: dict[str, Any] = {"op": op}
+        if source is not None:
+            entry["from"] = jp.join(source)
+        entry["path"] = jp.join(tokens)
+        if value is not ABSENT:
+            entry["value"] = value
+        self.ops.append(entry)
+
+    def record(self, kind: str, lt: tuple | None, rt: tuple | None, old: Any = ABSENT, new: Any = ABSENT,
+               **extra: Any) -> None:
+        self.changes.append(Change(kind, None if lt is None else jp.join(lt), None if rt is None else jp.join(rt),
+                                   old, new, **extra))
+
+    def identity_names(self, tokens: tuple) -> tuple[str, ...]:
+        """Members that identify the items of the array at ``tokens`` (``call_id``, ``id``), minus ignored ones."""
+        if not self.patterns:
+            return ("call_id", "id")
+        return tuple(name for name in ("call_id", "id") if not self.ignored_path(tokens + ("*", name), ()))
+
+    def identity(self, item: Any, names: tuple[str, ...]) -> Any:
+        """Identity of an array item, or None: ``match_key``'s value, else ``call_id`` (with whether the item is
+        an ``*_output``, since a call and its output share it), else ``id``."""
+        if not isinstance(item, dict):
+            return None
+        if self.match_tokens is not None:
+            value: Any = item
+            for token in self.match_tokens:
+                if not isinstance(value, dict) or token not in value:
+                    return None
+                value = value[token]
+            return ("key", _canonical(value, ()))
+        for name in names:
+            value = item.get(name)
+            if value.__class__ is str or (value.__class__ is int):
+                if name == "call_id":
+                    kind = item.get("type")
+                    return (name, value, kind.__class__ is str and kind.endswith("_output"))
+                return (name, value)
+        return None
+
+    def key(self, item: Any, names: tuple[str, ...]) -> Any:
+        """Alignment key of an array item: its identity, else a canonical form of its content."""
+        identity = self.identity(item, names)
+        if identity is not None:
+            return identity
+        if isinstance(item, (dict, list)):
+            return ("content", _canonical(item, self.string_keys))
+        return _scalar_key(item)
+
+    # -- comparison
+    def values(self, a: Any, b: Any, lt: tuple, rt: tuple) -> None:
+        """Compare two values at ``lt`` (left) / ``rt`` (right); ``rt`` is also where patch operations apply."""
+        if isinstance(a, list) and isinstance(b, list):
+            if not _strictly_equal(a, b):
+                self.arrays(a, b, lt, rt)
+        elif isinstance(a, dict) and isinstance(b, dict):
+            if not _strictly_equal(a, b):
+                self.objects(a, b, lt, rt)
+        elif json_type(a) != json_type(b):
+            self.record("type_changed", lt, rt, a, b)
+            self.op("replace", rt, b)
+        elif a != b:
+            self.record("changed", lt, rt, a, b)
+            self.op("replace", rt, b)
+
+    def objects(self, a: dict, b: dict, lt: tuple, rt: tuple) -> None:
+        """Two objects: deepdiff walks them (with :class:`_Operator` taking over lists, JSON strings and ignored
+        paths); objects that differ only in scalar members (or whole added/removed members) skip its set-up."""
+        if not self.patterns and self.flat_objects(a, b, lt, rt):
+            return
+        operator = _Operator(self, lt, rt)
+        tree = DeepDiff(a, b, view="tree", threshold_to_diff_deeper=0, custom_operators=[operator],
+                        verbose_level=2)
+        found: list[tuple[tuple, list[Change]]] = list(operator.nested)
+        kinds = {"dictionary_item_added": "added", "dictionary_item_removed": "removed",
+                 "values_changed": "changed", "type_changes": "type_changed"}
+        for report, kind in kinds.items():
+            for level in tree.get(report, ()):
+                rel = tuple(level.path(output_format="list"))
+                if self.patterns and self.ignored_path(lt + rel, rt + rel):
+                    self.ignored += 1
+                    continue
+                old = ABSENT if kind == "added" else level.t1
+                new = ABSENT if kind == "removed" else level.t2
+                if kind == "changed" and json_type(old) != json_type(new):
+                    kind = "type_changed"
+                change = Change(kind, None if kind == "added" else jp.join(lt + rel),
+                                None if kind == "removed" else jp.join(rt + rel), old, new)
+                found.append((rel, [change]))
+                self.op({"added": "add", "removed": "remove"}.get(kind, "replace"), rt + rel, new)
+        found.sort(key=lambda entry: _document_order(a, b, entry[0]))
+        for _, changes in found:
+            self.changes.extend(changes)
+
+    def flat_objects(self, a: dict, b: dict, lt: tuple, rt: tuple) -> bool:
+        """Report the members of two objects when no differing member needs a deeper look (both values
+        containers, or both JSON strings); return False, reporting nothing, otherwise. Same results as deepdiff
+        with ``threshold_to_diff_deeper=0``, in reading order, without its per-call cost (a journal from another
+        provider differs in the ``id`` of nearly every item)."""
+        found: list[tuple[str, Any, Any, Any]] = []
+        for key, old in a.items():
+            if key not in b:
+                found.append(("removed", key, old, ABSENT))
+                continue
+            new = b[key]
+            if old.__class__ is new.__class__ and (old is new or old == new) and (
+                    old.__class__ not in (dict, list) or _strictly_equal(old, new)):
+                continue
+            if isinstance(old, (dict, list)) and isinstance(new, (dict, list)) or (
+                    key in self.string_keys and old.__class__ is str and new.__class__ is str):
+                return False
+            found.append(("changed" if json_type(old) == json_type(new) else "type_changed", key, old, new))
+        found.extend(("added", key, ABSENT, new) for key, new in b.items() if key not in a)
+        for kind, key, old, new in found:
+            self.record(kind, None if kind == "added" else lt + (key,), None if kind == "removed" else rt + (key,),
+                        old, new)
+            self.op({"added": "add", "removed": "remove"}.get(kind, "replace"), rt + (key,), new)
+        return True
+
+    def json_strings(self, a: str, b: str, lt: tuple, rt: tuple) -> None:
+        """Two strings under a JSON-string key (``arguments``): compare parsed contents."""
+        budget = _MAX_DEPTH - len(lt)  # the contents count toward the document's nesting cap
+        left, right = _parse_json_string(a, budget), _parse_json_string(b, budget)
+        if left is ABSENT or right is ABSENT:
+            bad = " and ".join(side for side, v in (("left", left), ("right", right)) if v is ABSENT)
+            self.record("changed", lt, rt, a, b, note=f"{bad}: not valid JSON, or nested deeper than {budget} "
+                        "levels here; the raw strings are compared")
+            self.op("replace", rt, b)
+            return
+        inner = _Differ(DiffOptions(ignore_order=self.options.ignore_order, match_key=self.options.match_key,
+                                    json_string_keys=()), patch=False)
+        inner.values(left, right, (), ())
+        if inner.changes:
+            self.record("changed", lt, rt, a, b, inner=tuple(inner.changes))
+        else:
+            self.reformatted.append(Reformatted(jp.join(lt), jp.join(rt), a, b))
+        self.op("replace", rt, b)  # the patch stays exact: the right document's text
+
+    def arrays(self, a: list, b: list, lt: tuple, rt: tuple) -> None:
+        """Align two arrays and report additions, removals, moves and the differences of matched items."""
+        items = not lt or (len(lt) == 1 and lt[0] in ITEM_ARRAYS and len(rt) == 1)
+        names = self.identity_names(lt)
+        ka = [self.key(item, names) for item in a]
+        kb = [self.key(item, names) for item in b]
+        moved: set[int] = set()
+        if self.options.ignore_order:
+            where: dict[Any, deque[int]] = defaultdict(deque)
+            for i, key in enumerate(ka):
+                where[key].append(i)
+            pairs = []
+            for j, key in enumerate(kb):
+                if where.get(key):
+                    pairs.append((where[key].popleft(), j))
+            anchors: list[tuple[int, int]] = []
+        else:
+            pairs = lcs_pairs(ka, kb)
+            anchors = list(pairs)
+            # Items whose key matched but fell out of order: moves (jsondiffpatch's detectMove does the same).
+            free_left = set(range(len(a))) - {i for i, _ in pairs}
+            where = defaultdict(deque)
+            for i in sorted(free_left):
+                where[ka[i]].append(i)
+            used = {j for _, j in pairs}
+            for j in range(len(b)):
+                if j not in used and where.get(kb[j]):
+                    pairs.append((where[kb[j]].popleft(), j))
+                    moved.add(j)
+        # Pair what is left, gap by gap (between consecutive anchors), by similarity.
+        left_of = [-1] * len(b)         # right index -> paired left index, -1 for an addition
+        for i, j in pairs:
+            left_of[j] = i
+        paired_left = bytearray(len(a))
+        for i, _ in pairs:
+            paired_left[i] = 1
+        free_l = [i for i in range(len(a)) if not paired_left[i]]
+        free_r = [j for j in range(len(b)) if left_of[j] < 0]
+        if free_l and free_r:
+            gap_pairs: list[tuple[int, int]] = []
+            bounds = sorted(anchors) + [(len(a), len(b))]
+            pl = pr = 0
+            for hi_i, hi_j in bounds:
+                gl = []
+                while pl < len(free_l) and free_l[pl] < hi_i:
+                    gl.append(free_l[pl])
+                    pl += 1
+                gr = []
+                while pr < len(free_r) and free_r[pr] < hi_j:
+                    gr.append(free_r[pr])
+                    pr += 1
+                if gl and gr:
+                    gap_pairs.extend(_pair_gap(gl, gr, a, b))
+            for i, j in gap_pairs:
+                left_of[j] = i
+                paired_left[i] = 1
+        # Anchors and gap pairs are in order by construction; moves and ignore_order may not be.
+        self.emit_array(a, b, lt, rt, left_of, paired_left, moved, items,
+                        in_order=not moved and not self.options.ignore_order)
+
+    def emit_array(self, a: list, b: list, lt: tuple, rt: tuple, left_of: list[int], paired_left: bytearray,
+                   moved: set[int], items: bool, *, in_order: bool) -> None:
+        """Report and patch one aligned array: removals first in the patch (from the end), then, in right order,
+        additions, moves (positions simulated when out of order) and the differences of each pair."""
+        removed = [i for i in range(len(a)) if not paired_left[i]]
+        for i in reversed(removed):
+            self.op("remove", rt + (i,))
+        removals: deque[tuple[int, int]] = deque()
+        if removed:
+            # Where a removed item shows in the list: just before the right item that follows it on the left.
+            right_of = [-1] * (len(a) + 1)
+            for j, i in enumerate(left_of):
+                if i >= 0 and j not in moved:
+                    right_of[i] = j
+            next_j = [len(b)] * (len(a) + 1)
+            for i in range(len(a) - 1, -1, -1):
+                next_j[i] = right_of[i + 1] if right_of[i + 1] >= 0 else next_j[i + 1]
+            removals.extend(sorted((next_j[i], i) for i in removed))
+        # Out of order (moves, ignore_order): track where each item still to be placed sits. Everything before
+        # position j is final; the rest are the unplaced items in left order, so item i sits at j + (unplaced
+        # items left of i): a Fenwick tree counts them in O(log n).
+        current: _Counts | None = None
+        if not in_order:
+            ordered = [i for i in left_of if i >= 0]
+            if any(x > y for x, y in zip(ordered, ordered[1:], strict=False)):
+                current = _Counts(paired_left)
+        block = _BLOCK
+        m = len(b)
+        j = 0
+        while j < m:
+            while removals and removals[0][0] <= j:
+                _, i = removals.popleft()
+                self.record("removed", lt + (i,), None, a[i], ABSENT)
+            i = left_of[j]
+            # Fast path: a run of `block` consecutive pairs (no addition, removal or move inside) that is equal.
+            if current is None and not moved and j + block <= m and left_of[j + block - 1] - i == block - 1 \
+                    and i >= 0 and (not removals or removals[0][0] >= j + block) and -1 not in left_of[j:j + block]:
+                x, y = a[i:i + block], b[j:j + block]
+                if x == y and marshal.dumps(x, 2) == marshal.dumps(y, 2):
+                    j += block
+                    continue
+            if i < 0:
+                self.record("added", None, rt + (j,), ABSENT, b[j])
+                self.op("add", rt + (j,), b[j])
+                if items:
+                    self.item_added.append((rt + (j,), b[j]))
+                j += 1
+                continue
+            if current is not None:
+                k = j + current.before(i)
+                if k != j:
+                    self.op("move", rt + (j,), source=rt + (k,))
+                current.remove(i)
+            if j in moved:
+                self.record("moved", lt + (i,), rt + (j,), a[i], b[j])
+            x, y = a[i], b[j]
+            if not (x == y and (x.__class__ is str or _strictly_equal(x, y))):
+                before = len(self.changes), len(self.reformatted)
+                self.values(x, y, lt + (i,), rt + (j,))
+                if items and before != (len(self.changes), len(self.reformatted)):
+                    self.item_pairs.append((lt + (i,), rt + (j,), x, y))
+            j += 1
+        while removals:
+            _, i = removals.popleft()
+            self.record("removed", lt + (i,), None, a[i], ABSENT)
+
+
+class _Counts:
+    """Fenwick tree over left indices: how many marked indices lie below ``i``, and unmarking, in O(log n)."""
+
+    def __init__(self, marked: bytearray) -> None:
+        self.size = len(marked)
+        tree = [0] * (self.size + 1)
+        for index, flag in enumerate(marked, start=1):
+            tree[index] += flag
+            parent = index + (index & -index)
+            if parent <= self.size:
+                tree[parent] += tree[index]
+        self.tree = tree
+
+    def before(self, i: int) -> int:
+        total, index = 0, i
+        while index > 0:
+            total += self.tree[index]
+            index -= index & -index
+        return total
+
+    def remove(self, i: int) -> None:
+        index = i + 1
+        while index <= self.size:
+            self.tree[index] -= 1
+            index += index & -index
+
+
+def _document_order(a: Any, b: Any, rel: tuple) -> tuple:
+    """Sort key placing a member path in reading order: left keys first, then keys only on the right."""
+    out = []
+    for token in rel:
+        if isinstance(a, dict) and token in a:
+            keys = list(a)
+            out.append(keys.index(token))
+        elif isinstance(b, dict) and token in b:
+            out.append(len(a) + list(b).index(token) if isinstance(a, dict) else list(b).index(token))
+        else:
+            out.append(0)
+        a = a.get(token) if isinstance(a, dict) else None
+        b = b.get(token) if isinstance(b, dict) else None
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Replay blockers
+
+
+def _is_namespaced(kind: Any) -> bool:
+    # Open Responses spec, Items: provider extensions carry a "slug:" prefix (openai:web_search_call).
+    return isinstance(kind, str) and ":" in kind
+
+
+def _item_blockers(a: Any, b: Any, where: str) -> list[Blocker]:
+    """Blockers for one matched pair of items (left ``a``, right ``b``)."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return []
+    found = []
+    envelope = [side for side, item in (("left", a), ("right", b)) if "tool_calls" in item]
+    if envelope:
+        sides = " and ".join(envelope)
+        return [Blocker("chat_completions", where,
+                        f"the {sides} side {'is' if len(envelope) == 1 else 'are'} a Chat Completions message with "
+                        "a tool_calls envelope, not an Open Responses item: do not mix them in one journal; "
+                        "an Open Responses call is a function_call item with type, call_id and a string arguments")]
+    old_type, new_type = a.get("type"), b.get("type")
+    if old_type != new_type:
+        if _is_namespaced(new_type):
+            found.append(Blocker("namespaced", where,
+                                 f"type changed from {_show(old_type)} to {_show(new_type)}: a provider-namespaced extension "
+                                 "(colon in type), not a portable function_call; it may not be replayed on another "
+                                 "provider"))
+        else:
+            found.append(Blocker("type_changed", where, f"type changed from {_show(old_type)} to {_show(new_type)}: "
+                                 "not the same kind of item"))
+    for member in ("call_id", "name"):
+        if a.get(member, ABSENT) != b.get(member, ABSENT) and (member in a or member in b):
+            found.append(Blocker(member, where, f"{member} changed from {_show(a.get(member, ABSENT))} to "
+                                 f"{_show(b.get(member, ABSENT))}: not the same call"))
+    if "status" in b and b["status"] != "completed":
+        found.append(Blocker("status", where, f"status is {_show(b['status'])} on the right "
+                             f"(left: {_show(a.get('status', ABSENT))}): only a completed call may be replayed "
+                             "and given a function_call_output"))
+    if b.get("type") == "function_call":
+        # The gate up to its schema step (any schema passes): an object or a cut-off string in arguments stops
+        # the replay whatever the tool's schema says.
+        verdict = gate.check_item({**b, "status": "completed"}, True)
+        if verdict.reason in ("arguments_type", "arguments_parse"):
+            found.append(Blocker(verdict.reason, jp.child(where, "arguments"), f"on the right, {verdict.message}"))
+    return found
+
+
+def _show(value: Any) -> str:
+    return "(missing)" if value is ABSENT else json.dumps(value, ensure_ascii=False)
+
+
+def _blockers(left: Any, right: Any, differ: _Differ) -> list[Blocker]:
+    found = []
+    if isinstance(left, dict) and isinstance(right, dict):
+        found.extend(_item_blockers(left, right, ""))
+    for _lt, rt, a, b in differ.item_pairs:
+        found.extend(_item_blockers(a, b, jp.join(rt)))
+    for rt, b in differ.item_added:
+        if isinstance(b, dict) and _is_namespaced(b.get("type")):
+            found.append(Blocker("namespaced", jp.join(rt), f"added item has type {_show(b['type'])}: a provider-"
+                                 "namespaced extension, not portable to another provider"))
+        elif isinstance(b, dict) and "tool_calls" in b:
+            found.append(Blocker("chat_completions", jp.join(rt), "added item is a Chat Completions message with "
+                                 "a tool_calls envelope, not an Open Responses item"))
+    return found
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Entry point
+
+
+def diff(left: Any, right: Any, options: DiffOptions | None = None) -> DiffResult:
+    """Semantic diff of two parsed JSON documents (plain Python values, as :func:`webapp.core.json.text.parse` gives).
+
+    :param left: the document from the source provider; ``right``: the one about to be replayed.
+    :param options: see :class:`DiffOptions` (defaults: identity matching, order kept, nothing ignored).
+    :return: a :class:`DiffResult`: changes in document order, reformatted JSON strings, replay blockers (replay-gate
+        article, step 3; Open Responses spec, Items) and an RFC 6902 patch from left to right.
+    :raises DiffError: for an unusable option (malformed ignore pattern), or documents too deep to compare.
+
+    Values nest at most as deep as the parse layer allows (100 levels), which keeps deepdiff below its own
+    recursion ceiling (about 247 levels).
+    """
+    options = options or DiffOptions()
+    differ = _Differ(options)
+    try:
+        differ.values(left, right, (), ())
+    except RecursionError:  # not expected within the parse layer's depth cap; a clear error all the same
+        raise DiffError(f"the documents nest too deeply to compare (more than {_MAX_DEPTH} levels)",
+                        "depth") from None
+    return DiffResult(changes=differ.changes, reformatted=differ.reformatted, blockers=_blockers(left, right, differ),
+                      patch=differ.ops or [], ignored=differ.ignored, options=options)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Presentation helpers (pure)
+
+
+def string_hunks(old: str, new: str) -> tuple[str, str, str, str]:
+    """Split two strings into ``(prefix, old_middle, new_middle, suffix)`` around the part that differs, so a page
+    can highlight only the changed characters while showing both values in full."""
+    limit = min(len(old), len(new))
+    start = 0
+    while start < limit and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < limit - start and old[len(old) - 1 - end] == new[len(new) - 1 - end]:
+        end += 1
+    return old[:start], old[start:len(old) - end], new[start:len(new) - end], old[len(old) - end:]
+
+
+@dataclass(frozen=True)
+class SideLine:
+    """One line of a pretty-printed side: ``text`` (2-space indent), ``mark`` (``""``, ``"removed"``,
+    ``"added"``, ``"changed"``, ``"moved"``, ``"reformatted"``) and ``gap`` (>0: this row stands for that many
+    hidden unchanged lines)."""
+
+    text: str
+    mark: str = ""
+    gap: int = 0
+
+
+def _pretty_lines(value: Any, marks: dict[str, str], limit: int) -> tuple[list[SideLine], bool]:
+    """Pretty-print ``value`` as lines, marking the lines of every subtree whose pointer is in ``marks``.
+    Stops after ``limit`` lines; returns (lines, truncated)."""
+    out: list[SideLine] = []
+
+    def emit(text: str, mark: str) -> None:
+        if len(out) >= limit:
+            raise _Full
+        out.append(SideLine(text, mark))
+
+    def walk(node: Any, ptr: str, indent: str, prefix: str, comma: str, inherited: str) -> None:
+        mark = marks.get(ptr, inherited)
+        if isinstance(node, dict) and node:
+            emit(f"{indent}{prefix}{{", mark)
+            last = len(node) - 1
+            for n, (key, child) in enumerate(node.items()):
+                walk(child, jp.child(ptr, key), indent + "  ", json.dumps(key, ensure_ascii=False) + ": ",
+                     "," if n < last else "", mark)
+            emit(f"{indent}}}{comma}", mark)
+        elif isinstance(node, list) and node:
+            emit(f"{indent}{prefix}[", mark)
+            last = len(node) - 1
+            for n, child in enumerate(node):
+                walk(child, jp.child(ptr, n), indent + "  ", "", "," if n < last else "", mark)
+            emit(f"{indent}]{comma}", mark)
+        else:
+            emit(f"{indent}{prefix}{json.dumps(node, ensure_ascii=False)}{comma}", mark)
+
+    try:
+        walk(value, "", "", "", "", "")
+    except _Full:
+        return out, True
+    return out, False
+
+
+class _Full(Exception):
+    pass
+
+
+def side_by_side(left: Any, right: Any, result: DiffResult, *, hide_unchanged: bool = False, context: int = 2,
+                 limit: int = 4000) -> tuple[list[SideLine], list[SideLine], bool]:
+    """Both documents pretty-printed (2 spaces), the lines of changed values marked, for a side-by-side view.
+
+    :param hide_unchanged: collapse runs of unmarked lines, keeping ``context`` lines around each marked one;
+        a collapsed run is one :class:`SideLine` with ``gap`` = its length.
+    :param limit: most lines printed per side (the rest is cut; the third return value says so).
+    :return: ``(left_lines, right_lines, truncated)``.
+    """
+    left_marks: dict[str, str] = {}
+    right_marks: dict[str, str] = {}
+    for change in result.changes:
+        if change.left is not None:
+            left_marks[change.left] = change.kind if change.kind != "type_changed" else "changed"
+        if change.right is not None:
+            right_marks[change.right] = change.kind if change.kind != "type_changed" else "changed"
+    for item in result.reformatted:
+        left_marks.setdefault(item.left, "reformatted")
+        right_marks.setdefault(item.right, "reformatted")
+    lines_l, cut_l = _pretty_lines(left, left_marks, limit)
+    lines_r, cut_r = _pretty_lines(right, right_marks, limit)
+    if hide_unchanged:
+        lines_l, lines_r = _collapse(lines_l, context), _collapse(lines_r, context)
+    return lines_l, lines_r, cut_l or cut_r
+
+
+def _collapse(lines: list[SideLine], context: int) -> list[SideLine]:
+    keep = [False] * len(lines)
+    for n, line in enumerate(lines):
+        if line.mark:
+            for k in range(max(0, n - context), min(len(lines), n + context + 1)):
+                keep[k] = True
+    out: list[SideLine] = []
+    hidden = 0
+    for line, kept in zip(lines, keep, strict=False):
+        if kept:
+            if hidden:
+                out.append(SideLine("", "", hidden))
+                hidden = 0
+            out.append(line)
+        else:
+            hidden += 1
+    if hidden:
+        out.append(SideLine("", "", hidden))
+    return out

@@ -1,0 +1,595 @@
+"""The replay gate: may a stored Open Responses item be executed again, on another provider or another day?
+
+The contract is the replay-gate article's (``shared/seeds/replay-gate-article.ru.txt``): one reason per item, the
+first that applies, in this order —
+
+``namespaced``         ``type`` is not a string, or contains ``:`` (a provider extension, e.g.
+                       ``openai:web_search_call``: Open Responses spec, "Provider extensions"; not portable);
+``not_function_call``  any other portable item (message, function_call_output, reasoning, item_reference…):
+                       nothing to execute — this is *not* a refusal;
+``status``             a function_call whose ``status`` is not ``"completed"`` (``in_progress``/``incomplete``:
+                       arguments may be cut off; spec, "Item state machine");
+``arguments_type``     ``arguments`` is not a string (the spec stores it as a JSON-encoded string);
+``arguments_parse``    ``arguments`` is not I-JSON (RFC 7493: also no NaN/Infinity, duplicate names or unpaired
+                       surrogates — ambiguous arguments must never run);
+``arguments_schema``   the parsed arguments fail the tool's JSON Schema (full JSON Schema, :mod:`webapp.core.schema`);
+``ok``                 the call may be executed and its ``function_call_output`` written.
+
+Only ``ok`` lets a tool run. :func:`check_item` gives the same reason with every detail; :func:`check_journal`
+gates a whole conversation against its tools and checks the call/output pairing rules, ``tool_choice``, and
+that its text names no member twice (``duplicate_member``: the item a reader sees would depend on its parser).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from webapp.core.journal import Duplicate, Journal, JournalError, load_journal
+from webapp.core.json.text import kind_of as _kind
+from webapp.core.json.text import NOT_IJSON, JSONTextError, loads_ijson, try_loads_ijson
+from webapp.core.json.pointer import split as split_pointer
+from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
+
+__all__ = [
+    "REASONS", "replay_gate", "check_item", "Verdict", "check_journal", "tool_schema", "JournalReport",
+    "ItemVerdict", "Finding",
+    "FINDINGS", "load_journal", "Journal", "JournalError", "SchemaInvalid", "SchemaError",
+]
+
+REASONS = ("namespaced", "not_function_call", "status", "arguments_type", "arguments_parse", "arguments_schema",
+           "ok")
+
+# Finding codes of check_journal -> severity. "error" findings make a journal not replayable.
+FINDINGS = {
+    "unknown_tool": "error",               # a function_call names no tool in `tools`
+    "orphan_output": "error",              # function_call_output whose call_id matches no earlier function_call
+    "output_for_unfinished_call": "error",  # ... whose function_call is not completed
+    "duplicate_call_id": "error",          # two function_calls share a call_id
+    "duplicate_output": "error",           # two function_call_outputs answer one call
+    "missing_call_id": "error",            # a function_call or function_call_output without a call_id string
+    "missing_output": "warning",           # a completed call with no output before the next user message
+    "chat_completions_envelope": "error",  # Chat Completions `tool_calls` / role "tool" mixed into the journal
+    "chat_completions_tool": "warning",    # a tool in the nested Chat Completions shape (recognised, still used)
+    "tool_not_allowed": "error",           # a call outside tool_choice (allowed_tools, a forced function, none)
+    "invalid_tool_choice": "error",        # a tool_choice the gate cannot read: no call may pass unchecked
+    "duplicate_member": "error",           # a member name given twice in the journal's text: ambiguous
+    "invalid_tool": "error",               # a tool definition without a usable name, or a duplicate name
+    "tool_schema_invalid": "error",        # a tool's parameters schema is itself unusable
+}
+
+# When a function tool has no `parameters`, its arguments must still be a JSON object.
+NO_PARAMETERS_SCHEMA: dict[str, Any] = {"type": "object"}
+
+
+# --------------------------------------------------------------------------------------------------------------
+# One item
+
+
+def replay_gate(item: dict, schema: dict | bool | None) -> str:
+    """The article's gate: the first reason that applies, from :data:`REASONS`.
+
+    The hot path of journals of 100,000+ items: the schema is compiled once (cached), ``arguments`` is parsed at
+    about ``json.loads`` speed and checked by the compiled (Rust) validator; no error details are built.
+
+    :param item: an Open Responses item as parsed JSON.
+    :param schema: the JSON Schema of the tool the item names (its ``parameters``); ``None`` when there is no
+        such tool — a function_call then never gets ``ok`` (``arguments_schema``).
+    :return: one of :data:`REASONS`.
+    :raises SchemaInvalid: when ``schema`` itself is unusable (not the item's fault): checked before the item;
+        also when a ``pattern`` backtracks catastrophically and only the backtracking engine can run it.
+    """
+    compiled = None if schema is None else compile_schema(schema)  # an identity hit after the first item
+    item_type = item.get("type") if isinstance(item, dict) else None
+    if not isinstance(item_type, str) or ":" in item_type:
+        return "namespaced"
+    if item_type != "function_call":
+        return "not_function_call"
+    if item.get("status") != "completed":
+        return "status"
+    arguments = item.get("arguments")
+    if not isinstance(arguments, str):
+        return "arguments_type"
+    parsed = try_loads_ijson(arguments, max_depth=_MAX_DEPTH)
+    if parsed is NOT_IJSON:
+        return "arguments_parse"
+    if compiled is None:
+        return "arguments_schema"
+    return "ok" if _valid(compiled, parsed) else "arguments_schema"
+
+
+def _valid(compiled: CompiledSchema, parsed: Any) -> bool:
+    """``compiled`` accepts ``parsed`` (a value parsed with the depth limit, so the fast engine is safe).
+
+    :raises SchemaInvalid: a catastrophic ``pattern`` the reference engine alone had to run.
+    """
+    try:
+        return compiled.quick_is_valid(parsed)
+    except SchemaInvalid:
+        raise
+    except Exception:  # noqa: BLE001 - a value the Rust engine cannot take: the reference engine decides
+        return compiled.is_valid(parsed)
+
+
+def _parse_arguments(text: str) -> Any:
+    """``arguments`` as I-JSON (RFC 7493), with the place of any mistake.
+
+    :raises JSONTextError: syntax, NaN/Infinity, duplicate names, unpaired surrogates, nesting beyond 100
+        levels, or a number out of the range of a 64-bit double (``number_overflow``).
+    """
+    return loads_ijson(text, max_depth=_MAX_DEPTH)
+
+
+_MAX_DEPTH = 100
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """:func:`check_item`'s answer.
+
+    :ivar reason: one of :data:`REASONS` (the same as :func:`replay_gate`'s).
+    :ivar ok: ``reason == "ok"``.
+    :ivar errors: every schema error (``arguments_schema`` only), the most relevant first.
+    :ivar arguments: the parsed arguments, when they parsed (else ``None``).
+    :ivar parse_error: why ``arguments`` is not I-JSON (``arguments_parse`` only), with line and column.
+    :ivar schema_problem: the schema is unusable — the caller's error, reported apart from the item's own
+        problems (the item then cannot be ``ok``: its reason is ``arguments_schema`` if it gets that far).
+    :ivar message: one sentence for people.
+    """
+
+    reason: str
+    ok: bool
+    errors: tuple[SchemaError, ...] = ()
+    arguments: Any = None
+    parse_error: JSONTextError | None = None
+    schema_problem: SchemaInvalid | None = None
+    message: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"reason", "ok", "message", "errors": [...], "parse_error", "schema_error"}``."""
+        parse_error = None
+        if self.parse_error is not None:
+            err = self.parse_error
+            parse_error = {"message": err.message, "code": err.code, "line": err.line, "column": err.column}
+        return {
+            "reason": self.reason,
+            "ok": self.ok,
+            "message": self.message,
+            "errors": [e.as_dict() for e in self.errors],
+            "parse_error": parse_error,
+            "schema_error": self.schema_problem.as_dict() if self.schema_problem is not None else None,
+        }
+
+
+def check_item(item: Any, schema: dict | bool | None, *, format_assertion: bool = False,
+               tool_name: str | None = None) -> Verdict:
+    """The gate with details: same reason as :func:`replay_gate`, plus every error as data.
+
+    :param item: an Open Responses item as parsed JSON (anything else is ``namespaced``: it has no type).
+    :param schema: the tool's parameters schema; ``None`` when no tool is known (never ``ok``).
+    :param format_assertion: assert ``format`` in the schema (off by default, as in 2020-12).
+    :param tool_name: for messages only.
+    :return: a :class:`Verdict`; never raises for a bad schema (see ``Verdict.schema_problem``).
+    """
+    compiled: CompiledSchema | None = None
+    problem: SchemaInvalid | None = None
+    if schema is not None:
+        try:
+            compiled = compile_schema(schema, format_assertion=format_assertion)
+        except SchemaInvalid as exc:
+            problem = exc
+
+    def verdict(reason: str, message: str, **extra: Any) -> Verdict:
+        return Verdict(reason, reason == "ok", schema_problem=problem, message=message, **extra)
+
+    if not isinstance(item, dict):
+        return verdict("namespaced", f"the item is {_kind(item)}, not a JSON object with a type")
+    item_type = item.get("type")
+    if not isinstance(item_type, str):
+        missing = "type is missing" if item_type is None else f"type is {_kind(item_type)}, not a string"
+        return verdict("namespaced", f"{missing}: not a portable Open Responses item")
+    if ":" in item_type:
+        return verdict("namespaced", f"type {_q(item_type)} is a provider extension (it contains \":\"): not "
+                                     f"portable to another provider, and not a function_call to execute")
+    if item_type != "function_call":
+        return verdict("not_function_call", f"type {_q(item_type)} is not function_call: nothing to execute "
+                                            f"(not a refusal)")
+    status = item.get("status")
+    if status != "completed":
+        shown = "missing" if status is None else _q(status)
+        return verdict("status", f"status is {shown}, not \"completed\": the call may be unfinished and its "
+                                 f"arguments cut off; do not execute it or write a function_call_output")
+    arguments = item.get("arguments")
+    if not isinstance(arguments, str):
+        shown = "missing" if "arguments" not in item else _kind(arguments)
+        return verdict("arguments_type", f"arguments is {shown}, not a string: Open Responses stores it as a "
+                                         f"JSON-encoded string")
+    try:
+        parsed = _parse_arguments(arguments)
+    except JSONTextError as err:
+        return verdict("arguments_parse", f"arguments is not valid I-JSON: {err}", parse_error=err)
+    name = f" of {_q(tool_name)}" if tool_name else ""
+    if problem is not None:
+        return verdict("arguments_schema", f"the schema{name} is unusable, so the arguments cannot be checked: "
+                                           f"{problem}", arguments=parsed)
+    if compiled is None:
+        return verdict("arguments_schema", f"no schema{name} to check the arguments against", arguments=parsed)
+    try:
+        if _valid(compiled, parsed):
+            return verdict("ok", "may be executed, and its function_call_output written", arguments=parsed)
+        errors = tuple(compiled.errors(parsed))
+    except SchemaInvalid as exc:  # a catastrophic pattern the reference engine alone had to run
+        problem = exc
+        return verdict("arguments_schema", f"the schema{name} cannot be evaluated on these arguments: {exc}",
+                       arguments=parsed)
+    count = f"{len(errors)} errors" if len(errors) != 1 else "1 error"
+    first = f"; {errors[0].pointer or '(root)'}: {errors[0].message}" if errors else ""
+    return verdict("arguments_schema", f"arguments do not match the schema{name} ({count}{first})",
+                   errors=errors, arguments=parsed)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# A whole journal
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A journal-level problem. ``index`` is the item's position (``None`` for a tool definition or the journal's
+    envelope). ``pointer``, ``line`` and ``column`` place it in the journal's text when it is a problem of the
+    text itself (``duplicate_member``), else ``None``."""
+
+    code: str
+    index: int | None
+    call_id: str | None
+    message: str
+    severity: str  # "error" | "warning"
+    pointer: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"code", "index", "call_id", "message", "severity", "pointer", "line", "column"}``."""
+        return {"code": self.code, "index": self.index, "call_id": self.call_id, "message": self.message,
+                "severity": self.severity, "pointer": self.pointer, "line": self.line, "column": self.column}
+
+
+@dataclass(frozen=True)
+class ItemVerdict:
+    """One item's line in a :class:`JournalReport`."""
+
+    index: int
+    id: str | None
+    type: str | None
+    reason: str
+    errors: tuple[SchemaError, ...] = ()
+    message: str = ""
+    name: str | None = None
+    call_id: str | None = None
+    verdict: Verdict | None = field(default=None, compare=False, repr=False)
+    refused_by: tuple[str, ...] = ()  # codes of the error findings that name this item
+
+    @property
+    def ok(self) -> bool:
+        """May this item run: the gate says ``ok`` and no error finding names it (e.g. ``duplicate_member``)."""
+        return self.reason == "ok" and not self.refused_by
+
+    @property
+    def label(self) -> str:
+        """The reason, or ``refused`` for an item the gate passes but a finding stops (for counts and lines)."""
+        return "refused" if self.reason == "ok" and self.refused_by else self.reason
+
+    def as_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"index": self.index, "id": self.id, "type": self.type, "reason": self.reason,
+                                "ok": self.ok, "refused_by": list(self.refused_by), "message": self.message,
+                                "errors": [e.as_dict() for e in self.errors]}
+        if self.name is not None:
+            data["name"] = self.name
+        if self.call_id is not None:
+            data["call_id"] = self.call_id
+        if self.verdict is not None and self.verdict.parse_error is not None:
+            data["parse_error"] = self.verdict.as_dict()["parse_error"]
+        return data
+
+
+@dataclass(frozen=True)
+class JournalReport:
+    """:func:`check_journal`'s answer: ``replayable`` plus one verdict per item and the findings."""
+
+    replayable: bool
+    items: list[ItemVerdict]
+    findings: list[Finding]
+    shape: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        counts: dict[str, int] = {}
+        for item in self.items:
+            counts[item.label] = counts.get(item.label, 0) + 1
+        return {
+            "replayable": self.replayable,
+            "shape": self.shape,
+            "counts": counts,
+            "items": [item.as_dict() for item in self.items],
+            "findings": [finding.as_dict() for finding in self.findings],
+        }
+
+
+def _finding(code: str, index: int | None, message: str, call_id: Any = None) -> Finding:
+    return Finding(code, index, call_id if isinstance(call_id, str) else None, message, FINDINGS[code])
+
+
+def _duplicate_finding(duplicate: Duplicate, call_id: Any = None) -> Finding:
+    """``duplicate_member``: a member name given twice in the journal's text (RFC 8259 §4: names SHOULD be
+    unique, and parsers differ on which value they keep). Issue 2's rule for arguments — ambiguous input must
+    never run — applies to the envelope too: a parser keeping the first ``type`` or ``status`` may see a
+    namespaced or unfinished item where this one (keeping the last) sees a completed call."""
+    if not duplicate.pointer:  # counted in a very big text, not located
+        return Finding("duplicate_member", duplicate.index, None, duplicate.message, FINDINGS["duplicate_member"],
+                       None, duplicate.line, duplicate.column)
+    name = _q(split_pointer(duplicate.pointer)[-1])
+    owner = f"item {duplicate.index}" if duplicate.index is not None else "the journal"
+    scope = "item" if duplicate.index is not None else "journal"
+    message = (f"{owner} gives the member name {name} twice, at {duplicate.pointer} (the second at line "
+               f"{duplicate.line}, column {duplicate.column}): this gate keeps the last value, a parser keeping the "
+               f"first reads another {scope}; an ambiguous {scope} must never be replayed")
+    return Finding("duplicate_member", duplicate.index, call_id if isinstance(call_id, str) else None, message,
+                   FINDINGS["duplicate_member"], duplicate.pointer, duplicate.line, duplicate.column)
+
+
+@dataclass
+class _Tool:
+    name: str
+    schema: Any
+    where: str
+    problem: SchemaInvalid | None = None
+
+
+def _tool_table(tools: Iterable[Any] | None, findings: list[Finding]) -> dict[str, _Tool]:
+    """Function tools by name, from ``CreateResponseBody.tools`` (flat ``{type:"function", name, parameters}``);
+    the nested Chat Completions shape ``{type:"function", function:{name, parameters}}`` is recognised and
+    reported. Other tool types (hosted tools) are not function tools and are skipped."""
+    table: dict[str, _Tool] = {}
+    for position, tool in enumerate(tools or ()):
+        where = f"tools[{position}]"
+        if not isinstance(tool, dict):
+            findings.append(_finding("invalid_tool", None, f"{where} is {_kind(tool)}, not a tool definition"))
+            continue
+        if tool.get("type") != "function":
+            continue
+        definition = tool
+        if isinstance(tool.get("function"), dict) and "name" not in tool:
+            definition = tool["function"]
+            findings.append(_finding("chat_completions_tool", None, f"{where} uses the Chat Completions shape "
+                                     "{type, function: {name, parameters}}; Open Responses tools are flat "
+                                     "{type: \"function\", name, parameters} (its schema is still used)"))
+        name = definition.get("name")
+        if not isinstance(name, str) or not name:
+            findings.append(_finding("invalid_tool", None, f"{where} has no name"))
+            continue
+        if name in table:
+            findings.append(_finding("invalid_tool", None, f"{where}: a second tool named {_q(name)} "
+                                     f"(the first is {table[name].where}); calls use the first"))
+            continue
+        schema = definition.get("parameters")
+        entry = _Tool(name, NO_PARAMETERS_SCHEMA if schema is None else schema, where)
+        try:
+            compile_schema(entry.schema)
+        except SchemaInvalid as exc:
+            entry.problem = exc
+            place = f"{where}.parameters{exc.pointer}" if exc.pointer else f"{where}.parameters"
+            findings.append(_finding("tool_schema_invalid", None, f"{place}: {exc.message}"))
+        table[name] = entry
+    return table
+
+
+def tool_schema(tools: Iterable[Any] | None, name: Any) -> dict | bool | None:
+    """The parameters schema of the function tool called ``name`` in ``tools`` (flat or Chat Completions shape;
+    ``{"type": "object"}`` when it has none), or ``None`` when there is no such tool."""
+    entry = _tool_table(tools, []).get(name) if isinstance(name, str) else None
+    return entry.schema if entry is not None else None
+
+
+TOOL_CHOICE_MODES = ("none", "auto", "required")
+
+
+def _allowed_names(tool_choice: Any) -> tuple[set[str] | None, str, str | None]:
+    """What ``tool_choice`` lets run (Open Responses spec, "tool_choice"; spec notes §1.7).
+
+    ``None``, ``"auto"`` and ``"required"`` allow every tool; ``"none"`` none; ``{type: "function", name}``
+    that one; ``{type: "allowed_tools", tools, mode}`` the listed names in ``auto`` and ``required`` mode (the
+    default is ``auto``), none in ``none`` mode ("no tool may be called"). ``required`` asks the producing turn
+    for at least one call; replaying a call does not depend on it.
+
+    :return: ``(names, words, problem)``: the names allowed (``None`` = any), words for messages, and why the
+        gate cannot read ``tool_choice`` (then no name is allowed, so no call passes silently), else ``None``.
+    """
+    if tool_choice is None or tool_choice in ("auto", "required"):
+        return None, "", None
+    if tool_choice == "none":
+        return set(), "tool_choice is \"none\"", None
+    if not isinstance(tool_choice, dict):
+        return set(), "", (f"tool_choice {_q(tool_choice)} is not one of {', '.join(map(_q, TOOL_CHOICE_MODES))}, "
+                           "{type: \"function\", name} or {type: \"allowed_tools\", tools, mode}")
+    kind = tool_choice.get("type")
+    if kind == "function":
+        name = tool_choice.get("name")
+        if not isinstance(name, str) or not name:
+            return set(), "", "tool_choice {type: \"function\"} has no name"
+        return {name}, f"tool_choice forces {_q(name)}", None
+    if kind != "allowed_tools":
+        return set(), "", (f"tool_choice type {_q(kind)} is not one the gate knows (\"function\", "
+                           "\"allowed_tools\"): which calls it allows cannot be checked")
+    listed = tool_choice.get("tools")
+    if not isinstance(listed, list) or not listed:
+        return set(), "", "tool_choice allowed_tools has no tools list (it must list 1 to 128 tools)"
+    names: set[str] = set()
+    for position, entry in enumerate(listed):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if not isinstance(name, str) or not name:
+            return set(), "", f"tool_choice.tools[{position}] is not a {{type: \"function\", name}} entry"
+        names.add(name)
+    mode = tool_choice.get("mode", "auto")
+    mode = "auto" if mode is None else mode
+    if mode not in TOOL_CHOICE_MODES:
+        return set(), "", (f"tool_choice allowed_tools mode {_q(mode)} is not one of "
+                           f"{', '.join(map(_q, TOOL_CHOICE_MODES))}")
+    shown = ", ".join(sorted(map(_q, names)))
+    if mode == "none":
+        return set(), f"tool_choice allowed_tools has mode \"none\" (no tool may be called; it lists {shown})", None
+    return names, f"tool_choice allowed_tools lists {shown}", None
+
+
+def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = None, *, tool_choice: Any = None,
+                  schema: dict | bool | None = None, format_assertion: bool = False) -> JournalReport:
+    """Gate every item of a conversation and check the pairing rules (Open Responses spec, function_call /
+    function_call_output; "tool_choice"; the article's "do not mix Chat Completions envelopes").
+
+    :param items: the items in order, or a :class:`Journal` (its tools and tool_choice are used unless given;
+        each member name its text gives twice is a ``duplicate_member`` error, with pointer and line:column).
+    :param tools: tool definitions as in ``CreateResponseBody.tools``; each ``function_call`` is checked against
+        the schema of the tool it names.
+    :param tool_choice: ``{"type": "allowed_tools", "tools": [...], "mode": ...}`` (or ``"none"``, or a forced
+        function) limits which names may run; mode ``"none"`` allows none, ``"auto"``/``"required"`` the listed
+        ones. It never replaces the schema check. One the gate cannot read is an ``invalid_tool_choice`` finding.
+    :param schema: one schema for every function_call, whatever its name (then ``tools`` is not consulted).
+    :param format_assertion: assert ``format`` in the schemas.
+    :return: a :class:`JournalReport`. ``replayable`` is false when any item is ``namespaced``, any
+        function_call is not ``ok``, or any finding is an error.
+    """
+    shape = None
+    duplicates: dict[int | None, list[Duplicate]] = {}
+    if isinstance(items, Journal):
+        shape = items.shape
+        for duplicate in items.duplicates:
+            duplicates.setdefault(duplicate.index, []).append(duplicate)
+        tools = items.tools if tools is None else tools
+        tool_choice = items.tool_choice if tool_choice is None else tool_choice
+        items = items.items
+    findings: list[Finding] = []
+    table = _tool_table(tools, findings) if schema is None else {}
+    if schema is not None:
+        try:
+            compile_schema(schema, format_assertion=format_assertion)
+        except SchemaInvalid as exc:
+            findings.append(_finding("tool_schema_invalid", None, f"schema: {exc}"))
+    findings += [_duplicate_finding(d) for d in duplicates.get(None, ())]
+    allowed, allowed_words, choice_problem = _allowed_names(tool_choice)
+    if choice_problem is not None:
+        findings.append(_finding("invalid_tool_choice", None, f"{choice_problem}; no call is allowed"))
+        allowed_words = "tool_choice cannot be read"
+    calls: dict[str, tuple[int, Any]] = {}    # call_id -> (index, status) of the first function_call
+    answered: dict[str, int] = {}            # call_id -> index of its first output
+    pending: list[tuple[int, str]] = []      # completed calls waiting for an output (index, call_id)
+    verdicts: list[ItemVerdict] = []
+    replayable = True
+
+    for index, item in enumerate(items):
+        item_type = item.get("type") if isinstance(item, dict) else None
+        call_id = item.get("call_id") if isinstance(item, dict) else None
+        name = item.get("name") if isinstance(item, dict) else None
+        if index in duplicates:
+            findings += [_duplicate_finding(d, call_id) for d in duplicates[index]]
+
+        if isinstance(item, dict) and (isinstance(item.get("tool_calls"), list) or item.get("role") == "tool"):
+            what = "a tool_calls array" if isinstance(item.get("tool_calls"), list) else "a role \"tool\" message"
+            findings.append(_finding("chat_completions_envelope", index, f"item {index} is {what} from Chat "
+                                     "Completions: replaying it sends the wrong envelope to an Open Responses "
+                                     "provider (use function_call / function_call_output items)",
+                                     call_id or item.get("tool_call_id")))
+
+        if item_type == "function_call":
+            if schema is not None:
+                verdict = check_item(item, schema, format_assertion=format_assertion)
+            else:
+                tool = table.get(name) if isinstance(name, str) else None
+                if tool is None:
+                    known = ", ".join(_q(n) for n in table) or "none"
+                    findings.append(_finding("unknown_tool", index, f"item {index} calls {_q(name)}, which is "
+                                             f"not among the tools (known: {known})", call_id))
+                verdict = check_item(item, tool.schema if tool else None, format_assertion=format_assertion,
+                                     tool_name=name if isinstance(name, str) else None)
+            if allowed is not None and name not in allowed:
+                findings.append(_finding("tool_not_allowed", index, f"item {index} calls {_q(name)}, but "
+                                         f"{allowed_words}", call_id))
+            if not isinstance(call_id, str) or not call_id:
+                findings.append(_finding("missing_call_id", index, f"function_call item {index} has no call_id: "
+                                         f"its output cannot be paired"))
+            elif call_id in calls:
+                findings.append(_finding("duplicate_call_id", index, f"item {index} reuses call_id {_q(call_id)} "
+                                         f"of item {calls[call_id][0]}", call_id))
+            else:
+                calls[call_id] = (index, item.get("status"))
+                if item.get("status") == "completed":
+                    pending.append((index, call_id))
+        else:
+            verdict = check_item(item, None)
+            if item_type == "function_call_output":
+                _pair_output(index, call_id, calls, answered, findings)
+            elif item_type == "message" and item.get("role") == "user":
+                for call_index, waiting in pending:
+                    if waiting not in answered:
+                        findings.append(_finding("missing_output", call_index, f"function_call {call_index} "
+                                                 f"({_q(waiting)}) has no function_call_output before the user "
+                                                 f"message at item {index}", waiting))
+                pending = []
+
+        if verdict.reason == "namespaced" or (item_type == "function_call" and not verdict.ok):
+            replayable = False
+        verdicts.append(ItemVerdict(
+            index, item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else None,
+            item_type if isinstance(item_type, str) else None, verdict.reason, verdict.errors, verdict.message,
+            name if item_type == "function_call" and isinstance(name, str) else None,
+            call_id if isinstance(call_id, str) else None, verdict))
+
+    if any(f.severity == "error" for f in findings):
+        replayable = False
+    return JournalReport(replayable, _refused(verdicts, findings), findings, shape)
+
+
+def _refused(verdicts: list[ItemVerdict], findings: list[Finding]) -> list[ItemVerdict]:
+    """Mark each item that an error finding names: it is not ``ok`` whatever the gate said of its value."""
+    codes: dict[int, list[str]] = {}
+    for finding in findings:
+        if finding.severity == "error" and finding.index is not None and finding.code not in codes.get(
+                finding.index, []):
+            codes.setdefault(finding.index, []).append(finding.code)
+    marked = []
+    for verdict in verdicts:
+        refused = tuple(codes.get(verdict.index, ()))
+        if refused:
+            message = verdict.message
+            if verdict.reason == "ok":
+                message = (f"the gate passes its value, but {', '.join(refused)} stops this item (see the "
+                           "findings): it may not be executed")
+            verdict = replace(verdict, refused_by=refused, message=message)
+        marked.append(verdict)
+    return marked
+
+
+def _pair_output(index: int, call_id: Any, calls: dict[str, tuple[int, Any]], answered: dict[str, int],
+                 findings: list[Finding]) -> None:
+    if not isinstance(call_id, str) or not call_id:
+        findings.append(_finding("missing_call_id", index, f"function_call_output item {index} has no call_id"))
+        return
+    call = calls.get(call_id)
+    if call is None:
+        findings.append(_finding("orphan_output", index, f"function_call_output {index} answers call_id "
+                                 f"{_q(call_id)}, which matches no earlier function_call", call_id))
+    elif call[1] != "completed":
+        shown = "missing" if call[1] is None else _q(call[1])
+        findings.append(_finding("output_for_unfinished_call", index, f"function_call_output {index} answers "
+                                 f"function_call {call[0]}, whose status is {shown}, not \"completed\"", call_id))
+    if call_id in answered:
+        findings.append(_finding("duplicate_output", index, f"function_call_output {index} answers "
+                                 f"{_q(call_id)} again (first at item {answered[call_id]})", call_id))
+    else:
+        answered[call_id] = index
+
+
+def _q(value: Any) -> str:
+    """A value quoted as JSON for messages."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)

@@ -1,0 +1,223 @@
+"""Load a stored conversation ("journal") of Open Responses items from any of the shapes providers keep.
+
+Accepted, detected automatically (Open Responses spec, ``CreateResponseBody`` and ``ResponseResource``):
+
+* a JSON array of items;
+* JSON Lines, one item per line (blank lines skipped);
+* a ``ResponseResource`` (``{"object": "response", "output": [...], "tools": [...], "tool_choice": ...}``): its
+  ``output`` is the journal;
+* a ``CreateResponseBody`` (``{"input": ..., "tools": [...]}``): its ``input``; a string ``input`` is one user
+  message;
+* a single item (an object with ``type``): a journal of one.
+
+Texts are read as plain JSON (RFC 8259), not I-JSON, so that a journal holding a lone surrogate or a duplicate
+member name is still answered about rather than refused. A member name given twice is kept as a
+:class:`Duplicate` (the gate reports it: a parser that keeps the first value may see another item, e.g. a
+namespaced or unfinished call, so an ambiguous item must never run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from webapp.core.json import text as jsontext
+from webapp.core.json import pointer as jp
+from webapp.core.json.text import kind_of
+
+__all__ = ["Journal", "JournalError", "Duplicate", "load_journal", "from_value", "SHAPES"]
+
+# shape -> where its items live, for messages ("output[2]", "line 3")
+SHAPES = ("array", "jsonl", "response", "request", "item")
+
+
+class JournalError(ValueError):
+    """The journal cannot be read: not JSON / JSON Lines, or not a shape we know.
+
+    :ivar message: plain words naming the place (``line 3, column 7: …``, ``/tools: …``).
+    :ivar line: 1-based line in the text, when the problem is in the text.
+    :ivar column: 1-based column, when known.
+    :ivar pointer: RFC 6901 pointer into the document, when the problem is a value.
+    :ivar code: the :class:`webapp.core.json.text.JSONTextError` code for a syntax problem, else ``"shape"``.
+    """
+
+    def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
+                 pointer: str | None = None, code: str = "shape") -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+        self.pointer = pointer
+        self.code = code
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """A member name given twice in the journal's JSON text (``jsontext`` warning ``duplicate_key``).
+
+    :ivar index: the item holding it (its position in :attr:`Journal.items`), or ``None`` when it is outside
+        the items (the response's envelope, its tools) or was counted but not located in a very big text.
+    :ivar pointer: RFC 6901 pointer of the member in the text it was read from (for JSON Lines, in its line's
+        record); ``""`` when not located.
+    :ivar line: 1-based line of the second occurrence in that text.
+    :ivar column: 1-based column of the second occurrence.
+    :ivar message: the parser's words (both places; which value is kept).
+    """
+
+    index: int | None
+    pointer: str
+    line: int
+    column: int
+    message: str
+
+
+@dataclass
+class Journal:
+    """Items to gate, with the tools and ``tool_choice`` the journal carries (if any).
+
+    :ivar items: the items, in order (``index`` in reports = position here).
+    :ivar tools: the tool definitions found in the document, or ``None`` when it has none.
+    :ivar tool_choice: the document's ``tool_choice``, or ``None``.
+    :ivar shape: one of :data:`SHAPES`.
+    :ivar lines: for JSON Lines, the 1-based line of each item.
+    :ivar duplicates: member names given twice in the text the journal was read from, in text order.
+    """
+
+    items: list[Any]
+    tools: list[Any] | None = None
+    tool_choice: Any = None
+    shape: str = "array"
+    lines: list[int] = field(default_factory=list)
+    duplicates: list[Duplicate] = field(default_factory=list)
+
+    def where(self, index: int) -> str:
+        """Where item ``index`` is in the source: ``line 4``, ``output[2]``, ``input[0]`` or ``[3]``."""
+        if self.shape == "jsonl" and index < len(self.lines):
+            return f"line {self.lines[index]}"
+        prefix = {"response": "output", "request": "input"}.get(self.shape, "")
+        return f"{prefix}[{index}]"
+
+
+def load_journal(source: str | bytes | list | dict, *, max_depth: int = jsontext.DEFAULT_MAX_DEPTH) -> Journal:
+    """Read a journal from text (JSON or JSON Lines) or from an already parsed value.
+
+    :param source: JSON text or bytes (UTF-8, a BOM is tolerated), or a parsed list/dict.
+    :param max_depth: nesting limit for the text.
+    :raises JournalError: bad JSON (line:column; for JSON Lines, the line number of the bad record) or an
+        unknown shape (naming the pointer).
+    """
+    if isinstance(source, (str, bytes, bytearray)):
+        return _from_text(source, max_depth)
+    return from_value(source)
+
+
+def _from_text(text: str | bytes | bytearray, max_depth: int) -> Journal:
+    if isinstance(text, str) and text.startswith("\ufeff"):
+        text = text[1:]  # a byte order mark may be ignored (RFC 8259 §8.1); bytes are handled by jsontext
+    try:
+        document = jsontext.parse(bytes(text) if isinstance(text, bytearray) else text, max_depth=max_depth)
+    except jsontext.JSONTextError as err:
+        if err.code != "extra_data":
+            raise JournalError(f"line {err.line}, column {err.column}: {err.message}", line=err.line,
+                               column=err.column, code=err.code) from None
+        return _from_lines(text, max_depth)
+    return from_value(document.value, document.warnings)
+
+
+def _from_lines(text: str | bytes | bytearray, max_depth: int) -> Journal:
+    """JSON Lines: every non-blank line one item (https://jsonlines.org)."""
+    try:
+        records = jsontext.parse_lines(bytes(text) if isinstance(text, bytearray) else text, max_depth=max_depth)
+    except jsontext.JSONTextError as err:
+        raise JournalError(f"JSON Lines, line {err.line}, column {err.column}: {err.message}", line=err.line,
+                           column=err.column, code=err.code) from None
+    items = [record.document.value for record in records]
+    for record, item in zip(records, items):
+        if not isinstance(item, dict):
+            raise JournalError(f"JSON Lines, line {record.line}: each line must be one item (a JSON object), "
+                               f"not {kind_of(item)}", line=record.line, column=1)
+    duplicates = [Duplicate(index, w.pointer, w.line, w.column, w.message)
+                  for index, record in enumerate(records) for w in record.document.warnings
+                  if w.code == "duplicate_key"]
+    return Journal(items, None, None, "jsonl", [record.line for record in records], duplicates)
+
+
+def from_value(value: Any, warnings: Iterable[jsontext.JSONWarning] = (), base: str = "") -> Journal:
+    """A journal from a parsed JSON value (see the module docstring for the shapes).
+
+    :param warnings: the warnings of the text ``value`` was parsed from (``jsontext.parse``); its
+        ``duplicate_key`` warnings under ``base`` become :attr:`Journal.duplicates`, with their pointers and
+        line:column in that text.
+    :param base: RFC 6901 pointer of ``value`` in that text (``"/journal"`` for a request member).
+    :raises JournalError: for any other shape, naming the pointer.
+    """
+    journal = _from_value(value)
+    items_at = {"array": [], "response": ["output"], "request": ["input"], "item": None}[journal.shape]
+    prefix = jp.split(base)
+    for warning in warnings:
+        if warning.code != "duplicate_key":
+            continue
+        tokens = jp.split(warning.pointer) if warning.pointer else None  # None: counted, not located
+        if tokens is not None and tokens[:len(prefix)] != prefix:
+            continue  # another member of the request, not this journal
+        journal.duplicates.append(Duplicate(_item_index(tokens, len(prefix), items_at, len(journal.items)),
+                                            warning.pointer, warning.line, warning.column, warning.message))
+    return journal
+
+
+def _item_index(tokens: list[str] | None, start: int, items_at: list[str] | None, count: int) -> int | None:
+    """Which item a member pointer (split) falls in: ``None`` outside the items or when not located."""
+    if tokens is None:
+        return None
+    inner = tokens[start:]
+    if items_at is None:  # the document is the one item
+        return 0 if inner else None
+    if inner[:len(items_at)] != items_at or len(inner) <= len(items_at):
+        return None
+    token = inner[len(items_at)]
+    return int(token) if token.isdigit() and int(token) < count else None
+
+
+def _from_value(value: Any) -> Journal:
+    if isinstance(value, list):
+        return Journal(value, None, None, "array")
+    if not isinstance(value, dict):
+        raise JournalError(f"a journal is a JSON array of items, JSON Lines, a response or a request, "
+                           f"not {kind_of(value)}", pointer="")
+    if "messages" in value and "input" not in value and "output" not in value:
+        raise JournalError("this is a Chat Completions request (it has messages); the gate reads Open Responses "
+                           "items: send its input items, a response (output) or a JSON array of items",
+                           pointer="/messages")
+    if "output" in value and (value.get("object") == "response" or "input" not in value):
+        items = value["output"]
+        if not isinstance(items, list):
+            raise JournalError(f"/output must be an array of items, not {kind_of(items)}", pointer="/output")
+        return Journal(items, _tools(value), value.get("tool_choice"), "response")
+    if "input" in value:
+        raw = value["input"]
+        if isinstance(raw, str):  # CreateResponseBody: a string input is one user message
+            items: list[Any] = [{"type": "message", "role": "user", "content": raw}]
+        elif raw is None:
+            items = []
+        elif isinstance(raw, list):
+            items = raw
+        else:
+            raise JournalError(f"/input must be a string or an array of items, not {kind_of(raw)}", pointer="/input")
+        return Journal(items, _tools(value), value.get("tool_choice"), "request")
+    if isinstance(value.get("type"), str):
+        return Journal([value], None, None, "item")
+    raise JournalError("this JSON object is not a journal: expected a response (with output), a request "
+                       "(with input) or one item (with type)", pointer="")
+
+
+def _tools(value: dict) -> list[Any] | None:
+    tools = value.get("tools")
+    if tools is None:
+        return None
+    if not isinstance(tools, list):
+        raise JournalError(f"/tools must be an array of tool definitions, not {kind_of(tools)}", pointer="/tools")
+    return tools

@@ -1,0 +1,66 @@
+"""The Flask side: blueprints, the JSON error shape, htmx, the response store and the configured limits.
+
+Everything here may import Flask; everything it decides is delegated to :mod:`webapp.core`. The app factory
+registers the landing page, every page in :data:`PAGES` (module ``pages/<blueprint>.py``) and :data:`APIS`; the nav
+bar and the landing page are rendered from :data:`PAGES` (each page's ``templates/<blueprint>/_landing.html`` is its
+panel there), so a new page is one module, its templates and one line in :data:`PAGES`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from types import ModuleType
+
+from flask import Flask
+
+
+@dataclass(frozen=True)
+class Page:
+    """A workflow page as the nav bar and the landing page show it.
+
+    :param blueprint: the blueprint's name; its page view is ``<blueprint>.page``.
+    :param title: the nav label, e.g. ``"JSON Format"``.
+    :param step: the number shown before the title, or ``None`` for a page outside the numbered steps.
+    """
+
+    blueprint: str
+    title: str
+    step: int | None = None
+
+    @property
+    def endpoint(self) -> str:
+        return f"{self.blueprint}.page"
+
+
+PAGES: tuple[Page, ...] = (
+    Page("format", "JSON Format", 1),
+    Page("schema", "JSON Schema", 2),
+    Page("diff", "JSON Diff", 3),
+)
+
+# The machine APIs: module paths under webapp.web, registered after the pages.
+APIS: tuple[str, ...] = ("api.gate", "api.responses", "api.chat_completions")
+
+
+def blueprint_modules() -> list[ModuleType]:
+    """The landing page, the pages of :data:`PAGES` and the :data:`APIS`, imported in registration order.
+
+    Each module has ``bp`` (a :class:`flask.Blueprint`) and may have ``init_app(app)``.
+    """
+    names = ("pages.index", *(f"pages.{page.blueprint}" for page in PAGES), *APIS)
+    return [import_module(f"{__name__}.{name}") for name in names]
+
+
+def init_app(app: Flask) -> None:
+    """Register every blueprint, run each module's ``init_app``, and give templates :data:`PAGES`."""
+    from webapp.web import errors, htmx
+
+    htmx.init_app(app)
+    errors.init_app(app)
+    for module in blueprint_modules():
+        app.register_blueprint(module.bp)
+        init = getattr(module, "init_app", None)
+        if init is not None:
+            init(app)
+    app.jinja_env.globals["PAGES"] = PAGES

@@ -1,0 +1,185 @@
+"""``POST /api/gate``: the replay gate over HTTP, for one item or a whole journal.
+
+One item::
+
+    {"item": {...}, "schema": {...}, "format_assertion": false}
+    {"item": {...}, "tools": [...]}          (the schema of the tool the item names)
+    -> {"reason", "ok", "message", "errors": [{"pointer", "keyword", "schema_path", "message"}],
+        "parse_error": null | {"message", "code", "line", "column"},
+        "schema_error": null | {"message", "pointer", "keyword"}, "dialect": "2020-12" | null}
+
+A journal (``items`` as a JSON array, or ``journal`` as any shape :func:`webapp.core.journal.load_journal` accepts —
+parsed JSON, or text of JSON / JSON Lines)::
+
+    {"items": [...], "tools": [...], "tool_choice": ..., "schema": ...}
+    {"journal": [...] | {...} | "<JSON or JSON Lines text>", "tools": [...]}
+    -> {"replayable", "shape", "counts", "items": [{"index", "id", "type", "reason", "ok", "message", "errors"}],
+        "findings": [{"code", "index", "call_id", "message", "severity", "pointer", "line", "column"}]}
+
+Malformed requests get 400 in the one error shape (:mod:`webapp.web.errors`) naming the parameter; bodies over
+``MAX_CONTENT_LENGTH`` get 413.
+
+The body is read as plain JSON, not I-JSON, so that the answer can be about an item holding a lone surrogate or
+duplicate member names inside its ``arguments`` string (``arguments_parse``). A member name given twice in the
+body itself is never passed over, since parsers disagree on which value counts (a parser keeping the first
+``"type"`` or ``"status"`` may see a namespaced or unfinished item where this one sees a completed call):
+
+* inside the journal (``items``, or ``journal`` sent as parsed JSON or as text): a ``duplicate_member`` finding
+  (an error, so ``replayable`` is false) with the item ``index`` (``null`` outside the items), the member's
+  ``pointer`` and the ``line``/``column`` of its second occurrence — in the request body, or in the ``journal``
+  text when the journal is sent as text;
+* inside ``item``: 400 ``duplicate_member``, ``param`` ``"item"``, the message naming the pointer and
+  line:column. Not a verdict: the answer's ``reason`` keeps the replay-gate article's codes, none of which says
+  "ambiguous", and a client reading only ``reason``/``ok`` must not be told ``ok`` about an item that another
+  parser reads differently;
+* in the request's own members or in what the item is judged against (``schema``, ``tools``, ``tool_choice``):
+  400 ``duplicate_member`` naming that parameter — it is unclear what was asked.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, current_app
+
+from webapp.web.errors import ApiError
+from webapp.core.gate import check_item, check_journal, tool_schema
+from webapp.core.journal import JournalError, from_value, load_journal
+from webapp.core.json.text import JSONWarning, kind_of
+from webapp.core.json.pointer import split as split_pointer
+from webapp.core.schema import SchemaInvalid, compile_schema
+from webapp.web.api.jsonbody import read_json_document
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+# Members whose duplicates make the request itself unclear (refused); the journal's are reported as findings.
+_REFERENCE_MEMBERS = ("item", "schema", "tools", "tool_choice")
+
+
+def _body() -> tuple[dict[str, Any], list[JSONWarning]]:
+    """The request body as a JSON object (plain RFC 8259, line:column on error, depth-limited) and the
+    ``duplicate_key`` warnings of its text."""
+    # Lenient on Content-Type: a bare ``curl -d`` sends form-urlencoded, and the body is JSON all the same.
+    document = read_json_document('a JSON object such as {"item": ..., "schema": ...}', require_json_type=False)
+    body = document.value
+    if not isinstance(body, dict):
+        raise ApiError(f"The request body must be a JSON object, not {kind_of(body)}.", code="invalid_body")
+    return body, [w for w in document.warnings if w.code == "duplicate_key"]
+
+
+def _refuse_duplicates(duplicates: list[JSONWarning], members: tuple[str, ...]) -> None:
+    """400 ``duplicate_member`` for names given twice in the request's own members or inside one of ``members``
+    (see the module docstring): ``param`` is the first such member, the message names every place in it."""
+    refused: dict[str | None, list[JSONWarning]] = {}
+    for warning in duplicates:
+        tokens = split_pointer(warning.pointer) if warning.pointer else []
+        if not tokens:  # counted in a very big body, not located: the item may hold it
+            if "item" in members:
+                refused.setdefault(None, []).append(warning)
+        elif len(tokens) == 1 or tokens[0] in members:
+            refused.setdefault(tokens[0], []).append(warning)
+    if not refused:
+        return
+    param, found = next(iter(refused.items()))
+    if param is None:
+        raise ApiError(f"The request body gives member names twice: {found[0].message}", code="duplicate_member")
+    places = [f"{w.pointer} (second at line {w.line}, column {w.column})" for w in found]
+    names = list(dict.fromkeys(json.dumps(split_pointer(w.pointer)[-1], ensure_ascii=False) for w in found))
+    if len(places) > 5:
+        places = places[:5] + [f"{len(places) - 5} more"]
+    what = ("the item is ambiguous, and an ambiguous item must never be replayed"
+            if param == "item" and found[0].pointer != "/item" else f"it is unclear which {param} is meant")
+    raise ApiError(f"{param}: member name{'s' if len(names) > 1 else ''} {', '.join(names)} given twice, at "
+                   f"{'; '.join(places)}; parsers disagree on which value counts, so {what}. Remove the "
+                   f"duplicates.", param=param, code="duplicate_member")
+
+
+def _optional_bool(body: dict[str, Any], name: str) -> bool:
+    value = body.get(name, False)
+    if not isinstance(value, bool):
+        raise ApiError(f"{name} must be true or false, not {kind_of(value)}.", param=name, code="invalid_type")
+    return value
+
+
+def _optional_schema(body: dict[str, Any]) -> dict | bool | None:
+    schema = body.get("schema")
+    if schema is not None and not isinstance(schema, (dict, bool)):
+        raise ApiError(f"schema must be a JSON Schema (an object or a boolean), not {kind_of(schema)}.",
+                       param="schema", code="invalid_type")
+    return schema
+
+
+@bp.post("/gate")
+def gate() -> Any:
+    """Gate one item against a schema, or a whole journal against its tools (see the module docstring)."""
+    body, duplicates = _body()
+    format_assertion = _optional_bool(body, "format_assertion")
+    schema = _optional_schema(body)
+    modes = [name for name in ("item", "items", "journal") if name in body]
+    if len(modes) > 1:
+        raise ApiError(f"Send one of item, items or journal, not {' and '.join(modes)}.", param=modes[1],
+                       code="ambiguous_request")
+    if not modes:
+        raise ApiError("Send {\"item\": ..., \"schema\": ...} for one item, or {\"items\": [...], \"tools\": [...]}"
+                       " / {\"journal\": ...} for a journal.", param="item", code="missing_parameter")
+    if modes[0] == "item":
+        _refuse_duplicates(duplicates, _REFERENCE_MEMBERS)
+        return _one_item(body["item"], schema, format_assertion, _optional_tools(body))
+    _refuse_duplicates(duplicates, tuple(m for m in _REFERENCE_MEMBERS if m != "item"))
+    return _journal(body, modes[0], schema, format_assertion, duplicates)
+
+
+def _optional_tools(body: dict[str, Any]) -> list[Any] | None:
+    tools = body.get("tools")
+    if tools is not None and not isinstance(tools, list):
+        raise ApiError(f"tools must be a JSON array of tool definitions, not {kind_of(tools)}.", param="tools",
+                       code="invalid_type")
+    return tools
+
+
+def _one_item(item: Any, schema: dict | bool | None, format_assertion: bool,
+              tools: list[Any] | None) -> dict[str, Any]:
+    if not isinstance(item, dict):
+        raise ApiError(f"item must be an Open Responses item (a JSON object), not {kind_of(item)}.", param="item",
+                       code="invalid_type")
+    name = item.get("name")
+    if schema is None and tools is not None:
+        schema = tool_schema(tools, name)
+    verdict = check_item(item, schema, format_assertion=format_assertion,
+                         tool_name=name if isinstance(name, str) else None)
+    result = verdict.as_dict()
+    dialect = None
+    if schema is not None and verdict.schema_problem is None:
+        try:
+            dialect = compile_schema(schema, format_assertion=format_assertion).dialect_name
+        except SchemaInvalid:  # already reported as schema_error
+            dialect = None
+    result["dialect"] = dialect
+    return result
+
+
+def _journal(body: dict[str, Any], mode: str, schema: dict | bool | None, format_assertion: bool,
+             duplicates: list[JSONWarning]) -> dict[str, Any]:
+    if mode == "items":
+        items = body["items"]
+        if not isinstance(items, list):
+            raise ApiError(f"items must be a JSON array of items, not {kind_of(items)}.", param="items",
+                           code="invalid_type")
+        journal = from_value(items, duplicates, "/items")
+    else:
+        source = body["journal"]
+        if not isinstance(source, (str, list, dict)):
+            raise ApiError(f"journal must be a JSON array, a response or request object, or their text, not "
+                           f"{kind_of(source)}.", param="journal", code="invalid_type")
+        try:
+            if isinstance(source, str):
+                journal = load_journal(source, max_depth=current_app.config.get("JSON_MAX_DEPTH", 100))
+            else:
+                journal = from_value(source, duplicates, "/journal")
+        except JournalError as err:
+            where = f" (at {err.pointer})" if err.pointer else ""
+            raise ApiError(f"journal: {err.message}{where}", param="journal", code="invalid_journal") from None
+    report = check_journal(journal, _optional_tools(body), tool_choice=body.get("tool_choice"), schema=schema,
+                           format_assertion=format_assertion)
+    return report.as_dict()
