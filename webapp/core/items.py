@@ -1,0 +1,83 @@
+"""The Open Responses item vocabulary, written once: item types, call statuses, namespacing, tool shapes.
+
+Every other module asks here whether a type is portable, namespaced or unknown, and where a tool definition keeps
+its name and parameters; nothing else spells these facts (``tests/test_architecture.py`` keeps the core pure).
+Sources: Open Responses spec, Items (``ItemParam`` / ``ItemField``) and "Extensions" (a ``slug:name`` type is a
+provider extension); the vendored OpenAPI in ``tests/data/openresponses-openapi.json``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+#: The portable core (Open Responses spec, Items): what any provider can take back.
+CORE_TYPES = ("message", "function_call", "function_call_output")
+#: Other item types the spec defines; their payloads may be provider-bound (``encrypted_content``).
+SPEC_TYPES = ("reasoning", "item_reference", "compaction")
+#: Every item type the spec defines.
+ITEM_TYPES = CORE_TYPES + SPEC_TYPES
+#: ``function_call.status`` values (Open Responses spec, Items: state machine). Only ``completed`` may run.
+CALL_STATUSES = ("in_progress", "completed", "incomplete")
+#: The one status that lets a call run and a ``function_call_output`` be written.
+RUNNABLE_STATUS = "completed"
+
+
+def is_namespaced(item_type: Any) -> bool:
+    """``True`` when ``item_type`` is a provider extension: a string with a colon (``openai:web_search_call``).
+
+    Open Responses spec, Extensions: extension types are ``slug:name``; they are never portable.
+    """
+    return isinstance(item_type, str) and ":" in item_type
+
+
+def type_kind(item_type: Any) -> str:
+    """What an item's ``type`` says about portability.
+
+    :param item_type: the item's ``type`` member as parsed (any JSON value), or ``None`` when it is missing.
+    :return: ``"core"`` (:data:`CORE_TYPES`), ``"spec"`` (:data:`SPEC_TYPES`), ``"extension"`` (namespaced),
+        ``"unknown"`` (a string the spec does not define), ``"missing"`` (``None``) or ``"invalid"`` (not a
+        string).
+    """
+    if item_type is None:
+        return "missing"
+    if not isinstance(item_type, str):
+        return "invalid"
+    if ":" in item_type:
+        return "extension"
+    if item_type in CORE_TYPES:
+        return "core"
+    return "spec" if item_type in SPEC_TYPES else "unknown"
+
+
+@dataclass(frozen=True)
+class ToolShape:
+    """Where a function tool definition keeps its parts.
+
+    :ivar shape: ``"flat"`` (Open Responses: ``{type: "function", name, parameters}``) or ``"nested"`` (Chat
+        Completions: ``{type: "function", function: {name, parameters}}``).
+    :ivar name: the tool's name, or ``None`` when it has none (or not a string).
+    :ivar parameters_pointer: RFC 6901 pointer to its ``parameters`` inside the definition.
+    :ivar definition: the object holding ``name`` and ``parameters`` (the tool itself, or its ``function``).
+    """
+
+    shape: str
+    name: str | None
+    parameters_pointer: str
+    definition: dict
+
+
+def tool_shape(value: Any) -> ToolShape | None:
+    """The shape of ``value`` when it is a function tool definition, else ``None``.
+
+    A JSON Schema never has ``"type": "function"`` (not a JSON type), so telling a tool from a bare schema is
+    unambiguous. Hosted tools (``web_search`` …) are not function tools: ``None``.
+    """
+    if not isinstance(value, dict) or value.get("type") != "function":
+        return None
+    function = value.get("function")
+    if isinstance(function, dict) and "name" not in value:
+        name = function.get("name")
+        return ToolShape("nested", name if isinstance(name, str) else None, "/function/parameters", function)
+    name = value.get("name")
+    return ToolShape("flat", name if isinstance(name, str) else None, "/parameters", value)
