@@ -370,7 +370,7 @@ def test_positions_of_many_pointers_in_a_big_document_take_one_scan(monkeypatch)
 
     scans: list[set[str]] = []
 
-    class Counting(jsontext._Analyser):
+    class Counting(jsontext.PositionRecorder):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             if kwargs.get("targets") is not None:
@@ -378,7 +378,7 @@ def test_positions_of_many_pointers_in_a_big_document_take_one_scan(monkeypatch)
 
     text = _big_document()
     assert len(text) > 1_000_000 and len(text) > jsontext.POSITION_MAP_LIMIT and len(BIG_POINTERS) == 200
-    monkeypatch.setattr(jsontext, "_Analyser", Counting)
+    monkeypatch.setattr(jsontext, "PositionRecorder", Counting)
     doc = parse(text)
     found = doc.positions(BIG_POINTERS + BIG_MISSES)
     assert len(scans) == 1 and scans[0] == set(BIG_POINTERS + BIG_MISSES) - {""}
@@ -509,7 +509,8 @@ def test_a_big_document_without_risks_has_no_warnings(small_limits):
 
 
 def test_counting_stops_at_a_bound(small_limits, monkeypatch):
-    monkeypatch.setattr(small_limits, "MAX_COUNTED", 50)
+    import webapp.core.json.interop as interop
+    monkeypatch.setattr(interop, "MAX_COUNTED", 50)
     doc = parse(big_document('{"i": %d, "id": 12345678901234567890}'))
     [rest] = [w for w in doc.warnings if not w.pointer and w.code == "big_integer"]
     assert rest.message.startswith("At least")

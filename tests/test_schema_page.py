@@ -437,13 +437,13 @@ def test_every_shown_error_of_a_big_text_has_its_line_and_column(client, monkeyp
 
     targeted: list[set[str]] = []
 
-    class Counting(jsontext._Analyser):
+    class Counting(jsontext.PositionRecorder):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             if kwargs.get("targets") is not None:
                 targeted.append(kwargs["targets"])
 
-    monkeypatch.setattr(jsontext, "_Analyser", Counting)
+    monkeypatch.setattr(jsontext, "PositionRecorder", Counting)
     rows = _big_rows()
     instance = {"bare": lambda: pretty(rows), "arguments string": lambda: pretty(call(arguments=json.dumps(rows))),
                 "arguments object": lambda: pretty(call(arguments=rows))}[shape]()
