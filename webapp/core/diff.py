@@ -34,7 +34,7 @@ from deepdiff import DeepDiff
 
 from webapp.core import gate
 from webapp.core.json import pointer as jp
-from webapp.core.json.text import json_type  # JSON Schema's type names; integer and number kept apart
+from webapp.core.json.text import json_type, quote  # JSON Schema's type names; integer and number kept apart
 
 __all__ = [
     "ABSENT", "KINDS", "BLOCKERS", "EXAMPLES", "Blocker", "Change", "DiffError", "DiffOptions", "DiffResult",
@@ -913,7 +913,7 @@ def _item_blockers(a: Any, b: Any, where: str) -> list[Blocker]:
 
 
 def _show(value: Any) -> str:
-    return "(missing)" if value is ABSENT else json.dumps(value, ensure_ascii=False)
+    return "(missing)" if value is ABSENT else quote(value)
 
 
 def _blockers(left: Any, right: Any, differ: _Differ) -> list[Blocker]:

@@ -22,13 +22,13 @@ that its text names no member twice (``duplicate_member``: the item a reader see
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from webapp.core.journal import Duplicate, Journal, JournalError, load_journal
 from webapp.core.json.text import kind_of as _kind
+from webapp.core.json.text import quote as _q
 from webapp.core.json.text import NOT_IJSON, JSONTextError, loads_ijson, try_loads_ijson
 from webapp.core.json.pointer import split as split_pointer
 from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
@@ -585,11 +585,3 @@ def _pair_output(index: int, call_id: Any, calls: dict[str, tuple[int, Any]], an
                                  f"{_q(call_id)} again (first at item {answered[call_id]})", call_id))
     else:
         answered[call_id] = index
-
-
-def _q(value: Any) -> str:
-    """A value quoted as JSON for messages."""
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)

@@ -54,7 +54,7 @@ from jsonschema import exceptions as js_exceptions
 from jsonschema_specifications import REGISTRY as METASCHEMAS
 
 from webapp.core.json import pointer as jp
-from webapp.core.json.text import json_type
+from webapp.core.json.text import json_type, quote
 
 __all__ = [
     "DIALECTS", "DEFAULT_DIALECT", "MAX_SCHEMA_DEPTH", "MAX_INSTANCE_DEPTH", "PATTERN_BUDGET_SECONDS",
@@ -151,13 +151,7 @@ class SchemaError:
 
 def _show(value: Any, limit: int = 80) -> str:
     """A value as JSON text for a message, shortened to about ``limit`` characters."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return text
+    return quote(value, limit)
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -38,7 +38,6 @@ body itself is never passed over, since parsers disagree on which value counts (
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, current_app
@@ -46,7 +45,7 @@ from flask import Blueprint, current_app
 from webapp.web.errors import ApiError
 from webapp.core.gate import check_item, check_journal, tool_schema
 from webapp.core.journal import JournalError, from_value, load_journal
-from webapp.core.json.text import JSONWarning, kind_of
+from webapp.core.json.text import JSONWarning, kind_of, quote
 from webapp.core.json.pointer import split as split_pointer
 from webapp.core.schema import SchemaInvalid, compile_schema
 from webapp.web.api.jsonbody import read_json_document
@@ -85,7 +84,7 @@ def _refuse_duplicates(duplicates: list[JSONWarning], members: tuple[str, ...]) 
     if param is None:
         raise ApiError(f"The request body gives member names twice: {found[0].message}", code="duplicate_member")
     places = [f"{w.pointer} (second at line {w.line}, column {w.column})" for w in found]
-    names = list(dict.fromkeys(json.dumps(split_pointer(w.pointer)[-1], ensure_ascii=False) for w in found))
+    names = list(dict.fromkeys(quote(split_pointer(w.pointer)[-1]) for w in found))
     if len(places) > 5:
         places = places[:5] + [f"{len(places) - 5} more"]
     what = ("the item is ambiguous, and an ambiguous item must never be replayed"

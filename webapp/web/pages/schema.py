@@ -23,6 +23,7 @@ from webapp.core.json import pointer
 from webapp.core.gate import Verdict, check_item
 from webapp.web.htmx import is_partial
 from webapp.core.json.text import NOT_IJSON, Document, JSONTextError, json_type, loads_ijson, parse, try_loads_ijson
+from webapp.core.json.text import quote as _quote
 from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 
 bp = Blueprint("schema", __name__)
@@ -609,8 +610,3 @@ def _is_low(hex4: str) -> bool:
 
 def _str_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
-
-
-def _quote(name: str) -> str:
-    """A name as a JSON string literal, for messages."""
-    return json.dumps(name, ensure_ascii=False)
