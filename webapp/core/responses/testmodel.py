@@ -41,10 +41,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+from urllib.parse import unquote
 
 import regex
 
 from webapp.core import schema as _schema
+from webapp.core.json import pointer as jp
 from webapp.core.responses.models import (
     MISSING,
     OBJECT_KEYWORDS,
@@ -180,15 +182,10 @@ class _Builder:
             ref = schema["$ref"]
             if not ref.startswith("#"):
                 raise Unbuildable(f"remote $ref {ref!r} is not followed")
-            target = self.root
-            for token in [t for t in ref[1:].split("/") if t]:
-                token = token.replace("~1", "/").replace("~0", "~")
-                if isinstance(target, dict) and token in target:
-                    target = target[token]
-                elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
-                    target = target[int(token)]
-                else:
-                    raise Unbuildable(f"$ref {ref!r} does not resolve")
+            try:  # the fragment is a JSON Pointer, percent-encoded in the URI (RFC 6901 §6)
+                target = jp.resolve(self.root, unquote(ref[1:]))
+            except (KeyError, ValueError):
+                raise Unbuildable(f"$ref {ref!r} does not resolve") from None
             siblings = {k: v for k, v in schema.items() if k != "$ref"}
             schema = {**target, **siblings} if isinstance(target, dict) else target
             seen += 1
