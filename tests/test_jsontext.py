@@ -521,3 +521,178 @@ def test_ijson_never_takes_the_bounded_path(small_limits):
         parse(big_document('{"i": %d, "s": "x"}').replace('"i": 299, "s": "x"', '"i": 299, "s": "\\udc00"'),
               ijson=True)
     assert info.value.code == "lone_surrogate" and info.value.line == 300
+
+
+# -- the modules of the parse layer, each through its own interface ---------------------------------------------
+
+def test_the_package_and_text_export_the_same_public_api():
+    import webapp.core.json as package
+    import webapp.core.json.text as jsontext
+
+    for name in package.__all__:
+        assert getattr(package, name) is getattr(jsontext, name), name
+    assert all(hasattr(jsontext, name) for name in jsontext.__all__)
+
+
+def test_quote_writes_json_for_messages():
+    from webapp.core.json.show import quote
+
+    assert quote("région") == '"région"'  # non-ASCII kept
+    assert quote({"a": [1, None]}) == '{"a": [1, null]}'
+    assert quote("a\ud800") == '"a\\ud800"' and quote("a\ud800").encode("utf-8")  # a lone surrogate: its escape
+    assert quote({1, 2}) == repr({1, 2})  # not JSON: repr
+    assert quote("x" * 100, 10) == '"xxxxxxxx…' and len(quote("x" * 100, 10)) == 10
+    assert quote("short", 10) == '"short"'
+
+
+def test_shorten_and_describe_name_tokens_and_characters():
+    from webapp.core.json.show import describe, shorten
+
+    assert shorten("12345") == "12345"
+    long = "1" * 20 + "2" * 30 + "3" * 12
+    assert shorten(long) == f"{'1' * 20}…{'3' * 12} (62 characters)"
+    assert describe("x") == "'x'"
+    assert describe("\u00a0") == "U+00A0 (NO-BREAK SPACE)"
+    assert describe("\x01") == "U+0001"
+
+
+def test_kind_of_names_a_value_for_messages():
+    from webapp.core.json.show import kind_of
+
+    assert [kind_of(v) for v in (None, True, 1, 1.5, "s", [], {})] == [
+        "null", "a boolean", "a number", "a number", "a string", "an array", "an object"]
+
+
+def test_bytes_split_and_join_strings_round_trip_and_measure_nesting():
+    from webapp.core.json.bytes import STRING_MARK, join_strings, nesting_depth, split_strings
+
+    data = b'{"a\\"b": ["x\\\\", {"c": "[{"}], "d": []}'
+    parts = split_strings(data)
+    assert join_strings(parts) == data
+    assert [part for part in parts[1::2]] == [b"a\x01\x02b", b"x\x01\x01", b"c", b"[{", b"d"]
+    outside = STRING_MARK.join(parts[0::2])
+    assert b"[{" not in outside.replace(b" ", b"")[2:]  # the brackets inside the string are gone
+    assert nesting_depth(outside) == 3
+    assert nesting_depth(b"1") == 0
+
+
+def test_lines_and_line_col_agree_and_count_characters():
+    from webapp.core.json.positions import Lines, line_col
+
+    text = "ab\r\né\nxyz"
+    lines = Lines(text)
+    for offset in range(len(text) + 1):
+        assert lines.line_col(offset) == line_col(text, offset)
+    assert lines.line_col(text.index("é")) == (2, 1) and lines.line_col(text.index("z")) == (3, 3)
+
+
+def test_position_recorder_with_a_scanner_records_where_values_start():
+    from webapp.core.json.positions import PositionRecorder
+    from webapp.core.json.scan import Scanner
+
+    text = '{"a": [1, {"b": 2}], "c": "x"}'
+    every = PositionRecorder()
+    Scanner(text, max_depth=10, recorder=every).run()
+    assert every.offsets == {"": 0, "/a": 1, "/a/0": 7, "/a/1": 10, "/a/1/b": 11, "/c": 21}
+
+    some = PositionRecorder(targets={"/c"})
+    assert some.through == frozenset({""})
+    assert some.skip_container(text, 6, "/a") == 19  # "/a" holds no target: read past at C speed
+    assert some.skip_container(text, 0, "") is None  # the root may hold one: read it
+    Scanner(text, max_depth=10, recorder=some).run()
+    assert some.offsets == {"/c": 21}
+
+
+def test_position_recorder_stops_when_every_target_is_found():
+    from webapp.core.json.positions import PositionRecorder
+
+    recorder = PositionRecorder(targets={"/0", "/2"}, stop_when_found=True)
+    assert recorder.record("/1", 5) is False and recorder.offsets == {}
+    assert recorder.record("/0", 1) is False
+    assert recorder.record("/2", 9) is True and recorder.offsets == {"/0": 1, "/2": 9}
+
+
+def test_position_recorder_steps_over_scalar_elements_holding_no_target():
+    from webapp.core.json.positions import PositionRecorder
+
+    text = '[1, "a,b", true, null, [5], 6]'
+    recorder = PositionRecorder(targets={"/5"})
+    assert recorder.skip_elements(text, 1, "", 0) == (text.index("[5]"), 4)  # stops at the container
+    assert PositionRecorder(targets={"/2"}).skip_elements(text, 1, "", 0) == (text.index("true"), 2)
+    assert PositionRecorder().skip_elements(text, 1, "", 0) == (1, 0)  # recording every value: no skipping
+
+
+def test_scanner_stops_past_an_offset_and_first_error_names_the_mistake():
+    from webapp.core.json.scan import Scanner, first_error
+
+    text = "[" + ", ".join(["1"] * 50) + ", oops]"
+    scanner = Scanner(text, max_depth=10, stop_at=20)
+    scanner.run()  # the mistake lies after the stop
+    assert scanner.stopped_at is not None and 20 < scanner.stopped_at < 25
+    assert scanner.line_col(scanner.stopped_at) == (1, scanner.stopped_at + 1)
+    err = first_error(text, max_depth=10)
+    assert err is not None and err.code == "unquoted_string" and err.column == text.index("oops") + 1
+    assert first_error("[1]", max_depth=10) is None
+    assert first_error("[[1]]", max_depth=1).code == "too_deep"
+
+
+def test_diagnosis_words_each_mistake_at_its_place():
+    from webapp.core.json.diagnose import Diagnosis, JSONTextError, content_end
+    from webapp.core.json.scan import Frame
+
+    text = '{"a": [1 2'
+    diagnosis = Diagnosis(text)
+    err = diagnosis.after_child(9, Frame(False, 6, "/a"))
+    assert isinstance(err, JSONTextError) and err.code == "missing_comma" and (err.line, err.column) == (1, 10)
+    assert "array opened at line 1, column 7" in err.message
+    cut = diagnosis.truncated([Frame(True, 0, ""), Frame(False, 6, "/a")])
+    assert cut.code == "truncated" and "1 more enclosing level also unclosed" in cut.message
+    assert cut.offset == content_end(text) == len(text)
+    assert content_end("[1]  \n") == 3
+    assert Diagnosis("{} x").after_document(3).code == "extra_data"
+    assert Diagnosis("[1,]").trailing_comma(2, "]").message.startswith("Trailing comma before the end of the array")
+    assert Diagnosis('{"a" 1}').after_name("a", 5).code == "missing_colon"
+
+
+def test_warnings_collect_or_refuse_what_ijson_forbids():
+    from webapp.core.json.interop import MAX_WARNINGS, Warnings
+    from webapp.core.json.scan import Scanner
+
+    text = '{"a": 1, "a": 12345678901234567890}'
+    checks = Warnings(text)
+    Scanner(text, max_depth=10, checks=checks).run()
+    assert [(w.code, w.pointer, w.column) for w in checks.result()] == [
+        ("duplicate_key", "/a", 10), ("big_integer", "/a", 15)]
+    assert checks.counts == {"duplicate_key": 1, "big_integer": 1}
+    with pytest.raises(JSONTextError) as info:
+        Scanner(text, max_depth=10, checks=Warnings(text, ijson=True)).run()
+    assert info.value.code == "duplicate_key"
+
+    many = Warnings("x")
+    for _ in range(MAX_WARNINGS + 3):
+        many.warn("big_integer", "m", "", 0)
+    listed = many.result()
+    assert len(listed) == MAX_WARNINGS + 1 and listed[-1].code == "more_warnings" and "3 more" in listed[-1].message
+    assert many.counts["big_integer"] == MAX_WARNINGS + 3
+
+
+def test_may_warn_is_false_only_when_a_scan_would_find_nothing():
+    from webapp.core.json.interop import may_warn
+
+    for risky in ('[12345678901234567890]', '[1e400]', '["\\ud800"]', '["\ufdd0"]', '{"\u00e9": 1, "e\u0301": 2}'):
+        assert may_warn(risky) and may_warn(risky, risky.encode("utf-8", "surrogatepass")), risky
+        assert parse(risky).warnings, risky
+    for plain in ('{"a": [1, 2.5, "é"]}', '[1234567890, 1e10, "text"]'):
+        assert not may_warn(plain) and not may_warn(plain, plain.encode()), plain
+
+
+def test_bounded_warnings_locate_up_to_an_eighth_of_the_limit_and_count_the_rest():
+    from webapp.core.json.interop import bounded_warnings
+
+    text = "[" + ",\n".join(["12345678901234567890"] * 100) + "]"
+    warnings = bounded_warnings(text, 10, [], limit=8 * 200)
+    located = [w for w in warnings if w.pointer]
+    [rest] = [w for w in warnings if not w.pointer]
+    assert located and all(w.line <= 10 for w in located)
+    assert f"About {100 - len(located)} more integers beyond 2^53" in rest.message
+    assert bounded_warnings('["a"]', 10, []) == []
