@@ -96,7 +96,6 @@ def _excerpt(text: str, offset: int) -> str:
     return f"{shown}\n{pad}^"
 
 
-
 def content_end(text: str) -> int:
     """Where the content ends (before trailing whitespace): a truncation is shown right after the last character."""
     return len(text.rstrip(" \t\r\n"))

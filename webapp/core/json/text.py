@@ -67,7 +67,6 @@ BIG_TEXT = 1_000_000
 _WS = re.compile(r"[ \t\n\r]*")
 
 
-
 @dataclass
 class Document:
     """A parsed JSON text: the text itself, plain Python values (ints exact) and the warnings.
@@ -328,6 +327,7 @@ def parse_lines(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_by
         raise JSONTextError("empty", "The text is empty: paste a JSON value (or JSON Lines, one per line).", text, 0)
     return records
 
+
 # --------------------------------------------------------------------------------------------------------------
 # Fast path
 
@@ -399,7 +399,6 @@ def _dup_tolerant_decode(text: str, max_depth: int, ijson: bool, names: list[str
         raise _diagnose(text, max_depth, ijson, exc) from None
 
 
-
 def _check_depth(text: str, max_depth: int, ijson: bool,
                  data: bytes | None = None) -> tuple[list[bytes] | None, bytes | None]:
     """Refuse nesting deeper than ``max_depth`` before the recursive C parser sees it (C speed).
@@ -415,8 +414,6 @@ def _check_depth(text: str, max_depth: int, ijson: bool,
     if nesting_depth(outside) > max_depth:
         _warnings(text, max_depth, ijson)  # names the first problem, maybe an earlier one
     return parts, outside
-
-
 
 
 def _diagnose(text: str, max_depth: int, ijson: bool, exc: BaseException) -> JSONTextError:
