@@ -6,6 +6,7 @@ for patterns, from V8)."""
 
 from __future__ import annotations
 
+import copy
 import http.server
 import json
 import random
@@ -18,6 +19,9 @@ import pytest
 import regex
 
 from webapp.core import schema as schema_module
+from webapp.core.schema import compiled as compiled_module
+from webapp.core.schema import dialects, patterns
+from webapp.core.schema import errors as schema_errors
 from webapp.core.gate import check_item, check_journal, replay_gate
 from webapp.core.schema import (
     DEFAULT_DIALECT,
@@ -42,14 +46,33 @@ TEST_IDS = [f"{group['description']} / {test['description']}" for group, test in
 @pytest.fixture(autouse=True)
 def short_pattern_budget(monkeypatch):
     """Catastrophic patterns give up after 0.2 s here instead of 1 s: same behaviour, faster suite."""
-    monkeypatch.setattr("webapp.core.schema.PATTERN_BUDGET_SECONDS", 0.2)
+    monkeypatch.setattr("webapp.core.schema.patterns.PATTERN_BUDGET_SECONDS", 0.2)
+
+
+SAFETY_NET = schema_errors.engine_failure
+
+
+def _reraise(exc: Exception, where: str) -> schema_errors.SchemaInvalid:
+    raise exc
 
 
 @pytest.fixture(autouse=True)
 def strict_engines(monkeypatch):
     """An engine exception the safety net would turn into "this schema cannot be used" fails the test instead:
-    the fixes must hold on their own."""
-    monkeypatch.setattr(schema_module, "STRICT_ENGINE_ERRORS", True)
+    the fixes must hold on their own. (The tests of the safety net put it back.)"""
+    monkeypatch.setattr(schema_errors, "engine_failure", _reraise)
+
+
+def reference_is_valid(compiled: CompiledSchema, value) -> bool:
+    """python-jsonschema's answer alone (the reference semantics, with our fixes): the schema, Rust engine off."""
+    reference = copy.copy(compiled)
+    reference._rust = None
+    return reference.is_valid(value)
+
+
+def fast_is_valid(compiled: CompiledSchema, value) -> bool:
+    """The Rust engine's answer alone (the schema must have the fast path)."""
+    return compiled._rust.is_valid(value)
 
 
 def call(arguments: str) -> dict:
@@ -87,14 +110,14 @@ def test_both_engines_agree(group, test):
     compiled = compiled_for(group)
     assert compiled.fast_path is group.get("fast_path", True), compiled.fast_path_note
     if compiled.fast_path:
-        assert compiled.fast_is_valid(test["data"]) is test["valid"]
+        assert fast_is_valid(compiled, test["data"]) is test["valid"]
     if group.get("catastrophic"):  # a fresh compilation: nothing remembered from other tests' timeouts
         compiled = CompiledSchema(json.loads(json.dumps(group["schema"])))
     if group.get("catastrophic") and not test["valid"]:
         with pytest.raises(PatternTimeout):
-            compiled.reference_is_valid(test["data"])
+            reference_is_valid(compiled, test["data"])
     else:
-        assert compiled.reference_is_valid(test["data"]) is test["valid"]
+        assert reference_is_valid(compiled, test["data"]) is test["valid"]
 
 
 def gate_arguments_cases():
@@ -115,7 +138,7 @@ def gate_arguments_cases():
 @pytest.mark.parametrize(("schema", "value"), list(gate_arguments_cases()))
 def test_engines_agree_on_gate_cases(schema, value):
     compiled = compile_schema(schema)
-    assert compiled.fast_is_valid(value) is compiled.reference_is_valid(value)
+    assert fast_is_valid(compiled, value) is reference_is_valid(compiled, value)
 
 
 @pytest.mark.parametrize("value", [0.1 * k for k in range(1, 60)] + [round(k * 0.01, 2) for k in range(1, 400, 7)]
@@ -123,7 +146,7 @@ def test_engines_agree_on_gate_cases(schema, value):
 @pytest.mark.parametrize("divisor", [0.1, 0.01, 0.05, 1e-7, 0.25, 2.5])
 def test_multiple_of_engines_agree(value, divisor):
     compiled = compile_schema({"multipleOf": divisor})
-    assert compiled.fast_is_valid(value) is compiled.reference_is_valid(value)
+    assert fast_is_valid(compiled, value) is reference_is_valid(compiled, value)
 
 
 # -- patterns: ECMA-262, and the same answer from both engines ------------------------------------------------
@@ -142,7 +165,7 @@ def test_patterns_answer_as_ecma_262(case):
         assert caught.value.pointer == "/pattern" and "ECMA-262" in caught.value.message
         return
     compiled = compile_schema(schema)
-    got = "".join("1" if compiled.reference_is_valid(text) else "0" for text in ECMA["strings"])
+    got = "".join("1" if reference_is_valid(compiled, text) else "0" for text in ECMA["strings"])
     assert got == case["matches"], [text for text, a, b in zip(ECMA["strings"], got, case["matches"]) if a != b]
 
 
@@ -203,7 +226,7 @@ def test_engines_agree_on_every_pattern_and_string():
             assert "differ from ECMA-262" in note or "Rust engine refused" in note, (pattern, note)
             continue
         for text in DIFFERENTIAL_STRINGS:
-            assert compiled.fast_is_valid(text) is compiled.reference_is_valid(text), (pattern, text)
+            assert fast_is_valid(compiled, text) is reference_is_valid(compiled, text), (pattern, text)
             checked += 1
     assert checked > 50_000 and switched_off > 20
 
@@ -214,10 +237,10 @@ def test_the_review_cases_agree_on_ecma_answers():
     for pattern, text in REVIEW_PATTERN_CASES:
         compiled = compile_schema({"pattern": pattern})
         assert compiled.is_valid(text) is answers[pattern], pattern
-        assert compiled.reference_is_valid(text) is answers[pattern], pattern
+        assert reference_is_valid(compiled, text) is answers[pattern], pattern
         assert (compiled.errors(text) == []) is answers[pattern], pattern
         if compiled.fast_path:
-            assert compiled.fast_is_valid(text) is answers[pattern], pattern
+            assert fast_is_valid(compiled, text) is answers[pattern], pattern
         verdict = check_item(call(json.dumps({"v": text})), {"properties": {"v": {"pattern": pattern}}})
         assert verdict.ok is answers[pattern], pattern
 
@@ -338,7 +361,7 @@ def test_a_legitimately_recursive_schema_handles_deep_values():
         value = [value]
     compiled = compile_schema(tree)
     assert compiled.is_valid(value)
-    assert compiled.reference_is_valid(value)
+    assert reference_is_valid(compiled, value)
     assert compiled.errors(value) == []
 
 
@@ -351,7 +374,7 @@ def test_big_schema_compiles():
 
 def test_catastrophic_pattern_without_fast_path_raises_in_bounded_time(monkeypatch):
     """With only the backtracking engine, a catastrophic pattern is a clear SchemaInvalid, not a hang."""
-    monkeypatch.setattr(schema_module, "PATTERN_BUDGET_SECONDS", 0.2)
+    monkeypatch.setattr(patterns, "PATTERN_BUDGET_SECONDS", 0.2)
     compiled = compile_schema({"pattern": "^(a|a)*$", "title": "no fast path in this test"})
     monkeypatch.setattr(compiled, "_rust", None)
     with pytest.raises(PatternTimeout) as caught:
@@ -404,10 +427,10 @@ def test_nothing_is_ever_fetched(schema_server):
     # the engines themselves, as configured by our layer, refuse too
     with pytest.raises(jsonschema_rs.ValidationError):
         jsonschema_rs.validator_for({"$ref": f"{schema_server}/s.json"},
-                                    retriever=schema_module._refuse_retrieval)
+                                    retriever=dialects.refuse_retrieval)
     from referencing.exceptions import Unresolvable
     with pytest.raises(Unresolvable):
-        schema_module._PY_REGISTRY.resolver().lookup(f"{schema_server}/s.json")
+        dialects.REGISTRY.resolver().lookup(f"{schema_server}/s.json")
     assert _CountingHandler.hits == []
 
 
@@ -443,8 +466,8 @@ def test_each_construct_that_turns_the_fast_path_off_is_read_differently_by_rust
     compiled = compile_schema({"pattern": pattern})
     assert not compiled.fast_path and reason in compiled.fast_path_note
     raw = jsonschema_rs.validator_for({"pattern": pattern})
-    assert raw.is_valid(text) is not compiled.reference_is_valid(text)
-    assert compiled.is_valid(text) is compiled.reference_is_valid(text)
+    assert raw.is_valid(text) is not reference_is_valid(compiled, text)
+    assert compiled.is_valid(text) is reference_is_valid(compiled, text)
 
 
 # -- values nested as deep as the parse layer allows ------------------------------------------------------------
@@ -480,13 +503,13 @@ def test_reference_engine_alone_validates_values_100_levels_deep(pattern):
     compiled = CompiledSchema(schema)
     assert not compiled.fast_path
     bad, good = nested(99, [1]), nested(100, [])  # 100 levels: the parse layer's limit
-    assert compiled.is_valid(good) and compiled.reference_is_valid(good)
-    assert compiled.errors(good) == [] and list(compiled.iter_errors(good)) == []
-    assert not compiled.is_valid(bad) and not compiled.reference_is_valid(bad)
+    assert compiled.is_valid(good) and reference_is_valid(compiled, good)
+    assert compiled.errors(good) == [] and compiled.errors(good) == []
+    assert not compiled.is_valid(bad) and not reference_is_valid(compiled, bad)
     errors = compiled.errors(bad)
     assert [(e.pointer, e.keyword) for e in errors] == [("", "anyOf")]  # the one alternative fails, deep down
     assert "expected array, got integer 1" in errors[0].message
-    assert list(compiled.iter_errors(bad))
+    assert compiled.errors(bad)
     bad_call, good_call = call("[" * 100 + "1" + "]" * 100), call("[" * 100 + "]" * 100)
     assert replay_gate(good_call, schema) == "ok" and check_item(good_call, schema).ok
     assert replay_gate(bad_call, schema) == "arguments_schema"
@@ -502,7 +525,7 @@ def test_a_value_too_deep_even_for_the_helper_thread_is_a_clear_schema_problem(m
     def exhausted(work, deadline):
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(schema_module, "_deep_call", exhausted)
+    monkeypatch.setattr(compiled_module, "deep_call", exhausted)
     compiled = compile_schema(schema)
     with pytest.raises(SchemaInvalid) as caught:
         compiled.is_valid(nested(100, []))
@@ -522,7 +545,7 @@ def test_the_helper_thread_leaves_the_recursion_limit_as_it_was():
 # -- the safety net -----------------------------------------------------------------------------------------------
 
 def test_an_unexpected_engine_failure_while_compiling_is_a_schema_problem(monkeypatch):
-    monkeypatch.setattr(schema_module, "STRICT_ENGINE_ERRORS", False)
+    monkeypatch.setattr(schema_errors, "engine_failure", SAFETY_NET)
 
     def broken(self, value, where="", referenced_from=None):
         raise KeyError("internal detail")
@@ -546,12 +569,12 @@ class _BrokenEngine:
 
 
 def test_an_unexpected_engine_failure_while_validating_is_a_schema_problem(monkeypatch):
-    monkeypatch.setattr(schema_module, "STRICT_ENGINE_ERRORS", False)
+    monkeypatch.setattr(schema_errors, "engine_failure", SAFETY_NET)
     schema = {"type": "object", "properties": {"a": {"pattern": "\\b"}}, "$comment": "broken engine"}
     compiled = compile_schema(schema)
 
     monkeypatch.setattr(compiled, "_python", _BrokenEngine())
-    for method in (compiled.is_valid, compiled.errors, compiled.reference_is_valid):
+    for method in (compiled.is_valid, compiled.errors, lambda value: reference_is_valid(compiled, value)):
         with pytest.raises(SchemaInvalid) as caught:
             method({"a": "x"})
         assert caught.value.message.startswith("this schema cannot be used on this value: the validator failed "
@@ -589,8 +612,9 @@ class _CountingPattern:
 @pytest.fixture
 def counted(monkeypatch):
     def count(pattern: str) -> _CountingPattern:
-        counter = _CountingPattern(schema_module._compile_pattern(pattern))
-        monkeypatch.setitem(schema_module._pattern_cache, pattern, counter)
+        real = patterns.compile_pattern
+        counter = _CountingPattern(real(pattern))
+        monkeypatch.setattr(patterns, "compile_pattern", lambda p: counter if p == pattern else real(p))
         return counter
     return count
 
@@ -644,22 +668,22 @@ def test_with_the_fast_path_the_errors_come_from_rust_once_a_pattern_is_remember
 def test_a_slow_search_moves_to_the_watched_thread_and_still_answers(monkeypatch):
     """A search longer than the inline slice (here 1 ms of CPU) is run again in the watched thread, whose answer
     stands."""
-    monkeypatch.setattr(schema_module, "_INLINE_SEARCH_SECONDS", 0.0)
+    monkeypatch.setattr(patterns, "_INLINE_SEARCH_SECONDS", 0.0)
     watched = []
 
     def spy(compiled, text, deadline):
         watched.append(text)
         return real(compiled, text, deadline)
 
-    real = schema_module._search_watched
-    monkeypatch.setattr(schema_module, "_search_watched", spy)
+    real = patterns._search_watched
+    monkeypatch.setattr(patterns, "_search_watched", spy)
     pattern = "^(a|a)*$"  # 2^15 ways to fail on 15 a's and a bang: ~10 ms, far less than the 0.2 s budget
-    assert schema_module._search(pattern, "a" * 15, lambda: "/pattern") is True
-    assert schema_module._search(pattern, "a" * 15 + "!", lambda: "/pattern") is False
+    assert patterns.search(pattern, "a" * 15, lambda: "/pattern") is True
+    assert patterns.search(pattern, "a" * 15 + "!", lambda: "/pattern") is False
     assert "a" * 15 + "!" in watched
 
 
 def test_the_watched_search_gives_up_at_the_deadline():
     import time
-    compiled = schema_module._compile_pattern("^(a|a)*$")
-    assert schema_module._search_watched(compiled, "a" * 60 + "!", time.monotonic() + 0.05) is None
+    compiled = patterns.compile_pattern("^(a|a)*$")
+    assert patterns._search_watched(compiled, "a" * 60 + "!", time.monotonic() + 0.05) is None
