@@ -15,7 +15,7 @@ TOOLS = [{"type": "function", "name": "get_weather", "parameters": WEATHER}]
 @pytest.fixture(autouse=True)
 def short_pattern_budget(monkeypatch):
     """Catastrophic patterns give up after 0.2 s here instead of 1 s: same behaviour, faster suite."""
-    monkeypatch.setattr("webapp.core.schema.PATTERN_BUDGET_SECONDS", 0.2)
+    monkeypatch.setattr("webapp.core.schema.patterns.PATTERN_BUDGET_SECONDS", 0.2)
 
 
 def call(arguments: str, status: str = "completed", call_id: str = "call_1") -> dict:

@@ -43,7 +43,7 @@ JOURNALS = json.loads((HERE / "cases" / "journal.json").read_text(encoding="utf-
 @pytest.fixture(autouse=True)
 def short_pattern_budget(monkeypatch):
     """Catastrophic patterns give up after 0.2 s here instead of 1 s: same behaviour, faster suite."""
-    monkeypatch.setattr("webapp.core.schema.PATTERN_BUDGET_SECONDS", 0.2)
+    monkeypatch.setattr("webapp.core.schema.patterns.PATTERN_BUDGET_SECONDS", 0.2)
 
 
 def schema_of(case: dict):

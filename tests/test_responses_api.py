@@ -354,7 +354,7 @@ def test_every_call_the_model_makes_is_accepted_when_sent_back(client, parameter
 def test_catastrophic_pattern_fails_the_model_not_the_server(client, monkeypatch, stream):
     # A backtracking pattern once held the interpreter for 26 s; now building arguments gives up within the schema
     # layer's budget (shortened here) and the model fails as for an impossible schema.
-    monkeypatch.setattr("webapp.core.schema.PATTERN_BUDGET_SECONDS", 0.05)
+    monkeypatch.setattr("webapp.core.schema.patterns.PATTERN_BUDGET_SECONDS", 0.05)
     slow = {"type": "function", "name": "slow", "parameters": {"type": "object", "required": ["p"], "properties": {
         "p": {"type": "string", "pattern": "^(a|a)+b$", "minLength": 26}}}}
     response = post(client, {"input": "go", "tools": [slow], "stream": stream})

@@ -94,7 +94,7 @@ CATASTROPHIC = {"type": "object", "required": ["p"],
 @pytest.fixture
 def short_budget(monkeypatch):
     """Catastrophic patterns give up after 0.05 s instead of 1 s: the same path, a faster suite."""
-    monkeypatch.setattr("webapp.core.schema.PATTERN_BUDGET_SECONDS", 0.05)
+    monkeypatch.setattr("webapp.core.schema.patterns.PATTERN_BUDGET_SECONDS", 0.05)
 
 
 def test_catastrophic_pattern_gives_up_instead_of_stalling(short_budget):

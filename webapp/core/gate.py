@@ -97,20 +97,7 @@ def replay_gate(item: dict, schema: dict | bool | None) -> str:
         return "arguments_parse"
     if compiled is None:
         return "arguments_schema"
-    return "ok" if _valid(compiled, parsed) else "arguments_schema"
-
-
-def _valid(compiled: CompiledSchema, parsed: Any) -> bool:
-    """``compiled`` accepts ``parsed`` (a value parsed with the depth limit, so the fast engine is safe).
-
-    :raises SchemaInvalid: a catastrophic ``pattern`` the reference engine alone had to run.
-    """
-    try:
-        return compiled.quick_is_valid(parsed)
-    except SchemaInvalid:
-        raise
-    except Exception:  # noqa: BLE001 - a value the Rust engine cannot take: the reference engine decides
-        return compiled.is_valid(parsed)
+    return "ok" if compiled.is_valid(parsed) else "arguments_schema"
 
 
 def _parse_arguments(text: str) -> Any:
@@ -217,7 +204,7 @@ def check_item(item: Any, schema: dict | bool | None, *, format_assertion: bool 
     if compiled is None:
         return verdict("arguments_schema", f"no schema{name} to check the arguments against", arguments=parsed)
     try:
-        if _valid(compiled, parsed):
+        if compiled.is_valid(parsed):
             return verdict("ok", "may be executed, and its function_call_output written", arguments=parsed)
         errors = tuple(compiled.errors(parsed))
     except SchemaInvalid as exc:  # a catastrophic pattern the reference engine alone had to run

@@ -39,13 +39,11 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote
 
 import regex
 
-from webapp.core import schema as _schema
 from webapp.core.json import pointer as jp
 from webapp.core.responses.models import (
     MISSING,
@@ -60,7 +58,8 @@ from webapp.core.responses.models import (
     response_resource,
     usage,
 )
-from webapp.core.schema import SchemaInvalid, compile_schema, ecma_pattern
+from webapp.core.schema import SchemaInvalid, compile_pattern, compile_schema
+from webapp.core.schema import patterns as schema_patterns
 
 MODEL_NAME = "openresponses-test"
 QUOTE_LIMIT = 200  # characters of the user's text quoted back
@@ -130,12 +129,6 @@ class BuildTimeout(Unbuildable):
     no other variant is tried."""
 
 
-@lru_cache(maxsize=256)
-def _pattern(pattern: str) -> Any:
-    """The ``regex`` object for an ECMA ``pattern``, as ``webapp.core.schema`` reads it. :raises regex.error:"""
-    return regex.compile(ecma_pattern(pattern))
-
-
 _FORMATS = {
     "date": "2026-01-15", "date-time": "2026-01-15T12:00:00Z", "time": "12:00:00Z", "email": "user@example.com",
     "idn-email": "user@example.com", "uri": "https://example.com/", "iri": "https://example.com/",
@@ -163,7 +156,7 @@ class _Builder:
             otherwise hold the interpreter, and every concurrent request, for minutes).
         """
         try:
-            compiled = _pattern(pattern)
+            compiled = compile_pattern(pattern)  # bounded in cost and cached by the schema layer
         except regex.error:
             return None
         try:
@@ -171,8 +164,9 @@ class _Builder:
         except TimeoutError:
             raise BuildTimeout(
                 f"pattern {json.dumps(pattern, ensure_ascii=False)} (for {name!r}) needs more than "
-                f"{_schema.PATTERN_BUDGET_SECONDS:g} s to test a {len(candidate)}-character value (catastrophic "
-                f"backtracking); rewrite it without nested or overlapping repetition such as (a|a)+ or (a+)+"
+                f"{schema_patterns.PATTERN_BUDGET_SECONDS:g} s to test a {len(candidate)}-character value "
+                f"(catastrophic backtracking); rewrite it without nested or overlapping repetition such as (a|a)+ or "
+                f"(a+)+"
             ) from None
 
     def resolve(self, schema: Any, depth: int) -> Any:
@@ -511,7 +505,7 @@ _built_lock = threading.Lock()
 
 def _build_valid(schema: Any, compiled: Any, attempts: int) -> Any:
     """The first of ``attempts`` built variants that ``compiled`` accepts (see :func:`build_instance`)."""
-    deadline = time.monotonic() + _schema.PATTERN_BUDGET_SECONDS
+    deadline = time.monotonic() + schema_patterns.PATTERN_BUDGET_SECONDS
     problem = "no value could be built"
     for variant in range(attempts):
         try:
