@@ -7,9 +7,12 @@ for patterns, from V8)."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import http.server
 import json
 import random
+import subprocess
+import sys
 import threading
 import warnings
 from pathlib import Path
@@ -19,19 +22,25 @@ import pytest
 import regex
 
 from webapp.core import schema as schema_module
-from webapp.core.schema import compiled as compiled_module
-from webapp.core.schema import dialects, patterns
-from webapp.core.schema import errors as schema_errors
 from webapp.core.gate import check_item, check_journal, replay_gate
 from webapp.core.schema import (
     DEFAULT_DIALECT,
+    DIALECTS,
+    MAX_PATTERN_COST,
     CompiledSchema,
     PatternTimeout,
     SchemaError,
     SchemaInvalid,
+    compile_pattern,
     compile_schema,
+    dialects,
     ecma_pattern,
+    patterns,
 )
+from webapp.core.schema import compiled as compiled_module
+from webapp.core.schema import errors as schema_errors
+from webapp.core.schema.cache import IDENTITIES, PATTERNS, SCHEMAS, SizedCache
+from webapp.core.schema.ecma import translate
 
 CASES = Path(__file__).parent / "cases"
 GROUPS = json.loads((CASES / "schema.json").read_text(encoding="utf-8"))["groups"]
@@ -93,7 +102,8 @@ def test_case_errors(group, test):
     errors = compiled_for(group).errors(test["data"])
     assert (errors == []) is test["valid"]
     if "errors" in test:
-        got = [{key: getattr(error, key) for key in expected} for error, expected in zip(errors, test["errors"])]
+        got = [{key: getattr(error, key) for key in expected}
+               for error, expected in zip(errors, test["errors"], strict=False)]
         assert got == test["errors"]
         assert len(errors) == len(test["errors"])
     for error in errors:
@@ -166,7 +176,8 @@ def test_patterns_answer_as_ecma_262(case):
         return
     compiled = compile_schema(schema)
     got = "".join("1" if reference_is_valid(compiled, text) else "0" for text in ECMA["strings"])
-    assert got == case["matches"], [text for text, a, b in zip(ECMA["strings"], got, case["matches"]) if a != b]
+    differ = [text for text, a, b in zip(ECMA["strings"], got, case["matches"], strict=False) if a != b]
+    assert got == case["matches"], differ
 
 
 # Characters where the engines' readings of a pattern tend to differ: ASCII, every ECMA space and the Unicode
@@ -687,3 +698,136 @@ def test_the_watched_search_gives_up_at_the_deadline():
     import time
     compiled = patterns.compile_pattern("^(a|a)*$")
     assert patterns._search_watched(compiled, "a" * 60 + "!", time.monotonic() + 0.05) is None
+
+
+# -- what a pattern may cost to compile (issue 8, item 1) ----------------------------------------------------------
+
+BOMB = "^(?:a{3000}){3000}$"  # 25 bytes that the regex compilers would write out as 9 million atoms
+
+
+@pytest.mark.parametrize(("pattern", "cost"), [
+    ("a", 1), ("^[a-z0-9]{1,64}$", 3), ("\\d{4}-\\d{2}-\\d{2}", 10), ("(?:ab){3}", 9), ("a+b*c?", 3),
+    ("x{5,}", 5), ("(a)(?:b{2}){2}", 8), ("a{0,100000}", 1), (BOMB, 9_003_002),
+    ("a{99999999999999999999999}", 10 ** 18),
+])
+def test_the_compile_cost_of_a_pattern_is_its_atoms_written_out(pattern, cost):
+    assert translate(pattern).cost == cost
+
+
+@pytest.fixture
+def no_engine_compiles(monkeypatch):
+    """Compiling a pattern with the `regex` module, or a schema with jsonschema_rs, fails the test."""
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"compiled although too costly: {args[:1]}")
+
+    monkeypatch.setattr(regex, "compile", refuse)
+    for uri, dialect in DIALECTS.items():
+        monkeypatch.setitem(DIALECTS, uri, dataclasses.replace(dialect, rust=refuse))
+
+
+@pytest.mark.parametrize(("schema", "pointer", "keyword"), [
+    ({"properties": {"a": {"pattern": BOMB}}}, "/properties/a/pattern", "pattern"),
+    ({"patternProperties": {BOMB: {}}}, "/patternProperties/" + BOMB, "patternProperties"),
+    ({"$ref": "#/x", "x": {"pattern": BOMB}}, "/x/pattern", "pattern"),  # found only by following the $ref
+    ({"$schema": "http://json-schema.org/draft-04/schema#", "properties": {"a": {"pattern": BOMB}}},
+     "/properties/a/pattern", "pattern"),
+])
+def test_a_pattern_too_costly_to_compile_is_refused_before_either_engine_sees_it(no_engine_compiles, schema,
+                                                                                   pointer, keyword):
+    with pytest.raises(SchemaInvalid) as caught:
+        CompiledSchema(schema)
+    problem = caught.value
+    assert (problem.pointer, problem.keyword, problem.unexpected) == (pointer, keyword, None)
+    assert BOMB in problem.message and "too costly to compile" in problem.message
+    assert f"{MAX_PATTERN_COST:,}" in problem.message
+
+
+def test_the_patterns_of_one_schema_are_bounded_together(monkeypatch):
+    monkeypatch.setattr(patterns, "MAX_SCHEMA_PATTERN_COST", 10)
+    compiled = CompiledSchema({"properties": {"a": {"pattern": "^abcd$"}, "b": {"pattern": "^abcd$"}}})
+    assert compiled.pattern_cost == 6  # a pattern used twice counts once
+    with pytest.raises(SchemaInvalid) as caught:
+        CompiledSchema({"properties": {"a": {"pattern": "^abcd$"}, "b": {"pattern": "^efgh$"}}})
+    assert caught.value.pointer == "/properties/b/pattern" and "12 atoms" in caught.value.message
+
+
+def test_a_costly_value_of_format_regex_is_judged_without_compiling_it(no_engine_compiles, monkeypatch):
+    compiled = compile_schema({"format": "regex", "$comment": "costly values"}, format_assertion=True)
+    assert compiled.is_valid(BOMB) and compiled.errors(BOMB) == []
+    assert not compiled.is_valid("^(?:a{3000}){3000}(?i)$")  # still ECMA-262 only
+
+
+def test_the_pattern_api_refuses_a_costly_pattern_without_compiling_it(no_engine_compiles):
+    with pytest.raises(regex.error) as caught:
+        compile_pattern(BOMB)
+    assert isinstance(caught.value, patterns.TooCostly)
+
+
+def test_a_sized_cache_drops_the_oldest_entries_to_stay_within_its_bytes():
+    cache = SizedCache(max_entries=10, max_bytes=100)
+    for key in "abc":
+        cache.put(key, key.upper(), 40)
+    assert list(cache) == ["b", "c"] and cache.bytes == 80
+    cache.touch("b")
+    cache.put("d", "D", 30)
+    assert list(cache) == ["b", "d"] and cache.bytes == 70
+    cache.put("e", "E", 101)  # bigger than the whole cache: not kept
+    assert "e" not in cache and cache.bytes == 70
+    cache.put("b", "B2", 10)
+    assert cache.get("b") == "B2" and cache.bytes == 40
+
+
+def test_the_compiled_schema_cache_is_bounded_by_bytes(monkeypatch):
+    monkeypatch.setattr(SCHEMAS, "max_bytes", SCHEMAS.bytes + 400_000)
+    monkeypatch.setattr(IDENTITIES, "max_bytes", IDENTITIES.bytes + 400_000)
+    for i in range(40):
+        compile_schema({"properties": {f"p{j}": {"type": "string"} for j in range(20)}, "$comment": f"big {i}"})
+        assert SCHEMAS.bytes <= SCHEMAS.max_bytes and IDENTITIES.bytes <= IDENTITIES.max_bytes
+    assert 0 < len(SCHEMAS) < 512
+
+
+def test_the_pattern_cache_is_bounded_by_bytes():
+    for i in range(200):
+        compile_pattern(f"^(?:x{i}){{{1000}}}$")
+    assert PATTERNS.bytes <= PATTERNS.max_bytes
+    assert sum(1 for key in PATTERNS if key.endswith("{1000}$")) < 200
+
+
+MEMORY_PROBE = """
+import json, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+from webapp import create_app
+from webapp.core.schema import SchemaInvalid, compile_schema
+client = create_app({"TESTING": True, "RESPONSES_DATABASE": sys.argv[1]}).test_client()
+call = {"type": "function_call", "status": "completed", "name": "t", "call_id": "c", "arguments": '{"a": "a"}'}
+answers = []
+for n in (3000, 2999, 2998):
+    pattern = "^(?:a{%d}){%d}$" % (n, n)
+    reply = client.post("/api/gate", json={"item": call, "schema": {"properties": {"a": {"pattern": pattern}}}})
+    answers.append({"status": reply.status_code, "schema_error": reply.get_json()["schema_error"],
+                    "message": reply.get_json()["message"]})
+    try:
+        compile_schema({"patternProperties": {pattern: {}}})
+        answers.append({"compiled": True})
+    except SchemaInvalid as problem:
+        answers.append({"schema_error": problem.as_dict(), "message": problem.message,
+                        "unexpected": problem.unexpected})
+print(json.dumps(answers))
+"""
+
+
+def test_costly_patterns_are_answered_within_a_memory_limit(tmp_path):
+    """The reviewer's reproducer: each of these patterns took 2.3 GB and seconds to compile. Under a 1 GiB
+    address-space limit, the gate and compile_schema answer a schema problem naming the pattern (before the fix:
+    "the validator failed with MemoryError")."""
+    done = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(tmp_path / "db.sqlite3")], capture_output=True,
+                          text=True, timeout=120, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    answers = json.loads(done.stdout)
+    assert len(answers) == 6
+    for answer in answers:
+        assert "MemoryError" not in answer["message"] and answer.get("unexpected") is None
+        assert "too costly to compile" in answer["schema_error"]["message"]
+        assert answer["schema_error"]["keyword"] in ("pattern", "patternProperties")
+    assert [a["schema_error"]["pointer"] for a in answers[::2]] == ["/properties/a/pattern"] * 3
+    assert all(a["status"] == 200 for a in answers[::2])

@@ -27,7 +27,7 @@ from webapp.core.schema.errors import PatternTimeout, SchemaInvalid, show
 # Time one validation may spend in ``pattern`` matching (seconds) before the pattern is declared catastrophic.
 PATTERN_BUDGET_SECONDS = 1.0
 # What one pattern may cost to compile, in atoms written out (EcmaRegex.cost): about 20 MiB and 0.1 s for the
-# `regex` module at the most; ^[a-z0-9]{1,64}$ costs 3, \d{4}-\d{2}-\d{2} costs 12.
+# `regex` module at the most; ^[a-z0-9]{1,64}$ costs 3, \d{4}-\d{2}-\d{2} costs 10.
 MAX_PATTERN_COST = 20_000
 # What all the distinct patterns of one schema may cost together (both engines keep every pattern compiled).
 MAX_SCHEMA_PATTERN_COST = 100_000
