@@ -456,6 +456,18 @@ def test_a_value_nested_beyond_the_guard_is_refused_not_a_crash():
         compiled.errors(value)
 
 
+def test_without_a_reference_cycle_a_value_of_any_depth_is_answered_by_the_fast_path():
+    """Without a cycle, the engines recurse once per schema node at most: the Rust engine answers without
+    measuring the value first (the gate's hot path), and a value deeper than the guard does not crash it."""
+    compiled = compile_schema({"$defs": {"list": {"type": "array"}}, "$ref": "#/$defs/list", "$comment": "deep"})
+    assert compiled.fast_path and not compiled._measure_values
+    value: list = []
+    for _ in range(schema_module.MAX_INSTANCE_DEPTH * 20):
+        value = [value]
+    assert compiled.is_valid(value)
+    assert compile_schema({"type": "array", "items": {"$ref": "#"}})._measure_values
+
+
 def test_a_pattern_both_engines_give_up_on_is_a_schema_problem():
     """A backreference forces the Rust engine to backtrack too (with a limit): no answer, a schema error."""
     compiled = compile_schema({"properties": {"code": {"pattern": "^(?=(a|a)*$)(a+)\\1*$"}}})

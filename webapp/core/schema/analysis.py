@@ -80,6 +80,9 @@ class Analysis:
         self.refs: list[tuple[str, str, str, str]] = []  # (node pointer, keyword, ref value, base URI)
         self.false_nodes: list[str] = []
         self.edges: dict[str, list[tuple[str, str]]] = {}  # pointer -> [(target pointer, via keyword)]
+        # pointer -> the pointers validation descends to from there: subschemas, and $ref targets
+        self.descents: dict[str, list[str]] = {}
+        self.refers_to_metaschema = False
         self.has_multiple_of = False
         self.keywords = _subschema_keywords(dialect.uri)
         # keywords the Rust engine applies where this dialect has none of that name: (pointer, keyword)
@@ -151,6 +154,7 @@ class Analysis:
                 children, step = [(here, value)], 1
             for child_pointer, child in children:
                 if isinstance(child, (dict, bool)):
+                    self.descents.setdefault(where, []).append(child_pointer)
                     self._walk(child, child_pointer, base, depth + step)
                     if keyword in _IN_PLACE:
                         edges.append((child_pointer, keyword))
@@ -214,7 +218,36 @@ class Analysis:
             target = self.resolve(ref, base, where, keyword)
             if target is not None:
                 self.edges.setdefault(where, []).append((target, keyword))
+                self.descents.setdefault(where, []).append(target)
+            else:
+                self.refers_to_metaschema = True
         self._find_cycle()
+
+    def recursion_is_bounded(self) -> bool:
+        """Whether validating any value recurses at most as many levels as the document has nodes: no cycle
+        through subschemas and ``$ref`` targets, no ``$dynamicRef``/``$recursiveRef`` (resolved while validating)
+        and no reference into a (recursive) metaschema. Call after :meth:`check_references`."""
+        if self.refers_to_metaschema or any(keyword != "$ref" for _, keyword, _, _ in self.refs):
+            return False
+        state: dict[str, int] = {}  # 1 = on the stack, 2 = done
+        for start in self.descents:
+            if state.get(start):
+                continue
+            state[start] = 1
+            stack: list[tuple[str, Iterator[str]]] = [(start, iter(self.descents[start]))]
+            while stack:
+                node, targets = stack[-1]
+                for target in targets:
+                    if state.get(target) == 1:
+                        return False
+                    if not state.get(target):
+                        state[target] = 1
+                        stack.append((target, iter(self.descents.get(target, ()))))
+                        break
+                else:
+                    state[node] = 2
+                    stack.pop()
+        return True
 
     def _find_cycle(self) -> None:
         state: dict[str, int] = {}  # 1 = on the stack, 2 = done

@@ -94,6 +94,11 @@ class CompiledSchema:
         self._python = dialect.python(
             working, registry=REGISTRY, format_checker=FORMAT_CHECKER if format_assertion else None)
         self._rust: Any = None
+        # Without a cycle through references an engine recurses at most once per schema node, however deep the
+        # value: with few enough nodes the Rust engine then needs no measure of the value first (the gate's hot
+        # path); otherwise it would recurse as deep as the value, and crash far beyond MAX_INSTANCE_DEPTH.
+        self._measure_values = (len(self._analysis.nodes) > MAX_INSTANCE_DEPTH
+                                or not self._analysis.recursion_is_bounded())
         self.fast_path_note = ""
         if rust_differs:
             pointer, pattern, constructs = rust_differs
@@ -206,19 +211,21 @@ class CompiledSchema:
 
         :raises PatternTimeout: only when the Rust engine cannot answer and a pattern is catastrophic.
         :raises InstanceTooDeep: for a value nested deeper than :data:`MAX_INSTANCE_DEPTH` (never for a value of
-            100 levels or fewer, which is what the parse layer lets through).
+            100 levels or fewer, which is what the parse layer lets through) when an engine would recurse that
+            deep: the schema refers to itself in a cycle, or python-jsonschema answers.
         :raises SchemaInvalid: when the engines fail on this schema and value in a way they should not ("this
             schema cannot be used …": a bug or limit of python-jsonschema, referencing or jsonschema_rs).
         """
-        depth = instance_depth(instance)  # first: the Rust engine crashes on values nested far too deep
         rust = self._rust
         if rust is not None:
+            if self._measure_values:
+                instance_depth(instance)  # raises InstanceTooDeep before the Rust engine could crash
             try:
                 return rust.is_valid(instance)
             except Exception:  # noqa: BLE001 - values the Rust side cannot take: ask the reference engine
                 pass
-        return self._guarded(instance, depth, lambda deadline: next(self._iter_python(instance, deadline),
-                                                                     None) is None)
+        return self._guarded(instance, instance_depth(instance),
+                             lambda deadline: next(self._iter_python(instance, deadline), None) is None)
 
     def _iter_python(self, instance: Any, deadline: float) -> Iterator[ValidationError]:
         """python-jsonschema's errors, with this schema's patterns, places and ``deadline`` as the running
