@@ -1,7 +1,7 @@
-"""python-jsonschema's keywords, fixed where the library falls into a trap (``shared/docs/json-tools-anchors.md``
-§4): exact ``multipleOf`` on decimals, ECMA-262 ``pattern``/``patternProperties`` under the time budget, one
-error per offending member at the member's own pointer (``additionalProperties``, ``required``,
-``dependentRequired``, ``unevaluated*``), and ``multipleOf`` for the Rust engine with the same exact rule."""
+"""python-jsonschema's keywords, fixed where the library (4.26) falls into a trap: exact ``multipleOf`` on
+decimals, ECMA-262 ``pattern``/``patternProperties`` under the time budget, one error per offending member at the
+member's own pointer (``additionalProperties``, ``required``, ``dependentRequired``, ``unevaluated*``), and
+``multipleOf`` for the Rust engine with the same exact rule."""
 
 from __future__ import annotations
 
