@@ -58,6 +58,7 @@ class SizedCache(OrderedDict):
                 self.move_to_end(key)
 
     def clear(self) -> None:
+        """Drop every entry."""
         with self._lock:
             super().clear()
             self._sizes.clear()

@@ -127,6 +127,8 @@ class CompiledSchema:
 
     @property
     def pattern_cost(self) -> int:
+        """What the schema's distinct patterns cost to compile together (atoms, see
+        :data:`webapp.core.schema.patterns.MAX_SCHEMA_PATTERN_COST`)."""
         return sum(self._pattern_costs.values())
 
     def _check_patterns(self, start: int) -> tuple[str, str, str] | None:

@@ -176,6 +176,7 @@ class _Translator:
         self.last_cost = cost
 
     def translate(self) -> EcmaRegex:
+        """The whole pattern, read once. :raises regex.error: at the first thing ECMA-262 refuses."""
         text = self.text
         stack: list[str] = []       # what each open parenthesis is: "group", "capture", "lookaround"
         quantifiable = False        # whether a quantifier may follow what was just read

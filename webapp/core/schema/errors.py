@@ -68,6 +68,7 @@ class SchemaError:
     message: str
 
     def as_dict(self) -> dict[str, str]:
+        """JSON-ready ``{"pointer", "keyword", "schema_path", "message"}``."""
         return {"pointer": self.pointer, "keyword": self.keyword, "schema_path": self.schema_path,
                 "message": self.message}
 

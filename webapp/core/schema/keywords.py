@@ -247,6 +247,7 @@ class RustMultipleOf:
         self.divisor = value
 
     def validate(self, instance: Any) -> None:
+        """:raises ValueError: when ``instance`` is a number that is no multiple of the divisor."""
         if isinstance(instance, (int, float)) and not isinstance(instance, bool) \
                 and not is_multiple(instance, self.divisor):
             raise ValueError(f"{show(instance)} is not a multiple of {show(self.divisor)}")
