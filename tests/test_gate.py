@@ -76,8 +76,8 @@ def test_check_item_agrees_and_explains(case):
     else:
         assert verdict.errors == ()
     if "errors" in case:
-        got = [{key: getattr(error, key) for key in expected} for error, expected in zip(verdict.errors,
-                                                                                          case["errors"])]
+        pairs = zip(verdict.errors, case["errors"], strict=False)  # the lengths are compared below
+        got = [{key: getattr(error, key) for key in expected} for error, expected in pairs]
         assert got == case["errors"]
         assert len(verdict.errors) == len(case["errors"])
     if case["reason"] == "arguments_parse":
@@ -292,7 +292,8 @@ def test_journal_report_as_dict():
 def test_an_item_an_error_finding_names_is_not_ok_whatever_its_value():
     """A member given twice: the gate passes the parsed value, but the item is ambiguous and refused."""
     text = ('[{"type": "openai:x", "type": "function_call", "id": "fc_1", "name": "get_latest_sales_report", '
-            '"call_id": "c1", "status": "in_progress", "status": "completed", "arguments": "{\\"region\\":\\"apac\\"}"}]')
+            '"call_id": "c1", "status": "in_progress", "status": "completed", '
+            '"arguments": "{\\"region\\":\\"apac\\"}"}]')
     report = check_journal(load_journal(text), SAMPLE_TOOLS)
     [item] = report.items
     assert (item.reason, item.ok, item.refused_by, item.label) == ("ok", False, ("duplicate_member",), "refused")
