@@ -278,3 +278,31 @@ def test_one_item_against_the_tool_it_names(client):
     missing = post(client, {"item": {**call("{}"), "name": "nope"}, "tools": TOOLS}).get_json()
     assert missing["reason"] == "arguments_schema" and 'no schema of "nope"' in missing["message"]
     assert_error(post(client, {"item": call("{}"), "tools": "x"}), 400, "tools", "tools must be a JSON array")
+
+
+def deep_call(levels: int) -> dict:
+    return call("[" * levels + "]" * levels)
+
+
+@pytest.mark.parametrize(("setting", "levels", "reason"), [
+    (None, 20, "ok"), (10, 20, "arguments_parse"), (20, 20, "ok"),
+    (None, 120, "arguments_parse"), (150, 120, "ok"),
+])
+def test_json_max_depth_is_the_gates_depth(app, client, setting, levels, reason):
+    """The setting, not a constant of the gate, decides how deep a call's arguments may nest."""
+    if setting is not None:
+        app.config["JSON_MAX_DEPTH"] = setting
+    one = post(client, {"item": deep_call(levels), "schema": True}).get_json()
+    assert one["reason"] == reason
+    if reason == "arguments_parse":
+        assert one["parse_error"]["code"] == "too_deep"
+    items = post(client, {"items": [deep_call(levels)], "schema": True}).get_json()
+    text = post(client, {"journal": json.dumps([deep_call(levels)]), "schema": True}).get_json()
+    assert [i["reason"] for i in items["items"]] == [i["reason"] for i in text["items"]] == [reason]
+
+
+def test_json_max_depth_limits_the_body_too(app, client):
+    app.config["JSON_MAX_DEPTH"] = 5
+    nested = {"item": {"type": "function_call", "x": [[[[[1]]]]]}}
+    assert_error(post(client, nested), 400, None, "deeper than")
+    assert_error(post(client, {"journal": json.dumps([[[[[[1]]]]]])}), 400, "journal", "deeper than")

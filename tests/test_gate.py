@@ -12,8 +12,11 @@ import pytest
 
 from webapp.core import gate
 from webapp.core.gate import (
+    DEFAULT_MAX_DEPTH,
     FINDINGS,
     REASONS,
+    STEPS,
+    ItemRef,
     SchemaInvalid,
     Verdict,
     check_item,
@@ -24,7 +27,7 @@ from webapp.core.gate import (
 from webapp.core.json.text import NOT_IJSON, JSONTextError, try_loads_ijson
 
 HERE = Path(__file__).parent
-SAMPLES = HERE / "data" / "samples"  # a copy of the team's shared/samples
+SAMPLES = HERE / "data" / "samples"  # sample journals and tools (README.md there)
 SAMPLE_TOOLS = [
     {"type": "function", "name": "get_weather", "description": "Current weather for a city",
      "parameters": {"type": "object", "properties": {"location": {"type": "string"},
@@ -73,8 +76,8 @@ def test_check_item_agrees_and_explains(case):
     else:
         assert verdict.errors == ()
     if "errors" in case:
-        got = [{key: getattr(error, key) for key in expected} for error, expected in zip(verdict.errors,
-                                                                                          case["errors"])]
+        pairs = zip(verdict.errors, case["errors"], strict=False)  # the lengths are compared below
+        got = [{key: getattr(error, key) for key in expected} for error, expected in pairs]
         assert got == case["errors"]
         assert len(verdict.errors) == len(case["errors"])
     if case["reason"] == "arguments_parse":
@@ -289,7 +292,8 @@ def test_journal_report_as_dict():
 def test_an_item_an_error_finding_names_is_not_ok_whatever_its_value():
     """A member given twice: the gate passes the parsed value, but the item is ambiguous and refused."""
     text = ('[{"type": "openai:x", "type": "function_call", "id": "fc_1", "name": "get_latest_sales_report", '
-            '"call_id": "c1", "status": "in_progress", "status": "completed", "arguments": "{\\"region\\":\\"apac\\"}"}]')
+            '"call_id": "c1", "status": "in_progress", "status": "completed", '
+            '"arguments": "{\\"region\\":\\"apac\\"}"}]')
     report = check_journal(load_journal(text), SAMPLE_TOOLS)
     [item] = report.items
     assert (item.reason, item.ok, item.refused_by, item.label) == ("ok", False, ("duplicate_member",), "refused")
@@ -302,3 +306,99 @@ def test_a_long_journal_keeps_one_verdict_per_item():
     items = [{**item, "call_id": f"call_{i}"} for i in range(2_000)]
     report = check_journal(items, SAMPLE_TOOLS)
     assert report.replayable is True and len(report.items) == 2_000
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The rules as one table; the depth limit; findings as data
+
+
+def test_the_reasons_are_the_table_of_steps_in_order():
+    assert tuple(step.reason for step in STEPS) + ("ok",) == REASONS
+
+
+ENVELOPES = [None, 3, [], {}, {"type": 7}, {"type": "openai:x"}, {"type": "message"}, {"type": "reasoning"},
+             {"type": "function_call"}]
+STATUSES = [None, "completed", "in_progress", "incomplete", 1]
+ARGUMENTS = [None, {"region": "apac"}, '{"region":"apac"}', '{"region":"global"}', '{"region":', '{"a":1,"a":2}',
+             '"apac"', "[" * 101 + "]" * 101]
+
+
+@pytest.mark.parametrize(("schema", "never"), [(SCHEMAS["get_latest_sales_report"], None), (None, "ok"),
+                                               (True, "arguments_schema"), (False, "ok")])
+def test_check_item_and_replay_gate_run_the_same_steps(schema, never):
+    """Every combination of envelope, status and arguments: the same reason from both runners of the table."""
+    seen = set()
+    for envelope in ENVELOPES:
+        for status in STATUSES:
+            for arguments in ARGUMENTS:
+                item = envelope
+                if isinstance(envelope, dict):
+                    item = {**envelope, **({"status": status} if status is not None else {}),
+                            **({"arguments": arguments} if arguments is not None else {})}
+                reason = replay_gate(item, schema)
+                verdict = check_item(item, schema)
+                assert verdict.reason == reason and verdict.ok is (reason == "ok"), item
+                assert verdict.message
+                seen.add(reason)
+    assert seen == set(REASONS) - {never}
+
+
+def test_the_depth_limit_is_a_parameter_with_the_documented_default():
+    assert DEFAULT_MAX_DEPTH == 100
+    schema = {"type": "array", "items": {"$ref": "#"}}
+    item = {"type": "function_call", "status": "completed", "name": "t", "call_id": "c",
+            "arguments": "[" * 20 + "]" * 20}
+    assert replay_gate(item, schema) == "ok" and check_item(item, schema).ok
+    assert replay_gate(item, schema, max_depth=19) == "arguments_parse"
+    verdict = check_item(item, schema, max_depth=19)
+    assert verdict.reason == "arguments_parse" and verdict.parse_error.code == "too_deep"
+    assert replay_gate(item, schema, max_depth=20) == "ok"
+    assert [i.reason for i in check_journal([item], schema=schema, max_depth=19).items] == ["arguments_parse"]
+    deeper = {**item, "arguments": "[" * 120 + "]" * 120}
+    assert replay_gate(deeper, True) == "arguments_parse"
+    assert replay_gate(deeper, True, max_depth=150) == "ok"
+
+
+def test_findings_name_items_as_data():
+    calls = [{"type": "function_call", "call_id": "c1", "name": "get_weather", "status": "completed",
+              "arguments": '{"location":"x"}'},
+             {"type": "function_call", "call_id": "c1", "name": "get_weather", "status": "completed",
+              "arguments": '{"location":"y"}'},
+             {"type": "function_call_output", "call_id": "c1", "output": "a"},
+             {"type": "function_call_output", "call_id": "c1", "output": "b"}]
+    report = check_journal(calls, SAMPLE_TOOLS)
+    by_code = {f.code: f for f in report.findings}
+    reused = by_code["duplicate_call_id"]
+    assert (reused.index, reused.mentions) == (1, (1, 0))
+    assert reused.message == 'item 1 reuses call_id "c1" of item 0' == reused.describe()
+    assert reused.describe(lambda ref: f"<{ref.noun}@{ref.index}>") == '<item@1> reuses call_id "c1" of <item@0>'
+    again = by_code["duplicate_output"]
+    assert again.mentions == (3, 2) and again.parts[0] == ItemRef(3, "function_call_output")
+    assert again.message == 'function_call_output 3 answers "c1" again (first at item 2)'
+
+
+@pytest.mark.parametrize("case", JOURNALS, ids=[c["description"] for c in JOURNALS])
+def test_every_finding_message_is_its_parts(case):
+    report = run_journal(case)
+    for finding in report.findings:
+        assert finding.describe() == finding.message
+        assert all(0 <= index < len(report.items) for index in finding.mentions)
+        if finding.index is not None and finding.code != "missing_output":
+            assert finding.index in finding.mentions or finding.code == "duplicate_member" and not finding.pointer
+
+
+def test_blocks_replay_and_counts():
+    items = [GATE[0]["item"], GATE[1]["item"], GATE[2]["item"], GATE[6]["item"]]
+    report = check_journal(items, SAMPLE_TOOLS)
+    assert [i.blocks_replay for i in report.items] == [False, True, True, False]
+    assert report.counts == {"ok": 1, "arguments_schema": 1, "namespaced": 1, "not_function_call": 1}
+    assert report.as_dict()["counts"] == report.counts
+
+
+def test_a_nested_tool_with_an_unusable_schema_is_placed_in_its_function():
+    tool = {"type": "function", "function": {"name": "f", "parameters": {"type": "objekt"}}}
+    report = check_journal([], [tool])
+    assert [f.code for f in report.findings] == ["chat_completions_tool", "tool_schema_invalid"]
+    assert report.findings[1].message.startswith("tools[0].function.parameters/type: ")
+    flat = check_journal([], [{"type": "function", "name": "f", "parameters": {"type": "objekt"}}])
+    assert flat.findings[0].message.startswith("tools[0].parameters/type: ")

@@ -17,9 +17,9 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from webapp.core.json import text as jsontext
 from webapp.core.gate import JournalReport, check_journal
 from webapp.core.journal import JournalError, load_journal
+from webapp.core.json import text as jsontext
 from webapp.core.json.text import kind_of
 from webapp.core.schema import SchemaInvalid, compile_schema
 
@@ -85,10 +85,7 @@ def _print_report(report: JournalReport, where: Any, out: TextIO) -> None:
     for finding in report.findings:
         at = f"item {finding.index}" if finding.index is not None else "tools"
         out.write(f"  {finding.severity:<7}  {finding.code:<26}  {at}: {finding.message}\n")
-    counts: dict[str, int] = {}
-    for item in report.items:
-        counts[item.label] = counts.get(item.label, 0) + 1
-    summary = ", ".join(f"{reason} {count}" for reason, count in counts.items()) or "no items"
+    summary = ", ".join(f"{reason} {count}" for reason, count in report.counts.items()) or "no items"
     out.write(f"replayable: {'yes' if report.replayable else 'no'} ({summary})\n")
 
 

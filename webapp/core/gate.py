@@ -1,46 +1,53 @@
 """The replay gate: may a stored Open Responses item be executed again, on another provider or another day?
 
-The contract is the replay-gate article's (``shared/seeds/replay-gate-article.ru.txt``): one reason per item, the
-first that applies, in this order —
+The contract is the replay-gate article's (the Open Responses blog, "После входа Open Responses в AAIF: какие
+проверки type, arguments и status нужны перед повтором tool-call item?"): one reason per item, the first that
+applies, in this order — written once, as the table :data:`STEPS`:
 
 ``namespaced``         ``type`` is not a string, or contains ``:`` (a provider extension, e.g.
-                       ``openai:web_search_call``: Open Responses spec, "Provider extensions"; not portable);
+                       ``openai:web_search_call``: Open Responses spec, "Extensions"; not portable);
 ``not_function_call``  any other portable item (message, function_call_output, reasoning, item_reference…):
                        nothing to execute — this is *not* a refusal;
 ``status``             a function_call whose ``status`` is not ``"completed"`` (``in_progress``/``incomplete``:
                        arguments may be cut off; spec, "Item state machine");
 ``arguments_type``     ``arguments`` is not a string (the spec stores it as a JSON-encoded string);
 ``arguments_parse``    ``arguments`` is not I-JSON (RFC 7493: also no NaN/Infinity, duplicate names or unpaired
-                       surrogates — ambiguous arguments must never run);
+                       surrogates — ambiguous arguments must never run), or nests deeper than ``max_depth``;
 ``arguments_schema``   the parsed arguments fail the tool's JSON Schema (full JSON Schema, :mod:`webapp.core.schema`);
 ``ok``                 the call may be executed and its ``function_call_output`` written.
 
-Only ``ok`` lets a tool run. :func:`check_item` gives the same reason with every detail; :func:`check_journal`
-gates a whole conversation against its tools and checks the call/output pairing rules, ``tool_choice``, and
-that its text names no member twice (``duplicate_member``: the item a reader sees would depend on its parser).
+Only ``ok`` lets a tool run. :func:`replay_gate` runs the table for the reason alone (the hot path);
+:func:`check_item` runs the same table and, at the step that refuses, asks it why. :func:`check_journal` gates a
+whole conversation against its tools and checks the call/output pairing rules, ``tool_choice``, and that its text
+names no member twice (``duplicate_member``: the item a reader sees would depend on its parser); its findings are
+data (:class:`Finding`: code, item index, pointer, line:column, and the items its message names).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from webapp.core.items import RUNNABLE_STATUS, is_namespaced, tool_shape
 from webapp.core.journal import Duplicate, Journal, JournalError, load_journal
+from webapp.core.json.pointer import split as split_pointer
+from webapp.core.json.text import (
+    DEFAULT_MAX_DEPTH,
+    NOT_IJSON,
+    JSONTextError,
+    loads_ijson,
+    try_loads_ijson,
+)
 from webapp.core.json.text import kind_of as _kind
 from webapp.core.json.text import quote as _q
-from webapp.core.json.text import NOT_IJSON, JSONTextError, loads_ijson, try_loads_ijson
-from webapp.core.json.pointer import split as split_pointer
 from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 
 __all__ = [
-    "REASONS", "replay_gate", "check_item", "Verdict", "check_journal", "tool_schema", "JournalReport",
-    "ItemVerdict", "Finding",
+    "REASONS", "STEPS", "Step", "replay_gate", "check_item", "Verdict", "check_journal", "tool_schema",
+    "JournalReport", "ItemVerdict", "Finding", "ItemRef", "DEFAULT_MAX_DEPTH",
     "FINDINGS", "load_journal", "Journal", "JournalError", "SchemaInvalid", "SchemaError",
 ]
-
-REASONS = ("namespaced", "not_function_call", "status", "arguments_type", "arguments_parse", "arguments_schema",
-           "ok")
 
 # Finding codes of check_journal -> severity. "error" findings make a journal not replayable.
 FINDINGS = {
@@ -65,11 +72,141 @@ NO_PARAMETERS_SCHEMA: dict[str, Any] = {"type": "object"}
 
 
 # --------------------------------------------------------------------------------------------------------------
+# The rules, once
+
+
+_REFUSED = object()  # what a step's test answers when its rule refuses the item
+
+
+@dataclass(frozen=True)
+class _Why:
+    """What a step's explanation may need besides the value it refused (check_item only)."""
+
+    compiled: CompiledSchema | None
+    problem: SchemaInvalid | None
+    tool: str  # " of \"name\"" for messages, or ""
+    max_depth: int
+
+
+@dataclass(frozen=True)
+class Step:
+    """One rule of the gate.
+
+    :ivar reason: the reason given when this rule refuses the item (one of :data:`REASONS`).
+    :ivar test: ``test(value, compiled, max_depth)``: the value the next step examines when the rule lets the item
+        pass, else the private refusal marker. The first step gets the item; each later one what the previous
+        passed on (the item, then its ``arguments`` string, then the parsed arguments). ``compiled`` is the tool's
+        compiled schema or ``None``. Builds no message. May raise :class:`SchemaInvalid` (the schema step only:
+        a catastrophic ``pattern`` that only the backtracking engine could run).
+    :ivar explain: ``explain(value, why)`` -> ``(message, details)`` for :class:`Verdict`; called only with a
+        value ``test`` refused.
+    """
+
+    reason: str
+    test: Callable[[Any, CompiledSchema | None, int], Any]
+    explain: Callable[[Any, _Why], tuple[str, dict[str, Any]]]
+
+
+def _portable_type(item: Any, compiled: CompiledSchema | None, max_depth: int) -> Any:
+    item_type = item.get("type") if isinstance(item, dict) else None
+    return item if isinstance(item_type, str) and not is_namespaced(item_type) else _REFUSED
+
+
+def _why_namespaced(item: Any, why: _Why) -> tuple[str, dict[str, Any]]:
+    if not isinstance(item, dict):
+        return f"the item is {_kind(item)}, not a JSON object with a type", {}
+    item_type = item.get("type")
+    if not isinstance(item_type, str):
+        missing = "type is missing" if item_type is None else f"type is {_kind(item_type)}, not a string"
+        return f"{missing}: not a portable Open Responses item", {}
+    return (f"type {_q(item_type)} is a provider extension (it contains \":\"): not portable to another provider, "
+            f"and not a function_call to execute"), {}
+
+
+def _function_call(item: dict, compiled: CompiledSchema | None, max_depth: int) -> Any:
+    return item if item["type"] == "function_call" else _REFUSED
+
+
+def _why_not_function_call(item: dict, why: _Why) -> tuple[str, dict[str, Any]]:
+    return f"type {_q(item['type'])} is not function_call: nothing to execute (not a refusal)", {}
+
+
+def _runnable_status(item: dict, compiled: CompiledSchema | None, max_depth: int) -> Any:
+    return item if item.get("status") == RUNNABLE_STATUS else _REFUSED
+
+
+def _why_status(item: dict, why: _Why) -> tuple[str, dict[str, Any]]:
+    status = item.get("status")
+    shown = "missing" if status is None else _q(status)
+    return (f"status is {shown}, not {_q(RUNNABLE_STATUS)}: the call may be unfinished and its arguments cut off; "
+            f"do not execute it or write a function_call_output"), {}
+
+
+def _string_arguments(item: dict, compiled: CompiledSchema | None, max_depth: int) -> Any:
+    arguments = item.get("arguments")
+    return arguments if isinstance(arguments, str) else _REFUSED
+
+
+def _why_arguments_type(item: dict, why: _Why) -> tuple[str, dict[str, Any]]:
+    shown = "missing" if "arguments" not in item else _kind(item["arguments"])
+    return f"arguments is {shown}, not a string: Open Responses stores it as a JSON-encoded string", {}
+
+
+def _ijson_arguments(arguments: str, compiled: CompiledSchema | None, max_depth: int) -> Any:
+    parsed = try_loads_ijson(arguments, max_depth=max_depth)
+    return _REFUSED if parsed is NOT_IJSON else parsed
+
+
+def _why_arguments_parse(arguments: str, why: _Why) -> tuple[str, dict[str, Any]]:
+    try:
+        _parse_arguments(arguments, max_depth=why.max_depth)
+    except JSONTextError as err:
+        return f"arguments is not valid I-JSON: {err}", {"parse_error": err}
+    # Not reached: try_loads_ijson refuses exactly what loads_ijson raises for (tests/test_gate.py checks it).
+    return "arguments is not valid I-JSON", {}
+
+
+def _valid_arguments(parsed: Any, compiled: CompiledSchema | None, max_depth: int) -> Any:
+    """The parsed arguments when ``compiled`` accepts them (a value parsed with the depth limit, so the fast
+    engine is safe). :raises SchemaInvalid: a catastrophic ``pattern`` the reference engine alone had to run."""
+    if compiled is None:
+        return _REFUSED
+    return parsed if compiled.is_valid(parsed) else _REFUSED
+
+
+def _why_arguments_schema(parsed: Any, why: _Why) -> tuple[str, dict[str, Any]]:
+    if why.problem is not None:
+        return (f"the schema{why.tool} is unusable, so the arguments cannot be checked: {why.problem}",
+                {"arguments": parsed})
+    if why.compiled is None:
+        return f"no schema{why.tool} to check the arguments against", {"arguments": parsed}
+    errors = tuple(why.compiled.errors(parsed))
+    count = f"{len(errors)} errors" if len(errors) != 1 else "1 error"
+    first = f"; {errors[0].pointer or '(root)'}: {errors[0].message}" if errors else ""
+    return (f"arguments do not match the schema{why.tool} ({count}{first})",
+            {"errors": errors, "arguments": parsed})
+
+
+#: The gate's rules in the article's order: the first that refuses gives the reason; past them all, ``ok``.
+STEPS: tuple[Step, ...] = (
+    Step("namespaced", _portable_type, _why_namespaced),
+    Step("not_function_call", _function_call, _why_not_function_call),
+    Step("status", _runnable_status, _why_status),
+    Step("arguments_type", _string_arguments, _why_arguments_type),
+    Step("arguments_parse", _ijson_arguments, _why_arguments_parse),
+    Step("arguments_schema", _valid_arguments, _why_arguments_schema),
+)
+#: Every reason the gate gives, in the order its rules are tried.
+REASONS: tuple[str, ...] = tuple(step.reason for step in STEPS) + ("ok",)
+_TESTS = tuple((step.reason, step.test) for step in STEPS)  # the hot loop unpacks pairs: no attribute look-ups
+
+
+# --------------------------------------------------------------------------------------------------------------
 # One item
 
 
-def replay_gate(item: dict, schema: dict | bool | None) -> str:
-    """The article's gate: the first reason that applies, from :data:`REASONS`.
+def replay_gate(item: dict, schema: dict | bool | None, *, max_depth: int = DEFAULT_MAX_DEPTH) -> str:
+    """The article's gate: the first reason that applies, from :data:`REASONS` (the steps of :data:`STEPS`).
 
     The hot path of journals of 100,000+ items: the schema is compiled once (cached), ``arguments`` is parsed at
     about ``json.loads`` speed and checked by the compiled (Rust) validator; no error details are built.
@@ -77,39 +214,27 @@ def replay_gate(item: dict, schema: dict | bool | None) -> str:
     :param item: an Open Responses item as parsed JSON.
     :param schema: the JSON Schema of the tool the item names (its ``parameters``); ``None`` when there is no
         such tool — a function_call then never gets ``ok`` (``arguments_schema``).
+    :param max_depth: nesting limit (JSON levels) for the parsed ``arguments``; deeper is ``arguments_parse``.
     :return: one of :data:`REASONS`.
     :raises SchemaInvalid: when ``schema`` itself is unusable (not the item's fault): checked before the item;
         also when a ``pattern`` backtracks catastrophically and only the backtracking engine can run it.
     """
     compiled = None if schema is None else compile_schema(schema)  # an identity hit after the first item
-    item_type = item.get("type") if isinstance(item, dict) else None
-    if not isinstance(item_type, str) or ":" in item_type:
-        return "namespaced"
-    if item_type != "function_call":
-        return "not_function_call"
-    if item.get("status") != "completed":
-        return "status"
-    arguments = item.get("arguments")
-    if not isinstance(arguments, str):
-        return "arguments_type"
-    parsed = try_loads_ijson(arguments, max_depth=_MAX_DEPTH)
-    if parsed is NOT_IJSON:
-        return "arguments_parse"
-    if compiled is None:
-        return "arguments_schema"
-    return "ok" if compiled.is_valid(parsed) else "arguments_schema"
+    value = item
+    for reason, test in _TESTS:
+        value = test(value, compiled, max_depth)
+        if value is _REFUSED:
+            return reason
+    return "ok"
 
 
-def _parse_arguments(text: str) -> Any:
+def _parse_arguments(text: str, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
     """``arguments`` as I-JSON (RFC 7493), with the place of any mistake.
 
-    :raises JSONTextError: syntax, NaN/Infinity, duplicate names, unpaired surrogates, nesting beyond 100
-        levels, or a number out of the range of a 64-bit double (``number_overflow``).
+    :raises JSONTextError: syntax, NaN/Infinity, duplicate names, unpaired surrogates, nesting beyond
+        ``max_depth`` levels, or a number out of the range of a 64-bit double (``number_overflow``).
     """
-    return loads_ijson(text, max_depth=_MAX_DEPTH)
-
-
-_MAX_DEPTH = 100
+    return loads_ijson(text, max_depth=max_depth)
 
 
 @dataclass(frozen=True)
@@ -151,13 +276,15 @@ class Verdict:
 
 
 def check_item(item: Any, schema: dict | bool | None, *, format_assertion: bool = False,
-               tool_name: str | None = None) -> Verdict:
-    """The gate with details: same reason as :func:`replay_gate`, plus every error as data.
+               tool_name: str | None = None, max_depth: int = DEFAULT_MAX_DEPTH) -> Verdict:
+    """The gate with details: the steps of :data:`STEPS` as :func:`replay_gate` runs them (so the same reason),
+    plus, from the step that refuses, its message and every error as data.
 
     :param item: an Open Responses item as parsed JSON (anything else is ``namespaced``: it has no type).
     :param schema: the tool's parameters schema; ``None`` when no tool is known (never ``ok``).
     :param format_assertion: assert ``format`` in the schema (off by default, as in 2020-12).
     :param tool_name: for messages only.
+    :param max_depth: nesting limit (JSON levels) for the parsed ``arguments``; deeper is ``arguments_parse``.
     :return: a :class:`Verdict`; never raises for a bad schema (see ``Verdict.schema_problem``).
     """
     compiled: CompiledSchema | None = None
@@ -167,54 +294,20 @@ def check_item(item: Any, schema: dict | bool | None, *, format_assertion: bool 
             compiled = compile_schema(schema, format_assertion=format_assertion)
         except SchemaInvalid as exc:
             problem = exc
-
-    def verdict(reason: str, message: str, **extra: Any) -> Verdict:
-        return Verdict(reason, reason == "ok", schema_problem=problem, message=message, **extra)
-
-    if not isinstance(item, dict):
-        return verdict("namespaced", f"the item is {_kind(item)}, not a JSON object with a type")
-    item_type = item.get("type")
-    if not isinstance(item_type, str):
-        missing = "type is missing" if item_type is None else f"type is {_kind(item_type)}, not a string"
-        return verdict("namespaced", f"{missing}: not a portable Open Responses item")
-    if ":" in item_type:
-        return verdict("namespaced", f"type {_q(item_type)} is a provider extension (it contains \":\"): not "
-                                     f"portable to another provider, and not a function_call to execute")
-    if item_type != "function_call":
-        return verdict("not_function_call", f"type {_q(item_type)} is not function_call: nothing to execute "
-                                            f"(not a refusal)")
-    status = item.get("status")
-    if status != "completed":
-        shown = "missing" if status is None else _q(status)
-        return verdict("status", f"status is {shown}, not \"completed\": the call may be unfinished and its "
-                                 f"arguments cut off; do not execute it or write a function_call_output")
-    arguments = item.get("arguments")
-    if not isinstance(arguments, str):
-        shown = "missing" if "arguments" not in item else _kind(arguments)
-        return verdict("arguments_type", f"arguments is {shown}, not a string: Open Responses stores it as a "
-                                         f"JSON-encoded string")
-    try:
-        parsed = _parse_arguments(arguments)
-    except JSONTextError as err:
-        return verdict("arguments_parse", f"arguments is not valid I-JSON: {err}", parse_error=err)
-    name = f" of {_q(tool_name)}" if tool_name else ""
-    if problem is not None:
-        return verdict("arguments_schema", f"the schema{name} is unusable, so the arguments cannot be checked: "
-                                           f"{problem}", arguments=parsed)
-    if compiled is None:
-        return verdict("arguments_schema", f"no schema{name} to check the arguments against", arguments=parsed)
-    try:
-        if compiled.is_valid(parsed):
-            return verdict("ok", "may be executed, and its function_call_output written", arguments=parsed)
-        errors = tuple(compiled.errors(parsed))
-    except SchemaInvalid as exc:  # a catastrophic pattern the reference engine alone had to run
-        problem = exc
-        return verdict("arguments_schema", f"the schema{name} cannot be evaluated on these arguments: {exc}",
-                       arguments=parsed)
-    count = f"{len(errors)} errors" if len(errors) != 1 else "1 error"
-    first = f"; {errors[0].pointer or '(root)'}: {errors[0].message}" if errors else ""
-    return verdict("arguments_schema", f"arguments do not match the schema{name} ({count}{first})",
-                   errors=errors, arguments=parsed)
+    why = _Why(compiled, problem, f" of {_q(tool_name)}" if tool_name else "", max_depth)
+    value = item
+    for step in STEPS:
+        try:
+            passed = step.test(value, compiled, max_depth)
+            if passed is not _REFUSED:
+                value = passed
+                continue
+            message, details = step.explain(value, why)
+        except SchemaInvalid as exc:  # a catastrophic pattern the reference engine alone had to run
+            return Verdict(step.reason, False, arguments=value, schema_problem=exc,
+                           message=f"the schema{why.tool} cannot be evaluated on these arguments: {exc}")
+        return Verdict(step.reason, False, schema_problem=problem, message=message, **details)
+    return Verdict("ok", True, arguments=value, message="may be executed, and its function_call_output written")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -222,10 +315,34 @@ def check_item(item: Any, schema: dict | bool | None, *, format_assertion: bool 
 
 
 @dataclass(frozen=True)
+class ItemRef:
+    """An item a finding's message names, as data: ``index`` is its position in the journal; ``noun`` is how the
+    default message calls it (``item``, ``function_call``, ``function_call_output``), shown as ``"function_call 2"``.
+    """
+
+    index: int
+    noun: str = "item"
+
+    def __str__(self) -> str:
+        return f"{self.noun} {self.index}"
+
+
+@dataclass(frozen=True)
 class Finding:
-    """A journal-level problem. ``index`` is the item's position (``None`` for a tool definition or the journal's
-    envelope). ``pointer``, ``line`` and ``column`` place it in the journal's text when it is a problem of the
-    text itself (``duplicate_member``), else ``None``."""
+    """A journal-level problem, as data.
+
+    :ivar code: one of :data:`FINDINGS` (its value is :attr:`severity`).
+    :ivar index: the position of the item it is about, or ``None`` for a tool definition, ``tool_choice`` or the
+        journal's envelope.
+    :ivar call_id: the ``call_id`` involved, when there is one.
+    :ivar message: one sentence for people, naming items by their journal positions (``function_call 2``).
+    :ivar severity: ``"error"`` (the journal is not replayable) or ``"warning"``.
+    :ivar pointer: RFC 6901 pointer of the problem in the journal's text, when it is a problem of the text itself
+        (``duplicate_member``), else ``None``; ``line`` and ``column`` (1-based) place it there.
+    :ivar parts: :attr:`message` as text pieces and :class:`ItemRef` s, so that a reader showing another numbering
+        (the responses API counts a request's input apart from earlier responses) renders it with
+        :meth:`describe` instead of rewriting the words.
+    """
 
     code: str
     index: int | None
@@ -235,6 +352,21 @@ class Finding:
     pointer: str | None = None
     line: int | None = None
     column: int | None = None
+    parts: tuple[str | ItemRef, ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def mentions(self) -> tuple[int, ...]:
+        """The indexes of the items :attr:`message` names, in the order it names them."""
+        return tuple(part.index for part in self.parts if isinstance(part, ItemRef))
+
+    def describe(self, name: Callable[[ItemRef], str] = str) -> str:
+        """:attr:`message` with each item it names rendered by ``name`` (default: ``"function_call 2"``).
+
+        :param name: ``ItemRef -> str``, e.g. ``lambda ref: f"input[{ref.index - 3}]"``.
+        """
+        if not self.parts:
+            return self.message
+        return "".join(name(part) if isinstance(part, ItemRef) else part for part in self.parts)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"code", "index", "call_id", "message", "severity", "pointer", "line", "column"}``."""
@@ -267,7 +399,15 @@ class ItemVerdict:
         """The reason, or ``refused`` for an item the gate passes but a finding stops (for counts and lines)."""
         return "refused" if self.reason == "ok" and self.refused_by else self.reason
 
+    @property
+    def blocks_replay(self) -> bool:
+        """The gate's own answer stops the journal: a ``namespaced`` item, or a function_call that is not ``ok``
+        (findings aside; see :attr:`refused_by`). Other items (messages, outputs…) have nothing to run."""
+        return self.reason == "namespaced" or (self.type == "function_call" and self.reason != "ok")
+
     def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"index", "id", "type", "reason", "ok", "refused_by", "message", "errors"}``, plus
+        ``name`` and ``call_id`` when known and ``parse_error`` for ``arguments_parse``."""
         data: dict[str, Any] = {"index": self.index, "id": self.id, "type": self.type, "reason": self.reason,
                                 "ok": self.ok, "refused_by": list(self.refused_by), "message": self.message,
                                 "errors": [e.as_dict() for e in self.errors]}
@@ -289,21 +429,43 @@ class JournalReport:
     findings: list[Finding]
     shape: str | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    @property
+    def counts(self) -> dict[str, int]:
+        """How many items have each :attr:`ItemVerdict.label`, in order of first appearance."""
         counts: dict[str, int] = {}
         for item in self.items:
             counts[item.label] = counts.get(item.label, 0) + 1
+        return counts
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"replayable", "shape", "counts", "items": [...], "findings": [...]}``."""
         return {
             "replayable": self.replayable,
             "shape": self.shape,
-            "counts": counts,
+            "counts": self.counts,
             "items": [item.as_dict() for item in self.items],
             "findings": [finding.as_dict() for finding in self.findings],
         }
 
 
-def _finding(code: str, index: int | None, message: str, call_id: Any = None) -> Finding:
-    return Finding(code, index, call_id if isinstance(call_id, str) else None, message, FINDINGS[code])
+def _finding(code: str, index: int | None, says: str | tuple[str | ItemRef, ...], call_id: Any = None,
+             **place: Any) -> Finding:
+    """A :class:`Finding`; ``says`` is its message, as text or as pieces naming items (:class:`ItemRef`)."""
+    parts = (says,) if isinstance(says, str) else says
+    return Finding(code, index, call_id if isinstance(call_id, str) else None, "".join(map(str, parts)),
+                   FINDINGS[code], parts=parts, **place)
+
+
+def _item(index: int) -> ItemRef:
+    return ItemRef(index)
+
+
+def _call(index: int) -> ItemRef:
+    return ItemRef(index, "function_call")
+
+
+def _output(index: int) -> ItemRef:
+    return ItemRef(index, "function_call_output")
 
 
 def _duplicate_finding(duplicate: Duplicate, call_id: Any = None) -> Finding:
@@ -312,16 +474,16 @@ def _duplicate_finding(duplicate: Duplicate, call_id: Any = None) -> Finding:
     never run — applies to the envelope too: a parser keeping the first ``type`` or ``status`` may see a
     namespaced or unfinished item where this one (keeping the last) sees a completed call."""
     if not duplicate.pointer:  # counted in a very big text, not located
-        return Finding("duplicate_member", duplicate.index, None, duplicate.message, FINDINGS["duplicate_member"],
-                       None, duplicate.line, duplicate.column)
+        return _finding("duplicate_member", duplicate.index, duplicate.message, line=duplicate.line,
+                        column=duplicate.column)
     name = _q(split_pointer(duplicate.pointer)[-1])
-    owner = f"item {duplicate.index}" if duplicate.index is not None else "the journal"
+    owner: str | ItemRef = _item(duplicate.index) if duplicate.index is not None else "the journal"
     scope = "item" if duplicate.index is not None else "journal"
-    message = (f"{owner} gives the member name {name} twice, at {duplicate.pointer} (the second at line "
-               f"{duplicate.line}, column {duplicate.column}): this gate keeps the last value, a parser keeping the "
-               f"first reads another {scope}; an ambiguous {scope} must never be replayed")
-    return Finding("duplicate_member", duplicate.index, call_id if isinstance(call_id, str) else None, message,
-                   FINDINGS["duplicate_member"], duplicate.pointer, duplicate.line, duplicate.column)
+    says = (owner, f" gives the member name {name} twice, at {duplicate.pointer} (the second at line "
+                   f"{duplicate.line}, column {duplicate.column}): this gate keeps the last value, a parser keeping "
+                   f"the first reads another {scope}; an ambiguous {scope} must never be replayed")
+    return _finding("duplicate_member", duplicate.index, says, call_id, pointer=duplicate.pointer,
+                    line=duplicate.line, column=duplicate.column)
 
 
 @dataclass
@@ -335,37 +497,37 @@ class _Tool:
 def _tool_table(tools: Iterable[Any] | None, findings: list[Finding]) -> dict[str, _Tool]:
     """Function tools by name, from ``CreateResponseBody.tools`` (flat ``{type:"function", name, parameters}``);
     the nested Chat Completions shape ``{type:"function", function:{name, parameters}}`` is recognised and
-    reported. Other tool types (hosted tools) are not function tools and are skipped."""
+    reported (:func:`webapp.core.items.tool_shape` tells them apart). Other tool types (hosted tools) are not
+    function tools and are skipped."""
     table: dict[str, _Tool] = {}
     for position, tool in enumerate(tools or ()):
         where = f"tools[{position}]"
         if not isinstance(tool, dict):
             findings.append(_finding("invalid_tool", None, f"{where} is {_kind(tool)}, not a tool definition"))
             continue
-        if tool.get("type") != "function":
+        shape = tool_shape(tool)
+        if shape is None:
             continue
-        definition = tool
-        if isinstance(tool.get("function"), dict) and "name" not in tool:
-            definition = tool["function"]
+        if shape.shape == "nested":
             findings.append(_finding("chat_completions_tool", None, f"{where} uses the Chat Completions shape "
                                      "{type, function: {name, parameters}}; Open Responses tools are flat "
                                      "{type: \"function\", name, parameters} (its schema is still used)"))
-        name = definition.get("name")
-        if not isinstance(name, str) or not name:
+        name = shape.name
+        if not name:
             findings.append(_finding("invalid_tool", None, f"{where} has no name"))
             continue
         if name in table:
             findings.append(_finding("invalid_tool", None, f"{where}: a second tool named {_q(name)} "
                                      f"(the first is {table[name].where}); calls use the first"))
             continue
-        schema = definition.get("parameters")
+        schema = shape.definition.get("parameters")
         entry = _Tool(name, NO_PARAMETERS_SCHEMA if schema is None else schema, where)
         try:
             compile_schema(entry.schema)
         except SchemaInvalid as exc:
             entry.problem = exc
-            place = f"{where}.parameters{exc.pointer}" if exc.pointer else f"{where}.parameters"
-            findings.append(_finding("tool_schema_invalid", None, f"{place}: {exc.message}"))
+            place = where + "".join(f".{token}" for token in split_pointer(shape.parameters_pointer))
+            findings.append(_finding("tool_schema_invalid", None, f"{place}{exc.pointer}: {exc.message}"))
         table[name] = entry
     return table
 
@@ -381,7 +543,8 @@ TOOL_CHOICE_MODES = ("none", "auto", "required")
 
 
 def _allowed_names(tool_choice: Any) -> tuple[set[str] | None, str, str | None]:
-    """What ``tool_choice`` lets run (Open Responses spec, "tool_choice"; spec notes §1.7).
+    """What ``tool_choice`` lets run (Open Responses spec, "tool_choice"; ``ToolChoiceParam`` and
+    ``AllowedToolChoice`` in ``tests/data/openresponses-openapi.json``).
 
     ``None``, ``"auto"`` and ``"required"`` allow every tool; ``"none"`` none; ``{type: "function", name}``
     that one; ``{type: "allowed_tools", tools, mode}`` the listed names in ``auto`` and ``required`` mode (the
@@ -428,7 +591,8 @@ def _allowed_names(tool_choice: Any) -> tuple[set[str] | None, str, str | None]:
 
 
 def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = None, *, tool_choice: Any = None,
-                  schema: dict | bool | None = None, format_assertion: bool = False) -> JournalReport:
+                  schema: dict | bool | None = None, format_assertion: bool = False,
+                  max_depth: int = DEFAULT_MAX_DEPTH) -> JournalReport:
     """Gate every item of a conversation and check the pairing rules (Open Responses spec, function_call /
     function_call_output; "tool_choice"; the article's "do not mix Chat Completions envelopes").
 
@@ -441,8 +605,10 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
         ones. It never replaces the schema check. One the gate cannot read is an ``invalid_tool_choice`` finding.
     :param schema: one schema for every function_call, whatever its name (then ``tools`` is not consulted).
     :param format_assertion: assert ``format`` in the schemas.
-    :return: a :class:`JournalReport`. ``replayable`` is false when any item is ``namespaced``, any
-        function_call is not ``ok``, or any finding is an error.
+    :param max_depth: nesting limit (JSON levels) for each call's parsed ``arguments`` (see :func:`check_item`).
+    :return: a :class:`JournalReport`. ``replayable`` is false when any item blocks the replay
+        (:attr:`ItemVerdict.blocks_replay`: a ``namespaced`` item, a function_call that is not ``ok``) or any finding
+        is an error. Findings name items by their position in ``items``, as data (:attr:`Finding.parts`).
     """
     shape = None
     duplicates: dict[int | None, list[Duplicate]] = {}
@@ -480,54 +646,55 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
 
         if isinstance(item, dict) and (isinstance(item.get("tool_calls"), list) or item.get("role") == "tool"):
             what = "a tool_calls array" if isinstance(item.get("tool_calls"), list) else "a role \"tool\" message"
-            findings.append(_finding("chat_completions_envelope", index, f"item {index} is {what} from Chat "
-                                     "Completions: replaying it sends the wrong envelope to an Open Responses "
-                                     "provider (use function_call / function_call_output items)",
-                                     call_id or item.get("tool_call_id")))
+            findings.append(_finding("chat_completions_envelope", index, (
+                _item(index), f" is {what} from Chat Completions: replaying it sends the wrong envelope to an Open "
+                "Responses provider (use function_call / function_call_output items)"),
+                call_id or item.get("tool_call_id")))
 
         if item_type == "function_call":
             if schema is not None:
-                verdict = check_item(item, schema, format_assertion=format_assertion)
+                verdict = check_item(item, schema, format_assertion=format_assertion, max_depth=max_depth)
             else:
                 tool = table.get(name) if isinstance(name, str) else None
                 if tool is None:
                     known = ", ".join(_q(n) for n in table) or "none"
-                    findings.append(_finding("unknown_tool", index, f"item {index} calls {_q(name)}, which is "
-                                             f"not among the tools (known: {known})", call_id))
+                    findings.append(_finding("unknown_tool", index, (
+                        _item(index), f" calls {_q(name)}, which is not among the tools (known: {known})"), call_id))
                 verdict = check_item(item, tool.schema if tool else None, format_assertion=format_assertion,
-                                     tool_name=name if isinstance(name, str) else None)
+                                     tool_name=name if isinstance(name, str) else None, max_depth=max_depth)
             if allowed is not None and name not in allowed:
-                findings.append(_finding("tool_not_allowed", index, f"item {index} calls {_q(name)}, but "
-                                         f"{allowed_words}", call_id))
+                findings.append(_finding("tool_not_allowed", index, (
+                    _item(index), f" calls {_q(name)}, but {allowed_words}"), call_id))
             if not isinstance(call_id, str) or not call_id:
-                findings.append(_finding("missing_call_id", index, f"function_call item {index} has no call_id: "
-                                         f"its output cannot be paired"))
+                findings.append(_finding("missing_call_id", index, (
+                    "function_call ", _item(index), " has no call_id: its output cannot be paired")))
             elif call_id in calls:
-                findings.append(_finding("duplicate_call_id", index, f"item {index} reuses call_id {_q(call_id)} "
-                                         f"of item {calls[call_id][0]}", call_id))
+                findings.append(_finding("duplicate_call_id", index, (
+                    _item(index), f" reuses call_id {_q(call_id)} of ", _item(calls[call_id][0])), call_id))
             else:
                 calls[call_id] = (index, item.get("status"))
-                if item.get("status") == "completed":
+                if item.get("status") == RUNNABLE_STATUS:
                     pending.append((index, call_id))
         else:
-            verdict = check_item(item, None)
+            verdict = check_item(item, None, max_depth=max_depth)
             if item_type == "function_call_output":
                 _pair_output(index, call_id, calls, answered, findings)
             elif item_type == "message" and item.get("role") == "user":
                 for call_index, waiting in pending:
                     if waiting not in answered:
-                        findings.append(_finding("missing_output", call_index, f"function_call {call_index} "
-                                                 f"({_q(waiting)}) has no function_call_output before the user "
-                                                 f"message at item {index}", waiting))
+                        findings.append(_finding("missing_output", call_index, (
+                            _call(call_index), f" ({_q(waiting)}) has no function_call_output before the user "
+                            "message at ", _item(index)), waiting))
                 pending = []
 
-        if verdict.reason == "namespaced" or (item_type == "function_call" and not verdict.ok):
-            replayable = False
-        verdicts.append(ItemVerdict(
+        line = ItemVerdict(
             index, item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else None,
             item_type if isinstance(item_type, str) else None, verdict.reason, verdict.errors, verdict.message,
             name if item_type == "function_call" and isinstance(name, str) else None,
-            call_id if isinstance(call_id, str) else None, verdict))
+            call_id if isinstance(call_id, str) else None, verdict)
+        if line.blocks_replay:
+            replayable = False
+        verdicts.append(line)
 
     if any(f.severity == "error" for f in findings):
         replayable = False
@@ -557,18 +724,20 @@ def _refused(verdicts: list[ItemVerdict], findings: list[Finding]) -> list[ItemV
 def _pair_output(index: int, call_id: Any, calls: dict[str, tuple[int, Any]], answered: dict[str, int],
                  findings: list[Finding]) -> None:
     if not isinstance(call_id, str) or not call_id:
-        findings.append(_finding("missing_call_id", index, f"function_call_output item {index} has no call_id"))
+        findings.append(_finding("missing_call_id", index, ("function_call_output ", _item(index),
+                                                              " has no call_id")))
         return
     call = calls.get(call_id)
     if call is None:
-        findings.append(_finding("orphan_output", index, f"function_call_output {index} answers call_id "
-                                 f"{_q(call_id)}, which matches no earlier function_call", call_id))
-    elif call[1] != "completed":
+        findings.append(_finding("orphan_output", index, (
+            _output(index), f" answers call_id {_q(call_id)}, which matches no earlier function_call"), call_id))
+    elif call[1] != RUNNABLE_STATUS:
         shown = "missing" if call[1] is None else _q(call[1])
-        findings.append(_finding("output_for_unfinished_call", index, f"function_call_output {index} answers "
-                                 f"function_call {call[0]}, whose status is {shown}, not \"completed\"", call_id))
+        findings.append(_finding("output_for_unfinished_call", index, (
+            _output(index), " answers ", _call(call[0]), f", whose status is {shown}, not {_q(RUNNABLE_STATUS)}"),
+            call_id))
     if call_id in answered:
-        findings.append(_finding("duplicate_output", index, f"function_call_output {index} answers "
-                                 f"{_q(call_id)} again (first at item {answered[call_id]})", call_id))
+        findings.append(_finding("duplicate_output", index, (
+            _output(index), f" answers {_q(call_id)} again (first at ", _item(answered[call_id]), ")"), call_id))
     else:
         answered[call_id] = index

@@ -22,8 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from webapp.core.json import text as jsontext
 from webapp.core.json import pointer as jp
+from webapp.core.json import text as jsontext
 from webapp.core.json.text import kind_of
 
 __all__ = ["Journal", "JournalError", "Duplicate", "load_journal", "from_value", "SHAPES"]
@@ -136,7 +136,7 @@ def _from_lines(text: str | bytes | bytearray, max_depth: int) -> Journal:
         raise JournalError(f"JSON Lines, line {err.line}, column {err.column}: {err.message}", line=err.line,
                            column=err.column, code=err.code) from None
     items = [record.document.value for record in records]
-    for record, item in zip(records, items):
+    for record, item in zip(records, items, strict=True):
         if not isinstance(item, dict):
             raise JournalError(f"JSON Lines, line {record.line}: each line must be one item (a JSON object), "
                                f"not {kind_of(item)}", line=record.line, column=1)

@@ -12,6 +12,8 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
+from webapp.web.limits import ParseLimits
+
 # HTTP status -> error ``type`` (Open Responses spec, Errors table; ``invalid_request_error`` as the SDKs expect).
 ERROR_TYPES = {
     400: "invalid_request_error",
@@ -81,14 +83,14 @@ def init_app(app: Flask) -> None:
         if wants_json():
             message = error.description or error.name
             if status == 413:
-                limit = app.config.get("MAX_CONTENT_LENGTH")
+                limit = ParseLimits.from_config(app.config).max_bytes
                 message = f"Request body is larger than the limit of {limit} bytes."
             response = ApiError(message, status, code=_HTTP_CODES.get(status)).to_response()
             if status == 405 and error.valid_methods:  # type: ignore[attr-defined]
                 response.headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
             return response
         if status == 413:
-            limit = app.config.get("MAX_CONTENT_LENGTH")
+            limit = ParseLimits.from_config(app.config).max_bytes
             error.description = f"What you sent is larger than the limit of {limit:,} bytes."
         return render_template("error.html", error=error), status
 

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from webapp.core import items
 from webapp.core.json.text import json_type
 
 MiB = 1024 * 1024
@@ -47,7 +48,8 @@ UNSUPPORTED = "unsupported_value"
 CHAT_ENVELOPE = "chat_completions_envelope"  # same code as the gate's finding for this mistake
 INVALID_PARAMETERS = "invalid_function_parameters"  # OpenAI's code for a tool schema it cannot use
 
-ITEM_TYPES = ("message", "function_call", "function_call_output", "reasoning", "item_reference")
+# Item types this server reads (webapp.core.items): compaction items are sealed by the provider that made them.
+ITEM_TYPES = tuple(kind for kind in items.ITEM_TYPES if kind != "compaction")
 ROLES = ("user", "system", "developer", "assistant")
 # Content part types each role may send (spec: User/System/Developer/AssistantMessageItemParam.content).
 PARTS_BY_ROLE = {
@@ -57,7 +59,7 @@ PARTS_BY_ROLE = {
     "assistant": ("output_text", "refusal"),
 }
 OUTPUT_PARTS = ("input_text", "input_image", "input_file")  # FunctionCallOutputItemParam.output (video refused)
-CALL_STATUSES = ("in_progress", "completed", "incomplete")
+CALL_STATUSES = items.CALL_STATUSES
 NAME_PATTERN = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 TOOL_CHOICE_VALUES = ("none", "auto", "required")
 INCLUDE_VALUES = ("reasoning.encrypted_content", "message.output_text.logprobs")

@@ -17,7 +17,8 @@ parsed JSON, or text of JSON / JSON Lines)::
         "findings": [{"code", "index", "call_id", "message", "severity", "pointer", "line", "column"}]}
 
 Malformed requests get 400 in the one error shape (:mod:`webapp.web.errors`) naming the parameter; bodies over
-``MAX_CONTENT_LENGTH`` get 413.
+``MAX_CONTENT_LENGTH`` get 413. ``JSON_MAX_DEPTH`` (:mod:`webapp.web.limits`) limits the nesting of the body, of a
+journal sent as text and of each call's ``arguments``: deeper arguments are ``arguments_parse``.
 
 The body is read as plain JSON, not I-JSON, so that the answer can be about an item holding a lone surrogate or
 duplicate member names inside its ``arguments`` string (``arguments_parse``). A member name given twice in the
@@ -40,15 +41,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
-from webapp.web.errors import ApiError
 from webapp.core.gate import check_item, check_journal, tool_schema
 from webapp.core.journal import JournalError, from_value, load_journal
-from webapp.core.json.text import JSONWarning, kind_of, quote
 from webapp.core.json.pointer import split as split_pointer
+from webapp.core.json.text import JSONWarning, kind_of, quote
 from webapp.core.schema import SchemaInvalid, compile_schema
 from webapp.web.api.jsonbody import read_json_document
+from webapp.web.errors import ApiError
+from webapp.web.limits import parse_limits
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -146,7 +148,7 @@ def _one_item(item: Any, schema: dict | bool | None, format_assertion: bool,
     if schema is None and tools is not None:
         schema = tool_schema(tools, name)
     verdict = check_item(item, schema, format_assertion=format_assertion,
-                         tool_name=name if isinstance(name, str) else None)
+                         tool_name=name if isinstance(name, str) else None, max_depth=parse_limits().max_depth)
     result = verdict.as_dict()
     dialect = None
     if schema is not None and verdict.schema_problem is None:
@@ -160,6 +162,7 @@ def _one_item(item: Any, schema: dict | bool | None, format_assertion: bool,
 
 def _journal(body: dict[str, Any], mode: str, schema: dict | bool | None, format_assertion: bool,
              duplicates: list[JSONWarning]) -> dict[str, Any]:
+    max_depth = parse_limits().max_depth
     if mode == "items":
         items = body["items"]
         if not isinstance(items, list):
@@ -173,12 +176,12 @@ def _journal(body: dict[str, Any], mode: str, schema: dict | bool | None, format
                            f"{kind_of(source)}.", param="journal", code="invalid_type")
         try:
             if isinstance(source, str):
-                journal = load_journal(source, max_depth=current_app.config.get("JSON_MAX_DEPTH", 100))
+                journal = load_journal(source, max_depth=max_depth)
             else:
                 journal = from_value(source, duplicates, "/journal")
         except JournalError as err:
             where = f" (at {err.pointer})" if err.pointer else ""
             raise ApiError(f"journal: {err.message}{where}", param="journal", code="invalid_journal") from None
     report = check_journal(journal, _optional_tools(body), tool_choice=body.get("tool_choice"), schema=schema,
-                           format_assertion=format_assertion)
+                           format_assertion=format_assertion, max_depth=max_depth)
     return report.as_dict()

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import current_app, request
+from flask import request
 
-from webapp.web.errors import ApiError
 from webapp.core.json.text import Document, JSONTextError, loads_ijson, parse
+from webapp.web.errors import ApiError
+from webapp.web.limits import parse_limits
 
 
 def read_json_body(expected: str, *, require_json_type: bool = True, ijson: bool = True) -> Any:
@@ -18,7 +19,8 @@ def read_json_body(expected: str, *, require_json_type: bool = True, ijson: bool
     :param require_json_type: answer 415 unless the Content-Type is ``application/json`` (or ``+json``);
         the Open Responses spec says clients MUST send ``application/json`` (HTTP transport).
     :raises ApiError: 415 for another media type, 400 ``invalid_json`` for an empty or malformed body (the message
-        names line and column); Werkzeug raises 413 above ``MAX_CONTENT_LENGTH``.
+        names line and column, or the nesting limit ``JSON_MAX_DEPTH``, :mod:`webapp.web.limits`); Werkzeug
+        raises 413 above ``MAX_CONTENT_LENGTH``.
     :param ijson: ``False`` for the inspection API, which must answer about items holding duplicate names or
         lone surrogates (plain RFC 8259; NaN is still refused) rather than refuse the request.
     """
@@ -49,7 +51,7 @@ def _parsed(expected: str, require_json_type: bool, parser: Callable[..., Any]) 
     except UnicodeDecodeError:
         text = data  # the bytes path names the bad byte's place
     try:
-        return parser(text, max_depth=int(current_app.config.get("JSON_MAX_DEPTH", 100)))
+        return parser(text, max_depth=parse_limits().max_depth)
     except JSONTextError as err:
         raise ApiError(f"The request body is not valid JSON: {str(err).rstrip('.')}.", 400,
                        code="invalid_json") from None

@@ -22,7 +22,6 @@ from __future__ import annotations
 import hmac
 import json
 import os
-import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -30,8 +29,9 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request, url_for
 
 from webapp.web.errors import ApiError
-from webapp.core.gate import check_journal
+from webapp.core.gate import ItemRef, check_journal
 from webapp.web.api.jsonbody import read_json_body
+from webapp.web.limits import parse_limits
 from webapp.core.responses.models import (
     CreateRequest,
     Limits,
@@ -235,12 +235,17 @@ def _gate(chain: list[dict[str, Any]], items: list[dict[str, Any]], tools: list[
     are not judged again.
     """
     context = chain + items
-    report = check_journal(context, [tool.echo() for tool in tools])
+    report = check_journal(context, [tool.echo() for tool in tools], max_depth=parse_limits().max_depth)
     offset = len(chain)
+
+    def place(ref: ItemRef) -> str:
+        # The gate counts items over the whole context; the client knows its input and its earlier responses.
+        return f"input[{ref.index - offset}]" if ref.index >= offset else "an item of an earlier response"
+
     problems: list[tuple[int, int, str, str]] = []  # (index, rank, code, message)
     unknown = {f.index for f in report.findings if f.code == "unknown_tool"}
     for verdict in report.items[offset:]:
-        if verdict.reason == "namespaced" or (verdict.type == "function_call" and verdict.reason != "ok"):
+        if verdict.blocks_replay:
             code = verdict.reason
             message = verdict.message
             if code == "arguments_schema" and verdict.index in unknown:
@@ -256,22 +261,12 @@ def _gate(chain: list[dict[str, Any]], items: list[dict[str, Any]], tools: list[
     for finding in report.findings:
         if finding.severity == "error" and finding.index is not None and finding.index >= offset \
                 and finding.code != "unknown_tool":
-            problems.append((finding.index, 1, finding.code, finding.message))
+            problems.append((finding.index, 1, finding.code, finding.describe(place)))
     if problems:
         index, _, code, message = min(problems, key=lambda p: (p[0], p[1]))
         where = f"input[{index - offset}]"
-
-        def place(match: re.Match[str]) -> str:
-            # The gate counts items over the whole context; the client knows its input and its earlier responses.
-            position = int(match.group(2))
-            return f"input[{position - offset}]" if position >= offset else "an item of an earlier response"
-
-        message = _CONTEXT_INDEX.sub(place, message)
         raise ApiError(f"{where}: the replay gate refuses this item ({code}): {message}", 400, param=where,
                        code=code)
-
-
-_CONTEXT_INDEX = re.compile(r"\b(item|function_call_output|function_call) (\d+)\b")
 
 
 # ------------------------------------------------------------------------------------------------ stored

@@ -13,11 +13,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, render_template, request
 
 from webapp.core import diff as jdiff
 from webapp.core.diff import EXAMPLES
 from webapp.web.htmx import is_partial
+from webapp.web.limits import parse_limits
 from webapp.core.json.text import Document, JSONTextError, JSONWarning, displayable, parse
 
 bp = Blueprint("diff", __name__)
@@ -76,8 +77,7 @@ def _parse_side(name: str, text: str) -> Side:
     """Parse one side with the shared strict layer (depth and size caps from the app config)."""
     side = Side(name, text)
     try:
-        side.document = parse(text, max_depth=current_app.config.get("JSON_MAX_DEPTH", 100),
-                              max_bytes=current_app.config.get("MAX_CONTENT_LENGTH"))
+        side.document = parse(text, **parse_limits().parse_options)
     except JSONTextError as err:
         side.error = err
     return side

@@ -15,11 +15,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from webapp.core import format as fmt
 from webapp.web.htmx import is_partial
+from webapp.web.limits import parse_limits
 from webapp.core.json.text import JSONTextError
 
 bp = Blueprint("format", __name__)
@@ -53,8 +54,7 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 
 
 def _settings() -> dict[str, Any]:
-    config = current_app.config
-    return {"max_depth": config.get("JSON_MAX_DEPTH", 100), "max_bytes": config.get("MAX_CONTENT_LENGTH")}
+    return parse_limits().parse_options
 
 
 def _choice(name: str, allowed: Any, default: str) -> str:
@@ -75,7 +75,7 @@ def _render(outcome: fmt.Outcome | None, *, upload: bool = False, status: int = 
         "action": outcome.action if outcome else "pretty",
         "indent": outcome.indent if outcome else "2",
         "examples": EXAMPLES,
-        "max_bytes": current_app.config.get("MAX_CONTENT_LENGTH"),
+        "max_bytes": parse_limits().max_bytes,
         "tree_limit": fmt.TREE_NODE_LIMIT,
         "upload": upload,  # the textarea is refreshed out of band with the uploaded text
         "limit_error": limit_error,
@@ -159,7 +159,7 @@ def tree() -> Any:
 @bp.errorhandler(RequestEntityTooLarge)
 def too_large(error: RequestEntityTooLarge) -> Any:
     """A body over ``MAX_CONTENT_LENGTH``: the page with the limit named (413; format.js lets htmx show it)."""
-    limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
+    limit = parse_limits().max_bytes or 0
     megabytes = f" ({limit / (1 << 20):.3g} MB)" if limit >= 1 << 20 else ""
     message = (f"What you sent is larger than the limit of {limit:,} bytes{megabytes}, so it was not read. Format "
                "a smaller part, or start the app with a larger MAX_CONTENT_LENGTH (FLASK_MAX_CONTENT_LENGTH).")

@@ -17,11 +17,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, render_template, request
 
 from webapp.core.json import pointer
 from webapp.core.gate import Verdict, check_item
 from webapp.web.htmx import is_partial
+from webapp.web.limits import parse_limits
 from webapp.core.json.text import NOT_IJSON, Document, JSONTextError, json_type, loads_ijson, parse, try_loads_ijson
 from webapp.core.json.text import quote as _quote
 from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
@@ -266,8 +267,7 @@ def run_check(instance_text: str, schema_text: str, *, format_assertion: bool = 
 
 
 def _parse(text: str, *, ijson: bool = False) -> Document:
-    config = current_app.config
-    return parse(text, max_depth=config["JSON_MAX_DEPTH"], max_bytes=config["MAX_CONTENT_LENGTH"], ijson=ijson)
+    return parse(text, **parse_limits().parse_options, ijson=ijson)
 
 
 def _parse_input(check: Check, source: str, text: str) -> Document | None:
