@@ -95,6 +95,7 @@ class TreeNode:
     :ivar children: the loaded children, or ``None`` when they are fetched on expand.
     :ivar start: index of the first loaded child; ``next_start``: of the first child not loaded (``None``: all).
     :ivar hint: for strings holding JSON (``arguments``), what is inside: ``"JSON object"``, ``"JSON array"``.
+    :ivar in_array: the node is an array element (its label is an index).
     """
 
     pointer: str
@@ -110,10 +111,12 @@ class TreeNode:
 
     @property
     def container(self) -> bool:
+        """An object or an array."""
         return self.kind in ("object", "array")
 
     @property
     def depth(self) -> int:
+        """Levels below the root (the root is 0)."""
         return self.pointer.count("/")
 
     @property
