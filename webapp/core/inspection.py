@@ -17,18 +17,14 @@ from webapp.core import gate
 from webapp.core.format import pretty
 from webapp.core.items import type_kind
 from webapp.core.json import pointer as jpointer
-from webapp.core.json.text import Document, JSONLine, JSONTextError, JSONWarning, displayable, parse
+from webapp.core.json.show import displayable, kind_of
+from webapp.core.json.text import Document, JSONLine, JSONTextError, JSONWarning, parse
 from webapp.core.tree import value_kind
 
 __all__ = [
     "MAX_ITEMS", "SCHEMA_NEXT", "ArgumentsCheck", "Inspection", "ItemReport", "TypeBadge", "arguments_check",
     "gate_label", "gate_verdict", "inspect", "type_badge",
 ]
-
-
-def _a(kind: str) -> str:
-    """The kind with its article, for sentences: ``an array``, ``a number``, ``null``."""
-    return kind if kind == "null" else ("an " if kind[0] in "aeiou" else "a ") + kind
 
 
 @dataclass(frozen=True)
@@ -130,7 +126,7 @@ def arguments_check(item: dict, raw: str | None = None, indent: str = "  ") -> A
                               "json.dumps before storing.", displayable(shown))
     if not isinstance(arguments, str):
         return ArgumentsCheck("not_string", "arguments_type", "bad", f"{value_kind(arguments)}, not a string",
-                              f"arguments is {_a(value_kind(arguments))}: it must be a JSON string holding an object "
+                              f"arguments is {kind_of(arguments)}: it must be a JSON string holding an object "
                               "(gate: arguments_type).")
     if not arguments.strip():
         error = None
@@ -172,7 +168,7 @@ def arguments_check(item: dict, raw: str | None = None, indent: str = "  ") -> A
                               "arguments is a JSON string holding an object, as Open Responses stores it. Next: "
                               "check it against the tool's schema (step 2).", shown, warnings=warnings)
     return ArgumentsCheck("json_other", None, "warn", f"JSON string → {value_kind(value)}",
-                          f"arguments parses, but to {_a(value_kind(value))}, not an object: tool parameters are "
+                          f"arguments parses, but to {kind_of(value)}, not an object: tool parameters are "
                           "objects, so the schema check will refuse it (gate: arguments_schema).", shown,
                           warnings=warnings)
 

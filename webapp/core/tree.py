@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from webapp.core.json import pointer as jpointer
-from webapp.core.json.text import DEFAULT_MAX_DEPTH, displayable, parse
+from webapp.core.json.show import displayable, json_type
+from webapp.core.json.text import DEFAULT_MAX_DEPTH, parse
 
 __all__ = [
     "STRING_PREVIEW", "TREE_BUDGET", "TREE_NODE_LIMIT", "TREE_OPEN_DEPTH", "TREE_PAGE", "Num", "TreeNode",
@@ -46,21 +47,13 @@ class Num:
         return hash(self.text)
 
 
-
 def value_kind(value: Any) -> str:
-    """The JSON kind of a parsed value as the tree shows it: ``object``, ``array``, ``string``, ``number`` (integers,
-    floats and :class:`Num` alike), ``boolean`` or ``null``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float, Num)):
+    """The JSON kind of a parsed value as the tree shows it: :func:`webapp.core.json.show.json_type`, except that
+    integers, floats and :class:`Num` are all ``number``."""
+    if isinstance(value, Num):
         return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
+    kind = json_type(value)
+    return "number" if kind == "integer" else kind
 
 
 def tree_value(text: str) -> Any:
