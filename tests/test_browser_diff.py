@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
-from webapp.core.diff import EXAMPLES
+from webapp.core.examples import DIFF as EXAMPLES
 
 pytestmark = pytest.mark.browser
 

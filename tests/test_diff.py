@@ -1,5 +1,5 @@
-"""Unit tests of the pure diff (``webapp/diff.py``): no app. The JSON Patch round trips are checked with the
-independent ``jsonpatch`` library."""
+"""Unit tests of the pure diff (``webapp/core/diff.py``, ``align.py``, ``blockers.py``, ``diff_page.py``): no app.
+The JSON Patch round trips are checked with the independent ``jsonpatch`` library."""
 
 from __future__ import annotations
 
@@ -11,18 +11,11 @@ from typing import Any
 import jsonpatch
 import pytest
 
-from webapp.core.diff import (
-    ABSENT,
-    EXAMPLES,
-    DiffError,
-    DiffOptions,
-    diff,
-    json_type,
-    lcs_pairs,
-    parse_ignore_paths,
-    side_by_side,
-    string_hunks,
-)
+from webapp.core.align import lcs_pairs
+from webapp.core.diff import ABSENT, DiffError, DiffOptions, diff, parse_ignore_paths
+from webapp.core.diff_page import side_by_side, string_hunks
+from webapp.core.examples import DIFF as EXAMPLES
+from webapp.core.json.text import json_type
 
 _, FC_001, WS_001 = EXAMPLES["namespaced"]
 _, SAME_CALL, OTHER_PROVIDER = EXAMPLES["same-call"]

@@ -9,7 +9,8 @@ import jsonpatch
 import pytest
 from markupsafe import escape
 
-from webapp.core.diff import EXAMPLES
+from webapp.core import diff_page
+from webapp.core.examples import DIFF as EXAMPLES
 from webapp.web.pages import diff as diff_view
 
 _, FC_001, WS_001 = EXAMPLES["namespaced"]
@@ -145,7 +146,7 @@ def test_hide_unchanged_collapses_the_side_by_side_view(client):
 
 
 def test_big_journal_html_is_bounded_and_the_patch_has_everything(client, monkeypatch):
-    monkeypatch.setattr(diff_view, "MAX_CHANGES", 20)
+    monkeypatch.setattr(diff_page, "MAX_CHANGES", 20)
     left = [{"id": f"m{k}", "v": k} for k in range(500)]
     right = [{"id": "new", "v": -1}] + [{"id": f"m{k}", "v": k + (k % 5 == 0)} for k in range(500)]
     body = text_of(client.post("/diff", data=form(left, right), headers=HX))

@@ -12,6 +12,7 @@ import pytest
 
 from tests.conftest import TEST_TOKEN
 from webapp import create_app
+from webapp.core import format_page
 from webapp.web.pages import format as format_view
 
 HX = {"HX-Request": "true"}
@@ -219,7 +220,7 @@ def test_the_tree_is_off_beyond_the_node_limit(client):
 
 
 def test_a_long_output_is_cut_in_the_page_and_whole_in_the_download(client, monkeypatch):
-    monkeypatch.setattr(format_view, "OUTPUT_SHOWN", 100)
+    monkeypatch.setattr(format_page, "OUTPUT_SHOWN", 100)
     document = '{"n": [' + ", ".join(["1.10"] * 50) + "]}"
     page = post(client, document, htmx=True).get_data(as_text=True)
     assert 'id="format-output-cut"' in page and len(output(page)) <= 100

@@ -12,8 +12,9 @@ from contextlib import contextmanager
 import pytest
 from flask import template_rendered
 
+from webapp.core.examples import SCHEMA as EXAMPLES
 from webapp.core.schema import compile_schema
-from webapp.web.pages.schema import EXAMPLES, MAX_ERRORS_SHOWN
+from webapp.core.schema_check import MAX_ERRORS_SHOWN
 
 HX = {"HX-Request": "true"}
 
@@ -464,7 +465,7 @@ def test_every_shown_error_of_a_big_text_has_its_line_and_column(client, monkeyp
     at_schema = re.findall(r'data-field="schema" data-line="(\d+)" data-column="(\d+)"', body)
     assert len(at_instance) == len(at_schema) == MAX_ERRORS_SHOWN
     assert "no place in the pasted text" not in body
-    for (line, column), pointer_ in zip(at_instance, groups(body)):
+    for (line, column), pointer_ in zip(at_instance, groups(body), strict=True):
         offset = _offset_of(instance, int(line), int(column))
         assert instance.startswith(f"{quote}region{quote}", offset)
         # ... of its own row: the id written just before the member.

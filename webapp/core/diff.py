@@ -1,14 +1,15 @@
 """Semantic JSON diff for tool-call items and journals: aligned arrays, parsed ``arguments``, replay blockers
 and an RFC 6902 JSON Patch.
 
-How it works (the split follows the traps listed in ``docs/json-tools-anchors.md`` §4, items 14-18):
+How it works:
 
 * **Arrays are aligned here, not by deepdiff.** deepdiff 9.1 matches list items by position, so one insert at the
   front of a journal cascades into one "change" per later item, and it misses ``[2]`` vs ``[2.0]``. Each item
   gets a key: its identity (``call_id``, else ``id``, or the member named by ``match_key``) or else a canonical
   hash of its content (key order ignored, ``1`` / ``1.0`` / ``true`` kept apart). A longest-common-subsequence
   alignment of the keys (common prefix/suffix, unique-key anchors, exact DP on small gaps) pairs the items; items
-  with equal keys that fell out of order are *moves*; what is left in each gap is paired by similarity.
+  with equal keys that fell out of order are *moves*; what is left in each gap is paired by similarity
+  (:mod:`webapp.core.align`).
 * **Pairs that differ go to deepdiff** (key order ignored, ``type_changes`` for int/float/bool, added/removed
   members), with custom operators that hand nested lists back to the aligner, compare ``arguments`` strings by
   their parsed content and skip ignored paths. Objects whose differing members are all scalars (or whole
@@ -16,13 +17,14 @@ How it works (the split follows the traps listed in ``docs/json-tools-anchors.md
 * **The patch is exact**: applied to the left document it yields the right one, including the differences the
   change list does not call changes (``arguments`` that differ only in formatting, order under ``ignore_order``);
   only values at ignored paths stay as they are on the left.
+* **Replay blockers** are read from the matched item pairs (:mod:`webapp.core.blockers`).
 
-Pure module: no Flask. Pointers are RFC 6901 (:mod:`webapp.core.json.pointer`).
+Pure module: no Flask. Pointers are RFC 6901 (:mod:`webapp.core.json.pointer`). What the Diff page shows of a
+result (rows, side-by-side) is :mod:`webapp.core.diff_page`.
 """
 
 from __future__ import annotations
 
-import bisect
 import json
 import marshal
 from collections import Counter, defaultdict, deque
@@ -32,23 +34,18 @@ from typing import Any
 
 from deepdiff import DeepDiff
 
-from webapp.core import gate
+from webapp.core.align import lcs_pairs, pair_gaps, strictly_equal
+from webapp.core.blockers import Blocker, replay_blockers
 from webapp.core.json import pointer as jp
-from webapp.core.json.text import json_type, quote  # JSON Schema's type names; integer and number kept apart
+from webapp.core.json.text import DEFAULT_MAX_DEPTH, json_type  # JSON Schema's type names: integer, number apart
 
 __all__ = [
-    "ABSENT", "KINDS", "BLOCKERS", "EXAMPLES", "Blocker", "Change", "DiffError", "DiffOptions", "DiffResult",
-    "Reformatted", "SideLine", "diff", "json_type", "parse_ignore_paths", "side_by_side", "string_hunks",
+    "ABSENT", "ITEM_ARRAYS", "JSON_STRING_KEYS", "KINDS", "Change", "DiffError", "DiffOptions", "DiffResult",
+    "Reformatted", "diff", "parse_ignore_paths",
 ]
 
 KINDS = ("added", "removed", "changed", "type_changed", "moved")
 """Kinds of :class:`Change`, in the order the summary lists them."""
-
-BLOCKERS = ("namespaced", "type_changed", "call_id", "name", "status", "arguments_type", "arguments_parse",
-            "chat_completions")
-"""Codes of :class:`Blocker` (the replay-gate article, step 3: "if ``type`` became a colon extension or ``call_id``
-does not match, do not send the next request"; ``arguments_type``/``arguments_parse``: the gate refuses the right
-side's ``arguments`` before any schema is involved)."""
 
 # Items in arrays at these root members (or in a root array) are Open Responses items: blockers are checked there.
 ITEM_ARRAYS = ("input", "output", "items")
@@ -56,12 +53,10 @@ ITEM_ARRAYS = ("input", "output", "items")
 # JSON string; Chat Completions' ``function.arguments`` too).
 JSON_STRING_KEYS = ("arguments",)
 
-_DP_CELLS = 40_000       # exact LCS on a gap with at most this many cells (n*m); bigger gaps use anchors only
-_PAIR_CELLS = 2_500      # similarity alignment inside a gap up to this size; beyond it, pair by position
-_PAIR_THRESHOLD = 0.3    # least similarity for two unmatched items to be shown as one changed item
-_MAX_DEPTH = 100         # nesting compared, JSON strings' contents included: the parse layer's cap, which keeps
-                         # deepdiff and our recursion well below Python's limit of 1000 frames
-_BLOCK = 32              # runs of this many aligned pairs are compared at once (C speed) before item by item
+# Nesting compared, JSON strings' contents included: the parse layer's cap, which keeps deepdiff and our recursion
+# well below Python's limit of 1000 frames.
+_MAX_DEPTH = DEFAULT_MAX_DEPTH
+_BLOCK = 32  # runs of this many aligned pairs are compared at once (C speed) before item by item
 
 
 class _Absent:
@@ -167,20 +162,6 @@ class Reformatted:
     new: str
 
 
-@dataclass(frozen=True)
-class Blocker:
-    """A difference that must stop the replay, shown above the change list.
-
-    :ivar code: one of :data:`BLOCKERS`.
-    :ivar pointer: where (in the right document, or the left one when the item exists only there).
-    :ivar message: plain words naming the rule.
-    """
-
-    code: str
-    pointer: str
-    message: str
-
-
 @dataclass
 class DiffResult:
     """The outcome of :func:`diff`.
@@ -210,32 +191,6 @@ class DiffResult:
         counted = Counter(change.kind for change in self.changes)
         return {kind: counted.get(kind, 0) for kind in KINDS}
 
-
-# --------------------------------------------------------------------------------------------------------------
-# Examples: the replay-gate article's items and the same call from two providers (samples/same-call)
-
-_FC_001 = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report", "call_id": "call_123",
-           "status": "completed", "arguments": "{\"region\":\"apac\"}"}
-_FC_009 = {"type": "function_call", "id": "fc_009", "name": "get_latest_sales_report", "call_id": "call_129",
-           "status": "completed", "arguments": "{\"region\":\"global\"}"}
-_WS_001 = {"type": "openai:web_search_call", "id": "ws_001", "status": "completed",
-           "action": {"type": "search", "query": "apac sales report"}}
-_SAME_CALL = {"type": "function_call", "id": "fc_0a1b2c3d4e66", "call_id": "call_T0sA5pCn2", "name": "get_weather",
-              "arguments": "{\"location\": \"Paris\", \"unit\": \"celsius\"}", "status": "completed"}
-_OTHER_PROVIDER = {"type": "function_call", "id": "fc_9f8e7d6c5b4a", "call_id": "call_T0sA5pCn2",
-                   "name": "get_weather", "arguments": "{\"unit\":\"celsius\",\"location\":\"Paris\"}",
-                   "status": "completed"}
-_CHAT_MESSAGE = {"role": "assistant", "content": None, "tool_calls": [
-    {"id": "call_T0sA5pCn2", "type": "function", "function": {
-        "name": "get_weather", "arguments": "{\"location\":\"Paris\",\"unit\":\"celsius\"}"}}]}
-
-#: name -> (title, left, right), offered on the page and used by the tests.
-EXAMPLES: dict[str, tuple[str, Any, Any]] = {
-    "namespaced": ("fc_001 vs openai:web_search_call (article)", _FC_001, _WS_001),
-    "other-call": ("fc_001 vs fc_009 (article)", _FC_001, _FC_009),
-    "same-call": ("same call, two providers", _SAME_CALL, _OTHER_PROVIDER),
-    "chat-completions": ("Open Responses vs Chat Completions", _SAME_CALL, _CHAT_MESSAGE),
-}
 
 # --------------------------------------------------------------------------------------------------------------
 # Ignore patterns
@@ -339,157 +294,6 @@ def _deeper_than(value: Any, limit: int) -> bool:
     return False
 
 
-def _strictly_equal(a: Any, b: Any) -> bool:
-    """Equal with JSON types kept apart (``1`` vs ``1.0`` vs ``true`` differ); key order ignored."""
-    if a != b:
-        return False
-    # ``==`` already ignores key order. The marshal bytes (format 2: no back-references, so equal values give equal
-    # bytes) tell int/float/bool apart at C speed when key order matches; the sorted dump settles the rest.
-    return marshal.dumps(a, 2) == marshal.dumps(b, 2) or \
-        json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Sequence alignment
-
-
-def _lis(candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Longest subsequence of ``(i, j)`` pairs (sorted by i) with increasing j (patience sorting, O(k log k))."""
-    tails: list[int] = []          # tails[n] = smallest j ending an increasing run of length n+1
-    tail_index: list[int] = []
-    previous = [-1] * len(candidates)
-    for index, (_, j) in enumerate(candidates):
-        n = bisect.bisect_left(tails, j)
-        if n == len(tails):
-            tails.append(j)
-            tail_index.append(index)
-        else:
-            tails[n] = j
-            tail_index[n] = index
-        previous[index] = tail_index[n - 1] if n else -1
-    out = []
-    index = tail_index[-1] if tail_index else -1
-    while index >= 0:
-        out.append(candidates[index])
-        index = previous[index]
-    out.reverse()
-    return out
-
-
-def _lcs_dp(a: Sequence[int], b: Sequence[int], alo: int, ahi: int, blo: int, bhi: int) -> list[tuple[int, int]]:
-    """Exact longest common subsequence of ``a[alo:ahi]`` and ``b[blo:bhi]`` by dynamic programming."""
-    n, m = ahi - alo, bhi - blo
-    table = [[0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n - 1, -1, -1):
-        row, below = table[i], table[i + 1]
-        ai = a[alo + i]
-        for j in range(m - 1, -1, -1):
-            row[j] = below[j + 1] + 1 if ai == b[blo + j] else max(below[j], row[j + 1])
-    pairs = []
-    i = j = 0
-    while i < n and j < m:
-        if a[alo + i] == b[blo + j]:
-            pairs.append((alo + i, blo + j))
-            i += 1
-            j += 1
-        elif table[i + 1][j] >= table[i][j + 1]:
-            i += 1
-        else:
-            j += 1
-    return pairs
-
-
-def lcs_pairs(a: Sequence[Any], b: Sequence[Any]) -> list[tuple[int, int]]:
-    """Index pairs ``(i, j)`` of a common subsequence of ``a`` and ``b`` (hashable keys), sorted by i and j.
-
-    Common prefix and suffix first, then items whose key is unique on both sides as anchors (their longest
-    increasing run, as in patience diff), recursively; a gap without anchors gets the exact DP when it has at most
-    ``_DP_CELLS`` cells and is otherwise left unmatched (its items are paired by position later). Near-linear on
-    journals where most items keep their keys; exact on small inputs.
-    """
-    codes: dict[Any, int] = {}
-    ka = [codes.setdefault(key, len(codes)) for key in a]
-    kb = [codes.setdefault(key, len(codes)) for key in b]
-    pairs: list[tuple[int, int]] = []
-    stack = [(0, len(ka), 0, len(kb))]
-    while stack:
-        alo, ahi, blo, bhi = stack.pop()
-        while alo < ahi and blo < bhi and ka[alo] == kb[blo]:
-            pairs.append((alo, blo))
-            alo += 1
-            blo += 1
-        while alo < ahi and blo < bhi and ka[ahi - 1] == kb[bhi - 1]:
-            ahi -= 1
-            bhi -= 1
-            pairs.append((ahi, bhi))
-        if alo == ahi or blo == bhi:
-            continue
-        count_a = Counter(ka[alo:ahi])
-        count_b = Counter(kb[blo:bhi])
-        where_b = {kb[j]: j for j in range(blo, bhi) if count_b[kb[j]] == 1}
-        candidates = [(i, where_b[ka[i]]) for i in range(alo, ahi) if count_a[ka[i]] == 1 and ka[i] in where_b]
-        if candidates:
-            prev_i, prev_j = alo, blo
-            for i, j in _lis(candidates):
-                stack.append((prev_i, i, prev_j, j))
-                pairs.append((i, j))
-                prev_i, prev_j = i + 1, j + 1
-            stack.append((prev_i, ahi, prev_j, bhi))
-        elif (ahi - alo) * (bhi - blo) <= _DP_CELLS:
-            pairs.extend(_lcs_dp(ka, kb, alo, ahi, blo, bhi))
-    pairs.sort()
-    return pairs
-
-
-def _similarity(x: Any, y: Any) -> float:
-    """How alike two unmatched items are, 0..1: decides whether they show as one changed item."""
-    if isinstance(x, dict) and isinstance(y, dict):
-        keys = x.keys() | y.keys()
-        if not keys:
-            return 1.0
-        score = 0.0
-        for key in keys:
-            if key in x and key in y:
-                score += 1.0 if _strictly_equal(x[key], y[key]) else 0.5
-        return score / len(keys)
-    if isinstance(x, list) and isinstance(y, list):
-        return 0.5
-    if isinstance(x, (dict, list)) or isinstance(y, (dict, list)):
-        return 0.0
-    if type(x) is type(y) or (isinstance(x, (int, float)) and isinstance(y, (int, float))
-                              and not isinstance(x, bool) and not isinstance(y, bool)):
-        return 0.5
-    return _PAIR_THRESHOLD  # scalars of different JSON types: shown as a type change
-
-
-def _pair_gap(left: list[int], right: list[int], a: Sequence[Any], b: Sequence[Any]) -> list[tuple[int, int]]:
-    """Pair unmatched items of one gap, keeping order: the best total similarity when the gap is small,
-    otherwise position by position; pairs below ``_PAIR_THRESHOLD`` stay an addition and a removal."""
-    if not left or not right:
-        return []
-    if len(left) * len(right) > _PAIR_CELLS:
-        return [(i, j) for i, j in zip(left, right, strict=False) if _similarity(a[i], b[j]) >= _PAIR_THRESHOLD]
-    n, m = len(left), len(right)
-    sim = [[_similarity(a[i], b[j]) for j in right] for i in left]
-    best = [[0.0] * (m + 1) for _ in range(n + 1)]
-    for p in range(n - 1, -1, -1):
-        for q in range(m - 1, -1, -1):
-            take = best[p + 1][q + 1] + sim[p][q] if sim[p][q] >= _PAIR_THRESHOLD else -1.0
-            best[p][q] = max(take, best[p + 1][q], best[p][q + 1])
-    pairs = []
-    p = q = 0
-    while p < n and q < m:
-        if sim[p][q] >= _PAIR_THRESHOLD and best[p][q] == best[p + 1][q + 1] + sim[p][q]:
-            pairs.append((left[p], right[q]))
-            p += 1
-            q += 1
-        elif best[p + 1][q] >= best[p][q + 1]:
-            p += 1
-        else:
-            q += 1
-    return pairs
-
-
 # --------------------------------------------------------------------------------------------------------------
 # The differ
 
@@ -502,6 +306,7 @@ class _Operator:
         self.nested: list[tuple[tuple, list[Change]]] = []   # (relative path, changes found below it)
 
     def match(self, level: Any) -> bool:
+        """deepdiff asks whether this operator takes ``level`` over: lists, ignored members, JSON strings."""
         t1, t2 = level.t1, level.t2
         if isinstance(t1, list) and isinstance(t2, list):
             return True
@@ -514,6 +319,8 @@ class _Operator:
         return bool(rel) and rel[-1] in differ.string_keys and isinstance(t1, str) and isinstance(t2, str)
 
     def give_up_diffing(self, level: Any, diff_instance: Any) -> bool:
+        """Compare ``level`` ourselves (or skip it when ignored); its changes are kept in :attr:`nested`, to be
+        merged in document order. Always True: deepdiff reports nothing for it."""
         rel = tuple(level.path(output_format="list"))
         differ = self.differ
         if differ.patterns and rel and differ.ignored_path(self.lt + rel, self.rt + rel):
@@ -532,6 +339,16 @@ class _Operator:
 
 
 class _Differ:
+    """One diff run: walks two documents and collects what :func:`diff` answers.
+
+    Paths are tuples of tokens (member names, array indexes): ``lt`` in the left document, ``rt`` in the right one,
+    where patch operations apply (they differ once array items before them were added, removed or moved). As it
+    walks, it collects :attr:`changes` (document order), :attr:`reformatted` JSON strings, the patch :attr:`ops`
+    (``None`` when ``patch`` is off, as for the contents of a JSON string, which are replaced whole), the count of
+    comparisons skipped by ignore patterns, and the matched or added *items* of the item arrays
+    (:data:`ITEM_ARRAYS`) that the blockers are read from.
+    """
+
     def __init__(self, options: DiffOptions, *, patch: bool = True) -> None:
         self.options = options
         self.patterns = _compile_patterns(options.ignore_paths)
@@ -549,11 +366,13 @@ class _Differ:
 
     # -- helpers
     def ignored_path(self, lt: tuple, rt: tuple) -> bool:
+        """Does an ignore pattern match the member at ``lt`` (left) or at ``rt`` (right)?"""
         lt_s = tuple(str(t) for t in lt)
         rt_s = tuple(str(t) for t in rt)
         return any(_pattern_matches(p, lt_s) or _pattern_matches(p, rt_s) for p in self.patterns)
 
     def op(self, op: str, tokens: tuple, value: Any = ABSENT, source: tuple | None = None) -> None:
+        """Append an RFC 6902 operation at ``tokens`` (``value`` for add/replace, ``source`` for move)."""
         if self.ops is None:
             return
         entry: dict[str, Any] = {"op": op}
@@ -566,6 +385,8 @@ class _Differ:
 
     def record(self, kind: str, lt: tuple | None, rt: tuple | None, old: Any = ABSENT, new: Any = ABSENT,
                **extra: Any) -> None:
+        """Append a :class:`Change` of ``kind`` at ``lt``/``rt`` (``None``: no such side); ``extra``: its
+        ``inner`` or ``note``."""
         self.changes.append(Change(kind, None if lt is None else jp.join(lt), None if rt is None else jp.join(rt),
                                    old, new, **extra))
 
@@ -609,10 +430,10 @@ class _Differ:
     def values(self, a: Any, b: Any, lt: tuple, rt: tuple) -> None:
         """Compare two values at ``lt`` (left) / ``rt`` (right); ``rt`` is also where patch operations apply."""
         if isinstance(a, list) and isinstance(b, list):
-            if not _strictly_equal(a, b):
+            if not strictly_equal(a, b):
                 self.arrays(a, b, lt, rt)
         elif isinstance(a, dict) and isinstance(b, dict):
-            if not _strictly_equal(a, b):
+            if not strictly_equal(a, b):
                 self.objects(a, b, lt, rt)
         elif json_type(a) != json_type(b):
             self.record("type_changed", lt, rt, a, b)
@@ -662,7 +483,7 @@ class _Differ:
                 continue
             new = b[key]
             if old.__class__ is new.__class__ and (old is new or old == new) and (
-                    old.__class__ not in (dict, list) or _strictly_equal(old, new)):
+                    old.__class__ not in (dict, list) or strictly_equal(old, new)):
                 continue
             if isinstance(old, (dict, list)) and isinstance(new, (dict, list)) or (
                     key in self.string_keys and old.__class__ is str and new.__class__ is str):
@@ -733,21 +554,7 @@ class _Differ:
         free_l = [i for i in range(len(a)) if not paired_left[i]]
         free_r = [j for j in range(len(b)) if left_of[j] < 0]
         if free_l and free_r:
-            gap_pairs: list[tuple[int, int]] = []
-            bounds = sorted(anchors) + [(len(a), len(b))]
-            pl = pr = 0
-            for hi_i, hi_j in bounds:
-                gl = []
-                while pl < len(free_l) and free_l[pl] < hi_i:
-                    gl.append(free_l[pl])
-                    pl += 1
-                gr = []
-                while pr < len(free_r) and free_r[pr] < hi_j:
-                    gr.append(free_r[pr])
-                    pr += 1
-                if gl and gr:
-                    gap_pairs.extend(_pair_gap(gl, gr, a, b))
-            for i, j in gap_pairs:
+            for i, j in pair_gaps(anchors, free_l, free_r, a, b):
                 left_of[j] = i
                 paired_left[i] = 1
         # Anchors and gap pairs are in order by construction; moves and ignore_order may not be.
@@ -810,7 +617,7 @@ class _Differ:
             if j in moved:
                 self.record("moved", lt + (i,), rt + (j,), a[i], b[j])
             x, y = a[i], b[j]
-            if not (x == y and (x.__class__ is str or _strictly_equal(x, y))):
+            if not (x == y and (x.__class__ is str or strictly_equal(x, y))):
                 before = len(self.changes), len(self.reformatted)
                 self.values(x, y, lt + (i,), rt + (j,))
                 if items and before != (len(self.changes), len(self.reformatted)):
@@ -835,6 +642,7 @@ class _Counts:
         self.tree = tree
 
     def before(self, i: int) -> int:
+        """How many marked indices are below ``i``."""
         total, index = 0, i
         while index > 0:
             total += self.tree[index]
@@ -842,6 +650,7 @@ class _Counts:
         return total
 
     def remove(self, i: int) -> None:
+        """Unmark index ``i`` (it was marked)."""
         index = i + 1
         while index <= self.size:
             self.tree[index] -= 1
@@ -862,74 +671,6 @@ def _document_order(a: Any, b: Any, rel: tuple) -> tuple:
         a = a.get(token) if isinstance(a, dict) else None
         b = b.get(token) if isinstance(b, dict) else None
     return tuple(out)
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Replay blockers
-
-
-def _is_namespaced(kind: Any) -> bool:
-    # Open Responses spec, Items: provider extensions carry a "slug:" prefix (openai:web_search_call).
-    return isinstance(kind, str) and ":" in kind
-
-
-def _item_blockers(a: Any, b: Any, where: str) -> list[Blocker]:
-    """Blockers for one matched pair of items (left ``a``, right ``b``)."""
-    if not isinstance(a, dict) or not isinstance(b, dict):
-        return []
-    found = []
-    envelope = [side for side, item in (("left", a), ("right", b)) if "tool_calls" in item]
-    if envelope:
-        sides = " and ".join(envelope)
-        return [Blocker("chat_completions", where,
-                        f"the {sides} side {'is' if len(envelope) == 1 else 'are'} a Chat Completions message with "
-                        "a tool_calls envelope, not an Open Responses item: do not mix them in one journal; "
-                        "an Open Responses call is a function_call item with type, call_id and a string arguments")]
-    old_type, new_type = a.get("type"), b.get("type")
-    if old_type != new_type:
-        if _is_namespaced(new_type):
-            found.append(Blocker("namespaced", where,
-                                 f"type changed from {_show(old_type)} to {_show(new_type)}: a provider-namespaced extension "
-                                 "(colon in type), not a portable function_call; it may not be replayed on another "
-                                 "provider"))
-        else:
-            found.append(Blocker("type_changed", where, f"type changed from {_show(old_type)} to {_show(new_type)}: "
-                                 "not the same kind of item"))
-    for member in ("call_id", "name"):
-        if a.get(member, ABSENT) != b.get(member, ABSENT) and (member in a or member in b):
-            found.append(Blocker(member, where, f"{member} changed from {_show(a.get(member, ABSENT))} to "
-                                 f"{_show(b.get(member, ABSENT))}: not the same call"))
-    if "status" in b and b["status"] != "completed":
-        found.append(Blocker("status", where, f"status is {_show(b['status'])} on the right "
-                             f"(left: {_show(a.get('status', ABSENT))}): only a completed call may be replayed "
-                             "and given a function_call_output"))
-    if b.get("type") == "function_call":
-        # The gate up to its schema step (any schema passes): an object or a cut-off string in arguments stops
-        # the replay whatever the tool's schema says.
-        verdict = gate.check_item({**b, "status": "completed"}, True)
-        if verdict.reason in ("arguments_type", "arguments_parse"):
-            found.append(Blocker(verdict.reason, jp.child(where, "arguments"), f"on the right, {verdict.message}"))
-    return found
-
-
-def _show(value: Any) -> str:
-    return "(missing)" if value is ABSENT else quote(value)
-
-
-def _blockers(left: Any, right: Any, differ: _Differ) -> list[Blocker]:
-    found = []
-    if isinstance(left, dict) and isinstance(right, dict):
-        found.extend(_item_blockers(left, right, ""))
-    for _lt, rt, a, b in differ.item_pairs:
-        found.extend(_item_blockers(a, b, jp.join(rt)))
-    for rt, b in differ.item_added:
-        if isinstance(b, dict) and _is_namespaced(b.get("type")):
-            found.append(Blocker("namespaced", jp.join(rt), f"added item has type {_show(b['type'])}: a provider-"
-                                 "namespaced extension, not portable to another provider"))
-        elif isinstance(b, dict) and "tool_calls" in b:
-            found.append(Blocker("chat_completions", jp.join(rt), "added item is a Chat Completions message with "
-                                 "a tool_calls envelope, not an Open Responses item"))
-    return found
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -955,119 +696,7 @@ def diff(left: Any, right: Any, options: DiffOptions | None = None) -> DiffResul
     except RecursionError:  # not expected within the parse layer's depth cap; a clear error all the same
         raise DiffError(f"the documents nest too deeply to compare (more than {_MAX_DEPTH} levels)",
                         "depth") from None
-    return DiffResult(changes=differ.changes, reformatted=differ.reformatted, blockers=_blockers(left, right, differ),
+    blockers = replay_blockers(left, right, ((jp.join(rt), a, b) for _, rt, a, b in differ.item_pairs),
+                               ((jp.join(rt), b) for rt, b in differ.item_added))
+    return DiffResult(changes=differ.changes, reformatted=differ.reformatted, blockers=blockers,
                       patch=differ.ops or [], ignored=differ.ignored, options=options)
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Presentation helpers (pure)
-
-
-def string_hunks(old: str, new: str) -> tuple[str, str, str, str]:
-    """Split two strings into ``(prefix, old_middle, new_middle, suffix)`` around the part that differs, so a page
-    can highlight only the changed characters while showing both values in full."""
-    limit = min(len(old), len(new))
-    start = 0
-    while start < limit and old[start] == new[start]:
-        start += 1
-    end = 0
-    while end < limit - start and old[len(old) - 1 - end] == new[len(new) - 1 - end]:
-        end += 1
-    return old[:start], old[start:len(old) - end], new[start:len(new) - end], old[len(old) - end:]
-
-
-@dataclass(frozen=True)
-class SideLine:
-    """One line of a pretty-printed side: ``text`` (2-space indent), ``mark`` (``""``, ``"removed"``,
-    ``"added"``, ``"changed"``, ``"moved"``, ``"reformatted"``) and ``gap`` (>0: this row stands for that many
-    hidden unchanged lines)."""
-
-    text: str
-    mark: str = ""
-    gap: int = 0
-
-
-def _pretty_lines(value: Any, marks: dict[str, str], limit: int) -> tuple[list[SideLine], bool]:
-    """Pretty-print ``value`` as lines, marking the lines of every subtree whose pointer is in ``marks``.
-    Stops after ``limit`` lines; returns (lines, truncated)."""
-    out: list[SideLine] = []
-
-    def emit(text: str, mark: str) -> None:
-        if len(out) >= limit:
-            raise _Full
-        out.append(SideLine(text, mark))
-
-    def walk(node: Any, ptr: str, indent: str, prefix: str, comma: str, inherited: str) -> None:
-        mark = marks.get(ptr, inherited)
-        if isinstance(node, dict) and node:
-            emit(f"{indent}{prefix}{{", mark)
-            last = len(node) - 1
-            for n, (key, child) in enumerate(node.items()):
-                walk(child, jp.child(ptr, key), indent + "  ", json.dumps(key, ensure_ascii=False) + ": ",
-                     "," if n < last else "", mark)
-            emit(f"{indent}}}{comma}", mark)
-        elif isinstance(node, list) and node:
-            emit(f"{indent}{prefix}[", mark)
-            last = len(node) - 1
-            for n, child in enumerate(node):
-                walk(child, jp.child(ptr, n), indent + "  ", "", "," if n < last else "", mark)
-            emit(f"{indent}]{comma}", mark)
-        else:
-            emit(f"{indent}{prefix}{json.dumps(node, ensure_ascii=False)}{comma}", mark)
-
-    try:
-        walk(value, "", "", "", "", "")
-    except _Full:
-        return out, True
-    return out, False
-
-
-class _Full(Exception):
-    pass
-
-
-def side_by_side(left: Any, right: Any, result: DiffResult, *, hide_unchanged: bool = False, context: int = 2,
-                 limit: int = 4000) -> tuple[list[SideLine], list[SideLine], bool]:
-    """Both documents pretty-printed (2 spaces), the lines of changed values marked, for a side-by-side view.
-
-    :param hide_unchanged: collapse runs of unmarked lines, keeping ``context`` lines around each marked one;
-        a collapsed run is one :class:`SideLine` with ``gap`` = its length.
-    :param limit: most lines printed per side (the rest is cut; the third return value says so).
-    :return: ``(left_lines, right_lines, truncated)``.
-    """
-    left_marks: dict[str, str] = {}
-    right_marks: dict[str, str] = {}
-    for change in result.changes:
-        if change.left is not None:
-            left_marks[change.left] = change.kind if change.kind != "type_changed" else "changed"
-        if change.right is not None:
-            right_marks[change.right] = change.kind if change.kind != "type_changed" else "changed"
-    for item in result.reformatted:
-        left_marks.setdefault(item.left, "reformatted")
-        right_marks.setdefault(item.right, "reformatted")
-    lines_l, cut_l = _pretty_lines(left, left_marks, limit)
-    lines_r, cut_r = _pretty_lines(right, right_marks, limit)
-    if hide_unchanged:
-        lines_l, lines_r = _collapse(lines_l, context), _collapse(lines_r, context)
-    return lines_l, lines_r, cut_l or cut_r
-
-
-def _collapse(lines: list[SideLine], context: int) -> list[SideLine]:
-    keep = [False] * len(lines)
-    for n, line in enumerate(lines):
-        if line.mark:
-            for k in range(max(0, n - context), min(len(lines), n + context + 1)):
-                keep[k] = True
-    out: list[SideLine] = []
-    hidden = 0
-    for line, kept in zip(lines, keep, strict=False):
-        if kept:
-            if hidden:
-                out.append(SideLine("", "", hidden))
-                hidden = 0
-            out.append(line)
-        else:
-            hidden += 1
-    if hidden:
-        out.append(SideLine("", "", hidden))
-    return out

@@ -1,0 +1,227 @@
+"""The JSON Schema page's model (``webapp/core/schema_check.py``) and the string locator
+(``webapp/core/json/locate.py``), pure: no app, no HTML."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from webapp.core.examples import SCHEMA as EXAMPLES
+from webapp.core.json.locate import Locator, string_locator
+from webapp.core.json.text import parse
+from webapp.core.schema import compile_schema
+from webapp.core.schema_check import MAX_ERRORS_SHOWN, MAX_VALUE_CHARS, run_check, short_json
+
+_, FC_009, REGION_SCHEMA = EXAMPLES["fc_009"]
+TOOL = EXAMPLES["tool"][2]
+CHAT_TOOL = {"type": "function", "function": {"name": "get_latest_sales_report", "parameters": REGION_SCHEMA}}
+WEATHER = {"type": "function", "name": "get_weather",
+           "parameters": {"type": "object", "properties": {"location": {"type": "string"}}}}
+
+
+def call(region: str = "global", **changes) -> dict:
+    return {**FC_009, "arguments": json.dumps({"region": region}, separators=(",", ":")), **changes}
+
+
+def pretty(value) -> str:
+    return json.dumps(value, indent=2)
+
+
+def at(text: str, position: tuple[int, int]) -> str:
+    """The pasted text from a (line, column)."""
+    line, column = position
+    return text.splitlines()[line - 1][column - 1:]
+
+
+# -- the check ----------------------------------------------------------------------------------------------
+
+def test_nothing_pasted_is_not_submitted_and_needs_both():
+    check = run_check("", " \n")
+    assert not check.submitted and check.needs == ["instance", "schema"] and check.valid is None
+    assert check.parse_problems == [] and check.groups == []
+
+
+def test_global_is_one_enum_error_at_region_with_the_allowed_values():
+    instance = pretty(call("global"))
+    check = run_check(instance, pretty(REGION_SCHEMA))
+    assert check.valid is False and check.error_count == 1
+    assert [g.pointer for g in check.groups] == ["/region"]
+    group = check.groups[0]
+    assert group.value == '"global"'
+    row = group.rows[0]
+    assert row.best and row.error.keyword == "enum"
+    assert row.expected_label == "allowed values" and row.expected == ['"apac"', '"emea"', '"amer"']
+    # Positions are in the pasted texts: inside the arguments string, and at the keyword in the schema.
+    assert at(instance, group.position).startswith('\\"region\\":\\"global\\"')
+    assert at(pretty(REGION_SCHEMA), row.schema_position).startswith('"enum"')
+    assert check.verdict is not None and check.verdict.reason == "arguments_schema"
+    assert check.instance_taken.kind == "call" and check.instance_taken.shape == "string"
+    assert check.instance_text == instance  # never fixed
+
+
+def test_valid_call_is_valid_and_ok():
+    check = run_check(pretty(call("apac")), pretty(REGION_SCHEMA))
+    assert check.valid is True and check.verdict.reason == "ok" and check.shown_count == 0
+
+
+def test_bare_instance_groups_follow_the_best_match_order():
+    instance = '{\n  "region": "global",\n  "extra": 1\n}'
+    check = run_check(instance, pretty(REGION_SCHEMA))
+    expected = compile_schema(REGION_SCHEMA).errors({"region": "global", "extra": 1})
+    assert [g.pointer for g in check.groups] == list(dict.fromkeys(e.pointer for e in expected))
+    assert [row.best for g in check.groups for row in g.rows].count(True) == 1
+    positions = {g.pointer: g.position for g in check.groups}
+    assert positions == {"/region": (2, 3), "/extra": (3, 3)}
+    extra = next(g for g in check.groups if g.pointer == "/extra")
+    assert extra.rows[0].expected_label == "allowed members" and extra.rows[0].expected == ['"region"']
+    assert check.item is None and check.verdict is None
+
+
+def test_a_missing_member_has_no_value():
+    check = run_check("{}", pretty(REGION_SCHEMA))
+    assert [(g.pointer, g.value) for g in check.groups] == [("/region", None)]
+
+
+@pytest.mark.parametrize(("schema", "shape", "of"), [(TOOL, "flat", None), (CHAT_TOOL, "nested", None),
+                                                     ([WEATHER, TOOL], "flat", 2)])
+def test_tool_definitions_are_unwrapped(schema, shape, of):
+    check = run_check(pretty(call("global")), pretty(schema))
+    taken = check.schema_taken
+    assert (taken.kind, taken.name, taken.shape, taken.of) == ("tool", "get_latest_sales_report", shape, of)
+    assert [g.pointer for g in check.groups] == ["/region"]
+    assert at(pretty(schema), check.groups[0].rows[0].schema_position).startswith('"enum"')
+
+
+@pytest.mark.parametrize(("instance", "schema", "message"), [
+    ({"region": "apac"}, [WEATHER, TOOL], "paste the whole function_call item so its name picks one"),
+    (call("apac", name="get_time"), [WEATHER, TOOL], 'without the called function "get_time"'),
+    (call("apac"), {"type": "function", "name": "get_latest_sales_report"}, 'has no "parameters"'),
+    (call("apac"), {**TOOL, "parameters": None}, '"parameters": null'),
+    (call("apac"), [1, 2], "not a JSON array"),
+    (call("apac"), "object", "not a JSON string"),
+    (call("apac"), None, "not a JSON null"),
+])
+def test_unusable_schema_inputs_are_a_schema_problem(instance, schema, message):
+    check = run_check(pretty(instance), pretty(schema))
+    assert check.schema_problem is not None and message in check.schema_problem.message
+    assert check.groups == [] and check.valid is None
+
+
+def test_name_mismatch_is_noticed_and_the_gate_gets_no_schema():
+    check = run_check(pretty(call("apac", name="get_weather")), pretty(TOOL))
+    assert check.name_mismatch and check.call_name == "get_weather"
+    assert check.verdict.reason == "arguments_schema"
+
+
+def test_chat_completions_tool_call_is_unwrapped_but_not_judged_by_the_gate():
+    tool_call = {"id": "call_T0", "type": "function",
+                 "function": {"name": "get_latest_sales_report", "arguments": '{"region":"global"}'}}
+    check = run_check(pretty(tool_call), pretty(REGION_SCHEMA))
+    assert check.instance_taken.kind == "chat_call" and check.instance_taken.ident == "call_T0"
+    assert check.item is None and check.verdict is None
+    assert [g.pointer for g in check.groups] == ["/region"]
+
+
+def test_arguments_stored_as_an_object_are_validated_at_their_place():
+    item = call(arguments={"region": "global"})
+    check = run_check(pretty(item), pretty(REGION_SCHEMA))
+    assert check.instance_taken.shape == "object" and check.verdict.reason == "arguments_type"
+    assert at(pretty(item), check.groups[0].position).startswith('"region"')
+
+
+def test_truncated_arguments_are_a_parse_problem_inside_the_pasted_string():
+    instance = pretty(call(arguments='{"region":"ap', status="incomplete"))
+    check = run_check(instance, pretty(REGION_SCHEMA))
+    [problem] = check.parse_problems
+    assert problem.source == "arguments" and problem.error.code == "truncated"
+    line, column = problem.position
+    literal = instance.splitlines()[line - 1]
+    assert literal.index('"arguments": "') + len('"arguments": ') < column - 1 < len(literal)
+    assert check.has_instance is False and check.verdict.reason == "status"
+
+
+def test_parse_errors_keep_their_own_positions():
+    check = run_check("{'a': 1}", "[1,")
+    assert [(p.source, p.position) for p in check.parse_problems] == [("instance", (1, 2)), ("schema", (1, 4))]
+
+
+@pytest.mark.parametrize(("instance", "schema", "reason"), [
+    ('{"a": 1, "a": 2}', '{"properties": {"a": {"type": "integer"}}}', "arguments_parse"),
+    ('{"type": "openai:web_search_call", "id": "ws_1", "status": "completed"}', '{"type": "object"}',
+     "namespaced"),
+    ('{"type": "message", "role": "user", "content": "hi"}', '{"type": "object"}', "not_function_call"),
+])
+def test_items_and_bare_arguments_get_the_gates_word(instance, schema, reason):
+    check = run_check(instance, schema)
+    if reason == "arguments_parse":
+        assert check.item is None and check.ijson_error is not None
+    else:
+        assert check.item is not None and check.verdict.reason == reason
+
+
+def test_warnings_inside_the_arguments_string_point_into_the_pasted_text():
+    instance = json.dumps(call(arguments='{"n": 12345678901234567890}'))
+    check = run_check(instance, "{}")
+    [warning] = [w for w in check.warnings if w.source == "arguments"]
+    assert at(instance, warning.position).startswith("12345678901234567890")
+
+
+def test_formats_the_toggle_would_check_and_those_never_checked_are_listed():
+    off = run_check('"x"', '{"type": "string", "format": "email", "items": {"format": "x-made-up"}}')
+    assert "email" in off.checkable_formats and off.unchecked_formats == ["x-made-up"]
+    assert off.valid is True
+    on = run_check('"x"', '{"format": "email"}', format_assertion=True)
+    assert on.valid is False and on.groups[0].rows[0].error.keyword == "format"
+
+
+def test_many_errors_are_counted_and_the_shown_ones_capped():
+    check = run_check(json.dumps(["x"] * (MAX_ERRORS_SHOWN + 50)), '{"items": {"type": "integer"}}')
+    assert check.error_count == MAX_ERRORS_SHOWN + 50 and check.shown_count == MAX_ERRORS_SHOWN
+
+
+def test_the_parse_limits_are_the_callers():
+    check = run_check("[[[1]]]", "{}", max_depth=2)
+    assert check.parse_problems[0].error.code == "too_deep"
+    check = run_check('"' + "a" * 100 + '"', "{}", max_bytes=50)
+    assert check.parse_problems[0].source == "instance"
+
+
+def test_short_json_cuts_lazily():
+    assert short_json("a") == '"a"'
+    cut = short_json(list(range(10**5)))
+    assert len(cut) == MAX_VALUE_CHARS and cut.endswith("…") and cut.startswith("[0, 1, 2")
+
+
+# -- the locator --------------------------------------------------------------------------------------------
+
+def test_locator_with_a_prefix_answers_relative_pointers_and_none_for_nothing():
+    text = '{\n  "parameters": {"a": 1}\n}'
+    locate = Locator(parse(text), "/parameters")
+    assert locate("/a") == (2, 18) and locate("/missing") is None
+    assert locate.many(["/a", "/a", "/missing"]) == {"/a": (2, 18), "/missing": None}
+
+
+def test_string_locator_moves_through_escapes():
+    decoded = 'caf\u00e9 "x"\n{"region": 1}'
+    document = parse(json.dumps({"arguments": decoded}))  # é as \u00e9, the quotes and newline escaped
+    move = string_locator(document, "/arguments", decoded)
+    text = document.text
+    assert at(text, move(1, 1)).startswith('caf\\u00e9')
+    assert at(text, move(1, 5)).startswith(' \\"x\\"')
+    assert at(text, move(2, 2)).startswith('\\"region\\"')
+    assert move(99, 1) is None and move(1, 0) is None
+    assert text[move(2, 1000)[1] - 1] == '"'  # past the end: the closing quote
+
+
+def test_string_locator_counts_an_escaped_surrogate_pair_as_one_character():
+    decoded = "\U0001f600x"
+    document = parse('{"a": "\\ud83d\\ude00x"}')
+    move = string_locator(document, "/a", decoded)
+    assert at(document.text, move(1, 2)).startswith("x")
+
+
+def test_string_locator_without_a_string_literal_answers_none():
+    document = parse('{"a": 1}')
+    assert string_locator(document, "/a", "1")(1, 1) is None
+    assert string_locator(document, "/nothing", "x")(1, 1) is None

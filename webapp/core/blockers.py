@@ -1,0 +1,112 @@
+"""Replay blockers, pure: the differences between two items that must stop a replay, shown above the change list.
+
+The replay-gate article, step 3: "if ``type`` became a colon extension or ``call_id`` does not match, do not send
+the next request". Items are compared pairwise as the diff (:mod:`webapp.core.diff`) matched them: the documents
+themselves when both are objects, and the items of a root array or of a root ``input``/``output``/``items``. The
+right side's ``arguments`` are read as the gate reads them (:func:`webapp.core.gate.check_item`), and item types
+come from :mod:`webapp.core.items`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from webapp.core import gate
+from webapp.core.items import RUNNABLE_STATUS, is_namespaced
+from webapp.core.json import pointer as jp
+from webapp.core.json.show import quote
+
+__all__ = ["BLOCKERS", "Blocker", "item_blockers", "replay_blockers"]
+
+BLOCKERS = ("namespaced", "type_changed", "call_id", "name", "status", "arguments_type", "arguments_parse",
+            "chat_completions")
+"""Codes of :class:`Blocker` (``arguments_type``/``arguments_parse``: the gate refuses the right side's
+``arguments`` before any schema is involved; ``chat_completions``: a Chat Completions message where an Open
+Responses item belongs)."""
+
+_MISSING = object()  # a member one side does not have (not JSON null)
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """A difference that must stop the replay.
+
+    :ivar code: one of :data:`BLOCKERS`.
+    :ivar pointer: RFC 6901 pointer to where (in the right document, or the left one when the item exists only
+        there).
+    :ivar message: plain words naming the rule.
+    """
+
+    code: str
+    pointer: str
+    message: str
+
+
+def replay_blockers(left: Any, right: Any, pairs: Iterable[tuple[str, Any, Any]],
+                    added: Iterable[tuple[str, Any]]) -> list[Blocker]:
+    """Every blocker between two documents, in the order the diff found the items.
+
+    :param left: the document from the source provider; ``right``: the one about to be replayed (parsed JSON).
+    :param pairs: ``(pointer in the right document, left item, right item)`` for each matched pair of items that
+        differ. :param added: ``(pointer, item)`` for each item only the right side has.
+    """
+    found = []
+    if isinstance(left, dict) and isinstance(right, dict):
+        found.extend(item_blockers(left, right, ""))
+    for where, a, b in pairs:
+        found.extend(item_blockers(a, b, where))
+    for where, b in added:
+        if isinstance(b, dict) and is_namespaced(b.get("type")):
+            found.append(Blocker("namespaced", where, f"added item has type {_show(b['type'])}: a provider-"
+                                 "namespaced extension, not portable to another provider"))
+        elif isinstance(b, dict) and "tool_calls" in b:
+            found.append(Blocker("chat_completions", where, "added item is a Chat Completions message with "
+                                 "a tool_calls envelope, not an Open Responses item"))
+    return found
+
+
+def item_blockers(a: Any, b: Any, where: str) -> list[Blocker]:
+    """Blockers for one matched pair of items: ``a`` from the left document, ``b`` from the right one, at pointer
+    ``where`` (in the right document). Not two objects: none."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return []
+    found = []
+    envelope = [side for side, item in (("left", a), ("right", b)) if "tool_calls" in item]
+    if envelope:
+        sides = " and ".join(envelope)
+        return [Blocker("chat_completions", where,
+                        f"the {sides} side {'is' if len(envelope) == 1 else 'are'} a Chat Completions message with "
+                        "a tool_calls envelope, not an Open Responses item: do not mix them in one journal; "
+                        "an Open Responses call is a function_call item with type, call_id and a string arguments")]
+    old_type, new_type = a.get("type"), b.get("type")
+    if old_type != new_type:
+        if is_namespaced(new_type):
+            found.append(Blocker("namespaced", where,
+                                 f"type changed from {_show(old_type)} to {_show(new_type)}: a provider-namespaced "
+                                 "extension (colon in type), not a portable function_call; it may not be replayed on "
+                                 "another provider"))
+        else:
+            found.append(Blocker("type_changed", where, f"type changed from {_show(old_type)} to {_show(new_type)}: "
+                                 "not the same kind of item"))
+    for member in ("call_id", "name"):
+        if a.get(member, _MISSING) != b.get(member, _MISSING) and (member in a or member in b):
+            found.append(Blocker(member, where, f"{member} changed from {_show(a.get(member, _MISSING))} to "
+                                 f"{_show(b.get(member, _MISSING))}: not the same call"))
+    if "status" in b and b["status"] != RUNNABLE_STATUS:
+        found.append(Blocker("status", where, f"status is {_show(b['status'])} on the right "
+                             f"(left: {_show(a.get('status', _MISSING))}): only a completed call may be replayed "
+                             "and given a function_call_output"))
+    if b.get("type") == "function_call":
+        # The gate up to its schema step (any schema passes): an object or a cut-off string in arguments stops
+        # the replay whatever the tool's schema says.
+        verdict = gate.check_item({**b, "status": RUNNABLE_STATUS}, True)
+        if verdict.reason in ("arguments_type", "arguments_parse"):
+            found.append(Blocker(verdict.reason, jp.child(where, "arguments"), f"on the right, {verdict.message}"))
+    return found
+
+
+def _show(value: Any) -> str:
+    """A member's value for a message: JSON text, or ``(missing)``."""
+    return "(missing)" if value is _MISSING else quote(value)

@@ -1,0 +1,323 @@
+"""The JSON Diff page's model (step 3), pure: the two pasted texts read, compared and laid out for the page.
+
+:func:`diff_page` answers a :class:`DiffPage`: each side kept as pasted with its parse error or warnings, the
+:class:`webapp.core.diff.DiffResult` (changes, replay blockers, JSON Patch), the change rows as rendered (values as
+JSON text, capped; changed strings split into hunks; line:column of each change for small texts) and both documents
+side by side with the changed lines marked. :func:`patch_download` answers the JSON Patch as a file's text.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from webapp.core.diff import ABSENT, Change, DiffError, DiffOptions, DiffResult, diff, parse_ignore_paths
+from webapp.core.json import pointer as jp
+from webapp.core.json.locate import Position
+from webapp.core.json.text import DEFAULT_MAX_DEPTH, Document, JSONTextError, JSONWarning, displayable, parse
+
+__all__ = [
+    "INLINE_PATCH_CHARS", "MAX_CHANGES", "MAX_VALUE_CHARS", "SIDE_BY_SIDE_CHARS", "SIDE_BY_SIDE_LINES", "DiffPage",
+    "PageOptions", "Row", "Side", "SideLine", "diff_page", "patch_download", "side_by_side", "string_hunks",
+]
+
+MAX_CHANGES = 200          # change rows rendered; the rest are counted (the JSON Patch has everything)
+MAX_VALUE_CHARS = 20_000   # characters of one value rendered in a row
+SIDE_BY_SIDE_CHARS = 300_000  # both texts at most this long: the side-by-side view and line:column per change
+SIDE_BY_SIDE_LINES = 4_000
+INLINE_PATCH_CHARS = 100_000  # the patch is shown inline up to this size; the download always has it all
+
+
+@dataclass(frozen=True)
+class PageOptions:
+    """The diff options as the form sent them, kept to refill the form.
+
+    :ivar ignore_order, match_key: see :class:`webapp.core.diff.DiffOptions` (``""``: no match key).
+    :ivar ignore_paths: the patterns as typed (one per line or comma-separated).
+    :ivar hide_unchanged: the side-by-side view collapses unchanged lines.
+    """
+
+    ignore_order: bool = False
+    match_key: str = ""
+    ignore_paths: str = ""
+    hide_unchanged: bool = False
+
+    def diff_options(self) -> DiffOptions:
+        """The options of :func:`webapp.core.diff.diff`. :raises DiffError: for a malformed ignore pattern."""
+        return DiffOptions(ignore_order=self.ignore_order, match_key=self.match_key or None,
+                           ignore_paths=parse_ignore_paths(self.ignore_paths))
+
+
+@dataclass
+class Side:
+    """One input as the page shows it: ``name`` (``"left"``/``"right"``), the ``text`` kept as pasted, the parsed
+    ``document`` or the parse ``error``."""
+
+    name: str
+    text: str
+    document: Document | None = None
+    error: JSONTextError | None = None
+
+    @property
+    def warnings(self) -> list[JSONWarning]:
+        """The parse warnings (duplicate names, big numbers, ...), with line:column."""
+        return self.document.warnings if self.document else []
+
+
+@dataclass
+class Row:
+    """One change as rendered: texts are plain strings, escaped by the template.
+
+    :ivar kind: the change's kind; ``left``/``right``: its pointers; ``left_at``/``right_at``: their (line, column)
+        in the pasted texts (``None`` for big texts, or inside a JSON string).
+    :ivar old, new: the values as JSON text (cut at :data:`MAX_VALUE_CHARS`), ``None`` when absent or shown as
+        ``inner`` rows; ``hunks``: for two changed strings, see :func:`string_hunks`.
+    :ivar inner: the changes inside a JSON string (``arguments``); ``raw``: then the two raw strings.
+    :ivar note: the change's remark; ``types``: the JSON types of the old and new values.
+    """
+
+    kind: str
+    left: str | None
+    right: str | None
+    left_at: Position | None
+    right_at: Position | None
+    old: str | None
+    new: str | None
+    hunks: tuple[str, str, str, str] | None = None
+    inner: list[Row] = field(default_factory=list)
+    raw: tuple[str, str] | None = None
+    note: str = ""
+    types: tuple[str | None, str | None] = (None, None)
+
+
+@dataclass
+class DiffPage:
+    """Everything the Diff page shows for one submission (the template's context).
+
+    :ivar left, right: the texts as pasted; ``need_right``: only ``left`` came (carried from step 1).
+    :ivar sides: both :class:`Side` once ``right`` came; ``option_error``: an unusable option.
+    :ivar result: the diff, once both sides parsed and the options are usable.
+    :ivar rows: the first :data:`MAX_CHANGES` changes as :class:`Row`; ``more_changes``: how many more.
+    :ivar patch_text: the JSON Patch as text, ``None`` when longer than :data:`INLINE_PATCH_CHARS`.
+    :ivar sides_view: :func:`side_by_side` of both documents, ``None`` when a text is longer than ``side_limit``.
+    """
+
+    left: str
+    right: str
+    options: PageOptions
+    need_right: bool = False
+    sides: list[Side] = field(default_factory=list)
+    option_error: DiffError | None = None
+    result: DiffResult | None = None
+    rows: list[Row] = field(default_factory=list)
+    more_changes: int = 0
+    patch_text: str | None = None
+    sides_view: tuple[list[SideLine], list[SideLine], bool] | None = None
+    side_limit: int = SIDE_BY_SIDE_CHARS
+
+
+def diff_page(left_text: str, right_text: str | None, options: PageOptions | None = None, *,
+              max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: int | None = None) -> DiffPage:
+    """Read both texts and compare them (when both are there and parse) into a :class:`DiffPage`.
+
+    :param right_text: ``None`` when only the left side was sent (the page then asks for the right one).
+    :param max_depth, max_bytes: the limits of :func:`webapp.core.json.text.parse` for each text.
+    :return: the page; never raises for bad input (parse errors, a bad option are in it).
+    """
+    options = options or PageOptions()
+    page = DiffPage(left_text, right_text or "", options, need_right=right_text is None and bool(left_text),
+                    side_limit=SIDE_BY_SIDE_CHARS)
+    if right_text is None:
+        return page
+    page.sides = [_read_side("left", left_text, max_depth, max_bytes),
+                  _read_side("right", right_text, max_depth, max_bytes)]
+    left, right = page.sides
+    if left.document is None or right.document is None:
+        return page
+    try:
+        result = diff(left.document.value, right.document.value, options.diff_options())
+    except DiffError as err:
+        page.option_error = err
+        return page
+    small = len(left.text) <= SIDE_BY_SIDE_CHARS and len(right.text) <= SIDE_BY_SIDE_CHARS
+    shown = result.changes[:MAX_CHANGES]
+    patch_text = json.dumps(result.patch, indent=2, ensure_ascii=False)
+    page.result = result
+    page.rows = _rows(shown, left.document if small else None, right.document if small else None)
+    page.more_changes = len(result.changes) - len(shown)
+    page.patch_text = patch_text if len(patch_text) <= INLINE_PATCH_CHARS else None
+    if small:
+        page.sides_view = side_by_side(left.document.value, right.document.value, result,
+                                       hide_unchanged=options.hide_unchanged, limit=SIDE_BY_SIDE_LINES)
+    return page
+
+
+def patch_download(left_text: str, right_text: str, options: PageOptions | None = None, *,
+                   max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: int | None = None) -> str | None:
+    """The RFC 6902 JSON Patch from ``left_text`` to ``right_text`` as a file's text (2-space JSON, a final
+    newline; a lone surrogate written as its ``\\uXXXX`` escape, the same JSON string, since it cannot be sent as
+    UTF-8), or ``None`` when a side is not JSON or an option is unusable (:func:`diff_page` says which).
+    """
+    left = _read_side("left", left_text, max_depth, max_bytes)
+    right = _read_side("right", right_text, max_depth, max_bytes)
+    if left.document is None or right.document is None:
+        return None
+    try:
+        result = diff(left.document.value, right.document.value, (options or PageOptions()).diff_options())
+    except DiffError:
+        return None
+    return displayable(json.dumps(result.patch, indent=2, ensure_ascii=False)) + "\n"
+
+
+def _read_side(name: str, text: str, max_depth: int, max_bytes: int | None) -> Side:
+    """Parse one side with the shared strict layer."""
+    side = Side(name, text)
+    try:
+        side.document = parse(text, max_depth=max_depth, max_bytes=max_bytes)
+    except JSONTextError as err:
+        side.error = err
+    return side
+
+
+def _value_text(value: Any) -> str:
+    if value is ABSENT:
+        return ""
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    if len(text) > MAX_VALUE_CHARS:
+        text = (text[:MAX_VALUE_CHARS] + f"\n… ({len(text) - MAX_VALUE_CHARS:,} more characters: "
+                "download the JSON Patch for the whole value)")
+    return text
+
+
+def _rows(changes: list[Change], left: Document | None, right: Document | None) -> list[Row]:
+    """The rows of ``changes``; with the documents, each change's line:column in them."""
+    rows = []
+    for change in changes:
+        old, new = _value_text(change.old), _value_text(change.new)
+        row = Row(change.kind, change.left, change.right,
+                  left.position(change.left) if left and change.left is not None else None,
+                  right.position(change.right) if right and change.right is not None else None,
+                  old if change.old is not ABSENT else None, new if change.new is not ABSENT else None,
+                  note=change.note, types=(change.old_type, change.new_type))
+        if change.inner:
+            row.inner = _rows(list(change.inner), None, None)
+            row.raw = (change.old, change.new)
+            row.old = row.new = None
+        elif change.kind == "changed" and isinstance(change.old, str) and isinstance(change.new, str) \
+                and len(old) <= MAX_VALUE_CHARS and len(new) <= MAX_VALUE_CHARS:
+            row.hunks = string_hunks(old, new)
+        rows.append(row)
+    return rows
+
+
+# -- presentation helpers -------------------------------------------------------------------------------------
+
+def string_hunks(old: str, new: str) -> tuple[str, str, str, str]:
+    """Split two strings into ``(prefix, old_middle, new_middle, suffix)`` around the part that differs, so a page
+    can highlight only the changed characters while showing both values in full."""
+    limit = min(len(old), len(new))
+    start = 0
+    while start < limit and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < limit - start and old[len(old) - 1 - end] == new[len(new) - 1 - end]:
+        end += 1
+    return old[:start], old[start:len(old) - end], new[start:len(new) - end], old[len(old) - end:]
+
+
+@dataclass(frozen=True)
+class SideLine:
+    """One line of a pretty-printed side: ``text`` (2-space indent), ``mark`` (``""``, ``"removed"``,
+    ``"added"``, ``"changed"``, ``"moved"``, ``"reformatted"``) and ``gap`` (>0: this row stands for that many
+    hidden unchanged lines)."""
+
+    text: str
+    mark: str = ""
+    gap: int = 0
+
+
+def _pretty_lines(value: Any, marks: dict[str, str], limit: int) -> tuple[list[SideLine], bool]:
+    """Pretty-print ``value`` as lines, marking the lines of every subtree whose pointer is in ``marks``.
+    Stops after ``limit`` lines; returns (lines, truncated)."""
+    out: list[SideLine] = []
+
+    def emit(text: str, mark: str) -> None:
+        if len(out) >= limit:
+            raise _Full
+        out.append(SideLine(text, mark))
+
+    def walk(node: Any, ptr: str, indent: str, prefix: str, comma: str, inherited: str) -> None:
+        mark = marks.get(ptr, inherited)
+        if isinstance(node, dict) and node:
+            emit(f"{indent}{prefix}{{", mark)
+            last = len(node) - 1
+            for n, (key, child) in enumerate(node.items()):
+                walk(child, jp.child(ptr, key), indent + "  ", json.dumps(key, ensure_ascii=False) + ": ",
+                     "," if n < last else "", mark)
+            emit(f"{indent}}}{comma}", mark)
+        elif isinstance(node, list) and node:
+            emit(f"{indent}{prefix}[", mark)
+            last = len(node) - 1
+            for n, child in enumerate(node):
+                walk(child, jp.child(ptr, n), indent + "  ", "", "," if n < last else "", mark)
+            emit(f"{indent}]{comma}", mark)
+        else:
+            emit(f"{indent}{prefix}{json.dumps(node, ensure_ascii=False)}{comma}", mark)
+
+    try:
+        walk(value, "", "", "", "", "")
+    except _Full:
+        return out, True
+    return out, False
+
+
+class _Full(Exception):
+    pass
+
+
+def side_by_side(left: Any, right: Any, result: DiffResult, *, hide_unchanged: bool = False, context: int = 2,
+                 limit: int = 4000) -> tuple[list[SideLine], list[SideLine], bool]:
+    """Both documents pretty-printed (2 spaces), the lines of changed values marked, for a side-by-side view.
+
+    :param hide_unchanged: collapse runs of unmarked lines, keeping ``context`` lines around each marked one;
+        a collapsed run is one :class:`SideLine` with ``gap`` = its length.
+    :param limit: most lines printed per side (the rest is cut; the third return value says so).
+    :return: ``(left_lines, right_lines, truncated)``.
+    """
+    left_marks: dict[str, str] = {}
+    right_marks: dict[str, str] = {}
+    for change in result.changes:
+        if change.left is not None:
+            left_marks[change.left] = change.kind if change.kind != "type_changed" else "changed"
+        if change.right is not None:
+            right_marks[change.right] = change.kind if change.kind != "type_changed" else "changed"
+    for item in result.reformatted:
+        left_marks.setdefault(item.left, "reformatted")
+        right_marks.setdefault(item.right, "reformatted")
+    lines_l, cut_l = _pretty_lines(left, left_marks, limit)
+    lines_r, cut_r = _pretty_lines(right, right_marks, limit)
+    if hide_unchanged:
+        lines_l, lines_r = _collapse(lines_l, context), _collapse(lines_r, context)
+    return lines_l, lines_r, cut_l or cut_r
+
+
+def _collapse(lines: list[SideLine], context: int) -> list[SideLine]:
+    keep = [False] * len(lines)
+    for n, line in enumerate(lines):
+        if line.mark:
+            for k in range(max(0, n - context), min(len(lines), n + context + 1)):
+                keep[k] = True
+    out: list[SideLine] = []
+    hidden = 0
+    for line, kept in zip(lines, keep, strict=False):
+        if kept:
+            if hidden:
+                out.append(SideLine("", "", hidden))
+                hidden = 0
+            out.append(line)
+        else:
+            hidden += 1
+    if hidden:
+        out.append(SideLine("", "", hidden))
+    return out

@@ -1,0 +1,309 @@
+"""The Format page's item reports (step 1), pure: what each Open Responses item of a document says about replay.
+
+For every item of a lone item, an array, JSON Lines, a ``ResponseResource`` (its ``output``) or a
+``CreateResponseBody`` (its ``input``): the type badge (portable core, other spec item, provider extension; the
+vocabulary is :mod:`webapp.core.items`), what a ``function_call``'s ``arguments`` holds (read as the gate reads it,
+with more detail) and the gate's verdict before any schema is known.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from webapp.core import gate
+from webapp.core.format import pretty
+from webapp.core.items import type_kind
+from webapp.core.json import pointer as jpointer
+from webapp.core.json.show import displayable, kind_of
+from webapp.core.json.text import Document, JSONLine, JSONTextError, JSONWarning, parse
+from webapp.core.tree import value_kind
+
+__all__ = [
+    "MAX_ITEMS", "SCHEMA_NEXT", "ArgumentsCheck", "Inspection", "ItemReport", "TypeBadge", "arguments_check",
+    "gate_label", "gate_verdict", "inspect", "type_badge",
+]
+
+
+@dataclass(frozen=True)
+class TypeBadge:
+    """What an item's ``type`` says about portability.
+
+    :ivar kind: ``core`` (portable core item), ``spec`` (other spec item), ``extension`` (provider-namespaced:
+        ``slug:name``), ``unknown`` (not a spec type and not namespaced), ``missing`` (no ``type``) or
+        ``invalid`` (``type`` is not a string).
+    :ivar label: text of the badge; ``tone``: ``ok``, ``info``, ``warn`` or ``bad`` (CSS class).
+    :ivar note: one sentence for people.
+    """
+
+    kind: str
+    label: str
+    tone: str
+    note: str
+
+
+def type_badge(item: Any) -> TypeBadge:
+    """Classify an item by its ``type`` (Open Responses spec, Items and "Extensions"), as
+    :func:`webapp.core.items.type_kind` reads it, with a badge and a sentence for people."""
+    if not isinstance(item, dict):
+        return TypeBadge("invalid", f"not an item ({value_kind(item)})", "bad",
+                         "An item is a JSON object with a type.")
+    item_type = item.get("type")
+    kind = type_kind(item_type)
+    if kind == "missing":
+        if "tool_calls" in item:
+            return TypeBadge("missing", "Chat Completions message", "bad",
+                             "A Chat Completions message with tool_calls: not an Open Responses item (those use "
+                             "function_call items with call_id and an arguments string).")
+        if "role" in item and "content" in item:
+            return TypeBadge("missing", "no type (a message?)", "warn",
+                             "role and content but no type: Open Responses message items carry "
+                             "\"type\": \"message\"; the gate reads a missing type as not portable.")
+        return TypeBadge("missing", "no type", "bad", "No type member: not an Open Responses item.")
+    if kind == "invalid":
+        return TypeBadge("invalid", f"type is {value_kind(item_type)}", "bad", "type must be a string.")
+    shown = displayable(item_type)
+    if kind == "extension":
+        slug = displayable(item_type.split(":", 1)[0])
+        return TypeBadge("extension", shown, "bad",
+                         f"Provider extension (namespaced by \"{slug}\"): specific to that provider, not portable "
+                         "to another Open Responses server; the gate answers namespaced.")
+    if kind == "core":
+        return TypeBadge("core", shown, "ok", "Portable core item (Open Responses spec, Items).")
+    if kind == "spec":
+        extra = " Its encrypted_content is provider-sealed: drop it when the provider changes." \
+            if item_type in ("reasoning", "compaction") else ""
+        return TypeBadge("spec", shown, "info", f"Core spec item, nothing to execute.{extra}")
+    return TypeBadge("unknown", shown, "warn",
+                     "Not an Open Responses item type, and not namespaced: provider types must be prefixed with "
+                     "the provider's slug (acme:search_result).")
+
+
+@dataclass(frozen=True)
+class ArgumentsCheck:
+    """What a ``function_call``'s ``arguments`` holds (Open Responses: a JSON *string* with the tool's arguments).
+
+    :ivar state: ``json_object`` (good), ``json_other`` (a JSON string holding an array/number/…),
+        ``double_encoded`` (a JSON string whose content is again a JSON string), ``empty``, ``truncated``,
+        ``invalid`` (not I-JSON), ``object`` (an object, not a string), ``not_string`` (number, array, …) or
+        ``missing``.
+    :ivar reason: the gate reason this state alone implies (``arguments_type``, ``arguments_parse``) or ``None``.
+    :ivar tone: CSS tone of the badge; ``label``: its text; ``message``: one sentence for people.
+    :ivar text: the arguments as pretty JSON (numbers as written) when they parse, for display and for carrying to
+        the Schema page; ``None`` otherwise.
+    :ivar error: why the string is not I-JSON (line:column inside the string), for ``invalid``/``truncated``/
+        ``empty``.
+    :ivar layers: how many times the string had to be decoded (2 for double-encoded).
+    """
+
+    state: str
+    reason: str | None
+    tone: str
+    label: str
+    message: str
+    text: str | None = None
+    error: JSONTextError | None = None
+    warnings: tuple[JSONWarning, ...] = ()
+    layers: int = 1
+
+
+def arguments_check(item: dict, raw: str | None = None, indent: str = "  ") -> ArgumentsCheck:
+    """Inspect ``item["arguments"]`` the way the gate reads it (I-JSON, RFC 7493), with more detail.
+
+    :param raw: the arguments' text as written in the document, used when ``arguments`` is not a string.
+    """
+    if "arguments" not in item:
+        return ArgumentsCheck("missing", "arguments_type", "bad", "arguments missing",
+                              "This function_call has no arguments: Open Responses requires the JSON string.")
+    arguments = item["arguments"]
+    if isinstance(arguments, dict):
+        shown = pretty(raw, indent) if raw else json.dumps(arguments, indent=indent, ensure_ascii=False)
+        return ArgumentsCheck("object", "arguments_type", "bad", "object, not a string",
+                              "arguments is an object: Open Responses stores it as a JSON-encoded string, so another "
+                              "provider will refuse this item (gate: arguments_type). Encode it with "
+                              "json.dumps before storing.", displayable(shown))
+    if not isinstance(arguments, str):
+        return ArgumentsCheck("not_string", "arguments_type", "bad", f"{value_kind(arguments)}, not a string",
+                              f"arguments is {kind_of(arguments)}: it must be a JSON string holding an object "
+                              "(gate: arguments_type).")
+    if not arguments.strip():
+        error = None
+        try:
+            parse(arguments)
+        except JSONTextError as err:
+            error = err
+        return ArgumentsCheck("empty", "arguments_parse", "bad", "empty string",
+                              "arguments is an empty string: not valid JSON. A call without arguments is \"{}\" "
+                              "(gate: arguments_parse).", error=error)
+    try:
+        document = parse(arguments, ijson=True)
+    except JSONTextError as err:
+        if err.code == "truncated":
+            return ArgumentsCheck("truncated", "arguments_parse", "bad", "truncated JSON",
+                                  f"arguments is cut off (line {err.line}, column {err.column} of the string): "
+                                  "never execute it; an incomplete call's arguments may be partial "
+                                  "(gate: arguments_parse).", error=err)
+        return ArgumentsCheck("invalid", "arguments_parse", "bad", "not valid JSON",
+                              f"arguments is a string but not valid I-JSON: {err.message} (line {err.line}, "
+                              f"column {err.column} of the string; gate: arguments_parse).", error=err)
+    value, layers, text = document.value, 1, arguments
+    while isinstance(value, str) and layers < 5:
+        try:
+            inner = parse(value, ijson=True)
+        except JSONTextError:
+            break
+        value, layers, text = inner.value, layers + 1, value
+    warnings = tuple(document.warnings)
+    shown = displayable(pretty(text, indent))
+    if layers > 1:
+        return ArgumentsCheck("double_encoded", None, "bad", "double-encoded",
+                              f"arguments is a JSON string whose content is itself a JSON string (encoded {layers} "
+                              "times): decoded once, it is not an object, so a tool schema with type object refuses "
+                              "it (gate: arguments_schema). Encode the arguments once.", shown,
+                              warnings=warnings, layers=layers)
+    if isinstance(value, dict):
+        return ArgumentsCheck("json_object", None, "ok", "JSON string → object",
+                              "arguments is a JSON string holding an object, as Open Responses stores it. Next: "
+                              "check it against the tool's schema (step 2).", shown, warnings=warnings)
+    return ArgumentsCheck("json_other", None, "warn", f"JSON string → {value_kind(value)}",
+                          f"arguments parses, but to {kind_of(value)}, not an object: tool parameters are "
+                          "objects, so the schema check will refuse it (gate: arguments_schema).", shown,
+                          warnings=warnings)
+
+
+@dataclass(frozen=True)
+class ItemReport:
+    """One item of the document as the page shows it.
+
+    :ivar index: position in the journal (``None`` for a lone item); ``pointer``: RFC 6901 pointer of the item
+        in the document (``""`` for a lone item, ``/output/2`` in a response); ``line``: its line for JSON Lines.
+    :ivar badge: the :class:`TypeBadge`; ``fields``: ``id``, ``call_id``, ``name``, ``status`` when present
+        (display strings).
+    :ivar arguments: the :class:`ArgumentsCheck` of a ``function_call`` (``None`` for other items).
+    :ivar verdict: the gate's :class:`webapp.core.gate.Verdict` with no schema (``check_item(item, None)``).
+    :ivar text: the item's JSON as written, pretty-printed, for carrying to the Diff page.
+    """
+
+    index: int | None
+    pointer: str
+    badge: TypeBadge
+    fields: dict[str, str]
+    arguments: ArgumentsCheck | None
+    verdict: gate.Verdict
+    text: str
+    line: int | None = None
+
+    @property
+    def gate_label(self) -> str:
+        """The badge: the gate's reason, or :data:`SCHEMA_NEXT` when only the tool's schema is left to check."""
+        return gate_label(self.verdict)
+
+    @property
+    def gate_summary(self) -> tuple[str, str]:
+        """(tone, sentence) for the gate's verdict without a schema."""
+        if self.gate_label == SCHEMA_NEXT:
+            return "info", "passes every check that needs no schema; the tool's schema decides (step 2)."
+        return ("info" if self.verdict.reason == "not_function_call" else "bad"), displayable(self.verdict.message)
+
+
+#: Badge of a function_call that passes every gate check before the schema one (with no schema, the gate's reason
+#: is ``arguments_schema``, which would read as a failure on a page that has not seen the schema yet).
+SCHEMA_NEXT = "schema next"
+
+
+def gate_verdict(item: Any) -> gate.Verdict:
+    """The gate's verdict for ``item`` before any schema is known (the one place the page calls the gate)."""
+    return gate.check_item(item, None)
+
+
+def gate_label(verdict: gate.Verdict) -> str:
+    """:data:`SCHEMA_NEXT` for a call that only its tool's schema can still refuse, else the gate's reason."""
+    if verdict.reason == "arguments_schema" and verdict.schema_problem is None and not verdict.errors:
+        return SCHEMA_NEXT
+    return verdict.reason
+
+
+@dataclass
+class Inspection:
+    """The Open Responses view of a document.
+
+    :ivar shape: ``item``, ``array``, ``jsonl``, ``response`` (a ``ResponseResource``: its ``output``) or
+        ``request`` (a ``CreateResponseBody``: its ``input``).
+    :ivar items: reports of the first :data:`MAX_ITEMS` items; ``total``: the number of items.
+    :ivar kinds / reasons / states: counts over *all* items of badge kinds, gate reasons and arguments states.
+    """
+
+    shape: str
+    items: list[ItemReport]
+    total: int
+    kinds: dict[str, int] = field(default_factory=dict)
+    reasons: dict[str, int] = field(default_factory=dict)
+    states: dict[str, int] = field(default_factory=dict)
+
+
+#: Item reports rendered per document (the counts cover every item).
+MAX_ITEMS = 50
+
+
+def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit: int = MAX_ITEMS) -> Inspection | None:
+    """Find Open Responses items in a document (or JSON Lines) and inspect them.
+
+    :returns: ``None`` when the document is not item-like (e.g. a tool schema or any other JSON).
+    """
+    if isinstance(source, Document):
+        located = _locate_items(source.value)
+        if located is None:
+            return None
+        shape, base, items = located
+        sources: list[tuple[Document, str, int | None]] = [
+            (source, jpointer.child(base, i) if shape != "item" else "", None) for i in range(len(items))]
+    else:
+        items = [record.document.value for record in source]
+        if not items or not all(isinstance(item, dict) for item in items) or not any(_item_like(i) for i in items):
+            return None
+        shape = "jsonl"
+        sources = [(record.document, "", record.line) for record in source]
+    inspection = Inspection(shape, [], len(items))
+    for index, (item, (document, pointer, line)) in enumerate(zip(items, sources, strict=True)):
+        badge = type_badge(item)
+        verdict = gate_verdict(item)
+        check = None
+        if isinstance(item, dict) and item.get("type") == "function_call":
+            need_raw = index < limit and isinstance(item.get("arguments"), dict)
+            raw = document.raw(jpointer.child(pointer, "arguments")) if need_raw else None
+            check = arguments_check(item, raw, indent)
+            inspection.states[check.state] = inspection.states.get(check.state, 0) + 1
+        inspection.kinds[badge.kind] = inspection.kinds.get(badge.kind, 0) + 1
+        label = gate_label(verdict)
+        inspection.reasons[label] = inspection.reasons.get(label, 0) + 1
+        if index < limit:
+            raw_item = document.raw(pointer) or json.dumps(item, ensure_ascii=False)
+            fields = {name: displayable(str(item[name])) for name in ("id", "call_id", "name", "status")
+                      if isinstance(item, dict) and name in item}
+            inspection.items.append(ItemReport(None if shape == "item" else index,
+                                               pointer if shape != "jsonl" else "", badge, fields, check, verdict,
+                                               displayable(pretty(raw_item, indent)), line))
+    return inspection
+
+
+def _item_like(value: Any) -> bool:
+    return isinstance(value, dict) and ("type" in value or ("role" in value and "content" in value))
+
+
+def _locate_items(value: Any) -> tuple[str, str, list[Any]] | None:
+    """(shape, pointer of the item list, items) for the shapes a journal comes in, else ``None``."""
+    if isinstance(value, list):
+        if value and all(isinstance(v, dict) for v in value) and any(_item_like(v) for v in value):
+            return "array", "", value
+        return None
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("output"), list) and (value.get("object") == "response" or "input" not in value):
+        return "response", "/output", value["output"]
+    if isinstance(value.get("input"), list) and value["input"] and all(isinstance(v, dict) for v in value["input"]):
+        return "request", "/input", value["input"]
+    if _item_like(value):
+        return "item", "", [value]
+    return None

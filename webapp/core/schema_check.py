@@ -1,0 +1,477 @@
+"""The JSON Schema page's model (step 2), pure: validate a tool call's parsed ``arguments`` against the tool's schema.
+
+:func:`run_check` takes the two pasted texts and answers a :class:`Check`, everything the result pane shows. What
+was pasted is unwrapped first: a whole ``function_call`` item (its ``arguments`` string is parsed, as the gate reads
+it) or a Chat Completions tool call on the instance side; a tool definition, or a list of them picked by the call's
+name, on the schema side (shapes: :func:`webapp.core.items.tool_shape`). Errors are grouped by instance location
+and mapped back to line:column in the pasted texts (:mod:`webapp.core.json.locate`), into the ``arguments`` string
+too. Parsing is :mod:`webapp.core.json.text`, validation :mod:`webapp.core.schema`, the item's verdict
+:mod:`webapp.core.gate`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from webapp.core.gate import Verdict, check_item
+from webapp.core.items import ToolShape, tool_shape, type_kind
+from webapp.core.json import pointer
+from webapp.core.json.locate import Locator, Move, Position, string_locator
+from webapp.core.json.show import quote
+from webapp.core.json.text import (
+    DEFAULT_MAX_DEPTH,
+    NOT_IJSON,
+    Document,
+    JSONTextError,
+    json_type,
+    loads_ijson,
+    parse,
+    try_loads_ijson,
+)
+from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
+
+__all__ = [
+    "MAX_ERRORS_SHOWN", "MAX_VALUE_CHARS", "Check", "ErrorGroup", "ErrorRow", "ParseProblem", "SchemaProblem",
+    "Taken", "TextWarning", "run_check", "short_json",
+]
+
+#: At most this many errors are listed (all are counted); a huge failing array must not make a huge page.
+MAX_ERRORS_SHOWN = 200
+#: Instance values and expected values are shown as JSON text cut to this many characters.
+MAX_VALUE_CHARS = 160
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
+# -- what the result pane shows -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ParseProblem:
+    """A pasted text (or a pasted item's ``arguments`` string) that is not JSON.
+
+    :ivar source: ``"instance"``, ``"schema"`` or ``"arguments"`` (the string inside the pasted item).
+    :ivar position: (line, column) in the pasted text; differs from the error's own for ``"arguments"``.
+    """
+
+    source: str
+    error: JSONTextError
+    position: Position | None
+
+
+@dataclass(frozen=True)
+class Taken:
+    """Which part of a pasted text was used, so the page can say so.
+
+    :ivar kind: ``"call"`` (an Open Responses ``function_call`` item), ``"chat_call"`` (a Chat Completions tool
+        call) or ``"tool"`` (a tool definition).
+    :ivar pointer: RFC 6901 pointer of the used part in the pasted text.
+    :ivar name: the function's name; ``ident``: the item's ``id``.
+    :ivar shape: for a tool ``"flat"`` or ``"nested"``; for a call the JSON type of its ``arguments`` ("string" is
+        the right one).
+    :ivar of: for a tool picked from a list, how many tools the list had.
+    """
+
+    kind: str
+    pointer: str
+    name: str | None = None
+    ident: str | None = None
+    shape: str | None = None
+    of: int | None = None
+
+
+@dataclass(frozen=True)
+class SchemaProblem:
+    """The schema (after unwrapping) cannot be used: shown in its own pane, apart from instance errors.
+
+    :ivar pointer: into the pasted schema text; ``position``: its (line, column) there.
+    """
+
+    message: str
+    pointer: str | None = None
+    keyword: str | None = None
+    position: Position | None = None
+
+
+@dataclass(frozen=True)
+class TextWarning:
+    """A parse warning (duplicate key, big integer, ...) and the pasted text it belongs to (see
+    :class:`ParseProblem` for ``source``); ``position`` is in the pasted text."""
+
+    source: str
+    code: str
+    message: str
+    pointer: str
+    position: Position | None
+
+
+@dataclass(frozen=True)
+class ErrorRow:
+    """One validation error as shown.
+
+    :ivar best: it is the best match (the first of all errors).
+    :ivar schema_position: where the failing keyword is in the pasted schema text.
+    :ivar expected_label: ``"allowed values"``, ``"expected type"``, ``"allowed members"``, ...; ``expected``: those
+        values as JSON texts (cut to :data:`MAX_VALUE_CHARS`).
+    """
+
+    error: SchemaError
+    best: bool
+    schema_position: Position | None
+    expected_label: str | None
+    expected: list[str]
+
+
+@dataclass
+class ErrorGroup:
+    """All errors at one instance location, in best-match order.
+
+    :ivar value: the instance value there as JSON text; ``None`` when the member is missing.
+    """
+
+    pointer: str
+    position: Position | None
+    value: str | None
+    rows: list[ErrorRow] = field(default_factory=list)
+
+
+@dataclass
+class Check:
+    """Everything the result pane shows for one submission.
+
+    :ivar instance_taken: the part of the instance text used; ``None``: all of it. ``schema_taken`` likewise.
+    :ivar item: the pasted Open Responses item (``function_call`` or another), if any: the gate judges it.
+    :ivar ijson_error: bare arguments that are not I-JSON: the gate stops at ``arguments_parse``.
+    :ivar call_name: the function name of a pasted call.
+    :ivar instance: the value validated; ``has_instance``: there is one.
+    :ivar checkable_formats: formats checked when format assertion is on; ``unchecked_formats``: used by the
+        schema, never checked.
+    :ivar groups: the first :data:`MAX_ERRORS_SHOWN` errors, grouped; ``error_count``: all of them.
+    """
+
+    instance_text: str = ""
+    schema_text: str = ""
+    format_assertion: bool = False
+    parse_problems: list[ParseProblem] = field(default_factory=list)
+    warnings: list[TextWarning] = field(default_factory=list)
+    instance_taken: Taken | None = None
+    schema_taken: Taken | None = None
+    item: dict[str, Any] | None = None
+    ijson_error: JSONTextError | None = None
+    call_name: str | None = None
+    instance: Any = None
+    has_instance: bool = False
+    schema_problem: SchemaProblem | None = None
+    compiled: CompiledSchema | None = None
+    checkable_formats: tuple[str, ...] = ()
+    unchecked_formats: list[str] = field(default_factory=list)
+    verdict: Verdict | None = None
+    groups: list[ErrorGroup] = field(default_factory=list)
+    error_count: int = 0
+
+    @property
+    def submitted(self) -> bool:
+        """Something was pasted."""
+        return bool(self.instance_text.strip() or self.schema_text.strip())
+
+    @property
+    def valid(self) -> bool | None:
+        """True/False once both inputs are usable and validated; None while something is missing or the
+        schema turned out unusable (also while validating: a catastrophic ``pattern``)."""
+        if self.compiled is None or not self.has_instance or self.schema_problem is not None:
+            return None
+        return self.error_count == 0
+
+    @property
+    def needs(self) -> list[str]:
+        """Which inputs are still empty (``"instance"``, ``"schema"``)."""
+        return [name for name, text in (("instance", self.instance_text), ("schema", self.schema_text))
+                if not text.strip()]
+
+    @property
+    def shown_count(self) -> int:
+        """Errors listed (at most :data:`MAX_ERRORS_SHOWN`)."""
+        return sum(len(group.rows) for group in self.groups)
+
+    @property
+    def name_mismatch(self) -> bool:
+        """The pasted call names another function than the pasted tool definition."""
+        return (self.call_name is not None and self.schema_taken is not None
+                and self.schema_taken.name is not None and self.schema_taken.name != self.call_name)
+
+
+# -- the check ---------------------------------------------------------------------------------------------
+
+def run_check(instance_text: str, schema_text: str, *, format_assertion: bool = False,
+              max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: int | None = None) -> Check:
+    """Parse both texts, unwrap them, validate, and collect what the result pane shows.
+
+    :param instance_text: the pasted instance: bare arguments, a ``function_call`` item or a Chat Completions
+        tool call. :param schema_text: a JSON Schema, a tool definition or a list of them.
+    :param format_assertion: ``format`` is asserted (JSON Schema 2020-12 Validation §7.2.2), not only annotated.
+    :param max_depth: nesting allowed in each text (and in an ``arguments`` string); ``max_bytes``: UTF-8 size
+        allowed of each (``None``: any). The limits of :func:`webapp.core.json.text.parse`.
+    :return: the :class:`Check`. Never raises for bad input: every problem lands in it.
+    """
+    check = Check(instance_text=instance_text, schema_text=schema_text, format_assertion=format_assertion)
+    limits = {"max_depth": max_depth, "max_bytes": max_bytes}
+    instance_doc = _parse_input(check, "instance", instance_text, limits)
+    schema_doc = _parse_input(check, "schema", schema_text, limits)
+    locate_instance = None if instance_doc is None else _take_instance(check, instance_doc, limits)
+    if schema_doc is None:
+        return check
+    schema, locate_schema = _take_schema(check, schema_doc)
+    if locate_schema is None:
+        return check
+    try:
+        check.compiled = compile_schema(schema, format_assertion=format_assertion)
+    except SchemaInvalid as problem:
+        check.schema_problem = SchemaProblem(problem.message, problem.pointer, problem.keyword,
+                                             locate_schema(problem.pointer or ""))
+        return check
+    # Listed even while assertion is off, so the user knows what the toggle would change.
+    check.checkable_formats = (check.compiled.checked_formats if format_assertion
+                               else compile_schema(schema, format_assertion=True).checked_formats)
+    check.unchecked_formats = _unchecked_formats(schema, check.checkable_formats)
+    if check.item is not None:
+        # A tool definition for another function is no schema for this call: the gate never runs it.
+        check.verdict = check_item(check.item, None if check.name_mismatch else schema,
+                                   format_assertion=format_assertion, tool_name=check.call_name)
+    if locate_instance is None:
+        return check
+    try:
+        errors = check.compiled.errors(check.instance)
+    except SchemaInvalid as problem:  # a catastrophic `pattern` found only while validating (PatternTimeout)
+        check.schema_problem = SchemaProblem(problem.message, problem.pointer, problem.keyword,
+                                             locate_schema(problem.pointer or ""))
+        return check
+    check.error_count = len(errors)
+    shown = errors[:MAX_ERRORS_SHOWN]
+    # One scan per pasted text for all shown places (the parse layer skips what holds none), not one per error.
+    instance_at = locate_instance.many(error.pointer for error in shown)
+    schema_at = locate_schema.many(error.schema_path for error in shown)
+    check.groups = _group(shown, check.instance, schema, instance_at, schema_at)
+    return check
+
+
+def _parse_input(check: Check, source: str, text: str, limits: dict[str, Any]) -> Document | None:
+    """Parse one pasted text; record its parse error or warnings. Empty text is "not yet pasted", not an error."""
+    if not text.strip():
+        return None
+    try:
+        document = parse(text, **limits)
+    except JSONTextError as error:
+        check.parse_problems.append(ParseProblem(source, error, (error.line, error.column)))
+        return None
+    check.warnings.extend(_warnings(source, document, None))
+    return document
+
+
+def _warnings(source: str, document: Document, move: Move | None) -> list[TextWarning]:
+    """The document's warnings, their line:column moved into the pasted text by ``move`` (``None``: kept)."""
+    return [TextWarning(source, w.code, w.message, w.pointer,
+                        (w.line, w.column) if move is None else move(w.line, w.column))
+            for w in document.warnings]
+
+
+def _take_instance(check: Check, document: Document, limits: dict[str, Any]) -> Locator | None:
+    """Decide what the instance is: a pasted call's ``arguments`` (parsed from its string) or the whole text.
+
+    Open Responses ``function_call`` items and Chat Completions tool calls are unwrapped (Open Responses
+    spec, Items: ``arguments`` is a JSON string). Returns how to locate an instance pointer in the pasted
+    text, or None when there is no usable instance (the ``arguments`` string does not parse).
+    """
+    value = document.value
+    envelope = _call_envelope(value)
+    if envelope is None:
+        check.instance, check.has_instance = value, True
+        if _is_item(value):  # a message, an output, a namespaced extension...: the gate's verdict says why not
+            check.item = value
+        elif try_loads_ijson(document.text) is NOT_IJSON:
+            # Bare arguments: the gate parses them as I-JSON (RFC 7493) before any schema, so a duplicate name
+            # or a lone surrogate that the lenient parse only warned about stops it at arguments_parse.
+            try:
+                loads_ijson(document.text)
+            except JSONTextError as error:
+                check.ijson_error = error
+        return Locator(document)
+    at, kind = envelope
+    arguments = pointer.resolve(value, at)
+    check.call_name = _str_or_none(pointer.resolve(value, at.rsplit("/", 1)[0]).get("name"))
+    check.item = value if kind == "call" else None
+    check.instance_taken = Taken(kind, at, check.call_name, _str_or_none(value.get("id")), json_type(arguments))
+    if not isinstance(arguments, str):
+        # Stored as an object: the wrong form (the gate says arguments_type), but its content can still be checked.
+        check.instance, check.has_instance = arguments, True
+        return Locator(document, at)
+    locate_string = string_locator(document, at, arguments)
+    try:
+        # I-JSON, as the gate reads arguments: a duplicate member name there is arguments_parse, not a warning.
+        inner = parse(arguments, ijson=True, **limits)
+    except JSONTextError as error:
+        check.parse_problems.append(ParseProblem("arguments", error, locate_string(error.line, error.column)))
+        return None
+    check.instance, check.has_instance = inner.value, True
+    check.warnings.extend(_warnings("arguments", inner, locate_string))
+    return Locator(inner, move=locate_string)
+
+
+def _is_item(value: Any) -> bool:
+    """An Open Responses item that is not a call to unwrap: a spec type or a provider extension.
+
+    A ``function_call`` with ``arguments`` was unwrapped before; one without them is validated as it stands.
+    """
+    kind = value.get("type") if isinstance(value, dict) else None
+    return type_kind(kind) in ("core", "spec", "extension") and kind != "function_call"
+
+
+def _call_envelope(value: Any) -> tuple[str, str] | None:
+    """``("/arguments", "call")`` for an Open Responses ``function_call`` item, ``("/function/arguments",
+    "chat_call")`` for a Chat Completions tool call ``{type: "function", function: {name, arguments}}``."""
+    if not isinstance(value, dict):
+        return None
+    if value.get("type") == "function_call" and "arguments" in value:
+        return "/arguments", "call"
+    function = value.get("function")
+    if value.get("type") == "function" and isinstance(function, dict) and "arguments" in function:
+        return "/function/arguments", "chat_call"
+    return None
+
+
+def _take_schema(check: Check, document: Document) -> tuple[Any, Locator | None]:
+    """Decide what the schema is: a bare JSON Schema, or the ``parameters`` of a tool definition.
+
+    Tool definitions: Open Responses ``{type: "function", name, parameters}`` (flat; Open Responses
+    spec, FunctionTool) and Chat Completions ``{type: "function", function: {name, parameters}}``
+    (nested); in a list of them the pasted call's ``name`` picks one. Returns ``(schema, locate)``;
+    ``locate`` is None when no usable schema was found (the reason is in ``check.schema_problem``).
+    """
+    value, prefix, of = document.value, "", None
+    shapes = [tool_shape(t) for t in value] if isinstance(value, list) else []
+    if shapes and all(shapes):
+        names = [shape.name for shape in shapes]  # type: ignore[union-attr]
+        listed = ", ".join(quote(n) if n else "(unnamed)" for n in names[:10]) + (", …" if len(names) > 10 else "")
+        if check.call_name is None:
+            check.schema_problem = SchemaProblem(
+                f"A list of {len(value)} tool definitions ({listed}): paste the whole function_call item so its "
+                "name picks one, or paste one tool definition.", pointer="", position=document.position(""))
+            return None, None
+        if check.call_name not in names:
+            check.schema_problem = SchemaProblem(
+                f"A list of {len(value)} tool definitions ({listed}) without the called function "
+                f"{quote(check.call_name)}.", pointer="", position=document.position(""))
+            return None, None
+        index = names.index(check.call_name)
+        value, prefix, of = value[index], f"/{index}", len(value)
+    tool: ToolShape | None = tool_shape(value)
+    if tool is None:
+        schema = value
+    else:
+        check.schema_taken = Taken("tool", prefix + tool.parameters_pointer, tool.name, shape=tool.shape, of=of)
+        label = f"The {'Chat Completions' if tool.shape == 'nested' else 'Open Responses'} tool definition"
+        label += f" {quote(tool.name)}" if tool.name else ""
+        if "parameters" not in tool.definition:
+            check.schema_problem = SchemaProblem(f"{label} has no \"parameters\": nothing to validate against.",
+                                                 pointer=prefix, position=document.position(prefix))
+            return None, None
+        prefix += tool.parameters_pointer
+        schema = tool.definition["parameters"]
+        if schema is None:
+            check.schema_problem = SchemaProblem(f"{label} has \"parameters\": null, so it declares no schema "
+                                                 "to validate against.", pointer=prefix,
+                                                 position=document.position(prefix))
+            return None, None
+    if not isinstance(schema, (dict, bool)):
+        check.schema_problem = SchemaProblem(
+            f"A JSON Schema is an object or a boolean (JSON Schema 2020-12 §4.3.1), not a JSON {json_type(schema)}.",
+            pointer=prefix, position=document.position(prefix))
+        return None, None
+    return schema, Locator(document, prefix)
+
+
+def _unchecked_formats(schema: Any, checkable: tuple[str, ...]) -> list[str]:
+    """``format`` values the schema uses that are not among the really checked ones (they always pass)."""
+    used: set[str] = set()
+    stack = [schema]
+    while stack:  # iterative: the schema may be as deep as the parse limit allows
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, sub in node.items():
+                if key == "format" and isinstance(sub, str):
+                    used.add(sub)
+                elif key not in ("enum", "const", "default", "examples"):  # data, not subschemas
+                    stack.append(sub)
+        elif isinstance(node, list):
+            stack.extend(node)
+    return sorted(used - set(checkable))
+
+
+def _group(errors: list[SchemaError], instance: Any, schema: Any, instance_at: dict[str, Position | None],
+           schema_at: dict[str, Position | None]) -> list[ErrorGroup]:
+    """Group errors by instance pointer; groups ordered by their best error, the best match first.
+    ``instance_at``/``schema_at``: where each error's pointer and schema location are in the pasted texts."""
+    groups: dict[str, ErrorGroup] = {}
+    for index, error in enumerate(errors):
+        group = groups.get(error.pointer)
+        if group is None:
+            group = groups[error.pointer] = ErrorGroup(error.pointer, instance_at[error.pointer],
+                                                       _value_at(instance, error.pointer))
+        label, expected = _expected(schema, error)
+        group.rows.append(ErrorRow(error, index == 0, schema_at[error.schema_path], label, expected))
+    return list(groups.values())
+
+
+def _expected(schema: Any, error: SchemaError) -> tuple[str | None, list[str]]:
+    """What the failing keyword allows, read from the schema (shown beside the value, never applied to it)."""
+    try:
+        value = pointer.resolve(schema, error.schema_path)
+    except (KeyError, ValueError):  # a location through $ref is not a place in the pasted text
+        return None, []
+    if error.keyword == "enum" and isinstance(value, list):
+        return "allowed values", [short_json(v) for v in value]
+    if error.keyword == "const":
+        return "required value", [short_json(value)]
+    if error.keyword == "type":
+        return "expected type", [short_json(v) for v in (value if isinstance(value, list) else [value])]
+    if error.keyword in ("additionalProperties", "unevaluatedProperties"):
+        parent = _value_or_none(schema, error.schema_path.rsplit("/", 1)[0])
+        names = parent.get("properties") if isinstance(parent, dict) else None
+        if isinstance(names, dict):
+            return "allowed members", [short_json(n) for n in names]
+    return None, []
+
+
+def _value_or_none(document: Any, at: str) -> Any:
+    try:
+        return pointer.resolve(document, at)
+    except (KeyError, ValueError):
+        return None
+
+
+def _value_at(instance: Any, at: str) -> str | None:
+    """The instance value at ``at`` as short JSON text; None when there is no such member (``required``)."""
+    try:
+        return short_json(pointer.resolve(instance, at))
+    except (KeyError, ValueError):
+        return None
+
+
+def short_json(value: Any, limit: int = MAX_VALUE_CHARS) -> str:
+    """``value`` as JSON text cut to ``limit`` characters (the last one ``…`` when cut).
+
+    Encoded lazily, so a huge value (an error at the root of a 20 MB array) costs no more than its first
+    characters.
+    """
+    parts: list[str] = []
+    size = 0
+    for chunk in _ENCODER.iterencode(value):  # not one-shot: the pure-Python encoder yields as it goes
+        parts.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            return "".join(parts)[: limit - 1] + "…"
+    return "".join(parts)
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
