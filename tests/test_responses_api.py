@@ -138,9 +138,11 @@ def test_malformed_bodies_get_clear_errors(client, data, content_type, status, n
     assert needle in error_of(response)["message"].lower()
 
 
-def test_json_body_without_content_type_is_accepted(client):
+def test_json_body_without_content_type_is_415(client):
+    # A body without Content-Type is what a cross-site fetch() of a Blob sends without a CORS preflight.
     response = client.post("/v1/responses", data=json.dumps({"input": "hi"}), headers=AUTH)
-    assert response.status_code == 200
+    assert response.status_code == 415
+    assert error_of(response)["code"] == "unsupported_media_type"
 
 
 # ------------------------------------------------------------------------------------------------ validation

@@ -32,6 +32,7 @@ from flask import Blueprint, Flask, Response, abort, current_app, jsonify, rende
 from webapp.web.errors import ApiError
 from webapp.core.gate import check_journal
 from webapp.web.api.jsonbody import read_json_body
+from webapp.web.params import SQLITE_MAX_INTEGER, choice_param, int_param
 from webapp.core.responses.models import (
     CreateRequest,
     Limits,
@@ -303,10 +304,8 @@ def delete(response_id: str) -> Response:
 def input_items(response_id: str) -> Response:
     """The input items of a stored response as a list object (``after``, ``limit`` 1-100, ``order``)."""
     items = _stored_or_404(response_id).input
-    order = request.args.get("order", "desc")
-    if order not in ("asc", "desc"):
-        raise ApiError("order: expected 'asc' or 'desc'.", 400, param="order", code="invalid_value")
-    limit = _limit(100, 20)
+    order = choice_param("order", ("asc", "desc"), default="desc")
+    limit = int_param("limit", default=20, minimum=1, maximum=100)
     if order == "desc":
         items = items[::-1]
     after = request.args.get("after")
@@ -321,27 +320,14 @@ def input_items(response_id: str) -> Response:
                     "last_id": page[-1]["id"] if page else None, "has_more": len(items) > limit})
 
 
-def _limit(maximum: int, default: int) -> int:
-    raw = request.args.get("limit")
-    if raw is None:
-        return default
-    if not raw.isdigit() or not 1 <= int(raw) <= maximum:
-        raise ApiError(f"limit: expected an integer from 1 to {maximum}, got {raw!r}.", 400, param="limit",
-                       code="invalid_value")
-    return int(raw)
-
-
 @bp.get("/sessions/<path:key>/items")
 def session_items(key: str) -> Response:
     """Every stored item of a session, in conversation order, each with ``inspect_url`` (the sessions page).
 
     ``limit`` (1-1000, default 100) and ``offset`` page through long sessions.
     """
-    limit = _limit(1000, 100)
-    raw_offset = request.args.get("offset", "0")
-    if not raw_offset.isdigit():
-        raise ApiError("offset: expected a non-negative integer.", 400, param="offset", code="invalid_value")
-    offset = int(raw_offset)
+    limit = int_param("limit", default=100, minimum=1, maximum=1000)
+    offset = int_param("offset", default=0, minimum=0, maximum=SQLITE_MAX_INTEGER)
     rows = store().session_items(key, limit=limit + 1, offset=offset)
     page_url = url_for("sessions.page", key=key, _external=True)
     data = [{"response_id": row.response_id, "source": row.source, "index": row.index, "item": row.item,

@@ -147,7 +147,11 @@ def tree() -> Any:
         context["problem"] = "The document changed since it was formatted: format it again to browse it."
     else:
         try:
-            context["node"] = fmt.subtree(text, pointer, start=start, max_depth=_settings()["max_depth"])
+            node = fmt.subtree(text, pointer, start=start, max_depth=_settings()["max_depth"])
+            if node.children is None:  # a scalar (null, a number, a string...): nothing to expand
+                context["problem"] = f"{pointer or '(root)'} holds a single value, with no members to show."
+            else:
+                context["node"] = node
         except JSONTextError as err:
             context["problem"] = f"The document is no longer valid JSON ({err}): format it again."
         except (KeyError, ValueError):
