@@ -170,7 +170,7 @@ def test_json_body_without_content_type_is_415(client):
     ({"input": "hi", "tools": [SALES], "tool_choice": {"type": "function", "name": "nope"}}, "tool_choice.name",
      "invalid_value"),
     ({"input": "hi", "tool_choice": "required"}, "tool_choice", "invalid_value"),
-    ({"input": "hi", "tools": [{**SALES, "parameters": {"type": "objekt"}}]}, "tools[0].parameters/type",
+    ({"input": "hi", "tools": [{**SALES, "parameters": {"type": "objekt"}}]}, "tools[0].parameters.type",
      "invalid_schema"),
     ({"input": "hi", "background": True}, "background", "unsupported_value"),
     ({"input": [{"role": "system", "content": "only a system prompt"}]}, "input", "missing_required_parameter"),

@@ -41,8 +41,11 @@ from webapp.core.responses.models import (
     ToolChoice,
     check_tool_choice,
     parse_create_request,
+    path_index,
+    path_key,
     stored_input_item,
 )
+from webapp.core.json.pointer import split as split_pointer
 from webapp.core.schema import SchemaInvalid, compile_schema
 from webapp.core.responses.sse import DONE, coalesce, encode_events
 from webapp.web.store import MissingResponse, ResponseStore
@@ -223,8 +226,24 @@ def _compile(schema: Any, param: str) -> None:
     try:
         compile_schema(schema)
     except SchemaInvalid as err:
-        where = f"{param}{err.pointer}" if err.pointer else param
+        where = _param_path(param, err.pointer, schema) if err.pointer else param
         raise RequestError(f"not a usable JSON Schema: {err.message}", where, "invalid_schema") from None
+
+
+def _param_path(param: str, pointer: str, document: Any) -> str:
+    """A JSON Pointer into ``document`` (found at ``param``) in the one ``param`` notation of the API:
+    ``tools[0].parameters`` + ``/properties/a/type`` → ``tools[0].parameters.properties.a.type``."""
+    where, node = param, document
+    try:
+        tokens = split_pointer(pointer)
+    except ValueError:
+        return param
+    for token in tokens:
+        if isinstance(node, list) and token.isascii() and token.isdigit():
+            where, node = path_index(where, int(token)), node[int(token)] if int(token) < len(node) else None
+        else:
+            where, node = path_key(where, token), node.get(token) if isinstance(node, dict) else None
+    return where
 
 
 def _gate(chain: list[dict[str, Any]], items: list[dict[str, Any]], tools: list[Tool], no_tools: bool) -> None:
