@@ -17,7 +17,8 @@ Checked before any view, for every route (pages, machine routes, static files), 
 
 Every response gets the headers of :data:`HEADERS` (``secure``: Content-Security-Policy with scripts and styles
 from this origin only and no framing, ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer``,
-same-origin resource and opener policies) and a ``Server`` header that names no versions.
+same-origin resource and opener policies) and a ``Server`` header that names no versions (served by
+``python -m webapp serve``, which uses :class:`RequestHandler`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from io import BytesIO
 import secure
 from flask import Flask, Response, abort, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.serving import WSGIRequestHandler
 
 from webapp.web.errors import JSON_PREFIXES, ApiError, wants_json
 
@@ -133,10 +135,13 @@ def limit_chunked_body() -> None:
             raise RequestEntityTooLarge()
     except OSError:  # a malformed chunk header: werkzeug's dechunker raises OSError
         _refuse(400, "The chunked request body is malformed.", "invalid_body")
+    # From here on the request is one with a Content-Length, read by Werkzeug as usual.
     data = b"".join(chunks)
     environ["wsgi.input"] = BytesIO(data)
     environ["CONTENT_LENGTH"] = str(len(data))
+    environ.pop("HTTP_TRANSFER_ENCODING", None)
     del environ["wsgi.input_terminated"]
+    request.__dict__.pop("content_length", None)  # werkzeug caches it (None for a chunked body)
 
 
 def refuse_cross_site() -> None:
@@ -166,6 +171,14 @@ def require_json_media_type() -> None:
         return
     got = f"got {mimetype!r}" if mimetype else "none was sent"
     raise ApiError(f"Content-Type must be application/json ({got}).", 415, code="unsupported_media_type")
+
+
+class RequestHandler(WSGIRequestHandler):
+    """Werkzeug's request handler with a ``Server`` header that names no versions (the standard library's
+    ``BaseHTTPRequestHandler`` sends ``Werkzeug/x Python/y`` on every response, whatever the app sets)."""
+
+    def version_string(self) -> str:
+        return SERVER_NAME
 
 
 def add_headers(response: Response) -> Response:

@@ -373,6 +373,14 @@ class _Builder:
         unique = bool(schema.get("uniqueItems"))
         # JSON equality for uniqueItems (True is not 1), in constant time per item.
         seen = {json.dumps(value, sort_keys=True) for value in result} if unique else set()
+        if not unique and len(result) < count:
+            # Every item is built alike (the build is deterministic), so build one and charge it for them all.
+            before = self.left
+            value = self.build(items, depth + 1, singular)
+            missing = count - len(result) - 1
+            self.spend((before - self.left) * missing, name, f"minItems {count:,} of values like {singular!r}")
+            return result + [value] + [json.loads(json.dumps(value)) if isinstance(value, (dict, list)) else value
+                                       for _ in range(missing)]
         while len(result) < count:
             value = self.build(items, depth + 1, singular)
             if unique:
@@ -603,7 +611,7 @@ def _build_valid(schema: Any, compiled: Any, attempts: int) -> Any:
     for variant in range(attempts):
         try:
             value = _Builder(schema, variant, deadline).build(schema)
-        except BuildTimeout:
+        except (BuildTimeout, OverBudget):
             raise
         except (Unbuildable, RecursionError) as err:
             problem = str(err) or "the schema recurses without end"
