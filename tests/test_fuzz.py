@@ -20,7 +20,7 @@ from webapp.core.items import CALL_STATUSES, ITEM_TYPES
 
 AUTH = {"Authorization": f"Bearer {TEST_TOKEN}"}
 SECONDS_PER_REQUEST = 15  # far above any honest answer here; a hang or a runaway build would pass it
-FUZZ = settings(derandomize=True, database=None, deadline=None, max_examples=100,
+FUZZ = settings(derandomize=True, database=None, deadline=None, max_examples=150,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 SCHEMA_KEYS = ("type", "properties", "required", "items", "prefixItems", "minItems", "maxItems", "uniqueItems",
@@ -60,13 +60,16 @@ bodies = (gate_bodies.map(json.dumps) | response_bodies.map(json.dumps) | values
           | st.text(max_size=60) | st.binary(max_size=40).map(lambda b: b.decode("latin-1")))
 media_types = st.sampled_from(["application/json", "text/plain", "application/x-www-form-urlencoded", None])
 segments = st.text(st.characters(codec="utf-8", exclude_characters="/?#"), min_size=1, max_size=12)
-queries = st.dictionaries(st.sampled_from(["limit", "offset", "after", "order", "x"]),
-                          st.sampled_from(["1", "0", "-1", "²", "99999999999999999999", "asc", "desc", ""])
-                          | st.text(max_size=6), max_size=3)
+QUERY_NAMES = st.sampled_from(["limit", "offset", "after", "order", "x"])
+HOSTILE = st.sampled_from(["1", "0", "-1", "²", "١", "99999999999999999999", "9223372036854775808", "1e3", "asc",
+                           "desc", "", " 1"])
+queries = (st.dictionaries(QUERY_NAMES, HOSTILE, min_size=1, max_size=2)
+           | st.dictionaries(QUERY_NAMES, st.text(max_size=6), max_size=3))
 FORM_FIELDS = ("document", "instance", "schema", "left", "right", "indent", "action", "pointer", "start", "digest",
                "format_assertion", "ignore_order", "match_key", "ignore_paths", "hide_unchanged")
 forms = st.dictionaries(st.sampled_from(FORM_FIELDS),
-                        texts | st.sampled_from(["2", "4", "tab", "pretty", "minify", "sort", "on", "", "/0", "/a"]),
+                        texts | st.sampled_from(["2", "4", "tab", "pretty", "minify", "sort", "on", "", "/0", "/a",
+                                                 "null", "[1]", '{"a": 1}']),
                         max_size=6)
 PAGE_POSTS = ("/format", "/format/download", "/format/tree", "/schema", "/diff", "/diff/patch")
 MACHINE = ("/api/gate", "/v1/responses", "/v1/chat/completions")
@@ -77,7 +80,10 @@ def client(tmp_path_factory):
     app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN, "CHAT_COMPLETIONS_ENABLED": True,
                       "MAX_CONTENT_LENGTH": 1 << 20,
                       "RESPONSES_DATABASE": str(tmp_path_factory.mktemp("fuzz") / "responses.sqlite3")})
-    return app.test_client()
+    client = app.test_client()
+    stored = client.post("/v1/responses", json={"input": "one", "user": "fuzz"}, headers=AUTH)
+    client.stored_id = stored.get_json()["id"]
+    return client
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -145,3 +151,21 @@ def test_paths_methods_queries_and_hosts(client, template, segment, query, metho
     response, elapsed = timed(lambda: client.open(path, method=method, query_string=query,
                                                   headers={**AUTH, "Host": host}))
     check(response, path, elapsed)
+
+
+@FUZZ
+@given(template=st.sampled_from(["/v1/responses/{id}/input_items", "/v1/sessions/fuzz/items"]), query=queries)
+def test_list_queries(client, template, query):
+    path = template.format(id=client.stored_id)
+    response, elapsed = timed(lambda: client.get(path, query_string=query, headers=AUTH))
+    check(response, path, elapsed)
+
+
+@FUZZ
+@given(document=values.map(json.dumps) | st.text(max_size=20),
+       pointer=st.sampled_from(["", "/0", "/a", "/0/0", "/type"]) | st.text(max_size=6),
+       start=st.sampled_from(["0", "1", "-1", "²", ""]))
+def test_tree(client, document, pointer, start):
+    form = {"document": document, "pointer": pointer, "start": start}
+    response, elapsed = timed(lambda: client.post("/format/tree", data=form, headers={"HX-Request": "true"}))
+    check(response, "/format/tree", elapsed)

@@ -141,7 +141,7 @@ def tree() -> Any:
     pointer = request.form.get("pointer", "")
     digest = request.form.get("digest")
     start_text = request.form.get("start", "0")
-    start = int(start_text) if start_text.isdigit() else 0
+    start = int(start_text) if start_text.isascii() and start_text.isdigit() and len(start_text) < 10 else 0
     context: dict[str, Any] = {"node": None, "problem": None, "start": start}
     if digest is not None and digest != fmt.text_digest(text):
         context["problem"] = "The document changed since it was formatted: format it again to browse it."
