@@ -91,7 +91,8 @@ def test_cross_site_posts_to_the_pages_are_403(client, path, headers):
 
 
 @pytest.mark.parametrize("headers", [{}, {"Sec-Fetch-Site": "same-origin", "Origin": "http://localhost"},
-                                     {"Sec-Fetch-Site": "none"}])
+                                     {"Sec-Fetch-Site": "none"}, {"Origin": "http://localhost"},
+                                     {"Sec-Fetch-Site": "same-origin", "Origin": "null"}])
 def test_same_origin_posts_to_the_pages_are_answered(client, headers):
     assert client.post("/format", data={"document": "{}"}, headers=headers).status_code == 200
 
@@ -135,7 +136,7 @@ def test_every_response_carries_the_security_headers(client, method, path):
     assert csp["frame-ancestors"] == ["'none'"] and csp["object-src"] == ["'none'"]
     assert "'unsafe-inline'" not in response.headers["Content-Security-Policy"]
     assert response.headers["X-Content-Type-Options"] == "nosniff"
-    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["Referrer-Policy"] == "same-origin"
     assert response.headers["X-Frame-Options"] == "DENY"
 
 

@@ -8,15 +8,15 @@ Checked before any view, for every route (pages, machine routes, static files), 
 2. **Body size**: a body sent with ``Transfer-Encoding: chunked`` (no ``Content-Length``) is held to
    ``MAX_CONTENT_LENGTH`` exactly like one with ``Content-Length``: 413 naming the limit, never a silent cut.
 3. **Cross-site posts to the pages**: a state-changing request to a page whose ``Sec-Fetch-Site`` is
-   ``cross-site`` or ``same-site``, or whose ``Origin`` is not this host (``null`` included), is 403
-   ``cross_site_request``: another site cannot make the user's browser submit the forms (Fetch Metadata,
-   W3C "Fetch Metadata Request Headers"; RFC 6454 origins).
+   ``cross-site`` or ``same-site`` (or, from a browser that sends no ``Sec-Fetch-Site``, whose ``Origin`` is not
+   this host, ``null`` included) is 403 ``cross_site_request``: another site cannot make the user's browser
+   submit the forms (W3C "Fetch Metadata Request Headers"; RFC 6454 origins).
 4. **JSON routes** (``/api/*``, ``/v1/*``): a request with a body must say ``Content-Type: application/json``
    (or ``*/*+json``); otherwise 415 ``unsupported_media_type``. Browsers send such a type cross-site only after a
    CORS preflight, which this server never grants, so no other site can post to them.
 
 Every response gets the headers of :data:`HEADERS` (``secure``: Content-Security-Policy with scripts and styles
-from this origin only and no framing, ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer``,
+from this origin only and no framing, ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: same-origin``,
 same-origin resource and opener policies) and a ``Server`` header that names no versions (served by
 ``python -m webapp serve``, which uses :class:`RequestHandler`).
 """
@@ -57,7 +57,8 @@ HEADERS = secure.Secure(
          .frame_ancestors("'none'")),
     xcto=secure.XContentTypeOptions().nosniff(),
     xfo=secure.XFrameOptions().deny(),  # frame-ancestors for browsers that predate it
-    referrer=secure.ReferrerPolicy().no_referrer(),
+    # Not no-referrer: under it a browser sends "Origin: null" on the pages' own form posts.
+    referrer=secure.ReferrerPolicy().same_origin(),
     corp=secure.CrossOriginResourcePolicy().same_origin(),
     coop=secure.CrossOriginOpenerPolicy().same_origin(),
     server=secure.Server().set(SERVER_NAME),
@@ -150,11 +151,13 @@ def refuse_cross_site() -> None:
     if request.method in SAFE_METHODS or wants_json():
         return
     fetch_site = request.headers.get("Sec-Fetch-Site")
-    if fetch_site is not None and fetch_site not in SAME_ORIGIN_FETCHES:
-        _refuse(403, f"This form was sent from another site (Sec-Fetch-Site: {fetch_site[:40]}), so it is "
-                     "refused: only this app's own pages may post to it. Open the page here and send it again.",
-                "cross_site_request")
-    origin = request.headers.get("Origin")
+    if fetch_site is not None:  # set by the browser itself, never by a page: it decides when present
+        if fetch_site not in SAME_ORIGIN_FETCHES:
+            _refuse(403, f"This form was sent from another site (Sec-Fetch-Site: {fetch_site[:40]}), so it is "
+                         "refused: only this app's own pages may post to it. Open the page here and send it again.",
+                    "cross_site_request")
+        return
+    origin = request.headers.get("Origin")  # browsers without Fetch Metadata
     if origin is not None and origin.partition("://")[2].lower() != request.host.lower():
         _refuse(403, f"This form was sent from another origin ({origin[:100]!r}), so it is refused: only this "
                      "app's own pages may post to it. Open the page here and send it again.",
