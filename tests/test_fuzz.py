@@ -11,10 +11,10 @@ import json
 import time
 
 import pytest
+from conftest import TEST_TOKEN
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import TEST_TOKEN
 from webapp import create_app
 from webapp.core.items import CALL_STATUSES, ITEM_TYPES
 
@@ -43,7 +43,8 @@ items = st.fixed_dictionaries({}, optional={
     "name": st.sampled_from(["f", "get_weather"]) | scalars, "status": st.sampled_from(CALL_STATUSES) | scalars,
     "arguments": texts | values, "role": st.sampled_from(["user", "assistant", "system", "developer"]) | scalars,
     "content": st.text(max_size=20) | values, "output": texts | values})
-tools = st.lists(st.fixed_dictionaries({"type": st.just("function") | scalars, "name": st.sampled_from(["f"]) | scalars},
+tools = st.lists(st.fixed_dictionaries({"type": st.just("function") | scalars,
+                                        "name": st.sampled_from(["f"]) | scalars},
                                        optional={"parameters": values, "description": st.text(max_size=10)}),
                  max_size=2)
 gate_bodies = st.fixed_dictionaries({}, optional={
@@ -128,7 +129,7 @@ def test_machine_posts(client, path, body, media_type, token):
 @given(body=gate_bodies | response_bodies)
 def test_structured_json(client, body):
     for path in ("/api/gate", "/v1/responses"):
-        response, elapsed = timed(lambda: client.post(path, json=body, headers=AUTH))
+        response, elapsed = timed(lambda path=path: client.post(path, json=body, headers=AUTH))
         check(response, path, elapsed)
 
 

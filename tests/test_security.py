@@ -9,8 +9,8 @@ import threading
 import time
 
 import pytest
-
 from conftest import TEST_TOKEN, ServerThread
+
 from webapp import create_app
 from webapp.core.responses import testmodel
 
@@ -343,6 +343,7 @@ def tool(property_schema: dict) -> dict:
     ({"type": "array", "minItems": 100_000, "uniqueItems": True, "items": {"type": "integer"}}, "minItems"),
     ({"type": "string", "pattern": "^a{100000}$"}, "pattern"),
     ({"type": "array", "minItems": 300, "items": {"type": "array", "minItems": 300}}, "minItems"),
+    ({"type": "array", "minItems": 60_000, "items": {"const": "x" * 2000}}, "minItems"),
 ])
 def test_the_test_model_refuses_what_is_over_its_budget(client, schema, keyword):
     started = time.monotonic()

@@ -151,6 +151,7 @@ _FORMATS = {
     "duration": "P1D", "json-pointer": "/a", "regex": ".*",
 }
 _MAX_DEPTH = 32
+_GIVEN = object()  # no value given by const/enum/default/examples
 #: The most the test model builds for one value: each value counts one unit and each character of a string one
 #: more (so about this many bytes of JSON). A schema asking for more (``minLength``, ``minItems``, a ``pattern``
 #: whose shortest match is longer) gets ``model_error`` naming the keyword.
@@ -245,14 +246,20 @@ class _Builder:
             raise Unbuildable("a false schema admits no value")
         if not isinstance(schema, dict):
             raise Unbuildable("a schema must be an object or a boolean")
+        given = _GIVEN
         if "const" in schema:
-            return schema["const"]
-        if isinstance(schema.get("enum"), list) and schema["enum"]:
-            return schema["enum"][0]
-        if "default" in schema:
-            return schema["default"]
-        if isinstance(schema.get("examples"), list) and schema["examples"]:
-            return schema["examples"][0]
+            given = ("const", schema["const"])
+        elif isinstance(schema.get("enum"), list) and schema["enum"]:
+            given = ("enum", schema["enum"][0])
+        elif "default" in schema:
+            given = ("default", schema["default"])
+        elif isinstance(schema.get("examples"), list) and schema["examples"]:
+            given = ("examples", schema["examples"][0])
+        if given is not _GIVEN:
+            # A value written in the schema costs its size: repeated by minItems it could be large.
+            keyword, value = given
+            self.spend(len(json.dumps(value, ensure_ascii=False)), name, f"the {keyword} value, repeated")
+            return value
         for key in ("oneOf", "anyOf"):
             branches = schema.get(key)
             if isinstance(branches, list) and branches:
