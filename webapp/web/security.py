@@ -17,8 +17,8 @@ Checked before any view, for every route (pages, machine routes, static files), 
 
 Every response gets the headers of :data:`HEADERS` (``secure``: Content-Security-Policy with scripts and styles
 from this origin only and no framing, ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: same-origin``,
-same-origin resource and opener policies) and a ``Server`` header that names no versions (served by
-``python -m webapp serve``, which uses :class:`RequestHandler`).
+same-origin resource and opener policies). The ``Server`` header, which the HTTP server writes, names no versions
+when served by ``python -m webapp serve`` (:class:`RequestHandler`).
 """
 
 from __future__ import annotations
@@ -61,8 +61,7 @@ HEADERS = secure.Secure(
     referrer=secure.ReferrerPolicy().same_origin(),
     corp=secure.CrossOriginResourcePolicy().same_origin(),
     coop=secure.CrossOriginOpenerPolicy().same_origin(),
-    server=secure.Server().set(SERVER_NAME),
-)
+)  # no Server header here: the HTTP server writes its own (RequestHandler below), and a second would follow it
 
 
 def allowed_hosts(app: Flask) -> frozenset[str]:
