@@ -3,6 +3,7 @@
 One command (from the repository root)::
 
     .venv/bin/python benchmarks/bench_responses.py            # --requests 400 --threads 8 --rounds 3
+    .venv/bin/python benchmarks/bench_responses.py --chain    # a turn's cost against its chain's depth
 
 What it does:
 
@@ -194,7 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best is kept (3)")
     parser.add_argument("--latency-samples", type=int, default=100, help="sequential first-event samples (100)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a ratio is below the target")
+    parser.add_argument("--chain", action="store_true", help="measure only a turn's cost against the depth of its "
+                        "previous_response_id chain (see chain_depth)")
+    parser.add_argument("--chain-samples", type=int, default=5, help="turns timed at each chain depth (5)")
     args = parser.parse_args(argv)
+    if args.chain:
+        return chain_depth(args)
 
     context = multiprocessing.get_context("spawn")  # a clean interpreter: no state shared with this one
     with tempfile.TemporaryDirectory() as folder:
@@ -249,6 +255,62 @@ def run(port: int, args: argparse.Namespace) -> int:
         return 1 if args.strict else 0
     print(f"\nevery /v1/responses scenario is at least {TARGET_RATIO} x the trivial endpoint's rate")
     return 0
+
+
+# ------------------------------------------------------------------------------------------------ chain depth
+
+CHAIN_DEPTHS = (1, 200, 600)
+CHAIN_TARGET = 1.5  # the cost of one more link at depth 200-600, against at depth 1-200: 1.0 is linear
+
+
+def chain_depth(args: argparse.Namespace) -> int:
+    """The time of one turn continuing a ``previous_response_id`` chain, at each of :data:`CHAIN_DEPTHS`
+    (in-process, Flask's test client, a temporary SQLite file), and of reading the chain alone.
+
+    A turn replays its whole conversation (spec: previous input + previous output + new input), so it can only be
+    linear in the depth: the cost of one more link must stay the same from shallow to deep chains (ratio
+    ``CHAIN_TARGET`` at most; a quadratic build shows as a ratio near the depth ratio).
+    """
+    from webapp import create_app
+
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"TESTING": True, "API_TOKEN": TOKEN, "RESPONSES_DATABASE": os.path.join(folder, "c.db")})
+        client = app.test_client()
+        store = app.extensions["openresponses_store"]
+        headers = {"Authorization": f"Bearer {TOKEN}"}
+        turn_ms: dict[int, float] = {}
+        read_ms: dict[int, float] = {}
+        tip, depth = None, 0
+        for target in CHAIN_DEPTHS:
+            while depth < target:
+                body = {"model": "m", "input": f"turn {depth}", **({"previous_response_id": tip} if tip else {})}
+                tip = client.post("/v1/responses", json=body, headers=headers).get_json()["id"]
+                depth += 1
+            samples, reads = [], []
+            for _ in range(args.chain_samples):  # store: false, so the chain stays at this depth
+                started = time.perf_counter()
+                answer = client.post("/v1/responses", headers=headers, json={
+                    "model": "m", "input": "again", "previous_response_id": tip, "store": False})
+                samples.append(time.perf_counter() - started)
+                assert answer.status_code == 200, answer.get_json()
+                started = time.perf_counter()
+                assert len(store.chain(tip)) == target
+                reads.append(time.perf_counter() - started)
+            turn_ms[target] = statistics.median(samples) * 1e3
+            read_ms[target] = statistics.median(reads) * 1e3
+        store.close()
+    print(f"\none turn continuing a chain (median of {args.chain_samples}):")
+    print(f"{'depth':>6} {'turn ms':>9} {'chain read ms':>14}")
+    for target in CHAIN_DEPTHS:
+        print(f"{target:>6} {turn_ms[target]:>9.2f} {read_ms[target]:>14.2f}")
+    (a, b, c) = CHAIN_DEPTHS
+    shallow = (turn_ms[b] - turn_ms[a]) / (b - a)
+    deep = (turn_ms[c] - turn_ms[b]) / (c - b)
+    ratio = deep / shallow if shallow > 0 else float("inf")
+    verdict = "ok (linear)" if ratio <= CHAIN_TARGET else "BELOW (superlinear)"
+    print(f"ms per link: {shallow:.3f} at depth {a}-{b}, {deep:.3f} at {b}-{c}; ratio {ratio:.2f} "
+          f"(target <= {CHAIN_TARGET}): {verdict}")
+    return 1 if args.strict and ratio > CHAIN_TARGET else 0
 
 
 if __name__ == "__main__":

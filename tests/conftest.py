@@ -12,6 +12,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from webapp import create_app
+from webapp.web.security import RequestHandler
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"  # the team's reference folder beside the checkout, when present
@@ -35,10 +36,11 @@ def client(app):
 
 
 class ServerThread:
-    """The real app under Werkzeug's threaded server on 127.0.0.1, on a free port, in a daemon thread."""
+    """The real app under Werkzeug's threaded server on 127.0.0.1, on a free port, in a daemon thread (with the
+    request handler ``python -m webapp serve`` uses)."""
 
     def __init__(self, app) -> None:
-        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=RequestHandler)
         self.port = self.server.server_port
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 

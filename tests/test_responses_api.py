@@ -138,9 +138,11 @@ def test_malformed_bodies_get_clear_errors(client, data, content_type, status, n
     assert needle in error_of(response)["message"].lower()
 
 
-def test_json_body_without_content_type_is_accepted(client):
+def test_json_body_without_content_type_is_415(client):
+    # A body without Content-Type is what a cross-site fetch() of a Blob sends without a CORS preflight.
     response = client.post("/v1/responses", data=json.dumps({"input": "hi"}), headers=AUTH)
-    assert response.status_code == 200
+    assert response.status_code == 415
+    assert error_of(response)["code"] == "unsupported_media_type"
 
 
 # ------------------------------------------------------------------------------------------------ validation
@@ -168,7 +170,7 @@ def test_json_body_without_content_type_is_accepted(client):
     ({"input": "hi", "tools": [SALES], "tool_choice": {"type": "function", "name": "nope"}}, "tool_choice.name",
      "invalid_value"),
     ({"input": "hi", "tool_choice": "required"}, "tool_choice", "invalid_value"),
-    ({"input": "hi", "tools": [{**SALES, "parameters": {"type": "objekt"}}]}, "tools[0].parameters/type",
+    ({"input": "hi", "tools": [{**SALES, "parameters": {"type": "objekt"}}]}, "tools[0].parameters.type",
      "invalid_schema"),
     ({"input": "hi", "background": True}, "background", "unsupported_value"),
     ({"input": [{"role": "system", "content": "only a system prompt"}]}, "input", "missing_required_parameter"),

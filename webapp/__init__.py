@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Flask
 from markupsafe import Markup
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from webapp.core.json.text import displayable
 
@@ -32,6 +33,11 @@ DEFAULTS: dict[str, Any] = {
     "API_TOKEN": None,
     # Stored responses (SQLite); relative paths live in the instance folder.
     "RESPONSES_DATABASE": "responses.sqlite3",
+    # Host names answered besides 127.0.0.1, localhost and [::1] (webapp.web.security): a list, or names
+    # separated by commas. Any other Host header is refused, so a DNS-rebinding page cannot read stored data.
+    "ALLOWED_HOSTS": [],
+    # Reverse proxies in front of the app that set X-Forwarded-For/-Proto/-Host (werkzeug's ProxyFix); 0 = none.
+    "PROXY_HOPS": 0,
 }
 
 
@@ -70,7 +76,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         if not app.config.get("TESTING"):
             print(f" * /v1 API token (Authorization: Bearer ...): {app.config['API_TOKEN']}", flush=True)
 
+    hops = int(app.config.get("PROXY_HOPS") or 0)
+    if hops:
+        # The client's address, scheme and host as the proxy saw them: the Host check and the loopback-only
+        # sessions page then judge the client, not the proxy.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
+
     from webapp import web
+    from webapp.web import security
 
     web.init_app(app)
+    security.init_app(app)  # its checks go before every other hook
     return app

@@ -1,4 +1,5 @@
-"""Command line: ``python -m webapp gate JOURNAL [--tools TOOLS.json] [--schema SCHEMA.json] [--json]``.
+"""Command line: ``python -m webapp gate JOURNAL [--tools TOOLS.json] [--schema SCHEMA.json] [--json]``, and
+``python -m webapp serve [--host 127.0.0.1] [--port 5000]`` (what ``scripts/serve`` runs).
 
 Prints one line per item (index, id, reason) and the journal's findings, then whether it is replayable.
 Exit status: 0 replayable, 1 not replayable, 2 unusable input (the message on stderr names the file and the
@@ -114,7 +115,23 @@ def build_parser() -> argparse.ArgumentParser:
                       "\"tools\"); default: the journal's own")
     gate.add_argument("--schema", metavar="SCHEMA.json", help="one JSON Schema for every function_call")
     gate.add_argument("--json", action="store_true", help="print the API's JSON report")
+    serve = commands.add_parser(
+        "serve", help="serve the app (Werkzeug's threaded server, no version in the Server header)",
+        description="Serve the inspector. Settings come from FLASK_* environment variables (README, Configuration).")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=5000, help="port (default 5000)")
     return parser
+
+
+def serve_command(options: argparse.Namespace) -> int:
+    """Serve :func:`webapp.create_app` on ``options.host``:``options.port`` until interrupted."""
+    from werkzeug.serving import run_simple
+
+    from webapp import create_app
+    from webapp.web.security import RequestHandler
+
+    run_simple(options.host, options.port, create_app(), threaded=True, request_handler=RequestHandler)
+    return 0
 
 
 def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -126,6 +143,8 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
     options = build_parser().parse_args(argv)
+    if options.command == "serve":
+        return serve_command(options)
     try:
         return gate_command(options, out)
     except JournalError as exc:

@@ -234,6 +234,8 @@ def expand(text: str, pointer: str, *, start: int = 0, digest: str | None = None
     else:
         try:
             node = subtree(text, pointer, start=start, max_depth=max_depth)
+            if node.children is None:  # a scalar (null, a number, a string...): nothing to expand
+                node, problem = None, f"{pointer or '(root)'} holds a single value, with no members to show."
         except JSONTextError as err:
             problem = f"The document is no longer valid JSON ({err}): format it again."
         except (KeyError, ValueError):

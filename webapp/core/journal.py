@@ -179,7 +179,7 @@ def _item_index(tokens: list[str] | None, start: int, items_at: list[str] | None
     if inner[:len(items_at)] != items_at or len(inner) <= len(items_at):
         return None
     token = inner[len(items_at)]
-    return int(token) if token.isdigit() and int(token) < count else None
+    return int(token) if token.isascii() and token.isdigit() and len(token) < 20 and int(token) < count else None
 
 
 def _from_value(value: Any) -> Journal:

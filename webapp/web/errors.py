@@ -80,19 +80,25 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException) -> Any:
         status = error.code or 500
+        allowed = list(getattr(error, "valid_methods", None) or [])
+        if status == 405 and allowed:
+            path = request.path if len(request.path) <= 200 else request.path[:200] + "…"
+            error.description = (f"The method {request.method} is not allowed on {path}; it answers "
+                                 f"{', '.join(allowed)}.")
         if wants_json():
             message = error.description or error.name
             if status == 413:
                 limit = ParseLimits.from_config(app.config).max_bytes
                 message = f"Request body is larger than the limit of {limit} bytes."
             response = ApiError(message, status, code=_HTTP_CODES.get(status)).to_response()
-            if status == 405 and error.valid_methods:  # type: ignore[attr-defined]
-                response.headers["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
+            if status == 405 and allowed:
+                response.headers["Allow"] = ", ".join(allowed)
             return response
         if status == 413:
             limit = ParseLimits.from_config(app.config).max_bytes
             error.description = f"What you sent is larger than the limit of {limit:,} bytes."
-        return render_template("error.html", error=error), status
+        headers = {"Allow": ", ".join(allowed)} if status == 405 and allowed else {}
+        return render_template("error.html", error=error), status, headers
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception) -> Any:

@@ -39,8 +39,10 @@ CREATE TABLE IF NOT EXISTS items (
 CREATE INDEX IF NOT EXISTS items_by_id ON items (item_id);
 """
 
+#: Responses of a ``previous_response_id`` chain replayed at most (a guard only: ids are fresh, so a chain cannot
+#: loop); older ones are left out of the context.
 MAX_CHAIN = 10_000
-POOL_SIZE = 8  # idle connections kept open  # a guard only: ids are fresh, so a chain cannot loop
+POOL_SIZE = 8  # idle connections kept open
 
 
 class MissingResponse(LookupError):
@@ -171,8 +173,10 @@ class ResponseStore:
                            rows)
 
     def get(self, response_id: str) -> StoredResponse | None:
-        """The stored response, or ``None``."""
+        """The stored response, or ``None``. The response and its items are read in one transaction, so a
+        concurrent :meth:`delete` gives ``None``, never the response without its items."""
         with self._connect() as db:
+            db.execute("BEGIN")  # sqlite3 opens none for SELECTs: without it each SELECT sees its own moment
             row = db.execute("SELECT body, session_key FROM responses WHERE id = ?", (response_id,)).fetchone()
             if row is None:
                 return None
@@ -186,18 +190,32 @@ class ResponseStore:
             return db.execute("DELETE FROM responses WHERE id = ?", (response_id,)).rowcount > 0
 
     def chain(self, response_id: str) -> list[StoredResponse]:
-        """The response and every response it continues, oldest first.
+        """The response and every response it continues, oldest first (at most :data:`MAX_CHAIN` of them).
+
+        Two queries in one transaction whatever the depth (a recursive walk of ``previous_response_id``), so a
+        turn's context costs time linear in its items, and a concurrent delete cannot tear the chain.
 
         :raises MissingResponse: the response, or one of its ancestors, is not stored.
         """
+        walk = ("WITH RECURSIVE chain (id, depth) AS (SELECT ?, 0 UNION ALL "
+                "SELECT responses.previous_response_id, chain.depth + 1 FROM chain "
+                "JOIN responses ON responses.id = chain.id "
+                "WHERE responses.previous_response_id IS NOT NULL AND chain.depth + 1 < ?) ")
+        with self._connect() as db:
+            db.execute("BEGIN")
+            links = db.execute(walk + "SELECT chain.id, responses.body, responses.session_key FROM chain "
+                               "LEFT JOIN responses ON responses.id = chain.id ORDER BY chain.depth",
+                               (response_id, MAX_CHAIN)).fetchall()
+            inputs: dict[str, list[dict[str, Any]]] = {}
+            for owner, body in db.execute(walk + "SELECT items.response_id, items.body FROM chain "
+                                          "JOIN items ON items.response_id = chain.id AND items.source = 'input' "
+                                          "ORDER BY chain.depth, items.position", (response_id, MAX_CHAIN)):
+                inputs.setdefault(owner, []).append(json.loads(body))
         chain: list[StoredResponse] = []
-        current: str | None = response_id
-        while current is not None and len(chain) < MAX_CHAIN:
-            stored = self.get(current)
-            if stored is None:
-                raise MissingResponse(current, response_id)
-            chain.append(stored)
-            current = stored.body.get("previous_response_id")
+        for link_id, body, session_key in links:
+            if body is None:
+                raise MissingResponse(link_id, response_id)
+            chain.append(StoredResponse(json.loads(body), inputs.get(link_id, []), session_key))
         chain.reverse()
         return chain
 

@@ -17,8 +17,11 @@ How it answers (the context is ``previous input + previous output + input``, spe
   ``enum`` value, ``default``, ``examples``, then a value of the type meeting its bounds; required members
   filled; local ``$ref``/``$defs``, ``allOf`` merged, ``anyOf``/``oneOf`` branches tried in turn) and checked
   with ``webapp.core.schema``. ``pattern`` is read as ECMA-262 by the same engine as ``webapp.core.schema``, within its
-  time budget, so a catastrophic pattern costs about a second, not minutes of a held interpreter. When no
-  valid instance is found (in time) the response ``failed`` (``model_error``).
+  time budget, so a catastrophic pattern costs about a second, not minutes of a held interpreter. What is built
+  is bounded too: at most :data:`BUILD_BUDGET` units (each value one, each string character one more) and
+  ``PATTERN_BUDGET_SECONDS`` in all, checked before anything is allocated, so ``minLength: 100000000`` or
+  ``minItems: 1000000`` is refused at once instead of building it. When no valid instance is found (in time,
+  within the budget) the response ``failed`` (``model_error``).
 * **A text reply** otherwise: ``You said: "<the user text>"`` (first 200 characters) with one note per
   attached image or file, or ``Tool results: <name> (<call_id>) returned: <output>.``; under
   ``text.format`` ``json_schema`` the reply is a JSON instance of that schema.
@@ -124,6 +127,10 @@ class Unbuildable(Exception):
     members, constraints the builder cannot meet)."""
 
 
+class OverBudget(Unbuildable):
+    """The schema asks for a value larger than :data:`BUILD_BUDGET`: no other variant is tried."""
+
+
 class BuildTimeout(Unbuildable):
     """Testing candidate strings against a ``pattern`` used up the time budget (catastrophic backtracking):
     no other variant is tried."""
@@ -137,6 +144,11 @@ _FORMATS = {
     "duration": "P1D", "json-pointer": "/a", "regex": ".*",
 }
 _MAX_DEPTH = 32
+_GIVEN = object()  # no value given by const/enum/default/examples
+#: The most the test model builds for one value: each value counts one unit and each character of a string one
+#: more (so about this many bytes of JSON). A schema asking for more (``minLength``, ``minItems``, a ``pattern``
+#: whose shortest match is longer) gets ``model_error`` naming the keyword.
+BUILD_BUDGET = 65_536
 
 
 class _Builder:
@@ -147,6 +159,20 @@ class _Builder:
         self.root = root
         self.variant = variant
         self.deadline = deadline
+        self.left = BUILD_BUDGET  # units of BUILD_BUDGET not yet spent
+
+    def spend(self, units: int, name: str, what: str) -> None:
+        """Take ``units`` of the budget before building them.
+
+        :raises OverBudget: they are more than is left; :raises BuildTimeout: the time budget ran out.
+        """
+        if units > self.left:
+            raise OverBudget(f"{name!r} needs {what}, more than the test model builds (a value of at most "
+                             f"{BUILD_BUDGET:,} units: one per value, one per string character)")
+        self.left -= units
+        if time.monotonic() > self.deadline:
+            raise BuildTimeout(f"building a value for {name!r} took more than the "
+                               f"{_schema.PATTERN_BUDGET_SECONDS:g} s the test model spends on one")
 
     def matches(self, pattern: str, candidate: str, name: str) -> bool | None:
         """``pattern`` (ECMA-262, as ``webapp.core.schema`` reads it) found in ``candidate``; ``None`` when the
@@ -206,6 +232,7 @@ class _Builder:
     def build(self, schema: Any, depth: int = 0, name: str = "value") -> Any:
         if depth > _MAX_DEPTH:
             raise Unbuildable("the schema nests (or recurses) too deeply")
+        self.spend(1, name, "one more value")
         schema = self.resolve(schema, depth)
         if schema is True or schema == {}:
             return name
@@ -213,14 +240,20 @@ class _Builder:
             raise Unbuildable("a false schema admits no value")
         if not isinstance(schema, dict):
             raise Unbuildable("a schema must be an object or a boolean")
+        given = _GIVEN
         if "const" in schema:
-            return schema["const"]
-        if isinstance(schema.get("enum"), list) and schema["enum"]:
-            return schema["enum"][0]
-        if "default" in schema:
-            return schema["default"]
-        if isinstance(schema.get("examples"), list) and schema["examples"]:
-            return schema["examples"][0]
+            given = ("const", schema["const"])
+        elif isinstance(schema.get("enum"), list) and schema["enum"]:
+            given = ("enum", schema["enum"][0])
+        elif "default" in schema:
+            given = ("default", schema["default"])
+        elif isinstance(schema.get("examples"), list) and schema["examples"]:
+            given = ("examples", schema["examples"][0])
+        if given is not _GIVEN:
+            # A value written in the schema costs its size: repeated by minItems it could be large.
+            keyword, value = given
+            self.spend(len(json.dumps(value, ensure_ascii=False)), name, f"the {keyword} value, repeated")
+            return value
         for key in ("oneOf", "anyOf"):
             branches = schema.get(key)
             if isinstance(branches, list) and branches:
@@ -262,10 +295,16 @@ class _Builder:
         candidates = []
         if isinstance(schema.get("format"), str) and schema["format"] in _FORMATS:
             candidates.append(_FORMATS[schema["format"]])
+        self.spend(min_length, name, f"minLength {min_length:,}")
         pattern = schema.get("pattern") if isinstance(schema.get("pattern"), str) else None
         if pattern is not None:
-            example = example_for_pattern(pattern)
+            example = example_for_pattern(pattern, limit=self.left)
+            if example is None and (shortest := shortest_match(pattern)) is not None and shortest > self.left:
+                # Not even compiled: the pattern's shortest match is already over the budget.
+                self.spend(shortest, name, f"a string of at least {shortest:,} characters for its pattern")
             if example is not None:
+                self.spend(max(len(example) - min_length, 0), name, f"its pattern's {len(example):,}-character "
+                                                                    "example")
                 candidates.append(example)
         candidates += [name, "example", "a", "A", "0", "a1", "x-1", "ok"]
         for candidate in candidates:
@@ -327,13 +366,30 @@ class _Builder:
         count = schema.get("minItems", 0) if isinstance(schema.get("minItems"), int) else 0
         prefix = schema.get("prefixItems") if isinstance(schema.get("prefixItems"), list) else []
         items = schema.get("items", {})
+        if count > self.left:  # refused before building any of them
+            self.spend(count, name, f"minItems {count:,}")
         result: list[Any] = [self.build(sub, depth + 1, name) for sub in prefix[:max(count, len(prefix))]]
         singular = name[:-1] if name.endswith("s") and len(name) > 1 else name
         index = len(result)
+        unique = bool(schema.get("uniqueItems"))
+        # JSON equality for uniqueItems (True is not 1), in constant time per item.
+        seen = {json.dumps(value, sort_keys=True) for value in result} if unique else set()
+        if not unique and len(result) < count:
+            # Every item is built alike (the build is deterministic), so build one and charge it for them all.
+            before = self.left
+            value = self.build(items, depth + 1, singular)
+            missing = count - len(result) - 1
+            self.spend((before - self.left) * missing, name, f"minItems {count:,} of values like {singular!r}")
+            return result + [value] + [json.loads(json.dumps(value)) if isinstance(value, (dict, list)) else value
+                                       for _ in range(missing)]
         while len(result) < count:
             value = self.build(items, depth + 1, singular)
-            if schema.get("uniqueItems") and value in result:
-                value = self.distinct(items, value, index, depth)
+            if unique:
+                key = json.dumps(value, sort_keys=True)
+                if key in seen:
+                    value = self.distinct(items, value, index, depth)
+                    key = json.dumps(value, sort_keys=True)
+                seen.add(key)
             result.append(value)
             index += 1
         return result
@@ -369,19 +425,61 @@ class _Builder:
         return result
 
 
-def example_for_pattern(pattern: str) -> str | None:
-    """A short string matching the regular expression ``pattern``, or ``None`` when it cannot tell.
-
-    Walks the parse tree of Python's ``re`` (``re._parser``, the compiler's own parser; ECMA patterns of tool
-    schemas are almost always valid Python patterns): literals as written, a class's first member, the first
-    branch of an alternation, the least repeat count (at least one for ``+``).
-    """
+def _parse_tree(pattern: str) -> Any:
+    """The parse tree of Python's ``re`` for ``pattern`` (``re._parser``, the compiler's own parser, without
+    compiling: cheap even for ``a{10000000}``), or ``None``."""
     try:
-        from re import _constants as c  # type: ignore[attr-defined]
         from re import _parser  # type: ignore[attr-defined]
 
-        tree = _parser.parse(pattern)
-    except Exception:  # noqa: BLE001 - any parse failure just means "no example"
+        return _parser.parse(pattern)
+    except Exception:  # noqa: BLE001 - any parse failure just means "cannot tell"
+        return None
+
+
+def shortest_match(pattern: str) -> int | None:
+    """The length of the shortest string ``pattern`` can match (``None`` when it cannot tell); lookarounds and
+    anchors count nothing. ``^a{10000000}$`` → 10,000,000, read from the parse tree without compiling."""
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    tree = _parse_tree(pattern)
+    if tree is None:
+        return None
+
+    def least(items: Any) -> int:
+        total = 0
+        for op, arg in items:
+            if op in (c.LITERAL, c.NOT_LITERAL, c.ANY, c.IN):
+                total += 1
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
+                total += arg[0] * least(arg[2])
+            elif op is c.SUBPATTERN:
+                total += least(arg[-1])
+            elif op is c.ATOMIC_GROUP:
+                total += least(arg)
+            elif op is c.BRANCH:
+                total += min(least(branch) for branch in arg[1])
+        return total
+
+    try:
+        return least(tree)
+    except Exception:  # noqa: BLE001 - an odd tree: cannot tell
+        return None
+
+
+def example_for_pattern(pattern: str, *, limit: int | None = None) -> str | None:
+    """A short string matching the regular expression ``pattern``, or ``None`` when it cannot tell (or the example
+    would be longer than ``limit`` characters).
+
+    Walks the parse tree of Python's ``re`` (see :func:`_parse_tree`; ECMA patterns of tool schemas are almost
+    always valid Python patterns): literals as written, a class's first member, the first branch of an
+    alternation, the least repeat count (at least one for ``+``).
+    """
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    tree = _parse_tree(pattern)
+    if tree is None:
+        return None
+    if limit is not None and (shortest_match(pattern) or 0) > limit:
         return None
     categories = {c.CATEGORY_DIGIT: "0", c.CATEGORY_NOT_DIGIT: "a", c.CATEGORY_SPACE: " ",
                   c.CATEGORY_NOT_SPACE: "a", c.CATEGORY_WORD: "a", c.CATEGORY_NOT_WORD: "-"}
@@ -405,7 +503,8 @@ def example_for_pattern(pattern: str) -> str | None:
         return None
 
     def walk(items: Any) -> str | None:
-        out = []
+        out: list[str] = []
+        size = 0
         for op, arg in items:
             if op is c.LITERAL:
                 out.append(chr(arg))
@@ -421,7 +520,7 @@ def example_for_pattern(pattern: str) -> str | None:
             elif op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
                 low, _high, sub = arg
                 piece = walk(sub)
-                if piece is None:
+                if piece is None or (limit is not None and len(piece) * low > limit):
                     return None
                 out.append(piece * low)
             elif op is c.SUBPATTERN:
@@ -437,6 +536,9 @@ def example_for_pattern(pattern: str) -> str | None:
             elif op in (c.AT, c.ASSERT, c.ASSERT_NOT):
                 continue
             else:
+                return None
+            size += len(out[-1]) if out else 0
+            if limit is not None and size > limit:  # never more than the budget, even in pieces
                 return None
         return "".join(out)
 
@@ -510,7 +612,7 @@ def _build_valid(schema: Any, compiled: Any, attempts: int) -> Any:
     for variant in range(attempts):
         try:
             value = _Builder(schema, variant, deadline).build(schema)
-        except BuildTimeout:
+        except (BuildTimeout, OverBudget):
             raise
         except (Unbuildable, RecursionError) as err:
             problem = str(err) or "the schema recurses without end"

@@ -32,6 +32,7 @@ from webapp.web.errors import ApiError
 from webapp.core.gate import ItemRef, check_journal
 from webapp.web.api.jsonbody import read_json_body
 from webapp.web.limits import parse_limits
+from webapp.web.params import SQLITE_MAX_INTEGER, choice_param, int_param
 from webapp.core.responses.models import (
     CreateRequest,
     Limits,
@@ -40,8 +41,11 @@ from webapp.core.responses.models import (
     ToolChoice,
     check_tool_choice,
     parse_create_request,
+    path_index,
+    path_key,
     stored_input_item,
 )
+from webapp.core.json.pointer import split as split_pointer
 from webapp.core.schema import SchemaInvalid, compile_schema
 from webapp.core.responses.sse import DONE, coalesce, encode_events
 from webapp.web.store import MissingResponse, ResponseStore
@@ -222,8 +226,24 @@ def _compile(schema: Any, param: str) -> None:
     try:
         compile_schema(schema)
     except SchemaInvalid as err:
-        where = f"{param}{err.pointer}" if err.pointer else param
+        where = _param_path(param, err.pointer, schema) if err.pointer else param
         raise RequestError(f"not a usable JSON Schema: {err.message}", where, "invalid_schema") from None
+
+
+def _param_path(param: str, pointer: str, document: Any) -> str:
+    """A JSON Pointer into ``document`` (found at ``param``) in the one ``param`` notation of the API:
+    ``tools[0].parameters`` + ``/properties/a/type`` → ``tools[0].parameters.properties.a.type``."""
+    where, node = param, document
+    try:
+        tokens = split_pointer(pointer)
+    except ValueError:
+        return param
+    for token in tokens:
+        if isinstance(node, list) and token.isascii() and token.isdigit():
+            where, node = path_index(where, int(token)), node[int(token)] if int(token) < len(node) else None
+        else:
+            where, node = path_key(where, token), node.get(token) if isinstance(node, dict) else None
+    return where
 
 
 def _gate(chain: list[dict[str, Any]], items: list[dict[str, Any]], tools: list[Tool], no_tools: bool) -> None:
@@ -298,10 +318,8 @@ def delete(response_id: str) -> Response:
 def input_items(response_id: str) -> Response:
     """The input items of a stored response as a list object (``after``, ``limit`` 1-100, ``order``)."""
     items = _stored_or_404(response_id).input
-    order = request.args.get("order", "desc")
-    if order not in ("asc", "desc"):
-        raise ApiError("order: expected 'asc' or 'desc'.", 400, param="order", code="invalid_value")
-    limit = _limit(100, 20)
+    order = choice_param("order", ("asc", "desc"), default="desc")
+    limit = int_param("limit", default=20, minimum=1, maximum=100)
     if order == "desc":
         items = items[::-1]
     after = request.args.get("after")
@@ -316,27 +334,14 @@ def input_items(response_id: str) -> Response:
                     "last_id": page[-1]["id"] if page else None, "has_more": len(items) > limit})
 
 
-def _limit(maximum: int, default: int) -> int:
-    raw = request.args.get("limit")
-    if raw is None:
-        return default
-    if not raw.isdigit() or not 1 <= int(raw) <= maximum:
-        raise ApiError(f"limit: expected an integer from 1 to {maximum}, got {raw!r}.", 400, param="limit",
-                       code="invalid_value")
-    return int(raw)
-
-
 @bp.get("/sessions/<path:key>/items")
 def session_items(key: str) -> Response:
     """Every stored item of a session, in conversation order, each with ``inspect_url`` (the sessions page).
 
     ``limit`` (1-1000, default 100) and ``offset`` page through long sessions.
     """
-    limit = _limit(1000, 100)
-    raw_offset = request.args.get("offset", "0")
-    if not raw_offset.isdigit():
-        raise ApiError("offset: expected a non-negative integer.", 400, param="offset", code="invalid_value")
-    offset = int(raw_offset)
+    limit = int_param("limit", default=100, minimum=1, maximum=1000)
+    offset = int_param("offset", default=0, minimum=0, maximum=SQLITE_MAX_INTEGER)
     rows = store().session_items(key, limit=limit + 1, offset=offset)
     page_url = url_for("sessions.page", key=key, _external=True)
     data = [{"response_id": row.response_id, "source": row.source, "index": row.index, "item": row.item,

@@ -112,9 +112,9 @@ def tree() -> Any:
     """Children of one tree node: ``document`` (sent again), ``pointer``, ``start``, ``digest`` (of the formatted
     text, so a document edited since is noticed)."""
     start_text = request.form.get("start", "0")
-    answer = model.expand(request.form.get("document", ""), request.form.get("pointer", ""),
-                          start=int(start_text) if start_text.isdigit() else 0, digest=request.form.get("digest"),
-                          max_depth=_settings()["max_depth"])
+    start = int(start_text) if start_text.isascii() and start_text.isdigit() and len(start_text) < 10 else 0
+    answer = model.expand(request.form.get("document", ""), request.form.get("pointer", ""), start=start,
+                          digest=request.form.get("digest"), max_depth=_settings()["max_depth"])
     return render_template("format/_tree.html", node=answer.node, problem=answer.problem, start=answer.start,
                            digest=answer.digest)
 
