@@ -90,7 +90,7 @@ def client(tmp_path_factory):
 @pytest.fixture(autouse=True, scope="module")
 def short_pattern_budget():
     """Catastrophic patterns give up after 0.2 s here instead of 1 s: same behaviour, faster fuzzing."""
-    from webapp.core import schema
+    from webapp.core.schema import patterns as schema
 
     saved, schema.PATTERN_BUDGET_SECONDS = schema.PATTERN_BUDGET_SECONDS, 0.2
     yield
