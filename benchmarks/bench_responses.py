@@ -1,4 +1,5 @@
-"""Throughput of ``/v1/responses`` against a trivial Flask endpoint on the same server, in the same run.
+"""Throughput of ``/v1/responses`` against a trivial Flask endpoint on the same server, in the same run, on both
+servers: the dev server (``bash scripts/serve``) and gunicorn's threaded workers (``bash scripts/serve-gunicorn``).
 
 One command (from the repository root)::
 
@@ -7,19 +8,22 @@ One command (from the repository root)::
 
 What it does:
 
-* serves the real app (``create_app``, default settings: responses stored in a temporary SQLite file) with
-  Werkzeug's multi-threaded server on 127.0.0.1, in a child process, so the load generator does not share
-  the server's interpreter lock; a trivial endpoint (``POST /bench/trivial``: parse a small JSON body,
-  answer a small JSON object) is added to the same app as the baseline;
+* serves the real app (``create_app``, default settings: responses stored in a temporary SQLite file) on
+  127.0.0.1 in child processes, so the load generator does not share the server's interpreter lock: first with
+  Werkzeug's multi-threaded server (what ``flask run`` uses), then with gunicorn as ``scripts/gunicorn.conf.py``
+  configures it (``gthread``, ``--workers 2 --threads 8`` unless ``--workers``/``--gunicorn-threads`` say
+  otherwise); a trivial endpoint (``POST /bench/trivial``: parse a small JSON body, answer a small JSON object) is
+  added to the same app as the baseline of each server;
 * drives each scenario with ``--threads`` client threads sending ``--requests`` requests in all (a bounded
   loop: no timing-dependent stop), one new connection per request for every scenario alike, and repeats
   the rounds interleaved, keeping each scenario's best round;
 * measures the time to the first SSE event (the first body byte of a stream) with sequential requests,
   against the time to the first body byte of the trivial endpoint.
 
-It prints requests per second and the ratio to the trivial endpoint (target: at least 0.5 for non-streamed
-and streamed replies), and the time-to-first-event percentiles. Every answer is checked (status 200, and
-for streams the final ``data: [DONE]``), so a broken endpoint cannot look fast.
+It prints, per server, requests per second and the ratio to that server's trivial endpoint (target: at least 0.5
+for non-streamed and streamed replies; the SSE ratio on gunicorn is the production figure, printed last), and the
+time-to-first-event percentiles. Every answer is checked (status 200, and for streams the final ``data: [DONE]``),
+so a broken endpoint cannot look fast.
 """
 
 from __future__ import annotations
@@ -30,7 +34,10 @@ import json
 import logging
 import multiprocessing
 import os
+import signal
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -76,24 +83,58 @@ SCENARIOS = [
 
 # ------------------------------------------------------------------------------------------------ server
 
-def serve(port_queue: multiprocessing.Queue, database: str) -> None:
-    """Child process: the app plus the trivial endpoint under Werkzeug's threaded server, until killed."""
+def bench_app(database: str | None = None):
+    """The app plus the trivial endpoint (the WSGI app both servers run; gunicorn calls it with no argument and
+    the database from ``BENCH_DATABASE``)."""
     from flask import jsonify, request
-    from werkzeug.serving import make_server
 
     from webapp import create_app
 
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no access log: it would be measured too
-    app = create_app({"API_TOKEN": TOKEN, "RESPONSES_DATABASE": database})
+    app = create_app({"API_TOKEN": TOKEN, "RESPONSES_DATABASE": database or os.environ["BENCH_DATABASE"]})
 
     @app.post("/bench/trivial")
     def trivial():  # the baseline: what any JSON endpoint of this Flask app costs at least
         body = request.get_json()
         return jsonify({"ok": True, "model": body.get("model")})
 
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    return app
+
+
+def serve(port_queue: multiprocessing.Queue, database: str) -> None:
+    """Child process: :func:`bench_app` under Werkzeug's threaded server, until killed."""
+    from werkzeug.serving import make_server
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no access log: it would be measured too
+    server = make_server("127.0.0.1", 0, bench_app(database), threaded=True)
     port_queue.put(server.server_port)
     server.serve_forever()
+
+
+def start_gunicorn(database: str, workers: int, threads: int) -> tuple[int, subprocess.Popen]:
+    """gunicorn with ``scripts/gunicorn.conf.py`` serving :func:`bench_app` on a socket made here (``fd://``);
+    returns the port once every worker answers."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(128)
+    port = listener.getsockname()[1]
+    env = {**os.environ, "BENCH_DATABASE": database, "FLASK_API_TOKEN": TOKEN}
+    process = subprocess.Popen(
+        [str(Path(sys.executable).with_name("gunicorn")), "--config", "scripts/gunicorn.conf.py",
+         "--bind", f"fd://{listener.fileno()}", "--workers", str(workers), "--threads", str(threads),
+         "--pythonpath", "benchmarks", "--log-level", "warning", "bench_responses:bench_app()"],
+        cwd=ROOT, env=env, pass_fds=(listener.fileno(),), stdout=subprocess.DEVNULL)
+    listener.close()  # the child holds it now
+    trivial = SCENARIOS[0]
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            request_once(port, trivial, json.dumps(trivial.body).encode())
+            return port, process
+        except (OSError, RuntimeError):
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise RuntimeError("gunicorn did not start") from None
+            time.sleep(0.2)
 
 
 # ------------------------------------------------------------------------------------------------ client
@@ -155,6 +196,34 @@ def throughput(port: int, scenario: Scenario, requests: int, threads: int) -> fl
     return requests / elapsed
 
 
+def server_cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system, seconds) used so far by the server process ``pid`` and its child processes
+    (gunicorn's workers), from Linux's ``/proc/<pid>/stat``; ``None`` where there is no ``/proc``.
+
+    On a machine shared with other work, requests per second measure the other work too; the server's own CPU
+    per request does not, so it is printed beside them (its ratio is the capacity ratio).
+    """
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+    def stat(process: str) -> list[str] | None:
+        try:
+            with open(f"/proc/{process}/stat", encoding="ascii", errors="replace") as handle:
+                return handle.read().rpartition(")")[2].split()  # after the command name, which may hold spaces
+        except OSError:
+            return None
+
+    own = stat(str(pid))
+    if own is None:
+        return None
+    fields = [own]
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and entry != str(pid):
+            other = stat(entry)
+            if other is not None and other[1] == str(pid):  # field 4, ppid
+                fields.append(other)
+    return sum(int(f[11]) + int(f[12]) for f in fields) / ticks  # fields 14 and 15: utime, stime
+
+
 def first_byte_latency(port: int, scenario: Scenario) -> float:
     """Seconds from sending a request to receiving the first byte of its body, then read the rest.
 
@@ -194,6 +263,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=8, help="client threads (8)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best is kept (3)")
     parser.add_argument("--latency-samples", type=int, default=100, help="sequential first-event samples (100)")
+    parser.add_argument("--server", choices=("werkzeug", "gunicorn", "both"), default="both",
+                        help="which servers to measure (both)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2)")
+    parser.add_argument("--gunicorn-threads", type=int, default=8, help="threads per gunicorn worker (8)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a ratio is below the target")
     parser.add_argument("--chain", action="store_true", help="measure only a turn's cost against the depth of its "
                         "previous_response_id chain (see chain_depth)")
@@ -202,41 +275,80 @@ def main(argv: list[str] | None = None) -> int:
     if args.chain:
         return chain_depth(args)
 
-    context = multiprocessing.get_context("spawn")  # a clean interpreter: no state shared with this one
+    below: list[str] = []
+    sse_ratios: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as folder:
-        ports: multiprocessing.Queue = context.Queue()
-        server = context.Process(target=serve, args=(ports, os.path.join(folder, "bench.sqlite3")), daemon=True)
-        server.start()
-        try:
-            port = ports.get(timeout=60)
-            return run(port, args)
-        finally:
-            server.terminate()
-            server.join(timeout=10)
+        if args.server in ("werkzeug", "both"):
+            context = multiprocessing.get_context("spawn")  # a clean interpreter: no state shared with this one
+            ports: multiprocessing.Queue = context.Queue()
+            server = context.Process(target=serve, args=(ports, os.path.join(folder, "werkzeug.sqlite3")),
+                                     daemon=True)
+            server.start()
+            try:
+                port = ports.get(timeout=60)
+                name = "werkzeug threaded (flask run / scripts/serve)"
+                below += run(port, args, name, sse_ratios, server.pid)
+            finally:
+                server.terminate()
+                server.join(timeout=10)
+        if args.server in ("gunicorn", "both"):
+            port, process = start_gunicorn(os.path.join(folder, "gunicorn.sqlite3"), args.workers,
+                                           args.gunicorn_threads)
+            try:
+                name = f"gunicorn gthread, {args.workers} workers x {args.gunicorn_threads} threads"
+                below += run(port, args, name, sse_ratios, process.pid)
+            finally:
+                process.send_signal(signal.SIGTERM)
+                process.wait(timeout=30)
+
+    print("\nSSE ratio (/v1/responses SSE, text reply / trivial endpoint, same server; req/s, and server CPU per "
+          "request):")
+    for name, (ratio, cpu_ratio) in sse_ratios.items():
+        cpu = f"{cpu_ratio:.2f}x" if cpu_ratio is not None else "n/a"
+        print(f"  {name:<52} {ratio:.2f}x req/s, {cpu} CPU  (target {TARGET_RATIO}x)")
+    if below:
+        print(f"\nbelow the target ratio {TARGET_RATIO}: {', '.join(below)}")
+        return 1 if args.strict else 0
+    print(f"\nevery /v1/responses scenario is at least {TARGET_RATIO} x the trivial endpoint's rate")
+    return 0
 
 
-def run(port: int, args: argparse.Namespace) -> int:
-    print(f"server: werkzeug threaded on 127.0.0.1:{port} (child process); {args.threads} client threads, "
+def run(port: int, args: argparse.Namespace, name: str, sse_ratios: dict[str, tuple[float, float | None]],
+        pid: int) -> list[str]:
+    """Measure every scenario on one server (process ``pid``); print its table; return the scenarios below the
+    target (judged on requests per second)."""
+    print(f"\nserver: {name} on 127.0.0.1:{port} (child process); {args.threads} client threads, "
           f"{args.requests} requests per scenario, best of {args.rounds} interleaved rounds; cpus: {os.cpu_count()}")
-    for scenario in SCENARIOS:  # warm-up: imports, schema compilation, SQLite file creation
-        for _ in range(10):
+    for scenario in SCENARIOS:  # warm-up: imports, schema compilation, SQLite file creation (every worker)
+        for _ in range(20):
             request_once(port, scenario, json.dumps(scenario.body).encode())
 
     best = {scenario.name: 0.0 for scenario in SCENARIOS}
+    cpu: dict[str, float | None] = {scenario.name: None for scenario in SCENARIOS}  # least server CPU s/request
     for _ in range(args.rounds):
         for scenario in SCENARIOS:
+            before = server_cpu_seconds(pid)
             best[scenario.name] = max(best[scenario.name], throughput(port, scenario, args.requests, args.threads))
+            after = server_cpu_seconds(pid)
+            if before is not None and after is not None:
+                spent = (after - before) / args.requests
+                cpu[scenario.name] = spent if cpu[scenario.name] is None else min(cpu[scenario.name], spent)
 
     baseline = best[SCENARIOS[0].name]
-    print(f"\n{'scenario':<38} {'req/s':>9} {'ratio':>7}  target")
+    baseline_cpu = cpu[SCENARIOS[0].name]
+    print(f"\n{'scenario':<38} {'req/s':>9} {'ratio':>7}  {'target':<8} {'CPU ms/req':>10} {'CPU ratio':>9}")
     below = []
     for scenario in SCENARIOS:
         rate = best[scenario.name]
         ratio = rate / baseline
         verdict = "baseline" if scenario is SCENARIOS[0] else ("ok" if ratio >= TARGET_RATIO else "BELOW")
         if verdict == "BELOW":
-            below.append(scenario.name)
-        print(f"{scenario.name:<38} {rate:>9.1f} {ratio:>7.2f}  {verdict}")
+            below.append(f"{scenario.name} ({name})")
+        spent = cpu[scenario.name]
+        cpu_text = f"{spent * 1e3:>10.2f} {baseline_cpu / spent:>9.2f}" if spent and baseline_cpu else f"{'n/a':>10}"
+        print(f"{scenario.name:<38} {rate:>9.1f} {ratio:>7.2f}  {verdict:<8} {cpu_text}")
+    sse = "/v1/responses SSE, text reply"
+    sse_ratios[name] = (best[sse] / baseline, baseline_cpu / cpu[sse] if cpu[sse] and baseline_cpu else None)
 
     trivial = SCENARIOS[0]
     baseline_ms = [t * 1e3 for t in timed(lambda: first_byte_latency(port, trivial), args.latency_samples)]
@@ -249,12 +361,7 @@ def run(port: int, args: argparse.Namespace) -> int:
                                           args.latency_samples)]
         print(f"{scenario.name:<38} {statistics.median(samples):>9.2f} {percentile(samples, 0.95):>7.2f}  "
               f"{statistics.median(samples) / statistics.median(baseline_ms):.2f}")
-
-    if below:
-        print(f"\nbelow the target ratio {TARGET_RATIO}: {', '.join(below)}")
-        return 1 if args.strict else 0
-    print(f"\nevery /v1/responses scenario is at least {TARGET_RATIO} x the trivial endpoint's rate")
-    return 0
+    return below
 
 
 # ------------------------------------------------------------------------------------------------ chain depth

@@ -701,3 +701,33 @@ def check_stream(body: str | bytes, content_type: str | None) -> ConformanceRepo
         report.add("MISSING_DONE", "the stream does not end with data: [DONE]")
     report.response = final
     return report
+
+
+def check_websocket_turn(messages: Iterable[str]) -> ConformanceReport:
+    """Check one WebSocket-mode turn: the text messages of one ``response.create``, up to its terminal event.
+
+    WebSocket mode sends "the same streaming event objects with the same ordering and sequence_number semantics"
+    (spec notes §1.11), one JSON object per message and no ``[DONE]``. So every message must be an event object,
+    none may be ``[DONE]`` (the compliance suite fails a ``[DONE]`` before the terminal event, and one after it would
+    be read as the next turn's), and the events are checked by :func:`check_stream`, every rule but the SSE framing.
+
+    :return: the report; ``response`` is the terminal event's response.
+    """
+    frames: list[str] = []
+    report = ConformanceReport()
+    for index, message in enumerate(messages):
+        if message == "[DONE]":
+            report.add("DONE_ON_WEBSOCKET", "a [DONE] message: WebSocket mode ends a turn with its terminal event",
+                       index)
+            continue
+        try:
+            event = json.loads(message)
+        except ValueError as err:
+            report.add("INVALID_JSON", f"message {index} is not JSON: {err}", index)
+            continue
+        etype = event.get("type") if isinstance(event, dict) else None
+        # Re-framed as SSE (event: = type) so the stream rules apply unchanged.
+        frames.append(f"event: {etype}\ndata: {json.dumps(event)}\n\n")
+    streamed = check_stream("".join(frames) + "data: [DONE]\n\n", "text/event-stream")
+    streamed.violations[:0] = report.violations
+    return streamed

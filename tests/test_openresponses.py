@@ -159,7 +159,9 @@ def test_items_accepted(item, expected_type):
     ({"type": "reasoning", "summary": [], "content": [{"type": "reasoning_text", "text": "t"}]},
      "input[0].content", "invalid_value"),
     ({"type": "reasoning"}, "input[0].summary", "missing_required_parameter"),
-    ({"type": "compaction", "encrypted_content": "x"}, "input[0].type", "invalid_value"),
+    # A compaction item's structure is checked here; its seal by the endpoint (test_responses_compact.py).
+    ({"type": "compaction"}, "input[0].encrypted_content", "missing_required_parameter"),
+    ({"type": "compaction", "encrypted_content": 7}, "input[0].encrypted_content", "invalid_type"),
     ({"type": "tool_call", "id": "x"}, "input[0].type", "invalid_value"),
     ({"type": "item_reference", "id": ""}, "input[0].id", "invalid_value"),
 ])

@@ -17,7 +17,6 @@ import pytest
 from conftest import TEST_TOKEN
 from openai import OpenAI
 
-
 WEATHER = {
     "type": "function", "name": "get_weather", "description": "Get the current weather for a location",
     "parameters": {"type": "object", "properties": {"location": {"type": "string"},

@@ -1,4 +1,5 @@
-"""``webapp.core.responses.sse``: encoder/decoder round trips and the WHATWG parsing rules (examples from the HTML spec)."""
+"""``webapp.core.responses.sse``: encoder/decoder round trips and the WHATWG parsing rules (examples from the HTML
+spec)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""``webapp.core.responses.testmodel``: values built from tool schemas, token counting, the choice of tools, determinism,
-truncation, failure, and the event stream (checked with the conformance checker)."""
+"""``webapp.core.responses.testmodel``: values built from tool schemas, token counting, the choice of tools,
+determinism, truncation, failure, and the event stream (checked with the conformance checker)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,13 @@ import json
 import pytest
 from openapi_conformance import check_stream
 
-from webapp.core.responses.models import RequestError, Tool, ToolChoice, parse_create_request
 from webapp.core.responses import testmodel
-from webapp.core.schema import compile_schema
+from webapp.core.responses.models import (
+    RequestError,
+    Tool,
+    ToolChoice,
+    parse_create_request,
+)
 from webapp.core.responses.sse import DONE, encode_json
 from webapp.core.responses.testmodel import (
     BuildTimeout,
@@ -27,6 +31,7 @@ from webapp.core.responses.testmodel import (
     token_chunks,
     truncate_tokens,
 )
+from webapp.core.schema import compile_schema
 
 # ------------------------------------------------------------------------------------------------ schemas
 

@@ -3,8 +3,8 @@
 Pure (no Flask, no I/O). Deprecated by design (gateway plan, "Chat Completions deprecation path"): this module
 shares no schema types with the Responses models. A chat request is validated here, in Chat Completions terms
 (errors name ``messages[2].content[0].image_url.url``), then translated into an Open Responses *wire* body
-(plain JSON) and answered by the same embedded test model as ``/v1/responses`` (``webapp.core.responses.testmodel``). Deleting
-this module and its view removes the endpoint and nothing else.
+(plain JSON) and answered by the same embedded test model as ``/v1/responses``
+(``webapp.core.responses.testmodel``). Deleting this module and its view removes the endpoint and nothing else.
 
 Shapes follow OpenAI's Chat Completions API as the official ``openai`` SDK types it (``ChatCompletion``,
 ``ChatCompletionChunk``); what the test model cannot honour is refused by name rather than ignored
@@ -27,9 +27,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from webapp.core.json.text import json_type
-from webapp.core.responses.models import Limits, RequestError, parse_create_request, parse_data_url
-from webapp.core.schema import SchemaInvalid, compile_schema
+from webapp.core.responses.models import (
+    Limits,
+    RequestError,
+    parse_create_request,
+    parse_data_url,
+)
 from webapp.core.responses.testmodel import Generation, generate, new_id, token_chunks
+from webapp.core.schema import SchemaInvalid, compile_schema
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")

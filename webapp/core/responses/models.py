@@ -48,8 +48,9 @@ UNSUPPORTED = "unsupported_value"
 CHAT_ENVELOPE = "chat_completions_envelope"  # same code as the gate's finding for this mistake
 INVALID_PARAMETERS = "invalid_function_parameters"  # OpenAI's code for a tool schema it cannot use
 
-# Item types this server reads (webapp.core.items): compaction items are sealed by the provider that made them.
-ITEM_TYPES = tuple(kind for kind in items.ITEM_TYPES if kind != "compaction")
+# Item types this server reads: every one of webapp.core.items (compaction items only when this server sealed
+# them).
+ITEM_TYPES = items.ITEM_TYPES
 ROLES = ("user", "system", "developer", "assistant")
 # Content part types each role may send (spec: User/System/Developer/AssistantMessageItemParam.content).
 PARTS_BY_ROLE = {
@@ -450,6 +451,14 @@ def _reasoning(item: dict[str, Any], path: str) -> dict[str, Any]:
     return item
 
 
+def _compaction(item: dict[str, Any], path: str) -> dict[str, Any]:
+    # CompactionSummaryItemParam: the seal itself is checked by the endpoint, which holds the key.
+    _string(item.get("id"), path_key(path, "id"), nullable=True)
+    _string(_required(item, "encrypted_content", path), path_key(path, "encrypted_content"), min_length=1,
+            max_length=MAX_TEXT)
+    return item
+
+
 def _item_reference(item: dict[str, Any], path: str) -> dict[str, Any]:
     _string(_required(item, "id", path), path_key(path, "id"), min_length=1)
     return {**item, "type": "item_reference"}
@@ -487,11 +496,11 @@ def parse_item(item: Any, path: str, limits: Limits = Limits()) -> dict[str, Any
         return _reasoning(item, path)
     if kind == "item_reference":
         return _item_reference(item, path)
+    if kind == "compaction":
+        return _compaction(item, path)
     hint = ""
     if kind in ("tool_call", "tool_result", "tool", "function"):
         hint = "; tool calls are function_call items and their results function_call_output items"
-    elif kind == "compaction":
-        hint = "; compaction items are sealed by the provider that made them and this server cannot read them"
     raise RequestError(f"unsupported item type {kind!r}; expected one of {_choices(ITEM_TYPES)}{hint}",
                        path_key(path, "type"), INVALID_VALUE)
 
@@ -842,6 +851,46 @@ def parse_create_request(body: Any, limits: Limits = Limits()) -> CreateRequest:
         raise RequestError("missing required parameter: give input (a string or an array of items)", "input",
                            MISSING)
     return request
+
+
+#: ``CompactResponseMethodPublicBody`` (Open Responses 2026-04-24, ``POST /responses/compact``), then this server's
+#: one extension: ``tools``, so that the replay gate can check the calls of a conversation compacted inline.
+COMPACT_PARAMETERS = ("model", "input", "previous_response_id", "instructions", "prompt_cache_key", "tools")
+
+
+def parse_compact_request(body: Any, limits: Limits = Limits()) -> CreateRequest:
+    """Validate a ``POST /v1/responses/compact`` body: ``model`` (required), ``input``, ``previous_response_id``,
+    ``instructions``, ``prompt_cache_key`` and ``tools`` (see :data:`COMPACT_PARAMETERS`), each checked as in
+    :func:`parse_create_request`.
+
+    :return: a :class:`CreateRequest` holding those fields (the others keep their defaults).
+    :raises RequestError: not an object, an unknown parameter, no ``model`` (``missing_required_parameter``), or
+        neither ``input`` nor ``previous_response_id``.
+    """
+    if not isinstance(body, dict):
+        raise RequestError(f"the body must be a JSON object (CompactResponseMethodPublicBody), got "
+                           f"{json_type(body)}", None, INVALID_TYPE)
+    request = CreateRequest()
+    for key, value in body.items():
+        if key not in COMPACT_PARAMETERS:
+            raise RequestError(f"unknown parameter; /responses/compact takes {_choices(COMPACT_PARAMETERS)}", key,
+                               UNKNOWN_PARAMETER)
+        _FIELDS[key](value, request, limits)
+    if request.model is None:
+        raise RequestError("missing required parameter (CompactResponseMethodPublicBody requires model)", "model",
+                           MISSING)
+    if not request.input and request.previous_response_id is None:
+        raise RequestError("missing required parameter: give input (a string or an array of items) or "
+                           "previous_response_id", "input", MISSING)
+    return request
+
+
+def compact_resource(*, resource_id: str, created_at: int, output: list[dict[str, Any]],
+                     usage_: dict[str, Any]) -> dict[str, Any]:
+    """A ``CompactResource``: ``id``, ``object: "response.compaction"``, ``output`` (``ItemField[]``),
+    ``created_at`` (Unix seconds) and ``usage``."""
+    return {"id": resource_id, "object": "response.compaction", "output": output, "created_at": created_at,
+            "usage": usage_}
 
 
 # ------------------------------------------------------------------------------------------------ responses

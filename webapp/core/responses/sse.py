@@ -113,11 +113,16 @@ def encode_events(events: Iterable[dict[str, Any]]) -> Iterator[str]:
             continue
         parts = []
         for key, value in payload.items():
-            if type(value) in (dict, list) and value:
+            kind = type(value)
+            if kind in (dict, list) and value:
                 hit = memo.get(id(value))
                 if hit is None or hit[0] is not value:
                     hit = memo[id(value)] = (value, _ENCODER.encode(value))
                 text = hit[1]
+            elif kind is str:
+                text = _string(value)
+            elif kind is int:  # sequence_number, output_index: json's int text, without its encoder's set-up
+                text = int.__repr__(value)
             else:
                 text = _ENCODER.encode(value)
             parts.append(_string(key) + ":" + text)

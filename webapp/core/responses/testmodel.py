@@ -172,7 +172,7 @@ class _Builder:
         self.left -= units
         if time.monotonic() > self.deadline:
             raise BuildTimeout(f"building a value for {name!r} took more than the "
-                               f"{_schema.PATTERN_BUDGET_SECONDS:g} s the test model spends on one")
+                               f"{schema_patterns.PATTERN_BUDGET_SECONDS:g} s the test model spends on one")
 
     def matches(self, pattern: str, candidate: str, name: str) -> bool | None:
         """``pattern`` (ECMA-262, as ``webapp.core.schema`` reads it) found in ``candidate``; ``None`` when the

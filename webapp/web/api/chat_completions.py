@@ -1,7 +1,7 @@
 """Legacy ``POST /v1/chat/completions`` (deprecated; off unless ``CHAT_COMPLETIONS_ENABLED``).
 
-A thin compatibility layer over the embedded test model (``webapp.core.responses.chat_completions``), with the same gateway
-behaviour as ``/v1/responses``: ``Authorization: Bearer <API_TOKEN>``, the one error envelope, 405 with
+A thin compatibility layer over the embedded test model (``webapp.core.responses.chat_completions``), with the same
+gateway behaviour as ``/v1/responses``: ``Authorization: Bearer <API_TOKEN>``, the one error envelope, 405 with
 ``Allow``, 413 above ``MAX_CONTENT_LENGTH``; disabled → 404 for every method. ``"stream": true`` answers
 ``chat.completion.chunk`` frames (``data:`` lines only, as OpenAI's API sends them) and ``data: [DONE]``.
 Nothing is stored. A warning is logged at start while the endpoint is on (gateway plan: deprecation path).
@@ -24,10 +24,10 @@ from webapp.core.responses.chat_completions import (
     parse_chat_request,
     stream_chunks,
 )
-from webapp.web.errors import ApiError
-from webapp.web.api.jsonbody import read_json_body
 from webapp.core.responses.sse import DONE, ServerSentEvent, encode
+from webapp.web.api.jsonbody import read_json_body
 from webapp.web.api.responses import require_token
+from webapp.web.errors import ApiError
 
 bp = Blueprint("chat_completions", __name__, url_prefix="/v1")
 bp.before_request(require_token)

@@ -3,18 +3,22 @@
 Routes (blueprint ``responses``, prefix ``/v1``; bearer token ``API_TOKEN``)::
 
     POST   /v1/responses                        create (JSON, or SSE with "stream": true)
+    GET    /v1/responses  (WebSocket upgrade)   WebSocket mode: response.create events, streamed events back
+    POST   /v1/responses/compact                compact a conversation into one sealed compaction item
     GET    /v1/responses/<id>                   a stored response
     DELETE /v1/responses/<id>                   delete it
     GET    /v1/responses/<id>/input_items       its input items (a list object; after/limit/order)
     GET    /v1/sessions/<key>/items             every stored item of a session, with a link to inspect it
 
 and one page (blueprint ``sessions``): ``GET /sessions/<key>``, the session's items with buttons that carry
-each one to the JSON Format page (and a call, with the tool it names, to the JSON Schema page), for loopback clients only.
+each one to the JSON Format page (and a call, with the tool it names, to the JSON Schema page), for loopback
+clients only.
 
 The view only glues: parse and validate (``webapp.core.responses.models``), resolve ``previous_response_id`` and
 ``item_reference`` (``webapp.web.store``), gate the replayed calls (``webapp.core.gate``), run the test model
-(``webapp.core.responses.testmodel``) and answer. Everything is checked before the first SSE byte is sent, so a bad request
-gets a JSON 400, never a broken stream (Flask docs, "Streaming": headers cannot change once streaming starts).
+(``webapp.core.responses.testmodel``) and answer. Everything is checked before the first SSE byte is sent, so a bad
+request gets a JSON 400, never a broken stream (Flask docs, "Streaming": headers cannot change once streaming
+starts).
 """
 
 from __future__ import annotations
@@ -22,17 +26,21 @@ from __future__ import annotations
 import hmac
 import json
 import os
+import secrets
 import time
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request, url_for
+from flask_sock import Sock
 
-from webapp.web.errors import ApiError
 from webapp.core.gate import ItemRef, check_journal
-from webapp.web.api.jsonbody import read_json_body
-from webapp.web.limits import parse_limits
-from webapp.web.params import SQLITE_MAX_INTEGER, choice_param, int_param
+from webapp.core.items import RUNNABLE_STATUS
+from webapp.core.json.pointer import split as split_pointer
+from webapp.core.json.text import JSONTextError, loads_ijson
+from webapp.core.responses.compaction import SealError, compaction_item, derive_key, seal, unseal
 from webapp.core.responses.models import (
     CreateRequest,
     Limits,
@@ -40,21 +48,32 @@ from webapp.core.responses.models import (
     Tool,
     ToolChoice,
     check_tool_choice,
+    compact_resource,
+    parse_compact_request,
     parse_create_request,
     path_index,
     path_key,
     stored_input_item,
+    usage,
 )
-from webapp.core.json.pointer import split as split_pointer
+from webapp.core.responses.sse import DONE, encode_events
+from webapp.core.responses.testmodel import MODEL_NAME, input_tokens, new_id, respond, stream_events
 from webapp.core.schema import SchemaInvalid, compile_schema
-from webapp.core.responses.sse import DONE, coalesce, encode_events
+from webapp.web.api.jsonbody import read_json_body
+from webapp.web.errors import ApiError
+from webapp.web.limits import parse_limits
+from webapp.web.params import SQLITE_MAX_INTEGER, choice_param, int_param
 from webapp.web.store import MissingResponse, ResponseStore
-from webapp.core.responses.testmodel import new_id, respond, stream_events
 
 bp = Blueprint("responses", __name__, url_prefix="/v1")
 pages = Blueprint("sessions", __name__)
+sock = Sock()  # WebSocket routes on bp (flask-sock: the dev server and gunicorn's threaded workers alike)
 
 STORE_KEY = "openresponses_store"
+COMPACTION_KEY = "openresponses_compaction_key"
+# The server secret for sealing compaction items when SECRET_KEY is not set: made once in the instance folder, so
+# every worker of a production server (and the next start) seals and unseals alike.
+SECRET_FILE = "secret.key"
 SESSION_HEADER = "X-Session-Key"
 # Item id prefixes for input items stored without an id (as OpenAI's ids read).
 ID_PREFIXES = {"message": "msg", "function_call": "fc", "function_call_output": "fco", "reasoning": "rs"}
@@ -67,6 +86,11 @@ def init_app(app: Flask) -> None:
     if path != ":memory:" and not os.path.isabs(path):
         path = os.path.join(app.instance_path, path)
     app.extensions[STORE_KEY] = ResponseStore(path)
+    app.extensions[COMPACTION_KEY] = derive_key(_server_secret(app))
+    # A WebSocket message is capped like a request body; pings keep an idle connection alive through proxies.
+    app.config.setdefault("SOCK_SERVER_OPTIONS", {"max_message_size": app.config.get("MAX_CONTENT_LENGTH"),
+                                                  "ping_interval": 25})
+    app.config.setdefault("RESPONSES_WEBSOCKET_SECONDS", 3600)
     app.register_blueprint(pages)
     app.before_request(_enabled)
 
@@ -74,6 +98,34 @@ def init_app(app: Flask) -> None:
 def store() -> ResponseStore:
     """The app's response store."""
     return current_app.extensions[STORE_KEY]
+
+
+def compaction_key() -> bytes:
+    """The key this app seals compaction items with (``webapp.core.responses.compaction.derive_key``)."""
+    return current_app.extensions[COMPACTION_KEY]
+
+
+def _server_secret(app: Flask) -> bytes:
+    """``SECRET_KEY`` when configured (``FLASK_SECRET_KEY``), else the instance folder's ``secret.key``: 32 random
+    bytes written once (created under a temporary name, then linked into place, so two workers starting at once
+    agree on one secret; mode 0600)."""
+    configured = app.config.get("SECRET_KEY")
+    if configured:
+        return configured.encode() if isinstance(configured, str) else bytes(configured)
+    path = os.path.join(app.instance_path, SECRET_FILE)
+    if not os.path.exists(path):
+        temporary = f"{path}.{os.getpid()}.{secrets.token_hex(4)}"
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(secrets.token_bytes(32))
+        try:
+            os.link(temporary, path)  # fails if another process linked its secret first: that one wins
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(temporary)
+    with open(path, "rb") as handle:
+        return handle.read()
 
 
 def _enabled() -> None:
@@ -111,6 +163,44 @@ def require_token() -> None:
 
 # ------------------------------------------------------------------------------------------------ create
 
+@dataclass(frozen=True)
+class History:
+    """What a continuation builds on (spec 1.8: previous input + previous output, in order).
+
+    :param items: the earlier context, oldest first, compaction items already unsealed.
+    :param tools: the tools of the response continued (used when the request sends none).
+    :param session_key: that response's session.
+    """
+
+    items: list[dict[str, Any]]
+    tools: list[Tool]
+    session_key: str | None
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A request checked and gated, ready for the model.
+
+    :param history: the earlier context, then what this input's leading compaction items unsealed.
+    :param context: what the model reads: ``history``, then the rest of this input.
+    :param inputs: this request's input items as stored (ids filled in; compaction items as sent).
+    :param lead: how many compaction items lead ``inputs``.
+    """
+
+    req: CreateRequest
+    history: list[dict[str, Any]]
+    context: list[dict[str, Any]]
+    inputs: list[dict[str, Any]]
+    lead: int
+    tools: list[Tool]
+    session_key: str | None
+
+    def conversation(self, output: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The conversation after this turn as a continuation (or a compaction) reads it back: the history, this
+        input as stored (without its compaction items, already unsealed) and ``output``."""
+        return self.history + self.inputs[self.lead:] + output
+
+
 @bp.post("/responses")
 def create() -> Response:
     """Create a response with the embedded test model (Open Responses ``POST /responses``)."""
@@ -119,40 +209,11 @@ def create() -> Response:
         req = parse_create_request(body, Limits())
     except RequestError as err:
         raise _bad(err) from None
-    session_key = _session_key(req)
-    chain: list[dict[str, Any]] = []
-    inherited: list[Tool] = []
-    if req.previous_response_id is not None:
-        try:
-            stored = store().chain(req.previous_response_id)
-        except MissingResponse as err:
-            raise ApiError(f"Previous response not found: {str(err).rstrip('.')}.", 400, param="previous_response_id",
-                           code="previous_response_not_found") from None
-        for response in stored:
-            chain += response.input + response.body.get("output", [])
-        inherited = [_tool_from_echo(t) for t in stored[-1].body.get("tools") or []]
-        if session_key is None:  # a continuation stays in its conversation's session
-            session_key = stored[-1].session_key
-    tools = req.tools if req.tools is not None else inherited
-    resolved = _resolve_references(req.input, chain)
-    try:
-        _check_schemas(req, tools)
-        check_tool_choice(req.tool_choice or ToolChoice(), tools)
-    except RequestError as err:
-        raise _bad(err) from None
-    _gate(chain, resolved, tools, req.tools is None and req.previous_response_id is None)
-
-    now = int(time.time())
-    try:
-        snapshot, final = respond(req, chain + resolved, tools, response_id=new_id("resp"), created_at=now,
-                                  completed_at=now)
-    except RequestError as err:
-        raise _bad(err) from None
+    prepared = prepare(req, stored_history)
+    snapshot, final = run_model(prepared)
     if req.store and final["status"] != "failed":
         # Stored before answering, so a client that saw the response can continue from it at once.
-        inputs = [stored_input_item(item, new_id(ID_PREFIXES.get(item.get("type", ""), "item")))
-                  for item in resolved]
-        store().save(final, inputs, session_key)
+        store().save(final, prepared.inputs, prepared.session_key)
 
     if req.stream:
         return Response(_frames(snapshot, final), mimetype="text/event-stream",
@@ -163,14 +224,151 @@ def create() -> Response:
     return jsonify(final)
 
 
-def _frames(snapshot: dict[str, Any], final: dict[str, Any]) -> Iterator[str]:
-    # Plain data in, text out: nothing here touches the request, so no stream_with_context is needed. The
-    # model has finished already, so its frames are all ready and go out in few writes.
-    def every() -> Iterator[str]:
-        yield from encode_events(stream_events(snapshot, final))
-        yield DONE
+def prepare(req: CreateRequest, history_of: Callable[[str], History]) -> Prepared:
+    """Everything before the model runs: session, history, references, compaction items, schemas, tool_choice and
+    the replay gate, in that order (so a bad request is refused before any SSE byte is sent).
 
-    return coalesce(every())
+    :param history_of: resolves ``previous_response_id`` (the store over HTTP; the connection's cache first on a
+        WebSocket); raises :class:`ApiError` ``previous_response_not_found``.
+    :raises ApiError: 400 with the first problem.
+    """
+    session_key = _session_key(req)
+    history = history_of(req.previous_response_id) if req.previous_response_id is not None else None
+    chain = history.items if history else []
+    if session_key is None and history is not None:  # a continuation stays in its conversation's session
+        session_key = history.session_key
+    tools = req.tools if req.tools is not None else (history.tools if history else [])
+    resolved = _resolve_references(req.input, chain)
+    base, lead = _unseal_leading(resolved, "input")
+    try:
+        _check_schemas(req, tools)
+        check_tool_choice(req.tool_choice or ToolChoice(), tools)
+    except RequestError as err:
+        raise _bad(err) from None
+    resolved = _vouch(resolved)
+    # The compaction items stay in place for the gate (it passes them as nothing to execute), so its input[k]
+    # still counts the items the client sent; what they unsealed joins the history before them.
+    _gate(chain + base, resolved, tools, req.tools is None and req.previous_response_id is None)
+    inputs = [stored_input_item(item, new_id(ID_PREFIXES.get(item.get("type", ""), "item"))) for item in resolved]
+    return Prepared(req, chain + base, chain + base + resolved[lead:], inputs, lead, tools, session_key)
+
+
+def run_model(prepared: Prepared) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Run the test model on a prepared request: ``(snapshot, final)`` ``ResponseResource`` objects.
+
+    :raises ApiError: 400 when there is nothing to answer (no user message, no tool result).
+    """
+    now = int(time.time())
+    try:
+        return respond(prepared.req, prepared.context, prepared.tools, response_id=new_id("resp"), created_at=now,
+                       completed_at=now)
+    except RequestError as err:
+        raise _bad(err) from None
+
+
+@bp.post("/responses/compact")
+def compact() -> Response:
+    """Compact a conversation (Open Responses 2026-04-24 ``POST /responses/compact``; spec notes §1.8).
+
+    The input is checked and gated as for a create; the answer is a ``CompactResource`` whose ``output`` is one
+    ``compaction`` item sealing the whole conversation (history, input), in order. Sent back as the first input
+    item of a new chain (no ``previous_response_id``), it stands for that conversation. ``instructions`` count in
+    ``usage`` only (as on a create, they are not carried over); ``prompt_cache_key`` is accepted (there is no cache).
+    """
+    body = read_json_body("a JSON object (CompactResponseMethodPublicBody)")
+    try:
+        req = parse_compact_request(body, Limits())
+    except RequestError as err:
+        raise _bad(err) from None
+    prepared = prepare(req, stored_history)
+    items = prepared.conversation([])
+    try:
+        sealed = seal(items, compaction_key(), model=req.model or MODEL_NAME)
+    except SealError as err:
+        raise ApiError(f"input: {err}.", 400, param="input", code="context_length_exceeded") from None
+    tokens_in = input_tokens(prepared.context, req.instructions, [])
+    tokens_out = input_tokens(items, None, [])
+    return jsonify(compact_resource(resource_id=new_id("resp"), created_at=int(time.time()),
+                                    output=[compaction_item(new_id("cmp"), sealed)],
+                                    usage_=usage(tokens_in, tokens_out)))
+
+
+def stored_history(response_id: str) -> History:
+    """The history of a stored response: every response of its chain, input then output, oldest first.
+
+    :raises ApiError: 400 ``previous_response_not_found`` when it, or one it continues, is not stored.
+    """
+    try:
+        stored = store().chain(response_id)
+    except MissingResponse as err:
+        raise not_found_error(str(err)) from None
+    items: list[dict[str, Any]] = []
+    for response in stored:
+        base, lead = _unseal_leading(response.input, None)
+        items += base + response.input[lead:] + response.body.get("output", [])
+    return History(items, [_tool_from_echo(t) for t in stored[-1].body.get("tools") or []], stored[-1].session_key)
+
+
+def not_found_error(reason: str) -> ApiError:
+    """The 400 ``previous_response_not_found`` error (HTTP and WebSocket alike; spec notes §1.9)."""
+    return ApiError(f"Previous response not found: {reason.rstrip('.')}.", 400, param="previous_response_id",
+                    code="previous_response_not_found")
+
+
+def _vouch(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Give ``status: "completed"`` to each ``function_call`` of ``items`` whose ``status`` is missing or null and
+    whose ``function_call_output`` follows it in ``items``.
+
+    ``FunctionCallItemParam.status`` is optional and nullable on input (2026-04-24 OpenAPI), and clients such as the
+    Vercel AI SDK and LangChain replay their calls without it (``docs/responses-api.md``, "Status-less replays"). A
+    client that sends a call together with its output vouches that it ran it. A call that says ``in_progress`` or
+    ``incomplete``, and a status-less call with no output after it, are left as they are: the gate refuses them.
+    The inspector's gate on stored items (``webapp.core.gate.replay_gate``) keeps the article's rule unchanged.
+    """
+    answered: set[str] = set()
+    vouched: list[dict[str, Any]] = []
+    for item in reversed(items):
+        kind = item.get("type")
+        if kind == "function_call_output" and isinstance(item.get("call_id"), str):
+            answered.add(item["call_id"])
+        elif kind == "function_call" and item.get("status") is None and item.get("call_id") in answered:
+            item = {**item, "status": RUNNABLE_STATUS}
+        vouched.append(item)
+    vouched.reverse()
+    return vouched
+
+
+def _unseal_leading(items: list[dict[str, Any]], where: str | None) -> tuple[list[dict[str, Any]], int]:
+    """The items sealed in the leading ``compaction`` items of ``items``, and how many lead.
+
+    A compaction item is the base of a new chain (spec notes §1.8), so it must come before every other item.
+
+    :param where: ``"input"`` for this request's input (errors name ``input[k]``), ``None`` for a stored one.
+    :raises ApiError: 400 ``invalid_encrypted_content`` for a seal this server did not make (or that was changed),
+        ``invalid_value`` for a compaction item after another kind of item.
+    """
+    base: list[dict[str, Any]] = []
+    lead = 0
+    while lead < len(items) and items[lead].get("type") == "compaction":
+        try:
+            base += unseal(items[lead]["encrypted_content"], compaction_key())
+        except SealError as err:
+            param = f"{where}[{lead}].encrypted_content" if where else "previous_response_id"
+            whose = "" if where else "a compaction item of an earlier response of this conversation: "
+            raise ApiError(f"{param}: {whose}{err}.", 400, param=param, code="invalid_encrypted_content") from None
+        lead += 1
+    for index in range(lead, len(items)):
+        if items[index].get("type") == "compaction" and where is not None:
+            raise ApiError(f"{where}[{index}]: a compaction item is the base of a new conversation, so it must come "
+                           "before every other input item.", 400, param=f"{where}[{index}]", code="invalid_value")
+    return base, lead
+
+
+def _frames(snapshot: dict[str, Any], final: dict[str, Any]) -> bytes:
+    # The model has finished already, so every frame is ready: the stream goes out as one body with a
+    # Content-Length, in one write, rather than as chunks (SSE does not depend on how the body is cut into
+    # writes; WHATWG, "Server-sent events"). The text is bounded by the final response it repeats.
+    return "".join([*encode_events(stream_events(snapshot, final)), DONE]).encode("utf-8")
 
 
 def _bad(err: RequestError) -> ApiError:
@@ -273,6 +471,9 @@ def _gate(chain: list[dict[str, Any]], items: list[dict[str, Any]], tools: list[
                 message = (f"calls {verdict.name!r}, which is not among the tools "
                            + ("(send the tools the call was made with)" if no_tools else
                               f"({', '.join(t.name for t in tools)})"))
+            elif code == "status" and context[verdict.index].get("status") is None:
+                message += ("; a call replayed without status is accepted only with its function_call_output "
+                            "after it in the same input")
             problems.append((verdict.index, 0, code, message))
         elif verdict.type == "function_call" and verdict.verdict is not None \
                 and not isinstance(verdict.verdict.arguments, dict):
@@ -287,6 +488,129 @@ def _gate(chain: list[dict[str, Any]], items: list[dict[str, Any]], tools: list[
         where = f"input[{index - offset}]"
         raise ApiError(f"{where}: the replay gate refuses this item ({code}): {message}", 400, param=where,
                        code=code)
+
+
+# ------------------------------------------------------------------------------------------------ WebSocket
+
+#: Client fields that WebSocket mode refuses (``WebSocketResponseCreateEvent``: the socket is the stream).
+WS_DISALLOWED = ("stream", "stream_options", "background")
+#: How many ``store: false`` responses a connection keeps for continuations (the oldest is dropped first).
+WS_CACHE_SIZE = 16
+
+
+@sock.route("/responses", bp=bp)
+def websocket(ws: Any) -> None:
+    """WebSocket mode on ``/v1/responses`` (Open Responses 2026-04-24 ``x-openresponses-websocket``; spec notes
+    §1.11): the same bearer token (checked before the upgrade), then any number of ``response.create`` events
+    (``WebSocketResponseCreateEvent``: a ``CreateResponseBody`` with ``type``, without ``stream``,
+    ``stream_options``, ``background``), answered one after another with the events an SSE stream would carry, as
+    JSON text messages (no ``[DONE]``: that line is SSE's). Failures are ``WebSocketErrorEvent`` messages
+    (``{"type": "error", "status", "error": {"type", "code", "message", "param"}}``) and the connection stays open.
+
+    ``store: false`` responses are kept for ``previous_response_id`` by this connection only (at most
+    :data:`WS_CACHE_SIZE`); ``store: true`` ones are read from the store. A continuation that fails (4xx, or a
+    failed response) evicts its ``previous_response_id`` from the connection's cache. After
+    ``RESPONSES_WEBSOCKET_SECONDS`` (60 minutes) the server sends ``websocket_connection_limit_reached`` and closes.
+    """
+    deadline = time.monotonic() + float(current_app.config.get("RESPONSES_WEBSOCKET_SECONDS", 3600))
+    cache: OrderedDict[str, History] = OrderedDict()
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            minutes = float(current_app.config.get("RESPONSES_WEBSOCKET_SECONDS", 3600)) / 60
+            _ws_send(ws, _ws_error(ApiError(
+                f"This connection has reached its limit of {minutes:g} minutes; open a new one (continue a "
+                "store: true response with previous_response_id there).", 400,
+                code="websocket_connection_limit_reached")))
+            ws.close(message="websocket_connection_limit_reached")
+            return
+        message = ws.receive(timeout=remaining)
+        if message is not None:
+            _ws_turn(ws, message, cache)
+
+
+def _ws_turn(ws: Any, message: str | bytes, cache: OrderedDict[str, History]) -> None:
+    """One ``response.create``: its events, or one error event (evicting a failed continuation's id)."""
+    previous: str | None = None
+    try:
+        req = _ws_create_event(message)
+        previous = req.previous_response_id
+        prepared = prepare(req, lambda response_id: _connection_history(response_id, cache))
+        snapshot, final = run_model(prepared)
+    except ApiError as err:
+        if previous is not None:
+            cache.pop(previous, None)
+        _ws_send(ws, _ws_error(err))
+        return
+    except Exception:  # a bug of ours: logged; the client gets an error event, the connection lives on
+        current_app.logger.exception("unhandled error in a WebSocket turn")
+        if previous is not None:
+            cache.pop(previous, None)
+        _ws_send(ws, _ws_error(ApiError("The server failed on this request; it is logged.", 500,
+                                        code="server_error")))
+        return
+    if final["status"] == "failed":
+        if previous is not None:
+            cache.pop(previous, None)
+    elif req.store:
+        store().save(final, prepared.inputs, prepared.session_key)
+    else:
+        cache[final["id"]] = History(prepared.conversation(final["output"]), prepared.tools, prepared.session_key)
+        while len(cache) > WS_CACHE_SIZE:
+            cache.popitem(last=False)
+    for event in stream_events(snapshot, final):
+        _ws_send(ws, event)
+
+
+def _ws_create_event(message: str | bytes) -> CreateRequest:
+    """Parse a client message as a ``WebSocketResponseCreateEvent``.
+
+    :raises ApiError: 400 for a message that is not I-JSON, not an object, of another ``type``, carrying a field
+        WebSocket mode refuses, or whose body is not a valid ``CreateResponseBody``.
+    """
+    try:
+        event = loads_ijson(message, max_depth=int(current_app.config.get("JSON_MAX_DEPTH", 100)))
+    except JSONTextError as err:
+        raise ApiError(f"The message is not valid JSON: {str(err).rstrip('.')}.", 400, code="invalid_json") from None
+    if not isinstance(event, dict):
+        raise ApiError("The message must be a JSON object (a response.create event).", 400, code="invalid_type")
+    if event.get("type") != "response.create":
+        raise ApiError(f"type: expected 'response.create', got {json.dumps(event.get('type'))} (the only client "
+                       "event of Open Responses WebSocket mode).", 400, param="type", code="invalid_value")
+    for name in WS_DISALLOWED:
+        if name in event:
+            raise ApiError(f"{name}: not allowed in WebSocket mode (the connection itself is the stream).", 400,
+                           param=name, code="unsupported_parameter")
+    body = {key: value for key, value in event.items() if key != "type"}
+    try:
+        return parse_create_request(body, Limits())
+    except RequestError as err:
+        raise _bad(err) from None
+
+
+def _connection_history(response_id: str, cache: OrderedDict[str, History]) -> History:
+    history = cache.get(response_id)
+    if history is not None:
+        cache.move_to_end(response_id)
+        return history
+    try:
+        return stored_history(response_id)
+    except ApiError as err:
+        raise not_found_error(f"{response_id!r} is neither stored nor a store: false response of this connection "
+                              "(those live only as long as the connection that made them)") from err
+
+
+def _ws_error(err: ApiError) -> dict[str, Any]:
+    """A ``WebSocketErrorEvent``: ``type``, ``status`` and the error envelope's members."""
+    return {"type": "error", "status": err.status,
+            "error": {"type": err.type, "code": err.code, "message": err.message, "param": err.param}}
+
+
+def _ws_send(ws: Any, payload: dict[str, Any]) -> None:
+    ws.send(_WS_ENCODER.encode(payload))
+
+
+_WS_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 # ------------------------------------------------------------------------------------------------ stored

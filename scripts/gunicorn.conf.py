@@ -1,0 +1,69 @@
+"""gunicorn settings for serving many clients (``bash scripts/serve-gunicorn``; docs/responses-api.md, "Serving many
+clients"). Command-line flags override these, e.g. ``bash scripts/serve-gunicorn --workers 4 --threads 32``.
+
+Threaded workers (``gthread``): each worker process runs ``--threads`` requests at once, and a WebSocket connection
+or a slow client holds one thread for as long as it lasts. The workers share:
+
+* one API token: the master reads ``FLASK_API_TOKEN`` or, when it is unset, the instance folder's ``api-token``
+  (or the file ``API_TOKEN_FILE`` names; made once, mode 0600; delete it to get a new one), and puts it into the
+  environment before it forks, so every worker's ``create_app()`` reads the same one
+  (``app.config.from_prefixed_env``);
+* one secret for sealing compaction items (the instance folder's ``secret.key``, or ``FLASK_SECRET_KEY``);
+* one SQLite store in WAL mode (``RESPONSES_DATABASE``, in the instance folder by default).
+
+The app is built in each worker after the fork (no ``preload_app``): an SQLite connection must not cross a fork.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+
+wsgi_app = "webapp:create_app()"
+bind = [os.environ.get("BIND") or f"127.0.0.1:{os.environ.get('PORT', '5000')}"]
+worker_class = "gthread"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+threads = int(os.environ.get("GUNICORN_THREADS", "16"))
+# gthread keeps idle keep-alive connections in its poller, not in a thread.
+keepalive = 5
+# The worker heartbeat (its main loop, not a request): a long WebSocket connection does not trip it.
+timeout = 60
+graceful_timeout = 10
+# gunicorn 27's control socket is one per user ($HOME/.gunicorn/gunicorn.ctl): two servers would fight over it.
+control_socket_disable = True
+TOKEN_FILE = "api-token"
+
+
+def _instance_path() -> str:
+    # The same folder create_app() uses (Flask works it out from the package's location).
+    from flask import Flask
+
+    return Flask("webapp", instance_relative_config=True).instance_path
+
+
+def shared_token() -> str:
+    """``FLASK_API_TOKEN``, else the token file (``API_TOKEN_FILE``, by default the instance folder's
+    ``api-token``), made once with a fresh random token."""
+    configured = os.environ.get("FLASK_API_TOKEN")
+    if configured:
+        return configured
+    path = os.environ.get("API_TOKEN_FILE") or os.path.join(_instance_path(), TOKEN_FILE)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        with open(path, encoding="utf-8") as handle:
+            token = handle.read().strip()
+        if token:
+            return token
+        descriptor = os.open(path, os.O_WRONLY | os.O_TRUNC)
+    token = "sk-local-" + secrets.token_urlsafe(18)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(token + "\n")
+    return token
+
+
+def on_starting(server) -> None:  # the master, before any worker is forked
+    token = shared_token()
+    os.environ["FLASK_API_TOKEN"] = token
+    print(f" * /v1 API token (Authorization: Bearer ...): {token} (shared by every worker)", flush=True)
