@@ -61,7 +61,7 @@ from webapp.core.responses.testmodel import MODEL_NAME, input_tokens, new_id, re
 from webapp.core.schema import SchemaInvalid, compile_schema
 from webapp.web.api.jsonbody import read_json_body
 from webapp.web.errors import ApiError
-from webapp.web.limits import parse_limits
+from webapp.web.limits import ParseLimits, parse_limits
 from webapp.web.params import SQLITE_MAX_INTEGER, choice_param, int_param
 from webapp.web.store import MissingResponse, ResponseStore
 
@@ -88,7 +88,7 @@ def init_app(app: Flask) -> None:
     app.extensions[STORE_KEY] = ResponseStore(path)
     app.extensions[COMPACTION_KEY] = derive_key(_server_secret(app))
     # A WebSocket message is capped like a request body; pings keep an idle connection alive through proxies.
-    app.config.setdefault("SOCK_SERVER_OPTIONS", {"max_message_size": app.config.get("MAX_CONTENT_LENGTH"),
+    app.config.setdefault("SOCK_SERVER_OPTIONS", {"max_message_size": ParseLimits.from_config(app.config).max_bytes,
                                                   "ping_interval": 25})
     app.config.setdefault("RESPONSES_WEBSOCKET_SECONDS", 3600)
     app.register_blueprint(pages)
@@ -569,7 +569,7 @@ def _ws_create_event(message: str | bytes) -> CreateRequest:
         WebSocket mode refuses, or whose body is not a valid ``CreateResponseBody``.
     """
     try:
-        event = loads_ijson(message, max_depth=int(current_app.config.get("JSON_MAX_DEPTH", 100)))
+        event = loads_ijson(message, max_depth=parse_limits().max_depth)
     except JSONTextError as err:
         raise ApiError(f"The message is not valid JSON: {str(err).rstrip('.')}.", 400, code="invalid_json") from None
     if not isinstance(event, dict):
