@@ -1,0 +1,172 @@
+"""Conversations from any provider as Open Responses items: detect the source, convert, say what changed.
+
+    >>> conversion = convert(value)            # source detected; or convert(value, "anthropic")
+    >>> conversion.items, conversion.notes     # Open Responses items; what was dropped or changed, and where
+
+Sources (:data:`SOURCES`): ``open_responses`` (a JSON array or JSON Lines of items, a ``ResponseResource``, a
+``CreateResponseBody``, a ``/v1/sessions`` page, one item), ``chat_completions``, ``anthropic``, ``gemini`` (see
+each module). The mapping follows the team's provider-envelopes.md: calls become ``function_call`` with string
+``arguments``, results ``function_call_output`` with the same ``call_id``, text becomes messages, a cut-off response
+makes its calls ``incomplete``, sealed reasoning is dropped and server tools kept namespaced — each with a
+:class:`Note`, never silently. The gate then judges the items like any journal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from webapp.core import journal as journals
+from webapp.core.convert import anthropic, chat_completions, gemini
+from webapp.core.convert.base import (
+    NOTE_CODES,
+    SOURCES,
+    Conversion,
+    ConvertError,
+    Note,
+    display_path,
+)
+from webapp.core.json import text as jsontext
+
+__all__ = ["SOURCES", "NOTE_CODES", "Conversion", "ConvertError", "Note", "convert", "convert_text", "detect",
+           "display_path"]
+
+_CONVERTERS = {"chat_completions": chat_completions, "anthropic": anthropic, "gemini": gemini}
+
+
+def detect(value: Any) -> tuple[str, bool]:
+    """Which provider wrote ``value``.
+
+    :param value: a parsed JSON document.
+    :return: ``(source, ambiguous)``: one of :data:`SOURCES`, and ``True`` when another source reads the same
+        document too (plain ``{role, content}`` messages are read alike by every provider).
+    :raises ConvertError: when no source reads it.
+    """
+    if _is_open_responses(value):
+        return "open_responses", False
+    if gemini.looks_like(value):
+        return "gemini", False
+    chat, claude = chat_completions.looks_like(value), anthropic.looks_like(value)
+    if chat and claude:
+        if anthropic.specific(value) and not chat_completions.specific(value):
+            return "anthropic", False
+        return "chat_completions", not chat_completions.specific(value)
+    if chat:
+        return "chat_completions", False
+    if claude:
+        return "anthropic", False
+    raise ConvertError("not a conversation this tool knows: expected Open Responses items (an array, JSON Lines, a "
+                       "response or a request), a Chat Completions request/response/messages, an Anthropic "
+                       "Messages request/response/messages or a Gemini request/response/contents")
+
+
+def convert(value: Any, source: str = "auto") -> Conversion:
+    """Convert a parsed conversation to Open Responses items.
+
+    :param value: the parsed JSON document (a list or an object).
+    :param source: ``"auto"`` or one of :data:`SOURCES`.
+    :return: the :class:`Conversion`; for ``open_responses`` the items are the document's own, unchanged.
+    :raises ConvertError: when ``source`` is unknown, or the document is not of that source (naming the pointer).
+    """
+    ambiguous = False
+    if source == "auto":
+        source, ambiguous = detect(value)
+    elif source not in SOURCES:
+        raise ConvertError(f"unknown source {source!r}: one of auto, {', '.join(SOURCES)}")
+    if source == "open_responses":
+        conversion = _open_responses(value)
+    else:
+        conversion = _CONVERTERS[source].convert(value)
+    if ambiguous:
+        conversion.notes.insert(0, Note("ambiguous_source", "these messages read the same in Chat Completions, "
+                                        "Anthropic and Open Responses: read as Chat Completions", ""))
+    return conversion
+
+
+def convert_text(text: str | bytes, source: str = "auto", *, max_depth: int = jsontext.DEFAULT_MAX_DEPTH
+                 ) -> Conversion:
+    """Parse ``text`` (JSON, or JSON Lines of items or of messages) and :func:`convert` it.
+
+    For JSON Lines, :attr:`Conversion.lines` gives each record's line, so places read ``line 4, tool_calls[0]``;
+    for Open Responses text, member names given twice are kept in :attr:`Conversion.duplicates` for the gate.
+
+    :raises ConvertError: for text that is not JSON / JSON Lines (line and column named) or of no known source.
+    """
+    try:
+        journal = journals.load_journal(text, max_depth=max_depth)
+    except journals.JournalError as error:
+        if error.code != "shape":
+            raise ConvertError(error.message, error.pointer or "", line=error.line, column=error.column) from None
+        try:  # JSON, but not an Open Responses journal: another provider's document
+            value = jsontext.parse(text, max_depth=max_depth).value
+        except jsontext.JSONTextError:  # JSON Lines with a record that is not an object
+            raise ConvertError(error.message, line=error.line, column=error.column) from None
+        return convert(value, source)
+    conversion = convert(_journal_value(journal), source)
+    if conversion.source == "open_responses":
+        conversion.duplicates = list(journal.duplicates)
+    if journal.shape == "jsonl":
+        conversion.lines = list(journal.lines)
+    return conversion
+
+
+def _is_open_responses(value: Any) -> bool:
+    if isinstance(value, list):
+        # typed items, possibly with EasyInputMessages ({role, content} without type), none another provider's
+        typed = [v for v in value if isinstance(v, dict) and isinstance(v.get("type"), str)]
+        return (len(typed) == len(value) or bool(typed)) and not any(_provider_piece(v) for v in typed) and all(
+            isinstance(v, dict) and (isinstance(v.get("type"), str) or _easy_message(v)) for v in value)
+    if not isinstance(value, dict) or _provider_piece(value):
+        return False
+    if value.get("object") == "response" or ("output" in value and "choices" not in value):
+        return True
+    if value.get("object") == "list" and isinstance(value.get("data"), list):  # a /v1/sessions or input_items page
+        return True
+    if "input" in value and "messages" not in value and "contents" not in value:
+        return True
+    return isinstance(value.get("type"), str) and not _provider_piece(value)
+
+
+def _easy_message(value: dict) -> bool:
+    """An Open Responses EasyInputMessage: ``{role, content}`` with text content (no provider-only members)."""
+    return (value.get("role") in ("user", "assistant", "system", "developer") and isinstance(value.get("content"), str)
+            and not {"tool_calls", "function_call", "tool_call_id", "parts"} & value.keys())
+
+
+def _provider_piece(value: dict) -> bool:
+    """A typed object that is another provider's (an Anthropic block, a Chat Completions tool call, a message)."""
+    return (anthropic.is_block(value) or chat_completions.is_tool_call(value)
+            or (value.get("type") == "message" and "stop_reason" in value))
+
+
+def _open_responses(value: Any) -> Conversion:
+    if isinstance(value, dict) and value.get("object") == "list" and isinstance(value.get("data"), list):
+        conversion = Conversion("open_responses", "session")
+        for i, item in enumerate(value["data"]):
+            conversion.items.append(item)
+            conversion.origins.append(f"/data/{i}")
+        return conversion
+    try:
+        journal = journals.from_value(value)
+    except journals.JournalError as error:
+        raise ConvertError(error.message, error.pointer or "") from None
+    base = {"response": "/output", "request": "/input", "item": None}.get(journal.shape, "")
+    shape = {"array": "items"}.get(journal.shape, journal.shape)
+    origins = [("" if base is None else f"{base}/{i}") for i in range(len(journal.items))]
+    return Conversion("open_responses", shape, list(journal.items), origins, journal.tools, journal.tool_choice)
+
+
+def _journal_value(journal: journals.Journal) -> Any:
+    """The parsed document a loaded journal came from, enough to convert it again."""
+    if journal.shape in ("array", "jsonl"):
+        return journal.items
+    if journal.shape == "item":
+        return journal.items[0]
+    key = "output" if journal.shape == "response" else "input"
+    value: dict[str, Any] = {key: journal.items}
+    if journal.shape == "response":
+        value["object"] = "response"
+    if journal.tools is not None:
+        value["tools"] = journal.tools
+    if journal.tool_choice is not None:
+        value["tool_choice"] = journal.tool_choice
+    return value

@@ -1,0 +1,212 @@
+"""Anthropic Messages (``messages[]`` of content blocks, ``system`` apart) to Open Responses items.
+
+Shapes: a request ``{system?, messages, tools?}``, a response ``{type: "message", role: "assistant", content,
+stop_reason}``, a bare ``messages`` array, one content block. Mapping (the team's provider-envelopes.md):
+``tool_use`` → ``function_call`` (``input`` is an object: written as a JSON string), ``tool_result`` (in a user
+message) → ``function_call_output``, text → ``message``, ``system`` → a system message; ``thinking`` /
+``redacted_thinking`` are provider-sealed (dropped, with a note); server tools and unknown blocks are kept as
+namespaced ``anthropic:<type>`` items; ``stop_reason: "max_tokens"`` cuts the response's calls.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from webapp.core.convert.base import (
+    Builder,
+    Conversion,
+    ConvertError,
+    as_json_string,
+    function_tool,
+    text_of,
+)
+
+#: Block types only Anthropic writes (the detector's evidence).
+BLOCK_TYPES = ("text", "image", "document", "tool_use", "tool_result", "thinking", "redacted_thinking",
+               "server_tool_use", "web_search_tool_result")
+SEALED = ("thinking", "redacted_thinking")
+#: ``stop_reason`` values that mean the content was cut.
+CUT_REASONS = ("max_tokens",)
+
+
+def is_block(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("type"), str) and (
+        value["type"] in BLOCK_TYPES or value["type"].endswith("_tool_result"))
+
+
+def is_message(value: Any) -> bool:
+    content = value.get("content") if isinstance(value, dict) else None
+    return (isinstance(value, dict) and value.get("role") in ("user", "assistant")
+            and (isinstance(content, str) or (isinstance(content, list) and all(is_block(b) for b in content))))
+
+
+def specific(value: Any) -> bool:
+    """``True`` when the document uses what only Anthropic has (blocks beyond text, ``input_schema`` tools,
+    a ``system`` member, a ``stop_reason``)."""
+    if isinstance(value, dict):
+        if "stop_reason" in value or "system" in value or value.get("type") in ("tool_use", "tool_result"):
+            return True
+        if any(isinstance(t, dict) and "input_schema" in t for t in value.get("tools") or ()):
+            return True
+        messages = value.get("messages")
+    else:
+        messages = value
+    return isinstance(messages, list) and any(
+        isinstance(m, dict) and isinstance(m.get("content"), list)
+        and any(is_block(b) and b["type"] != "text" for b in m["content"]) for m in messages)
+
+
+def looks_like(value: Any) -> bool:
+    if isinstance(value, list):
+        return bool(value) and all(is_message(m) for m in value)
+    if not isinstance(value, dict):
+        return False
+    if isinstance(value.get("messages"), list):
+        return all(is_message(m) for m in value["messages"])
+    if value.get("type") == "message" and value.get("role") == "assistant" and isinstance(value.get("content"), list):
+        return True
+    return is_block(value) and value["type"] != "text"
+
+
+def convert(value: Any) -> Conversion:
+    """Convert one Anthropic Messages document. :raises ConvertError: when it is none of the shapes."""
+    if isinstance(value, list):
+        conversion = Conversion("anthropic", "messages")
+        _messages(Builder(conversion), value, "")
+        return conversion
+    if not isinstance(value, dict):
+        raise ConvertError("an Anthropic conversation is an object or a messages array")
+    if isinstance(value.get("messages"), list):
+        conversion = Conversion("anthropic", "request")
+        builder = Builder(conversion)
+        system = value.get("system")
+        if system is not None:
+            builder.message("system", text_of(system), "/system")
+        _messages(builder, value["messages"], "/messages")
+        conversion.tools = convert_tools(value.get("tools"), conversion, "/tools")
+        return conversion
+    if value.get("type") == "message":
+        conversion = Conversion("anthropic", "response")
+        _content(Builder(conversion), "assistant", value.get("content"), "/content",
+                 cut=value.get("stop_reason") in CUT_REASONS)
+        return conversion
+    if is_block(value):
+        conversion = Conversion("anthropic", "part")
+        _block(Builder(conversion), value, "", cut=False)
+        return conversion
+    raise ConvertError("not an Anthropic request, response, messages array or content block")
+
+
+def _messages(builder: Builder, messages: list, base: str) -> None:
+    for i, message in enumerate(messages):
+        where = f"{base}/{i}"
+        if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
+            raise ConvertError(f"{where} is not an Anthropic message (role user or assistant)", where)
+        _content(builder, message["role"], message.get("content"), f"{where}/content", cut=False)
+
+
+def _content(builder: Builder, role: str, content: Any, where: str, *, cut: bool) -> None:
+    """Blocks in order; consecutive text (and images) form one message, so the item order follows the blocks."""
+    if isinstance(content, str):
+        builder.message(role, [content], where.rsplit("/", 1)[0])
+        return
+    if not isinstance(content, list):
+        raise ConvertError(f"{where} must be a string or an array of content blocks", where)
+    run: list[tuple[int, dict]] = []
+    for i, block in enumerate(content):
+        if not isinstance(block, dict) or not isinstance(block.get("type"), str):
+            raise ConvertError(f"{where}/{i} is not a content block (an object with type)", f"{where}/{i}")
+        if block["type"] in ("text", "image"):
+            run.append((i, block))
+            continue
+        _flush(builder, role, run, where)
+        run = []
+        _block(builder, block, f"{where}/{i}", cut=cut)
+    _flush(builder, role, run, where)
+
+
+def _flush(builder: Builder, role: str, run: list[tuple[int, dict]], where: str) -> None:
+    if not run:
+        return
+    pointer = f"{where}/{run[0][0]}"
+    parts: list[dict] = []
+    for _, block in run:
+        if block["type"] == "text" and isinstance(block.get("text"), str):
+            parts.append({"type": "output_text" if role == "assistant" else "input_text", "text": block["text"],
+                          **({"annotations": []} if role == "assistant" else {})})
+        elif block["type"] == "image":
+            url = _image_url(block.get("source"))
+            if url is not None and role == "user":
+                parts.append({"type": "input_image", "image_url": url})
+            else:
+                builder.note("dropped_content", "an image block with no usable source (or from the assistant) was "
+                             "dropped", pointer)
+    if parts:
+        item: dict[str, Any] = {"type": "message", "role": role, "content": parts}
+        if role == "assistant":
+            item["status"] = "completed"
+        builder.add(item, pointer)
+
+
+def _image_url(source: Any) -> str | None:
+    if not isinstance(source, dict):
+        return None
+    if source.get("type") == "url" and isinstance(source.get("url"), str):
+        return source["url"]
+    if source.get("type") == "base64" and isinstance(source.get("data"), str):
+        return f"data:{source.get('media_type', 'application/octet-stream')};base64,{source['data']}"
+    return None
+
+
+def _block(builder: Builder, block: dict, where: str, *, cut: bool) -> None:
+    kind = block["type"]
+    if kind == "tool_use":
+        arguments = block.get("input")
+        index = builder.call(block.get("id"), block.get("name"), as_json_string(arguments), where, cut=cut)
+        builder.note("arguments_serialised", "the tool_use input object was written as a JSON string",
+                     f"{where}/input", index)
+    elif kind == "tool_result":
+        index = builder.output(block.get("tool_use_id"), _result_text(builder, block, where), where)
+        if block.get("is_error") is True:
+            builder.note("result_is_error", "the tool_result says is_error: the output is the tool's error text",
+                         where, index)
+    elif kind in SEALED:
+        builder.note("sealed_reasoning", f"a {kind} block is sealed by Anthropic (signature): dropped, only "
+                     "Anthropic can take it back", where)
+    elif kind == "server_tool_use" or kind.endswith("_tool_result"):
+        builder.namespaced("anthropic", kind, block, where, "server_tool")
+    else:
+        builder.namespaced("anthropic", kind, block, where, "unknown_part")
+
+
+def _result_text(builder: Builder, block: dict, where: str) -> Any:
+    content = block.get("content")
+    if content is None:
+        return ""
+    if isinstance(content, list):
+        others = [b.get("type") for b in content if not (isinstance(b, dict) and b.get("type") == "text")]
+        if others:
+            builder.note("dropped_content", f"blocks {sorted(set(map(str, others)))} inside the tool_result were "
+                         "dropped: the output keeps its text", where)
+        return "".join(text_of(content))
+    return content
+
+
+def convert_tools(tools: Any, conversion: Conversion, where: str) -> list[dict] | None:
+    """Anthropic tool definitions (``{name, description, input_schema}``) as flat function tools; server tools
+    (``{type: "web_search_20250305", …}``) are left out with a note."""
+    if tools is None:
+        return None
+    if not isinstance(tools, list):
+        raise ConvertError(f"{where} must be an array of tool definitions", where)
+    builder = Builder(conversion)
+    out = []
+    for i, tool in enumerate(tools):
+        if isinstance(tool, dict) and "input_schema" in tool:
+            out.append(function_tool(tool.get("name"), tool.get("description"), tool.get("input_schema")))
+        else:
+            kind = tool.get("type") if isinstance(tool, dict) else None
+            builder.note("hosted_tool", f"tool {i} ({json.dumps(kind)}) is run by Anthropic, not a function tool: "
+                         "left out", f"{where}/{i}")
+    return out
