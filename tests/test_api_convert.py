@@ -8,13 +8,15 @@ from pathlib import Path
 import pytest
 
 SAMPLES = Path(__file__).parent / "data" / "samples"
+# the provider conversations ship with the app (the journal page's examples)
+CONVERSATIONS_DIR = Path(__file__).resolve().parent.parent / "webapp" / "examples" / "conversations"
 
 
 @pytest.mark.parametrize("name, source", [("chat-completions.json", "chat_completions"),
                                           ("anthropic-messages.json", "anthropic"),
                                           ("gemini-contents.json", "gemini")])
 def test_a_provider_conversation_as_parsed_json(client, name, source):
-    journal = json.loads((SAMPLES / "conversations" / name).read_text())
+    journal = json.loads((CONVERSATIONS_DIR / name).read_text())
     answer = client.post("/api/convert", json={"journal": journal})
     assert answer.status_code == 200
     body = answer.get_json()
@@ -31,7 +33,7 @@ def test_text_and_a_forced_source(client):
 
 
 def test_the_cut_off_response_says_why(client):
-    journal = json.loads((SAMPLES / "conversations" / "chat-completions-truncated.json").read_text())
+    journal = json.loads((CONVERSATIONS_DIR / "chat-completions-truncated.json").read_text())
     body = client.post("/api/convert", json={"journal": journal}).get_json()
     assert body["items"][0]["status"] == "incomplete"
     assert body["notes"] == [{"index": 0, "path": "choices[0].message.tool_calls[0]",

@@ -11,11 +11,13 @@ from webapp.core.convert import ConvertError, convert, convert_text, detect
 from webapp.core.gate import check_journal
 
 SAMPLES = Path(__file__).parent / "data" / "samples"
+# the provider conversations ship with the app (the journal page's examples)
+CONVERSATIONS_DIR = Path(__file__).resolve().parent.parent / "webapp" / "examples" / "conversations"
 CONVERSATIONS = ["chat-completions.json", "anthropic-messages.json", "gemini-contents.json"]
 
 
 def load(name: str):
-    return convert_text((SAMPLES / "conversations" / name).read_text())
+    return convert_text((CONVERSATIONS_DIR / name).read_text())
 
 
 def parsed_or_text(text: str):

@@ -37,6 +37,7 @@ PAGES: tuple[Page, ...] = (
     Page("format", "JSON Format", 1),
     Page("schema", "JSON Schema", 2),
     Page("diff", "JSON Diff", 3),
+    Page("journal", "Journal"),
 )
 
 # The machine APIs: module paths under webapp.web, registered after the pages.

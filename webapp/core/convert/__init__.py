@@ -28,7 +28,7 @@ from webapp.core.convert.base import (
 from webapp.core.json import text as jsontext
 
 __all__ = ["SOURCES", "NOTE_CODES", "Conversion", "ConvertError", "Note", "convert", "convert_text", "detect",
-           "display_path"]
+           "display_path", "tools_from"]
 
 _CONVERTERS = {"chat_completions": chat_completions, "anthropic": anthropic, "gemini": gemini}
 
@@ -170,3 +170,32 @@ def _journal_value(journal: journals.Journal) -> Any:
     if journal.tool_choice is not None:
         value["tool_choice"] = journal.tool_choice
     return value
+
+
+def tools_from(value: Any) -> list[dict]:
+    """Tool definitions in any provider's shape as flat Open Responses function tools.
+
+    :param value: a list of definitions — Open Responses (``{type: "function", name, parameters}``), Chat
+        Completions (``{type: "function", function: {…}}``), Anthropic (``{name, input_schema}``) or Gemini
+        (``{functionDeclarations: [...]}``), mixed freely — or a request object holding them in ``tools``.
+    :return: the function tools (hosted tools left out).
+    :raises ConvertError: when ``value`` holds no tool list, naming the pointer.
+    """
+    where = ""
+    if isinstance(value, dict) and isinstance(value.get("tools"), list):
+        value, where = value["tools"], "/tools"
+    if not isinstance(value, list):
+        raise ConvertError("expected an array of tool definitions (or a request with tools)", where)
+    scratch = Conversion("open_responses", "tools")
+    out: list[dict] = []
+    for i, tool in enumerate(value):
+        place = f"{where}/{i}"
+        if not isinstance(tool, dict):
+            raise ConvertError(f"tool {i} is not a tool definition (an object)", place)
+        if "functionDeclarations" in tool or "function_declarations" in tool:
+            out += gemini.convert_tools([tool], scratch, place) or []
+        elif "input_schema" in tool:
+            out += anthropic.convert_tools([tool], scratch, place) or []
+        elif tool.get("type") == "function":
+            out += chat_completions.convert_tools([tool], scratch, place) or []
+    return out

@@ -1,0 +1,258 @@
+"""The journal step's model: a whole conversation from any provider, gated, paired, and its replayable subset.
+
+:func:`check_conversation` converts the text (:mod:`webapp.core.convert`), gates every item and the pairing rules
+(:func:`webapp.core.gate.check_journal`), and builds what the ``/journal`` page shows: a summary, one row per item
+(paged, optionally only what blocks), the findings linked to their items, and the **replayable subset** —
+what may go to the next provider (:func:`replayable_subset`), with what was left out and why.
+
+Clients that omit ``status`` on calls they replay (the Vercel AI SDK, LangChain after ``stream``) write journals
+whose calls the gate refuses (``status``: the replay-gate article's rule, kept). The page says so, and
+``complete_statusless=True`` is the user's explicit choice to export such a call as ``completed`` when its
+``function_call_output`` is in the journal (the client vouched that it ran it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from webapp.core.convert import Conversion, ConvertError, convert_text, tools_from
+from webapp.core.gate import Finding, JournalReport, check_journal
+from webapp.core.items import is_namespaced
+from webapp.core.journal import Journal
+from webapp.core.json import text as jsontext
+
+#: Rows per page of the item table: a 100,000-item journal is shown a page at a time.
+PAGE_SIZE = 100
+
+
+@dataclass(frozen=True)
+class Row:
+    """One item's line in the table.
+
+    :ivar index: position in the converted conversation; :ivar where: its place in the source (``line 4``,
+        ``messages[2].tool_calls[0]``); :ivar reason: the gate's reason; :ivar label: the reason, or ``refused``
+        when a finding stops an item the gate passes; :ivar blocks: this item stops the replay.
+    """
+
+    index: int
+    where: str
+    type: str | None
+    call_id: str | None
+    name: str | None
+    status: Any
+    reason: str
+    label: str
+    message: str
+    errors: tuple[tuple[str, str], ...]  # (instance pointer, message)
+    findings: tuple[str, ...]
+    ok: bool
+    blocks: bool
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """An item the replayable subset leaves out. :ivar why: one sentence; :ivar code: a stable word for it."""
+
+    index: int
+    where: str
+    code: str
+    why: str
+
+
+@dataclass
+class Subset:
+    """The replayable subset: the items to export, in order, and what was left out."""
+
+    items: list[dict] = field(default_factory=list)
+    left_out: list[LeftOut] = field(default_factory=list)
+    completed: list[int] = field(default_factory=list)  # status-less calls exported as completed (by choice)
+
+    def jsonl(self) -> str:
+        """The items as Open Responses JSON Lines (one item per line; ``arguments`` strings as they were)."""
+        return "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in self.items)
+
+
+@dataclass
+class JournalCheck:
+    """What the page shows. ``error`` is set (and the rest empty) when the input cannot be read."""
+
+    error: ConvertError | None = None
+    tools_error: str | None = None
+    conversion: Conversion | None = None
+    report: JournalReport | None = None
+    rows: list[Row] = field(default_factory=list)   # this page's rows
+    matching: int = 0                                # rows after the filter
+    page: int = 1
+    pages: int = 1
+    types: Counter = field(default_factory=Counter)
+    labels: Counter = field(default_factory=Counter)
+    findings: list[tuple[Finding, str]] = field(default_factory=list)  # (finding, where its item is)
+    statusless: list[int] = field(default_factory=list)
+    subset: Subset | None = None
+    tools_origin: str = "none"  # "pasted", "journal" or "none"
+    tools: list[dict] | None = None
+
+    def tool(self, name: Any) -> dict | None:
+        """The function tool definition called ``name`` (flat Open Responses shape), or ``None``."""
+        return next((t for t in self.tools or () if t.get("name") == name), None) if isinstance(name, str) else None
+
+    @property
+    def replayable(self) -> bool:
+        return self.report is not None and self.report.replayable
+
+
+def tools_text(text: str) -> tuple[list[dict] | None, str | None]:
+    """Tool definitions pasted in any provider's shape (a list, or a request holding ``tools``).
+
+    :return: ``(tools, None)`` as flat Open Responses function tools, ``(None, None)`` for blank text, or
+        ``(None, message)`` naming line:column or the pointer of the problem.
+    """
+    if not text.strip():
+        return None, None
+    try:
+        value = jsontext.parse(text).value
+    except jsontext.JSONTextError as error:
+        return None, f"tools, line {error.line}, column {error.column}: {error.message}"
+    try:
+        return tools_from(value), None
+    except ConvertError as error:
+        return None, f"tools{error.pointer}: {error.message}"
+
+
+def check_conversation(text: str | bytes, *, source: str = "auto", tools: str = "", only_blocking: bool = False,
+                       page: int = 1, page_size: int = PAGE_SIZE, complete_statusless: bool = False,
+                       max_depth: int = jsontext.DEFAULT_MAX_DEPTH) -> JournalCheck:
+    """Convert, gate and summarise a conversation for the page.
+
+    :param text: the journal as JSON or JSON Lines text, of any source.
+    :param source: ``"auto"`` or one of :data:`webapp.core.convert.SOURCES`.
+    :param tools: pasted tool definitions (any provider's shape); blank: the journal's own tools, if any.
+    :param only_blocking: the table lists only rows that stop the replay.
+    :param page: 1-based page of the table (clamped to the pages there are).
+    :param complete_statusless: export status-less calls whose output is in the journal as ``completed``.
+    :return: a :class:`JournalCheck`; unreadable input sets ``error`` (line:column or pointer named), never raises.
+    """
+    check = JournalCheck()
+    pasted, check.tools_error = tools_text(tools)
+    try:
+        conversion = convert_text(text, source, max_depth=max_depth)
+    except ConvertError as error:
+        check.error = error
+        return check
+    check.conversion = conversion
+    tool_list = pasted if pasted is not None else conversion.tools
+    check.tools_origin = "pasted" if pasted is not None else "journal" if conversion.tools is not None else "none"
+    check.tools = tool_list
+    check.report = gate(conversion, tool_list)
+    check.types = Counter(item.get("type") if isinstance(item, dict) else None for item in conversion.items)
+    check.labels = Counter(verdict.label for verdict in check.report.items)
+    check.findings = [(f, conversion.where(f.index) if f.index is not None else "") for f in check.report.findings]
+    check.statusless = statusless_calls(conversion.items)
+    rows = [row for row in _rows(conversion, check.report) if row.blocks or not only_blocking]
+    check.matching = len(rows)
+    check.pages = max(1, -(-len(rows) // page_size))
+    check.page = min(max(page, 1), check.pages)
+    start = (check.page - 1) * page_size
+    check.rows = rows[start:start + page_size]
+    check.subset = replayable_subset(conversion, check.report, tool_list, complete_statusless=complete_statusless)
+    return check
+
+
+def gate(conversion: Conversion, tools: list[dict] | None) -> JournalReport:
+    """The gate over a conversion (with the duplicate member names its Open Responses text had)."""
+    journal = Journal(conversion.items, tools, conversion.tool_choice, "array", [], list(conversion.duplicates))
+    return check_journal(journal, tools)
+
+
+def statusless_calls(items: list[Any]) -> list[int]:
+    """Indexes of ``function_call`` items with no (or a null) ``status`` whose ``function_call_output`` follows."""
+    answered = {item.get("call_id") for item in items
+                if isinstance(item, dict) and item.get("type") == "function_call_output"}
+    return [i for i, item in enumerate(items) if isinstance(item, dict) and item.get("type") == "function_call"
+            and item.get("status") is None and item.get("call_id") in answered]
+
+
+def _rows(conversion: Conversion, report: JournalReport) -> list[Row]:
+    named: dict[int, list[str]] = {}
+    for finding in report.findings:
+        if finding.index is not None:
+            named.setdefault(finding.index, []).append(finding.code)
+    rows = []
+    for verdict in report.items:
+        item = conversion.items[verdict.index]
+        item_type = verdict.type
+        blocks = (not verdict.ok and (item_type == "function_call" or is_namespaced(item_type))) or bool(
+            verdict.refused_by)
+        rows.append(Row(
+            verdict.index, conversion.where(verdict.index), item_type, verdict.call_id,
+            verdict.name, item.get("status") if isinstance(item, dict) else None, verdict.reason, verdict.label,
+            verdict.message, tuple((e.pointer, e.message) for e in verdict.errors),
+            tuple(named.get(verdict.index, ())), verdict.ok, blocks))
+    return rows
+
+
+def replayable_subset(conversion: Conversion, report: JournalReport, tools: list[dict] | None = None, *,
+                      complete_statusless: bool = False) -> Subset:
+    """What of the conversation may go to the next provider, and what is left out, with why.
+
+    Kept: messages, the calls the gate passes (``ok``) and their outputs, reasoning without provider-sealed
+    content. Left out: namespaced items (provider extensions), calls the gate refuses and their outputs, outputs
+    that answer no kept call, items an error finding names (``duplicate_member``…), provider-sealed reasoning
+    (``encrypted_content``), ``item_reference`` and ``compaction`` items (they point into one provider's storage).
+
+    :param complete_statusless: first mark each status-less call whose output is in the journal ``completed``
+        (the explicit choice the page offers), then gate again: such a call is kept only if the gate then passes
+        it (its arguments and schema still decide).
+    """
+    subset = Subset()
+    items = conversion.items
+    if complete_statusless:
+        subset.completed = statusless_calls(items)
+        if subset.completed:
+            items = [dict(item, status="completed") if i in subset.completed else item
+                     for i, item in enumerate(items)]
+            report = gate(Conversion(conversion.source, conversion.shape, items, conversion.origins,
+                                     conversion.tools, conversion.tool_choice, duplicates=conversion.duplicates),
+                          tools)
+    kept_calls: set[str] = set()
+    for verdict in report.items:
+        item = items[verdict.index]
+        where = conversion.where(verdict.index)
+        why = _left_out(item, verdict, kept_calls)
+        if why is not None:
+            subset.left_out.append(LeftOut(verdict.index, where, *why))
+            continue
+        if verdict.type == "function_call":
+            kept_calls.add(item["call_id"])
+        subset.items.append(item)
+    return subset
+
+
+def _left_out(item: Any, verdict: Any, kept_calls: set[str]) -> tuple[str, str] | None:
+    """``(code, why)`` when the item stays out of the replayable subset, else ``None``."""
+    kind = verdict.type
+    if verdict.refused_by:
+        return "refused", f"an error finding names it ({', '.join(verdict.refused_by)})"
+    if kind is None or is_namespaced(kind) or verdict.reason == "namespaced":
+        return "namespaced", f"{json.dumps(kind)} is a provider extension (namespaced): never replayable elsewhere"
+    if kind == "function_call":
+        if not verdict.ok:
+            return verdict.reason, f"the gate refuses this call ({verdict.reason}): {verdict.message}"
+        return None
+    if kind == "function_call_output":
+        if item.get("call_id") not in kept_calls:
+            return "unanswerable", ("its call is not in the subset (refused, unfinished or missing): an output "
+                                    "without its call is refused by the next provider")
+        return None
+    if kind == "reasoning" and item.get("encrypted_content") is not None:
+        return "sealed", "reasoning with encrypted_content is sealed by the provider that wrote it"
+    if kind in ("item_reference", "compaction"):
+        return "provider_bound", f"a {kind} item points into one provider's storage"
+    return None
+
+
+__all__ = ["PAGE_SIZE", "JournalCheck", "Row", "LeftOut", "Subset", "check_conversation", "gate",
+           "replayable_subset", "statusless_calls", "tools_text"]

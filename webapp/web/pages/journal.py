@@ -1,0 +1,109 @@
+"""The journal step (``/journal``): a whole conversation from any provider — gated, paired, and what may be replayed.
+
+``GET /journal`` shows the form (``?example=<name>`` fills it with one of :data:`EXAMPLES` and checks it).
+``POST /journal`` answers the result (htmx: ``journal/_result.html``; a plain POST: the full page).
+``POST /journal/export`` downloads the replayable subset as Open Responses JSON Lines.
+
+Form fields: ``journal`` (text) or upload ``file`` (it wins), ``from`` (``auto`` or a source), ``tools`` (any
+provider's tool definitions; blank: the journal's own), ``only_blocking``, ``page``, ``complete_statusless``.
+The model and every rule live in :mod:`webapp.core.journal_check`; this module is routes and form fields only.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+from flask import Blueprint, Response, current_app, render_template, request
+
+from webapp.core.journal_check import JournalCheck, check_conversation
+from webapp.web.htmx import is_partial
+
+bp = Blueprint("journal", __name__)
+
+#: name -> (title, file under webapp/examples): the same conversation from three providers, and a cut-off one.
+EXAMPLES: dict[str, tuple[str, str]] = {
+    "chat-completions": ("Chat Completions request", "conversations/chat-completions.json"),
+    "anthropic": ("Anthropic Messages request", "conversations/anthropic-messages.json"),
+    "gemini": ("Gemini contents", "conversations/gemini-contents.json"),
+    "cut-off": ("a cut-off Chat Completions response", "conversations/chat-completions-truncated.json"),
+}
+SOURCE_LABELS = {"auto": "detect", "open_responses": "Open Responses", "chat_completions": "Chat Completions",
+                 "anthropic": "Anthropic Messages", "gemini": "Gemini"}
+
+
+def _max_depth() -> int:
+    return int(current_app.config["JSON_MAX_DEPTH"])
+
+
+def _example(name: str) -> str | None:
+    entry = EXAMPLES.get(name)
+    if entry is None:
+        return None
+    return resources.files("webapp").joinpath("examples", entry[1]).read_text(encoding="utf-8")
+
+
+def _fields() -> dict[str, Any]:
+    """The form as the page keeps it: every field is sent back so nothing pasted is lost."""
+    form = request.form
+    source = form.get("from", "auto")
+    try:
+        page = int(form.get("page", "1"))
+    except ValueError:
+        page = 1
+    return {"text": form.get("journal", ""), "source": source if source in SOURCE_LABELS else "auto",
+            "tools": form.get("tools", ""), "only_blocking": form.get("only_blocking") == "on",
+            "complete_statusless": form.get("complete_statusless") == "on", "page": page}
+
+
+def _check(fields: dict[str, Any]) -> tuple[JournalCheck, str | None]:
+    """Check the uploaded ``file`` (it wins) or the pasted text; returns the check and the upload's name."""
+    upload = request.files.get("file")
+    text: str | bytes = fields["text"]
+    name = None
+    if upload is not None and upload.filename:
+        text, name = upload.read(), upload.filename
+    check = check_conversation(text, source=fields["source"], tools=fields["tools"],
+                               only_blocking=fields["only_blocking"], page=fields["page"],
+                               complete_statusless=fields["complete_statusless"],
+                               max_depth=_max_depth())
+    return check, name
+
+
+def _render(check: JournalCheck | None, fields: dict[str, Any], upload: str | None = None) -> str:
+    template = "journal/_result.html" if is_partial() else "journal/page.html"
+    return render_template(template, check=check, upload=upload, examples=EXAMPLES, sources=SOURCE_LABELS,
+                           **fields)
+
+
+@bp.get("/journal")
+def page() -> str:
+    """The empty form, or an example (``?example=anthropic``) filled in and checked."""
+    fields = {"text": "", "source": "auto", "tools": "", "only_blocking": False, "complete_statusless": False,
+              "page": 1}
+    text = _example(request.args.get("example", ""))
+    if text is None:
+        return _render(None, fields)
+    fields["text"] = text
+    return _render(check_conversation(text, max_depth=_max_depth()), fields)
+
+
+@bp.post("/journal")
+def check() -> str:
+    """Check the posted journal; unreadable input is shown as content (200), the form keeps everything."""
+    fields = _fields()
+    result, upload = _check(fields)
+    return _render(result, fields, upload)
+
+
+@bp.post("/journal/export")
+def export() -> Response | tuple[str, int]:
+    """The replayable subset as ``replayable.jsonl`` (Open Responses JSON Lines); an unreadable journal gets the
+    page with its error (400)."""
+    fields = _fields()
+    result, upload = _check(fields)
+    if result.subset is None:
+        return _render(result, fields, upload), 400
+    return Response(result.subset.jsonl(), mimetype="application/jsonl",
+                    headers={"Content-Disposition": 'attachment; filename="replayable.jsonl"'})
+
