@@ -26,6 +26,8 @@ from webapp.core.json import text as jsontext
 
 #: Rows per page of the item table: a 100,000-item journal is shown a page at a time.
 PAGE_SIZE = 100
+#: Findings listed on the page (each names its item); the count says how many there are in all.
+FINDINGS_SHOWN = 500
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,8 @@ class JournalCheck:
     pages: int = 1
     types: Counter = field(default_factory=Counter)
     labels: Counter = field(default_factory=Counter)
-    findings: list[tuple[Finding, str]] = field(default_factory=list)  # (finding, where its item is)
+    findings: list[tuple[Finding, str]] = field(default_factory=list)  # (finding, where its item is), the first
+    finding_count: int = 0
     statusless: list[int] = field(default_factory=list)
     subset: Subset | None = None
     tools_origin: str = "none"  # "pasted", "journal" or "none"
@@ -149,14 +152,17 @@ def check_conversation(text: str | bytes, *, source: str = "auto", tools: str = 
     check.report = gate(conversion, tool_list)
     check.types = Counter(item.get("type") if isinstance(item, dict) else None for item in conversion.items)
     check.labels = Counter(verdict.label for verdict in check.report.items)
-    check.findings = [(f, conversion.where(f.index) if f.index is not None else "") for f in check.report.findings]
+    check.findings = [(f, conversion.where(f.index) if f.index is not None else "")
+                      for f in check.report.findings[:FINDINGS_SHOWN]]
+    check.finding_count = len(check.report.findings)
     check.statusless = statusless_calls(conversion.items)
-    rows = [row for row in _rows(conversion, check.report) if row.blocks or not only_blocking]
-    check.matching = len(rows)
-    check.pages = max(1, -(-len(rows) // page_size))
+    verdicts = check.report.items
+    shown = [v for v in verdicts if _blocks(v)] if only_blocking else verdicts
+    check.matching = len(shown)
+    check.pages = max(1, -(-len(shown) // page_size))
     check.page = min(max(page, 1), check.pages)
     start = (check.page - 1) * page_size
-    check.rows = rows[start:start + page_size]
+    check.rows = _rows(conversion, check.report, shown[start:start + page_size])  # only this page is built
     check.subset = replayable_subset(conversion, check.report, tool_list, complete_statusless=complete_statusless)
     return check
 
@@ -175,22 +181,26 @@ def statusless_calls(items: list[Any]) -> list[int]:
             and item.get("status") is None and item.get("call_id") in answered]
 
 
-def _rows(conversion: Conversion, report: JournalReport) -> list[Row]:
+def _blocks(verdict: Any) -> bool:
+    """Does this item stop the replay: a call the gate refuses, a namespaced item, or one an error finding names."""
+    return bool(verdict.refused_by) or (not verdict.ok and (verdict.type == "function_call"
+                                                            or verdict.reason == "namespaced"))
+
+
+def _rows(conversion: Conversion, report: JournalReport, verdicts: list[Any]) -> list[Row]:
+    wanted = {v.index for v in verdicts}
     named: dict[int, list[str]] = {}
     for finding in report.findings:
-        if finding.index is not None:
+        if finding.index in wanted:
             named.setdefault(finding.index, []).append(finding.code)
     rows = []
-    for verdict in report.items:
+    for verdict in verdicts:
         item = conversion.items[verdict.index]
-        item_type = verdict.type
-        blocks = (not verdict.ok and (item_type == "function_call" or is_namespaced(item_type))) or bool(
-            verdict.refused_by)
         rows.append(Row(
-            verdict.index, conversion.where(verdict.index), item_type, verdict.call_id,
+            verdict.index, conversion.where(verdict.index), verdict.type, verdict.call_id,
             verdict.name, item.get("status") if isinstance(item, dict) else None, verdict.reason, verdict.label,
             verdict.message, tuple((e.pointer, e.message) for e in verdict.errors),
-            tuple(named.get(verdict.index, ())), verdict.ok, blocks))
+            tuple(named.get(verdict.index, ())), verdict.ok, _blocks(verdict)))
     return rows
 
 
