@@ -59,3 +59,40 @@ def test_unusable_requests_name_the_place(client, payload, param, code, words):
 def test_a_body_that_is_not_an_object(client):
     answer = client.post("/api/convert", json=[1])
     assert answer.status_code == 400 and answer.get_json()["error"]["code"] == "invalid_body"
+
+
+def test_the_gate_reads_another_providers_conversation_and_names_its_places(client):
+    journal = json.loads((CONVERSATIONS_DIR / "chat-completions-truncated.json").read_text())
+    tools = json.loads((SAMPLES / "tools.json").read_text())
+    body = client.post("/api/gate", json={"journal": journal, "tools": tools}).get_json()
+    assert body["source"] == "chat_completions" and not body["replayable"]
+    (item,) = body["items"]
+    assert (item["reason"], item["origin"]) == ("status", "choices[0].message.tool_calls[0]")
+    assert body["notes"][0]["code"] == "cut_off"
+
+
+@pytest.mark.parametrize("name", ["chat-completions.json", "anthropic-messages.json", "gemini-contents.json"])
+def test_the_gate_finds_each_provider_sample_replayable_as_text_too(client, name):
+    text = (CONVERSATIONS_DIR / name).read_text()
+    body = client.post("/api/gate", json={"journal": text}).get_json()
+    assert body["replayable"] and body["source"] != "open_responses"
+    assert all(item["origin"] for item in body["items"])
+
+
+def test_gate_findings_of_a_converted_journal_point_at_the_source(client):
+    messages = [{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {
+        "name": "get_weather", "arguments": "{}"}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": "a"},
+                {"role": "tool", "tool_call_id": "c1", "content": "again"}]
+    body = client.post("/api/gate", json={"journal": messages, "from": "chat_completions"}).get_json()
+    duplicate = next(f for f in body["findings"] if f["code"] == "duplicate_output")
+    assert duplicate["origin"] == "[2]" and "(messages" not in duplicate["message"]
+    assert "function_call_output 2 ([2])" in duplicate["message"]
+
+
+def test_open_responses_journals_are_answered_as_before(client):
+    text = (SAMPLES / "journal-openai-responses.jsonl").read_text()
+    body = client.post("/api/gate", json={"journal": text}).get_json()
+    assert "source" not in body and "origin" not in body["items"][0]
+    bad = client.post("/api/gate", json={"journal": [], "from": "cohere"}).get_json()["error"]
+    assert (bad["param"], bad["code"]) == ("from", "invalid_value")

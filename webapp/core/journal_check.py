@@ -18,10 +18,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from webapp.core.convert import Conversion, ConvertError, convert_text, tools_from
+from webapp.core.convert import Conversion, ConvertError, as_journal, convert_text, placed, tools_from
 from webapp.core.gate import Finding, JournalReport, check_journal
 from webapp.core.items import is_namespaced
-from webapp.core.journal import Journal
 from webapp.core.json import text as jsontext
 
 #: Rows per page of the item table: a 100,000-item journal is shown a page at a time.
@@ -91,7 +90,7 @@ class JournalCheck:
     pages: int = 1
     types: Counter = field(default_factory=Counter)
     labels: Counter = field(default_factory=Counter)
-    findings: list[tuple[Finding, str]] = field(default_factory=list)  # (finding, where its item is), the first
+    findings: list[tuple[Finding, str]] = field(default_factory=list)  # (finding, its message with places)
     finding_count: int = 0
     statusless: list[int] = field(default_factory=list)
     subset: Subset | None = None
@@ -152,8 +151,7 @@ def check_conversation(text: str | bytes, *, source: str = "auto", tools: str = 
     check.report = gate(conversion, tool_list)
     check.types = Counter(item.get("type") if isinstance(item, dict) else None for item in conversion.items)
     check.labels = Counter(verdict.label for verdict in check.report.items)
-    check.findings = [(f, conversion.where(f.index) if f.index is not None else "")
-                      for f in check.report.findings[:FINDINGS_SHOWN]]
+    check.findings = [(f, placed(f, conversion)) for f in check.report.findings[:FINDINGS_SHOWN]]
     check.finding_count = len(check.report.findings)
     check.statusless = statusless_calls(conversion.items)
     verdicts = check.report.items
@@ -169,8 +167,7 @@ def check_conversation(text: str | bytes, *, source: str = "auto", tools: str = 
 
 def gate(conversion: Conversion, tools: list[dict] | None) -> JournalReport:
     """The gate over a conversion (with the duplicate member names its Open Responses text had)."""
-    journal = Journal(conversion.items, tools, conversion.tool_choice, "array", [], list(conversion.duplicates))
-    return check_journal(journal, tools)
+    return check_journal(as_journal(conversion), tools)
 
 
 def statusless_calls(items: list[Any]) -> list[int]:
@@ -182,9 +179,8 @@ def statusless_calls(items: list[Any]) -> list[int]:
 
 
 def _blocks(verdict: Any) -> bool:
-    """Does this item stop the replay: a call the gate refuses, a namespaced item, or one an error finding names."""
-    return bool(verdict.refused_by) or (not verdict.ok and (verdict.type == "function_call"
-                                                            or verdict.reason == "namespaced"))
+    """Does this item stop the replay: the gate's own answer does, or an error finding names it."""
+    return verdict.blocks_replay or bool(verdict.refused_by)
 
 
 def _rows(conversion: Conversion, report: JournalReport, verdicts: list[Any]) -> list[Row]:

@@ -28,7 +28,7 @@ from webapp.core.convert.base import (
 from webapp.core.json import text as jsontext
 
 __all__ = ["SOURCES", "NOTE_CODES", "Conversion", "ConvertError", "Note", "convert", "convert_text", "detect",
-           "display_path", "tools_from"]
+           "display_path", "tools_from", "as_journal", "read_journal", "placed"]
 
 _CONVERTERS = {"chat_completions": chat_completions, "anthropic": anthropic, "gemini": gemini}
 
@@ -199,3 +199,45 @@ def tools_from(value: Any) -> list[dict]:
         elif tool.get("type") == "function":
             out += chat_completions.convert_tools([tool], scratch, place) or []
     return out
+
+
+def as_journal(conversion: Conversion) -> journals.Journal:
+    """The conversion as a :class:`webapp.core.journal.Journal` for the gate (its tools, tool_choice, and the
+    duplicate member names an Open Responses text had)."""
+    return journals.Journal(conversion.items, conversion.tools, conversion.tool_choice, "array", [],
+                            list(conversion.duplicates))
+
+
+def read_journal(value: Any, source: str = "auto", *, max_depth: int = jsontext.DEFAULT_MAX_DEPTH
+                 ) -> tuple[journals.Journal, Conversion | None]:
+    """A journal of any source, for the gate: Open Responses shapes are read as they are (:mod:`webapp.core.journal`,
+    keeping their own places: ``line 4``, ``output[2]``); another provider's conversation is converted first.
+
+    :param value: JSON / JSON Lines text, or a parsed value.
+    :return: ``(journal, conversion)``; ``conversion`` is ``None`` for Open Responses input, else it maps each
+        item back to its place in the source (:meth:`Conversion.where`) and holds the notes.
+    :raises ConvertError: unusable input (line:column or the pointer named), or a source that does not fit.
+    """
+    if source in ("auto", "open_responses"):
+        try:
+            if isinstance(value, (str, bytes)):
+                journal = journals.load_journal(value, max_depth=max_depth)
+            else:
+                journal = journals.from_value(value)
+        except journals.JournalError as error:
+            if error.code != "shape" or source == "open_responses":
+                raise ConvertError(error.message, error.pointer or "", line=error.line,
+                                   column=error.column) from None
+        else:
+            if source == "open_responses" or journal.shape not in ("array", "jsonl") or \
+                    _is_open_responses(journal.items) or not journal.items:
+                return journal, None
+    conversion = convert_text(value, source, max_depth=max_depth) if isinstance(value, (str, bytes)) \
+        else convert(value, source)
+    return as_journal(conversion), conversion
+
+
+def placed(finding: Any, conversion: Conversion) -> str:
+    """A gate finding's message with each item it names followed by its place in the source:
+    ``function_call 2 (messages[1].tool_calls[0])``."""
+    return finding.describe(lambda ref: f"{ref} ({conversion.where(ref.index)})")

@@ -16,12 +16,13 @@ the place (line:column for text, the JSON Pointer for a value; ``param`` is ``jo
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app
+from flask import Blueprint
 
 from webapp.core.convert import SOURCES, ConvertError, convert, convert_text
 from webapp.core.json.text import kind_of
 from webapp.web.api.jsonbody import read_json_body
 from webapp.web.errors import ApiError
+from webapp.web.limits import parse_limits
 
 bp = Blueprint("convert", __name__, url_prefix="/api")
 
@@ -43,7 +44,7 @@ def convert_journal():
     journal = body["journal"]
     try:
         if isinstance(journal, str):
-            conversion = convert_text(journal, source, max_depth=int(current_app.config["JSON_MAX_DEPTH"]))
+            conversion = convert_text(journal, source, max_depth=parse_limits().max_depth)
         else:
             conversion = convert(journal, source)
     except ConvertError as error:

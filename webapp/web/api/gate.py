@@ -44,7 +44,8 @@ from typing import Any
 from flask import Blueprint
 
 from webapp.core.gate import check_item, check_journal, tool_schema
-from webapp.core.journal import JournalError, from_value, load_journal
+from webapp.core.convert import SOURCES, Conversion, ConvertError, placed, read_journal
+from webapp.core.journal import from_value
 from webapp.core.json.pointer import split as split_pointer
 from webapp.core.json.text import JSONWarning, kind_of, quote
 from webapp.core.schema import SchemaInvalid, compile_schema
@@ -163,6 +164,7 @@ def _one_item(item: Any, schema: dict | bool | None, format_assertion: bool,
 def _journal(body: dict[str, Any], mode: str, schema: dict | bool | None, format_assertion: bool,
              duplicates: list[JSONWarning]) -> dict[str, Any]:
     max_depth = parse_limits().max_depth
+    conversion: Conversion | None = None
     if mode == "items":
         items = body["items"]
         if not isinstance(items, list):
@@ -174,14 +176,29 @@ def _journal(body: dict[str, Any], mode: str, schema: dict | bool | None, format
         if not isinstance(source, (str, list, dict)):
             raise ApiError(f"journal must be a JSON array, a response or request object, or their text, not "
                            f"{kind_of(source)}.", param="journal", code="invalid_type")
+        provider = body.get("from", "auto")
+        if provider != "auto" and provider not in SOURCES:
+            raise ApiError(f"from must be auto or one of {', '.join(SOURCES)}, not {quote(provider)}.",
+                           param="from", code="invalid_value")
         try:
-            if isinstance(source, str):
-                journal = load_journal(source, max_depth=max_depth)
-            else:
-                journal = from_value(source, duplicates, "/journal")
-        except JournalError as err:
+            if isinstance(source, str) or provider != "auto":
+                journal, conversion = read_journal(source, provider, max_depth=max_depth)
+            else:  # parsed JSON: Open Responses shapes keep the body's duplicate names and pointers
+                journal, conversion = read_journal(source, max_depth=max_depth)
+                if conversion is None:
+                    journal = from_value(source, duplicates, "/journal")
+        except ConvertError as err:
             where = f" (at {err.pointer})" if err.pointer else ""
             raise ApiError(f"journal: {err.message}{where}", param="journal", code="invalid_journal") from None
     report = check_journal(journal, _optional_tools(body), tool_choice=body.get("tool_choice"), schema=schema,
                            format_assertion=format_assertion, max_depth=max_depth)
-    return report.as_dict()
+    answer = report.as_dict()
+    if conversion is not None:  # another provider's conversation: say where each item came from
+        answer["source"] = conversion.source
+        for item, verdict in zip(answer["items"], report.items, strict=True):
+            item["origin"] = conversion.where(verdict.index)
+        for shown, finding in zip(answer["findings"], report.findings, strict=True):
+            shown["message"] = placed(finding, conversion)
+            shown["origin"] = conversion.where(finding.index) if finding.index is not None else None
+        answer["notes"] = [note.as_dict(conversion.lines) for note in conversion.notes]
+    return answer

@@ -14,10 +14,11 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, render_template, request
 
 from webapp.core.journal_check import JournalCheck, check_conversation
 from webapp.web.htmx import is_partial
+from webapp.web.limits import parse_limits
 
 bp = Blueprint("journal", __name__)
 
@@ -30,10 +31,6 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 }
 SOURCE_LABELS = {"auto": "detect", "open_responses": "Open Responses", "chat_completions": "Chat Completions",
                  "anthropic": "Anthropic Messages", "gemini": "Gemini"}
-
-
-def _max_depth() -> int:
-    return int(current_app.config["JSON_MAX_DEPTH"])
 
 
 def _example(name: str) -> str | None:
@@ -66,7 +63,7 @@ def _check(fields: dict[str, Any]) -> tuple[JournalCheck, str | None]:
     check = check_conversation(text, source=fields["source"], tools=fields["tools"],
                                only_blocking=fields["only_blocking"], page=fields["page"],
                                complete_statusless=fields["complete_statusless"],
-                               max_depth=_max_depth())
+                               max_depth=parse_limits().max_depth)
     return check, name
 
 
@@ -85,7 +82,7 @@ def page() -> str:
     if text is None:
         return _render(None, fields)
     fields["text"] = text
-    return _render(check_conversation(text, max_depth=_max_depth()), fields)
+    return _render(check_conversation(text, max_depth=parse_limits().max_depth), fields)
 
 
 @bp.post("/journal")
