@@ -1,9 +1,21 @@
-"""Command line: ``python -m webapp gate JOURNAL [--tools TOOLS.json] [--schema SCHEMA.json] [--json]``, and
-``python -m webapp serve [--host 127.0.0.1] [--port 5000]`` (what ``scripts/serve`` runs).
+"""Command line of the inspector:
 
-Prints one line per item (index, id, reason) and the journal's findings, then whether it is replayable.
-Exit status: 0 replayable, 1 not replayable, 2 unusable input (the message on stderr names the file and the
-place: line:column, or a JSON Pointer).
+``python -m webapp gate JOURNAL [--from SOURCE] [--tools TOOLS.json] [--schema SCHEMA.json] [--json | --stream]``
+    Gate one journal of any source (Open Responses, Chat Completions, Anthropic, Gemini: converted first; ``-``
+    reads stdin). Prints one line per item (index, id, reason, and the place in the source), the findings, then
+    whether it is replayable. ``--stream`` reads Open Responses JSON Lines line by line and writes a JSON line per
+    verdict and per finding as it goes, in memory that does not grow with the journal's size (only the call ids
+    pairing needs).
+``python -m webapp gate DIR | GLOB | FILE... [--dask [ADDRESS]]``
+    A corpus: every journal file, one summary line each (JSON Lines with ``--json``), here or on Dask
+    (``pip install .[scale]``; ``--dask`` alone starts a local cluster, or give a scheduler's address).
+``python -m webapp convert FILE [--from SOURCE]``
+    Any provider's conversation as Open Responses JSON Lines on stdout; what was dropped or changed on stderr.
+``python -m webapp serve [--host 127.0.0.1] [--port 5000]``
+    What ``scripts/serve`` runs.
+
+Exit status: 0 replayable (``convert``: converted), 1 not replayable (for a corpus: any file), 2 unusable input
+(the message on stderr names the file and the place: line:column, or a JSON Pointer).
 
 The journal is read as plain JSON, so it is answered about even when it holds lone surrogates or duplicate
 member names; a name given twice in it is a ``duplicate_member`` finding (an error: exit 1) with the item, the
@@ -13,13 +25,15 @@ pointer and line:column. In a ``--tools`` or ``--schema`` file a name given twic
 from __future__ import annotations
 
 import argparse
+import glob
 import json
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from webapp.core.gate import JournalReport, check_journal
-from webapp.core.journal import JournalError, load_journal
+from webapp.core.convert import SOURCES, Conversion, ConvertError, convert_text, placed, read_journal
+from webapp.core.gate import JournalChecker, JournalReport, check_journal
+from webapp.core.journal import Duplicate
 from webapp.core.json import text as jsontext
 from webapp.core.json.text import kind_of
 from webapp.core.schema import SchemaInvalid, compile_schema
@@ -73,10 +87,11 @@ def _load_schema(path: str) -> Any:
     return schema
 
 
-def _print_report(report: JournalReport, where: Any, out: TextIO) -> None:
+def _print_report(report: JournalReport, where: Any, out: TextIO, conversion: Conversion | None = None) -> None:
     for item in report.items:
         label = item.name or item.type or "-"
-        out.write(f"{item.index:>5}  {item.id or '-':<20}  {label:<28}  {item.label}\n")
+        place = f"  {where(item.index)}" if conversion is not None else ""
+        out.write(f"{item.index:>5}  {item.id or '-':<20}  {label:<28}  {item.label}{place}\n")
         if item.label not in ("ok", "not_function_call"):
             out.write(f"{'':>7}{where(item.index)}: {item.message}\n")
             for error in item.errors[1:]:
@@ -85,22 +100,149 @@ def _print_report(report: JournalReport, where: Any, out: TextIO) -> None:
         out.write("findings:\n")
     for finding in report.findings:
         at = f"item {finding.index}" if finding.index is not None else "tools"
-        out.write(f"  {finding.severity:<7}  {finding.code:<26}  {at}: {finding.message}\n")
+        message = placed(finding, conversion) if conversion is not None else finding.message
+        out.write(f"  {finding.severity:<7}  {finding.code:<26}  {at}: {message}\n")
+    if conversion is not None:
+        for note in conversion.notes:
+            out.write(f"  note     {note.code:<26}  {note.as_dict(conversion.lines)['path']}: {note.message}\n")
     summary = ", ".join(f"{reason} {count}" for reason, count in report.counts.items()) or "no items"
-    out.write(f"replayable: {'yes' if report.replayable else 'no'} ({summary})\n")
+    source = f" [{conversion.source}]" if conversion is not None else ""
+    out.write(f"replayable: {'yes' if report.replayable else 'no'} ({summary}){source}\n")
+
+
+def _is_corpus(options: argparse.Namespace) -> bool:
+    paths = options.journal
+    return options.dask is not None or len(paths) > 1 or Path(paths[0]).is_dir() or glob.has_magic(paths[0])
 
 
 def gate_command(options: argparse.Namespace, out: TextIO) -> int:
     """Run ``gate``; returns the exit status."""
-    journal = load_journal(_read(options.journal))
     tools = _load_tools(options.tools) if options.tools else None
     schema = _load_schema(options.schema) if options.schema else None
+    if _is_corpus(options):
+        return corpus_command(options, tools, out)
+    if options.stream:
+        return stream_command(options, tools, schema, out)
+    try:
+        journal, conversion = read_journal(_read(options.journal[0]), options.source)
+    except ConvertError as exc:
+        where = f" (at {exc.pointer or '/'})" if exc.pointer and exc.line is None else ""
+        raise _Unusable(f"{options.journal[0]}: {exc.message}{where}") from None
     report = check_journal(journal, tools, schema=schema)
     if options.json:
-        out.write(json.dumps(report.as_dict(), indent=2) + "\n")
+        answer = report.as_dict()
+        if conversion is not None:
+            answer["source"] = conversion.source
+            for item in answer["items"]:
+                item["origin"] = conversion.where(item["index"])
+            answer["notes"] = [note.as_dict(conversion.lines) for note in conversion.notes]
+        out.write(json.dumps(answer, indent=2) + "\n")
     else:
-        _print_report(report, journal.where, out)
+        _print_report(report, conversion.where if conversion is not None else journal.where, out, conversion)
     return EXIT_REPLAYABLE if report.replayable else EXIT_NOT_REPLAYABLE
+
+
+def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema: Any, out: TextIO) -> int:
+    """``gate --stream``: Open Responses JSON Lines in, a JSON line per verdict and per finding out, then a summary
+    line ``{"replayable", "counts", "items"}``. A verdict line's ``refused_by`` holds the error findings known when
+    it is written; a later finding naming the item (``missing_output``) comes as its own line."""
+    path = options.journal[0]
+    if options.source not in ("auto", "open_responses"):
+        raise _Unusable(f"{path}: --stream reads Open Responses JSON Lines; convert first: python -m webapp convert "
+                        f"{path} --from {options.source} | python -m webapp gate - --stream")
+    checker = JournalChecker(tools, schema=schema)
+    counts: dict[str, int] = {}
+    index = 0
+    source = sys.stdin.buffer if path == "-" else _open(path)
+    with source:
+        for number, raw in enumerate(source, 1):
+            if not raw.strip():
+                continue
+            try:
+                document = jsontext.parse(raw)
+            except jsontext.JSONTextError as err:
+                raise _Unusable(f"{path}: JSON Lines, line {number}, column {err.column}: {err.message}") from None
+            if not isinstance(document.value, dict):
+                raise _Unusable(f"{path}: JSON Lines, line {number}: each line must be one item (a JSON object), "
+                                f"not {kind_of(document.value)}")
+            duplicates = [Duplicate(index, w.pointer, number, w.column, w.message) for w in document.warnings
+                          if w.code == "duplicate_key"]
+            verdict = checker.add(document.value, duplicates)
+            findings = checker.take_findings()
+            refused = tuple(dict.fromkeys(f.code for f in findings if f.severity == "error" and f.index == index))
+            shown = verdict.as_dict() | {"line": number, "refused_by": list(refused), "ok": verdict.ok and not refused}
+            counts[verdict.label if not refused else "refused"] = counts.get(
+                verdict.label if not refused else "refused", 0) + 1
+            out.write(json.dumps(shown, ensure_ascii=False) + "\n")
+            for finding in findings:
+                out.write(json.dumps({"finding": finding.as_dict()}, ensure_ascii=False) + "\n")
+            index += 1
+    for finding in checker.take_findings():
+        out.write(json.dumps({"finding": finding.as_dict()}, ensure_ascii=False) + "\n")
+    out.write(json.dumps({"replayable": checker.replayable, "counts": counts, "items": index}) + "\n")
+    return EXIT_REPLAYABLE if checker.replayable else EXIT_NOT_REPLAYABLE
+
+
+def corpus_command(options: argparse.Namespace, tools: list[Any] | None, out: TextIO) -> int:
+    """``gate DIR | GLOB | FILE...``: one summary per journal file, here or on Dask (``--dask``)."""
+    from webapp.core.corpus import check_corpus, expand
+
+    try:
+        paths = expand(options.journal)
+    except FileNotFoundError as exc:
+        raise _Unusable(str(exc)) from None
+    client = None
+    cluster = None
+    if options.dask is not None:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise _Unusable("--dask needs Dask: pip install .[scale]") from None
+        if options.dask == "local":
+            cluster = LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None, silence_logs=50)
+            client = Client(cluster)
+        else:
+            client = options.dask
+    try:
+        answers = check_corpus(paths, tools, source=options.source, client=client)
+    finally:
+        if cluster is not None:
+            client.close()
+            cluster.close()
+    for answer in answers:
+        if options.json:
+            out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        elif answer["error"]:
+            out.write(f"unusable    {answer['path']}: {answer['error']}\n")
+        else:
+            counts = ", ".join(f"{k} {v}" for k, v in answer["counts"].items()) or "no items"
+            verdict = "replayable" if answer["replayable"] else "no        "
+            out.write(f"{verdict}  {answer['path']}  [{answer['source']}, {answer['items']} items: {counts}]\n")
+    if any(a["error"] for a in answers):
+        return EXIT_UNUSABLE
+    return EXIT_REPLAYABLE if all(a["replayable"] for a in answers) else EXIT_NOT_REPLAYABLE
+
+
+def convert_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``convert FILE``: Open Responses JSON Lines on ``out``, the conversion's notes on ``err``."""
+    try:
+        conversion = convert_text(_read(options.file), options.source)
+    except ConvertError as exc:
+        where = f" (at {exc.pointer or '/'})" if exc.pointer and exc.line is None else ""
+        raise _Unusable(f"{options.file}: {exc.message}{where}") from None
+    for item in conversion.items:
+        out.write(json.dumps(item, ensure_ascii=False) + "\n")
+    for note in conversion.notes:
+        err.write(f"{options.file}: {note.as_dict(conversion.lines)['path']}: {note.code}: {note.message}\n")
+    err.write(f"{options.file}: {conversion.source} ({conversion.shape}), {len(conversion.items)} items\n")
+    return 0
+
+
+def _open(path: str) -> Any:
+    try:
+        return open(path, "rb")  # noqa: SIM115 - closed by the caller's with
+    except OSError as exc:
+        raise _Unusable(f"{path}: cannot read it ({exc.strerror or exc})") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -108,13 +250,26 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     gate = commands.add_parser(
         "gate", help="may the items of a stored journal be replayed?",
-        description="Gate every item of a journal (JSON array, JSON Lines, a response or a request; '-' reads "
-                    "stdin). Exit 0 replayable, 1 not, 2 unusable input.")
-    gate.add_argument("journal", metavar="JOURNAL")
+        description="Gate every item of a journal of any source (Open Responses array, JSON Lines, response or "
+                    "request; Chat Completions, Anthropic, Gemini: converted first; '-' reads stdin), or of every "
+                    "journal in a folder or glob. Exit 0 replayable, 1 not, 2 unusable input.")
+    gate.add_argument("journal", metavar="JOURNAL", nargs="+", help="a file, '-', a folder or a glob")
+    gate.add_argument("--from", dest="source", default="auto", choices=("auto", *SOURCES),
+                      help="the journal's source (default: detected)")
+    gate.add_argument("--stream", action="store_true", help="Open Responses JSON Lines in, a JSON line per "
+                      "verdict and finding out, in bounded memory")
+    gate.add_argument("--dask", nargs="?", const="local", metavar="ADDRESS",
+                      help="check a corpus on Dask: a local cluster, or the scheduler at ADDRESS")
     gate.add_argument("--tools", metavar="TOOLS.json", help="tool definitions (a JSON array, or an object with "
                       "\"tools\"); default: the journal's own")
     gate.add_argument("--schema", metavar="SCHEMA.json", help="one JSON Schema for every function_call")
     gate.add_argument("--json", action="store_true", help="print the API's JSON report")
+    convert = commands.add_parser(
+        "convert", help="a conversation from any provider as Open Responses JSON Lines",
+        description="Convert a Chat Completions, Anthropic Messages or Gemini conversation (or Open Responses) to "
+                    "Open Responses items, one per line on stdout; notes on stderr. Exit 2 on unusable input.")
+    convert.add_argument("file", metavar="FILE", help="a file, or '-' for stdin")
+    convert.add_argument("--from", dest="source", default="auto", choices=("auto", *SOURCES))
     serve = commands.add_parser(
         "serve", help="serve the app (Werkzeug's threaded server, no version in the Server header)",
         description="Serve the inspector. Settings come from FLASK_* environment variables (README, Configuration).")
@@ -146,10 +301,9 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
     if options.command == "serve":
         return serve_command(options)
     try:
+        if options.command == "convert":
+            return convert_command(options, out, err)
         return gate_command(options, out)
-    except JournalError as exc:
-        where = f" (at {exc.pointer or '/'})" if exc.pointer is not None and exc.line is None else ""
-        err.write(f"{options.journal}: {exc.message}{where}\n")
     except _Unusable as exc:
         err.write(f"{exc}\n")
     return EXIT_UNUSABLE

@@ -619,30 +619,70 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
         tools = items.tools if tools is None else tools
         tool_choice = items.tool_choice if tool_choice is None else tool_choice
         items = items.items
-    findings: list[Finding] = []
-    table = _tool_table(tools, findings) if schema is None else {}
-    if schema is not None:
-        try:
-            compile_schema(schema, format_assertion=format_assertion)
-        except SchemaInvalid as exc:
-            findings.append(_finding("tool_schema_invalid", None, f"schema: {exc}"))
-    findings += [_duplicate_finding(d) for d in duplicates.get(None, ())]
-    allowed, allowed_words, choice_problem = _allowed_names(tool_choice)
-    if choice_problem is not None:
-        findings.append(_finding("invalid_tool_choice", None, f"{choice_problem}; no call is allowed"))
-        allowed_words = "tool_choice cannot be read"
-    calls: dict[str, tuple[int, Any]] = {}    # call_id -> (index, status) of the first function_call
-    answered: dict[str, int] = {}            # call_id -> index of its first output
-    pending: list[tuple[int, str]] = []      # completed calls waiting for an output (index, call_id)
-    verdicts: list[ItemVerdict] = []
-    replayable = True
+    checker = JournalChecker(tools, tool_choice=tool_choice, schema=schema, format_assertion=format_assertion,
+                             max_depth=max_depth, duplicates=duplicates.get(None, ()))
+    verdicts = [checker.add(item, duplicates.get(index, ())) for index, item in enumerate(items)]
+    findings = checker.take_findings()
+    return JournalReport(checker.replayable, _refused(verdicts, findings), findings, shape)
 
-    for index, item in enumerate(items):
+
+class JournalChecker:
+    """The journal check one item at a time: what :func:`check_journal` runs over a list, and what a stream of
+    any length (``python -m webapp gate --stream``) runs line by line.
+
+    It keeps only what pairing needs — each call's ``call_id`` with its index and status, each answered
+    ``call_id``, the completed calls still waiting for an output — never the items or their verdicts. Findings
+    accumulate until :meth:`take_findings`. Arguments are as :func:`check_journal`'s.
+    """
+
+    def __init__(self, tools: Iterable[Any] | None = None, *, tool_choice: Any = None,
+                 schema: dict | bool | None = None, format_assertion: bool = False,
+                 max_depth: int = DEFAULT_MAX_DEPTH, duplicates: Iterable[Duplicate] = ()) -> None:
+        self._findings: list[Finding] = []
+        self._schema, self._format_assertion, self._max_depth = schema, format_assertion, max_depth
+        self._table = _tool_table(tools, self._findings) if schema is None else {}
+        if schema is not None:
+            try:
+                compile_schema(schema, format_assertion=format_assertion)
+            except SchemaInvalid as exc:
+                self._findings.append(_finding("tool_schema_invalid", None, f"schema: {exc}"))
+        self._findings += [_duplicate_finding(d) for d in duplicates]
+        self._allowed, self._allowed_words, choice_problem = _allowed_names(tool_choice)
+        if choice_problem is not None:
+            self._findings.append(_finding("invalid_tool_choice", None, f"{choice_problem}; no call is allowed"))
+            self._allowed_words = "tool_choice cannot be read"
+        self._calls: dict[str, tuple[int, Any]] = {}    # call_id -> (index, status) of the first function_call
+        self._answered: dict[str, int] = {}            # call_id -> index of its first output
+        self._pending: list[tuple[int, str]] = []      # completed calls waiting for an output (index, call_id)
+        self._count = 0
+        self._blocked = False
+        self._errors = 0
+
+    @property
+    def replayable(self) -> bool:
+        """No item so far blocks the replay and no error finding was made (taken findings included)."""
+        return not self._blocked and self._errors == 0 and not any(f.severity == "error" for f in self._findings)
+
+    def take_findings(self) -> list[Finding]:
+        """The findings made since the last call (all of them, the first time), in order."""
+        taken, self._findings = self._findings, []
+        self._errors += sum(f.severity == "error" for f in taken)
+        return taken
+
+    def add(self, item: Any, duplicates: Iterable[Duplicate] = ()) -> ItemVerdict:
+        """Gate the next item (its index is the number of items added before it) and check its pairing.
+
+        :param duplicates: member names its text gave twice (``duplicate_member`` findings).
+        :return: its :class:`ItemVerdict` (``refused_by`` is left to the caller: findings about an item may come
+            later, e.g. ``missing_output``).
+        """
+        index = self._count
+        self._count += 1
+        findings = self._findings
         item_type = item.get("type") if isinstance(item, dict) else None
         call_id = item.get("call_id") if isinstance(item, dict) else None
         name = item.get("name") if isinstance(item, dict) else None
-        if index in duplicates:
-            findings += [_duplicate_finding(d, call_id) for d in duplicates[index]]
+        findings += [_duplicate_finding(d, call_id) for d in duplicates]
 
         if isinstance(item, dict) and (isinstance(item.get("tool_calls"), list) or item.get("role") == "tool"):
             what = "a tool_calls array" if isinstance(item.get("tool_calls"), list) else "a role \"tool\" message"
@@ -652,53 +692,54 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
                 call_id or item.get("tool_call_id")))
 
         if item_type == "function_call":
-            if schema is not None:
-                verdict = check_item(item, schema, format_assertion=format_assertion, max_depth=max_depth)
-            else:
-                tool = table.get(name) if isinstance(name, str) else None
-                if tool is None:
-                    known = ", ".join(_q(n) for n in table) or "none"
-                    findings.append(_finding("unknown_tool", index, (
-                        _item(index), f" calls {_q(name)}, which is not among the tools (known: {known})"), call_id))
-                verdict = check_item(item, tool.schema if tool else None, format_assertion=format_assertion,
-                                     tool_name=name if isinstance(name, str) else None, max_depth=max_depth)
-            if allowed is not None and name not in allowed:
-                findings.append(_finding("tool_not_allowed", index, (
-                    _item(index), f" calls {_q(name)}, but {allowed_words}"), call_id))
-            if not isinstance(call_id, str) or not call_id:
-                findings.append(_finding("missing_call_id", index, (
-                    "function_call ", _item(index), " has no call_id: its output cannot be paired")))
-            elif call_id in calls:
-                findings.append(_finding("duplicate_call_id", index, (
-                    _item(index), f" reuses call_id {_q(call_id)} of ", _item(calls[call_id][0])), call_id))
-            else:
-                calls[call_id] = (index, item.get("status"))
-                if item.get("status") == RUNNABLE_STATUS:
-                    pending.append((index, call_id))
+            verdict = self._call(index, item, name, call_id)
         else:
-            verdict = check_item(item, None, max_depth=max_depth)
+            verdict = check_item(item, None, max_depth=self._max_depth)
             if item_type == "function_call_output":
-                _pair_output(index, call_id, calls, answered, findings)
+                _pair_output(index, call_id, self._calls, self._answered, findings)
             elif item_type == "message" and item.get("role") == "user":
-                for call_index, waiting in pending:
-                    if waiting not in answered:
+                for call_index, waiting in self._pending:
+                    if waiting not in self._answered:
                         findings.append(_finding("missing_output", call_index, (
                             _call(call_index), f" ({_q(waiting)}) has no function_call_output before the user "
                             "message at ", _item(index)), waiting))
-                pending = []
+                self._pending = []
 
         line = ItemVerdict(
             index, item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else None,
             item_type if isinstance(item_type, str) else None, verdict.reason, verdict.errors, verdict.message,
             name if item_type == "function_call" and isinstance(name, str) else None,
             call_id if isinstance(call_id, str) else None, verdict)
-        if line.blocks_replay:
-            replayable = False
-        verdicts.append(line)
+        self._blocked = self._blocked or line.blocks_replay
+        return line
 
-    if any(f.severity == "error" for f in findings):
-        replayable = False
-    return JournalReport(replayable, _refused(verdicts, findings), findings, shape)
+    def _call(self, index: int, item: dict, name: Any, call_id: Any) -> Verdict:
+        findings = self._findings
+        if self._schema is not None:
+            verdict = check_item(item, self._schema, format_assertion=self._format_assertion,
+                                 max_depth=self._max_depth)
+        else:
+            tool = self._table.get(name) if isinstance(name, str) else None
+            if tool is None:
+                known = ", ".join(_q(n) for n in self._table) or "none"
+                findings.append(_finding("unknown_tool", index, (
+                    _item(index), f" calls {_q(name)}, which is not among the tools (known: {known})"), call_id))
+            verdict = check_item(item, tool.schema if tool else None, format_assertion=self._format_assertion,
+                                 tool_name=name if isinstance(name, str) else None, max_depth=self._max_depth)
+        if self._allowed is not None and name not in self._allowed:
+            findings.append(_finding("tool_not_allowed", index, (
+                _item(index), f" calls {_q(name)}, but {self._allowed_words}"), call_id))
+        if not isinstance(call_id, str) or not call_id:
+            findings.append(_finding("missing_call_id", index, (
+                "function_call ", _item(index), " has no call_id: its output cannot be paired")))
+        elif call_id in self._calls:
+            findings.append(_finding("duplicate_call_id", index, (
+                _item(index), f" reuses call_id {_q(call_id)} of ", _item(self._calls[call_id][0])), call_id))
+        else:
+            self._calls[call_id] = (index, item.get("status"))
+            if item.get("status") == RUNNABLE_STATUS:
+                self._pending.append((index, call_id))
+        return verdict
 
 
 def _refused(verdicts: list[ItemVerdict], findings: list[Finding]) -> list[ItemVerdict]:

@@ -26,6 +26,7 @@ from webapp.core.convert.base import (
     display_path,
 )
 from webapp.core.json import text as jsontext
+from webapp.core.json.show import kind_of
 
 __all__ = ["SOURCES", "NOTE_CODES", "Conversion", "ConvertError", "Note", "convert", "convert_text", "detect",
            "display_path", "tools_from", "as_journal", "read_journal", "placed"]
@@ -41,6 +42,8 @@ def detect(value: Any) -> tuple[str, bool]:
         document too (plain ``{role, content}`` messages are read alike by every provider).
     :raises ConvertError: when no source reads it.
     """
+    if not isinstance(value, (list, dict)):
+        raise ConvertError(f"a conversation is a JSON array or object, not {kind_of(value)}")
     if _is_open_responses(value):
         return "open_responses", False
     if gemini.looks_like(value):

@@ -43,8 +43,8 @@ from typing import Any
 
 from flask import Blueprint
 
-from webapp.core.gate import check_item, check_journal, tool_schema
 from webapp.core.convert import SOURCES, Conversion, ConvertError, placed, read_journal
+from webapp.core.gate import check_item, check_journal, tool_schema
 from webapp.core.journal import from_value
 from webapp.core.json.pointer import split as split_pointer
 from webapp.core.json.text import JSONWarning, kind_of, quote
