@@ -226,10 +226,9 @@ def replayable_subset(conversion: Conversion, report: JournalReport, tools: list
     kept_calls: set[str] = set()
     for verdict in report.items:
         item = items[verdict.index]
-        where = conversion.where(verdict.index)
         why = _left_out(item, verdict, kept_calls)
         if why is not None:
-            subset.left_out.append(LeftOut(verdict.index, where, *why))
+            subset.left_out.append(LeftOut(verdict.index, conversion.where(verdict.index), *why))
             continue
         if verdict.type == "function_call":
             kept_calls.add(item["call_id"])
