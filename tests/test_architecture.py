@@ -2,11 +2,14 @@
 
 - Every module under ``webapp/core`` is pure: it imports no web framework and nothing of ``webapp.web``.
 - No module imports a private name (``_x``) from another module of the app.
+- README's Layout names every module there is and none that is gone (a renamed module fails here); every page in
+  ``PAGES`` has its view module and templates.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -14,12 +17,55 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "webapp"
 CORE = PACKAGE / "core"
 FORBIDDEN = ("flask", "werkzeug", "jinja2", "htmx_flask", "webapp.web")
-# The core as it must at least be: a module that is renamed or dropped fails here instead of silently leaving the
-# walk below (the walk finds every module; this list only proves the walk sees the ones the README names).
-EXPECTED = {"items", "gate", "journal", "format", "diff", "json/pointer", "json/text", "schema/__init__",
-            "responses/models", "responses/testmodel", "responses/sse", "responses/chat_completions",
-            "examples", "tree", "inspection", "format_page", "schema_check", "align", "blockers", "diff_page",
-            "json/locate"}
+README = PACKAGE.parent / "README.md"
+
+
+def readme_modules() -> set[str]:
+    """The modules README's Layout names, as paths under ``webapp/`` (``core/json/text.py``).
+
+    The layout block nests folders by indentation (``core/``, ``  json/``); a line may name several modules, and a
+    folder's own line or its continuation lines may name modules inside it."""
+    block = README.read_text().split("## Layout", 1)[1].split("```", 2)[1]
+    folders: list[tuple[int, str]] = []  # (indent, path) of the open folders
+    last_entry: tuple[int, str] | None = None
+    found: set[str] = set()
+    for line in block.splitlines():
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        head = line.split()[0]
+        continuation = last_entry is not None and indent > last_entry[0] + 12  # the description column
+        if not continuation:
+            while folders and folders[-1][0] >= indent:
+                folders.pop()
+            if head.endswith("/") and not head.startswith(("templates", "static", "tests", "benchmarks", "docs",
+                                                           "scripts")):
+                base = folders[-1][1] if folders else ""
+                folders.append((indent, base + head))
+            last_entry = (indent, head)
+        where = folders[-1][1] if folders else ""
+        if not where.startswith("webapp/"):
+            continue
+        for name in re.findall(r"(?<![\w/.])(\w+\.py)\b", line):
+            found.add(where.removeprefix("webapp/") + name)
+    return found
+
+
+def test_the_readme_layout_names_every_module_and_only_modules_that_exist():
+    named = readme_modules()
+    present = {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if "web/pages" not in str(p)}
+    present -= {"core/responses/__init__.py", "core/convert/__init__.py", "core/json/__init__.py",
+                "core/schema/__init__.py", "web/api/__init__.py", "web/pages/__init__.py"}  # packages' markers
+    assert sorted(named - {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")}) == [], "named, missing"
+    assert sorted(present - named) == [], "modules README's Layout does not name"
+
+
+def test_every_page_has_its_module_and_templates():
+    from webapp.web import PAGES
+    for page in PAGES:
+        assert (PACKAGE / "web" / "pages" / f"{page.blueprint}.py").is_file()
+        for template in ("page.html", "_landing.html"):
+            assert (PACKAGE.parent / "templates" / page.blueprint / template).is_file()
 
 
 def module_name(path: Path) -> str:
@@ -45,11 +91,6 @@ def imports(path: Path) -> list[tuple[str, str | None]]:
 
 CORE_MODULES = sorted(CORE.rglob("*.py"))
 ALL_MODULES = sorted(PACKAGE.rglob("*.py"))
-
-
-def test_the_core_has_the_modules_the_readme_names():
-    present = {str(p.relative_to(CORE).with_suffix("")) for p in CORE_MODULES}
-    assert EXPECTED <= present, f"missing from webapp/core: {sorted(EXPECTED - present)}"
 
 
 @pytest.mark.parametrize("path", CORE_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
