@@ -19,9 +19,13 @@
                                                function () { flash(button, "copy failed"); });
     } else if (button.hasAttribute("data-swap-sides")) {
       var left = document.getElementById("diff-left"), right = document.getElementById("diff-right");
+      if (window.InspectorEditor) window.InspectorEditor.flush();
       var keep = left.value;
       left.value = right.value;
       right.value = keep;
+      // The editors (static/editor.js) and the kept input (static/state.js) follow the textareas' input events.
+      left.dispatchEvent(new Event("input", { bubbles: true }));
+      right.dispatchEvent(new Event("input", { bubbles: true }));
     }
   });
   document.addEventListener("keydown", function (event) {
