@@ -10,7 +10,8 @@
 
   var DB_NAME = "inspector", STORE = "drafts", TOOLS_KEY = "inspector:tools";
   var SHARE_MAX = 8000; // characters in the fragment: a link that still fits in a chat message or an issue
-  var PARSE_MAX = 1024 * 1024; // texts looked into for tools (JSON.parse of more would stall typing)
+  var PARSE_MAX = 1024 * 1024;
+  var BACKUP_MAX = 1024 * 1024; // characters of a draft also written synchronously when the page goes away // texts looked into for tools (JSON.parse of more would stall typing)
   var SKIP_TYPES = ["file", "hidden", "submit", "button", "reset", "image", "password"];
 
   // ---- storage: IndexedDB (a 15 MB document does not fit localStorage's few MB) ----
@@ -257,7 +258,16 @@
     }
     function later() {
       clearTimeout(timer);
-      timer = setTimeout(save, 400);
+      timer = setTimeout(save, 250);
+    }
+    // Leaving with a save pending: IndexedDB may not finish while the page unloads, so a small input is also
+    // written to localStorage at once (synchronous); the newer of the two is used on arrival.
+    function saveNow() {
+      if (!timer) return;
+      save();
+      var text = JSON.stringify(draft);
+      if (text.length > BACKUP_MAX) return;
+      try { localStorage.setItem(key, text); } catch (e) { /* too large or storage off: IndexedDB only */ }
     }
     form.addEventListener("input", later);
     form.addEventListener("change", later);
@@ -265,9 +275,9 @@
       var handle = el.tagName === "TEXTAREA" && editorOf(el);
       if (handle) handle.onChange(later);
     });
-    window.addEventListener("pagehide", function () { if (timer) save(); });
+    window.addEventListener("pagehide", saveNow);
     document.addEventListener("visibilitychange", function () {
-      if (document.visibilityState === "hidden" && timer) save();
+      if (document.visibilityState === "hidden") saveNow();
     });
     document.addEventListener("htmx:beforeRequest", function (event) {
       var elt = event.detail.elt;
@@ -308,6 +318,7 @@
       timer = null;
       draft.submitted = null;
       drafts.remove(key).catch(function () { /* nothing kept */ });
+      try { localStorage.removeItem(key); } catch (e) { /* storage off */ }
       url.hidden = true;
       var target = form.getAttribute("hx-target") || (form.querySelector("[hx-target]") || form).getAttribute("hx-target");
       var result = target && document.querySelector(target);
@@ -322,6 +333,8 @@
     });
 
     // Arrival: a share link wins, then a kept draft (see baseOf), else what the server sent.
+    var backup = null;
+    try { backup = JSON.parse(localStorage.getItem(key) || "null"); localStorage.removeItem(key); } catch (e) { backup = null; }
     keepTools(Array.prototype.map.call(form.querySelectorAll("textarea[name]"), read));
     var shared = null;
     try { shared = sharedInput(); } catch (e) { say("The link's input could not be read."); }
@@ -332,7 +345,8 @@
         say("Filled in from the link.");
         return { resubmit: firstSubmitter(form) };
       }).catch(function () { say("The link's input could not be read."); return null; })
-      : drafts.get(key).then(function (kept) {
+      : drafts.get(key).then(function (stored) {
+        var kept = newer(stored, backup);
         if (!kept || !kept.fields || !(base.empty || kept.base === base.hash)) return null;
         if (!apply(form, kept.fields)) return null;
         say("Your input is back, kept in this browser since " + new Date(kept.saved).toLocaleTimeString() + ".");
@@ -344,9 +358,11 @@
       if (restored && restored.resubmit !== null && restored.resubmit !== undefined) {
         submitAgain(form, restored.resubmit);
       }
-      if (restored) save();
+      // What the page shows is the work now, kept even if nothing is typed (a carried item, an example).
+      if (restored || !base.empty) save();
     });
   }
+  function newer(a, b) { return !a ? b : !b ? a : (b.saved > a.saved ? b : a); }
   // A shared input is shown with the page's first action (the primary button, else the form's own submit).
   function firstSubmitter(form) {
     var primary = form.querySelector("[hx-post].primary");
