@@ -69,6 +69,17 @@
     else selectInTextarea(area, line, column);
   });
 
+  // "Skip to the input": the page's first field (its editor), past the header and the examples.
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest("a.skip-link")) return;
+    var area = document.querySelector("main form[data-draft] textarea[name], main textarea[name]");
+    var handle = area && editorFor(area.id);
+    if (!area) return;
+    event.preventDefault();
+    if (handle && handle.editing) handle.focus();
+    else area.focus();
+  });
+
   document.addEventListener("DOMContentLoaded", showMarkers);
   document.addEventListener("htmx:afterSettle", showMarkers);
 })();

@@ -360,7 +360,19 @@
       }
       // What the page shows is the work now, kept even if nothing is typed (a carried item, an example).
       if (restored || !base.empty) save();
+      focusNext(form);
     });
+  }
+  // A page that arrives partly filled (carried from the step before): focus the first empty field, the next
+  // thing to do, unless the user is already somewhere.
+  function focusNext(form) {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    var areas = Array.prototype.slice.call(form.querySelectorAll("textarea[name]"));
+    var filled = areas.filter(function (a) { return read(a).trim(); });
+    var empty = areas.filter(function (a) { return !read(a).trim(); });
+    if (!filled.length || !empty.length) return;
+    var handle = editorOf(empty[0]);
+    (handle && handle.editing ? handle : empty[0]).focus();
   }
   function newer(a, b) { return !a ? b : !b ? a : (b.saved > a.saved ? b : a); }
   // A shared input is shown with the page's first action (the primary button, else the form's own submit).
