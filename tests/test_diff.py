@@ -460,3 +460,15 @@ def test_side_by_side_stops_at_the_line_limit():
     value = list(range(100))
     lines, _, cut = side_by_side(value, value, diff(value, value), limit=10)
     assert cut and len(lines) == 10
+
+
+def test_a_namespaced_item_on_both_sides_is_a_blocker():
+    # Issue 11: the article's openai:web_search_call against itself with another query was "no replay blocker".
+    changed = copy.deepcopy(WS_001)
+    changed["action"]["query"] = "another query"
+    result = diff(WS_001, changed)
+    assert [c.pointer for c in result.changes] == ["/action/query"]
+    assert [(b.code, b.pointer) for b in result.blockers] == [("namespaced", "")]
+    assert "openai:web_search_call" in result.blockers[0].message
+    # In a journal too: a matched pair of namespaced items.
+    assert [b.code for b in diff({"items": [WS_001]}, {"items": [changed]}).blockers] == ["namespaced"]
