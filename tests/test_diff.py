@@ -44,9 +44,11 @@ CASES = [
     pytest.param({"a": 1, "b": 2}, {"b": 2, "a": 1}, {}, [], id="key-order-only"),
     pytest.param({"a": None}, {}, {}, [("removed", "/a", None, None, ABSENT)], id="null-vs-missing"),
     pytest.param({"a": None}, {"a": 0}, {}, [("type_changed", "/a", "/a", None, 0)], id="null-vs-zero"),
+    # Issue 11: 1 and 1.0 are the same number (JSON has one number type; JSON Schema says both are the integer 1):
+    # not a change, listed in same_numbers. true and 1 stay a change of type, inside arrays too.
     pytest.param({"n": 1, "l": [2], "b": [True]}, {"n": 1.0, "l": [2.0], "b": [1]}, {},
-                 [("type_changed", "/n", "/n", 1, 1.0), ("type_changed", "/l/0", "/l/0", 2, 2.0),
-                  ("type_changed", "/b/0", "/b/0", True, 1)], id="int-float-bool-inside-arrays"),
+                 [("type_changed", "/b/0", "/b/0", True, 1)], id="int-float-bool-inside-arrays"),
+    pytest.param({"a": 1.5}, {"a": 2}, {}, [("changed", "/a", "/a", 1.5, 2)], id="number-to-integer-is-a-change"),
     pytest.param([{"id": 1}, {"id": 2}], [{"id": 0}, {"id": 1}, {"id": 2}], {},
                  [("added", None, "/0", ABSENT, {"id": 0})], id="insert-at-front-by-id"),
     pytest.param([{"x": "a"}, {"x": "b"}], [{"x": "new"}, {"x": "a"}, {"x": "b"}], {},
@@ -63,7 +65,8 @@ CASES = [
     pytest.param({"a/b": {"m~n": 1}}, {"a/b": {"m~n": 2}}, {}, [("changed", "/a~1b/m~0n", "/a~1b/m~0n", 1, 2)],
                  id="pointer-escaping"),
     pytest.param({"k": "x"}, {"k": "x", "new": [1]}, {}, [("added", None, "/new", ABSENT, [1])], id="member-added"),
-    pytest.param(1, 1.0, {}, [("type_changed", "", "", 1, 1.0)], id="root-scalars"),
+    pytest.param(1, True, {}, [("type_changed", "", "", 1, True)], id="root-scalars"),
+    pytest.param(1, 1.0, {}, [], id="root-same-number"),
     pytest.param([{"call_id": "c1", "type": "function_call", "name": "a"},
                   {"call_id": "c1", "type": "function_call_output", "output": "x"}],
                  [{"call_id": "c1", "type": "function_call", "name": "a"},
@@ -472,3 +475,17 @@ def test_a_namespaced_item_on_both_sides_is_a_blocker():
     assert "openai:web_search_call" in result.blockers[0].message
     # In a journal too: a matched pair of namespaced items.
     assert [b.code for b in diff({"items": [WS_001]}, {"items": [changed]}).blockers] == ["namespaced"]
+
+
+@pytest.mark.parametrize(("left", "right", "same"), [
+    ({"a": 1e2}, {"a": 100}, [("/a", "/a")]),                      # the issue's 1e2 vs 100
+    ({"a": 1.0, "x": "s"}, {"a": 1, "x": "t"}, [("/a", "/a")]),   # beside a change (objects through deepdiff)
+    ({"l": [1, 2.0]}, {"l": [1.0, 2]}, [("/l/0", "/l/0"), ("/l/1", "/l/1")]),
+    ({"a": {"b": [3]}, "c": [{"d": 5.0}]}, {"a": {"b": [3.0]}, "c": [{"d": 5}]},
+     [("/a/b/0", "/a/b/0"), ("/c/0/d", "/c/0/d")]),
+])
+def test_numbers_written_differently_are_the_same_number_not_a_change(left, right, same):
+    result = diff(left, right)
+    assert [c for c in result.changes if c.kind == "type_changed"] == []
+    assert sorted(result.same_numbers) == same
+    assert_round_trip(left, right)  # the patch still writes the right's numbers

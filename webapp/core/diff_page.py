@@ -9,6 +9,7 @@ side by side with the changed lines marked. :func:`patch_download` answers the J
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,6 +102,8 @@ class DiffPage:
     :ivar rows: the first :data:`MAX_CHANGES` changes as :class:`Row`; ``more_changes``: how many more.
     :ivar patch_text: the JSON Patch as text, ``None`` when longer than :data:`INLINE_PATCH_CHARS`.
     :ivar sides_view: :func:`side_by_side` of both documents, ``None`` when a text is longer than ``side_limit``.
+    :ivar same_numbers: ``(left as written, right as written, pointer)`` of the result's same numbers written
+        differently (small texts only).
     """
 
     left: str
@@ -115,6 +118,7 @@ class DiffPage:
     patch_text: str | None = None
     sides_view: tuple[list[SideLine], list[SideLine], bool] | None = None
     side_limit: int = SIDE_BY_SIDE_CHARS
+    same_numbers: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def diff_page(left_text: str, right_text: str | None, options: PageOptions | None = None, *,
@@ -149,7 +153,10 @@ def diff_page(left_text: str, right_text: str | None, options: PageOptions | Non
     page.patch_text = patch_text if len(patch_text) <= INLINE_PATCH_CHARS else None
     if small:
         page.sides_view = side_by_side(left.document.value, right.document.value, result,
-                                       hide_unchanged=options.hide_unchanged, limit=SIDE_BY_SIDE_LINES)
+                                       hide_unchanged=options.hide_unchanged, limit=SIDE_BY_SIDE_LINES,
+                                       left_written=left.document.raw, right_written=right.document.raw)
+        page.same_numbers = [(_written(left.document, lp, 0, "?"), _written(right.document, rp, 0, "?"), rp)
+                             for lp, rp in result.same_numbers[:MAX_CHANGES]]
     return page
 
 
@@ -190,11 +197,20 @@ def _value_text(value: Any) -> str:
     return text
 
 
+def _written(document: Document | None, pointer: str | None, value: Any, text: str) -> str:
+    """A number as written in the pasted text (``1e2``, not Python's ``100.0``) when its document is at hand."""
+    if document is None or pointer is None or value.__class__ not in (int, float):
+        return text
+    raw = document.raw(pointer)
+    return raw if raw is not None else text
+
+
 def _rows(changes: list[Change], left: Document | None, right: Document | None) -> list[Row]:
-    """The rows of ``changes``; with the documents, each change's line:column in them."""
+    """The rows of ``changes``; with the documents, each change's line:column in them and numbers as written."""
     rows = []
     for change in changes:
-        old, new = _value_text(change.old), _value_text(change.new)
+        old = _written(left, change.left, change.old, _value_text(change.old))
+        new = _written(right, change.right, change.new, _value_text(change.new))
         row = Row(change.kind, change.left, change.right,
                   left.position(change.left) if left and change.left is not None else None,
                   right.position(change.right) if right and change.right is not None else None,
@@ -237,9 +253,11 @@ class SideLine:
     gap: int = 0
 
 
-def _pretty_lines(value: Any, marks: dict[str, str], limit: int) -> tuple[list[SideLine], bool]:
-    """Pretty-print ``value`` as lines, marking the lines of every subtree whose pointer is in ``marks``.
-    Stops after ``limit`` lines; returns (lines, truncated)."""
+def _pretty_lines(value: Any, marks: dict[str, str], limit: int,
+                  written: Callable[[str], str | None] | None = None) -> tuple[list[SideLine], bool]:
+    """Pretty-print ``value`` as lines, marking the lines of every subtree whose pointer is in ``marks``; a
+    number is printed as ``written(pointer)`` gives it when that is not None. Stops after ``limit`` lines;
+    returns (lines, truncated)."""
     out: list[SideLine] = []
 
     def emit(text: str, mark: str) -> None:
@@ -263,7 +281,8 @@ def _pretty_lines(value: Any, marks: dict[str, str], limit: int) -> tuple[list[S
                 walk(child, jp.child(ptr, n), indent + "  ", "", "," if n < last else "", mark)
             emit(f"{indent}]{comma}", mark)
         else:
-            emit(f"{indent}{prefix}{json.dumps(node, ensure_ascii=False)}{comma}", mark)
+            text = written(ptr) if written is not None and node.__class__ in (int, float) else None
+            emit(f"{indent}{prefix}{text if text is not None else json.dumps(node, ensure_ascii=False)}{comma}", mark)
 
     try:
         walk(value, "", "", "", "", "")
@@ -277,9 +296,13 @@ class _Full(Exception):
 
 
 def side_by_side(left: Any, right: Any, result: DiffResult, *, hide_unchanged: bool = False, context: int = 2,
-                 limit: int = 4000) -> tuple[list[SideLine], list[SideLine], bool]:
+                 limit: int = 4000, left_written: Callable[[str], str | None] | None = None,
+                 right_written: Callable[[str], str | None] | None = None,
+                 ) -> tuple[list[SideLine], list[SideLine], bool]:
     """Both documents pretty-printed (2 spaces), the lines of changed values marked, for a side-by-side view.
 
+    :param left_written: pointer -> the number there as written in the left text (``1e2``), or None to print
+        the parsed value; ``right_written`` the same for the right side.
     :param hide_unchanged: collapse runs of unmarked lines, keeping ``context`` lines around each marked one;
         a collapsed run is one :class:`SideLine` with ``gap`` = its length.
     :param limit: most lines printed per side (the rest is cut; the third return value says so).
@@ -295,8 +318,8 @@ def side_by_side(left: Any, right: Any, result: DiffResult, *, hide_unchanged: b
     for item in result.reformatted:
         left_marks.setdefault(item.left, "reformatted")
         right_marks.setdefault(item.right, "reformatted")
-    lines_l, cut_l = _pretty_lines(left, left_marks, limit)
-    lines_r, cut_r = _pretty_lines(right, right_marks, limit)
+    lines_l, cut_l = _pretty_lines(left, left_marks, limit, left_written)
+    lines_r, cut_r = _pretty_lines(right, right_marks, limit, right_written)
     if hide_unchanged:
         lines_l, lines_r = _collapse(lines_l, context), _collapse(lines_r, context)
     return lines_l, lines_r, cut_l or cut_r
