@@ -30,7 +30,9 @@ from webapp import create_app  # noqa: E402
 OBSERVE = """() => {
   window.__keys = [];
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if (e.name === "keydown" || e.name === "keypress") window.__keys.push(e.duration);
+    for (const e of list.getEntries()) {
+      if (e.name === "keydown" || e.name === "keypress") window.__keys.push(e.duration);
+    }
   }).observe({type: "event", durationThreshold: 16, buffered: false});
 }"""
 
