@@ -13,8 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from webapp.core import gate
 from webapp.core.diff import ABSENT, Change, DiffError, DiffOptions, DiffResult, diff, parse_ignore_paths
+from webapp.core.inspection import gate_label
+from webapp.core.items import tool_shape
 from webapp.core.json import pointer as jp
+from webapp.core.json.show import quote
 from webapp.core.json.locate import Position
 from webapp.core.json.text import DEFAULT_MAX_DEPTH, Document, JSONTextError, JSONWarning, displayable, parse
 
@@ -37,12 +41,15 @@ class PageOptions:
     :ivar ignore_order, match_key: see :class:`webapp.core.diff.DiffOptions` (``""``: no match key).
     :ivar ignore_paths: the patterns as typed (one per line or comma-separated).
     :ivar hide_unchanged: the side-by-side view collapses unchanged lines.
+    :ivar schema: the optional tool schema (a JSON Schema, a tool definition or a list of tools) for the gate's
+        verdict on each side.
     """
 
     ignore_order: bool = False
     match_key: str = ""
     ignore_paths: str = ""
     hide_unchanged: bool = False
+    schema: str = ""
 
     def diff_options(self) -> DiffOptions:
         """The options of :func:`webapp.core.diff.diff`. :raises DiffError: for a malformed ignore pattern."""
@@ -102,6 +109,8 @@ class DiffPage:
     :ivar rows: the first :data:`MAX_CHANGES` changes as :class:`Row`; ``more_changes``: how many more.
     :ivar patch_text: the JSON Patch as text, ``None`` when longer than :data:`INLINE_PATCH_CHARS`.
     :ivar sides_view: :func:`side_by_side` of both documents, ``None`` when a text is longer than ``side_limit``.
+    :ivar verdicts: the gate's verdict on each side when both are single items (with ``options.schema`` when
+        given); ``verdicts_note``: why the schema was not used, if so.
     :ivar same_numbers: ``(left as written, right as written, pointer)`` of the result's same numbers written
         differently (small texts only).
     """
@@ -119,6 +128,8 @@ class DiffPage:
     sides_view: tuple[list[SideLine], list[SideLine], bool] | None = None
     side_limit: int = SIDE_BY_SIDE_CHARS
     same_numbers: list[tuple[str, str, str]] = field(default_factory=list)
+    verdicts: list[SideVerdict] = field(default_factory=list)
+    verdicts_note: str = ""
 
 
 def diff_page(left_text: str, right_text: str | None, options: PageOptions | None = None, *,
@@ -145,6 +156,7 @@ def diff_page(left_text: str, right_text: str | None, options: PageOptions | Non
         page.option_error = err
         return page
     small = len(left.text) <= SIDE_BY_SIDE_CHARS and len(right.text) <= SIDE_BY_SIDE_CHARS
+    page.verdicts, page.verdicts_note = _verdicts(left, right, options.schema, max_depth)
     shown = result.changes[:MAX_CHANGES]
     patch_text = json.dumps(result.patch, indent=2, ensure_ascii=False)
     page.result = result
@@ -175,6 +187,52 @@ def patch_download(left_text: str, right_text: str, options: PageOptions | None 
     except DiffError:
         return None
     return displayable(json.dumps(result.patch, indent=2, ensure_ascii=False)) + "\n"
+
+
+@dataclass(frozen=True)
+class SideVerdict:
+    """The gate's verdict on one side's item as the page shows it: ``side``, ``label`` (the badge: the reason, or
+    :data:`webapp.core.inspection.SCHEMA_NEXT` without a schema), ``ok``, ``message``."""
+
+    side: str
+    label: str
+    ok: bool
+    message: str
+
+
+def _tool_schema(schema_text: str, name: Any, max_depth: int) -> tuple[dict | bool | None, str]:
+    """The schema the gate uses for a call to ``name``, from the optional schema text: a JSON Schema, a tool
+    definition (its ``parameters``) or a list of tools (the one named). Returns (schema or None, a note)."""
+    if not schema_text.strip():
+        return None, "no tool schema given: the gate stops before the schema check"
+    try:
+        value = parse(schema_text, max_depth=max_depth).value
+    except JSONTextError as err:
+        return None, f"the tool schema is not JSON (line {err.line}, column {err.column}): not used"
+    if isinstance(value, list):
+        found = gate.tool_schema(value, name)
+        return found, "" if found is not None else f"none of the {len(value)} tools given is named {quote(name)}"
+    shape = tool_shape(value)
+    if shape is not None:  # a tool definition: its parameters, whatever name it has
+        return gate.tool_schema([value], shape.name), ""
+    return (value, "") if isinstance(value, (dict, bool)) else (None, "the tool schema is not an object: not used")
+
+
+def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int) -> tuple[list[SideVerdict], str]:
+    """Each side's gate verdict when both sides are single items (the replay-gate article, step 3)."""
+    out, notes = [], set()
+    for side in (left, right):
+        item = side.document.value if side.document else None
+        if not (isinstance(item, dict) and "type" in item):
+            return [], ""
+        name = item.get("name") if isinstance(item.get("name"), str) else None
+        schema, note = _tool_schema(schema_text, name, max_depth)
+        if note:
+            notes.add(note)
+        verdict = gate.check_item(item, schema, tool_name=name)
+        out.append(SideVerdict(side.name, gate_label(verdict) if schema is None else verdict.reason, verdict.ok,
+                               verdict.message))
+    return out, "; ".join(sorted(notes))
 
 
 def _read_side(name: str, text: str, max_depth: int, max_bytes: int | None) -> Side:
