@@ -518,3 +518,13 @@ def test_the_headline_follows_the_gate(client, item, reason, groups_shown):
     assert f"refuses this item at\n  <code>{reason}</code>" in body
     assert re.findall(r'data-testid="reason">\s*([a-z_]+)', body) == [reason]
     assert groups(body) == groups_shown
+
+
+def test_format_is_described_in_the_schema_s_own_dialect(client):
+    # Issue 11 nit: a draft-04 schema said format is "annotation only (the 2020-12 default)".
+    schema = {"$schema": "http://json-schema.org/draft-04/schema#", "type": "string", "format": "email"}
+    body = client.post("/schema", data={"instance": '"x"', "schema": json.dumps(schema)},
+                       headers=HX).get_data(as_text=True)
+    formats = body[body.index('data-testid="formats"'):]
+    formats = formats[:formats.index("</dd>")]
+    assert "2020-12" not in formats and "not asserted (draft-04 leaves checking" in formats
