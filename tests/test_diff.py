@@ -489,3 +489,13 @@ def test_numbers_written_differently_are_the_same_number_not_a_change(left, righ
     assert [c for c in result.changes if c.kind == "type_changed"] == []
     assert sorted(result.same_numbers) == same
     assert_round_trip(left, right)  # the patch still writes the right's numbers
+
+
+@pytest.mark.parametrize("key", ["nonexistent", "/bad/ptr"])
+def test_a_match_key_no_item_has_is_said_not_silently_ignored(key):
+    # Issue 11: "Match items by" accepted nonexistent and /bad/ptr silently.
+    result = diff([{"id": 1, "x": "a"}], [{"id": 1, "x": "b"}], DiffOptions(match_key=key))
+    assert result.notes == [f"no array item has {key!r} (match items by): items were matched by their content "
+                            "instead"]
+    assert diff([{"id": 1}], [{"id": 2}], DiffOptions(match_key="id")).notes == []
+

@@ -198,3 +198,9 @@ def test_numbers_are_shown_as_written_and_equal_spellings_are_said_to_be_one_num
     same = same[:same.index("</p>")]
     assert "2 numbers are written differently but the same number" in same
     assert "<code>1e2</code> = <code>100</code>" in same and "<code>1.0</code> = <code>1</code>" in same
+
+
+def test_a_match_key_no_item_has_is_named_on_the_page(client):
+    body = text_of(client.post("/diff", data=form([{"id": 1, "x": "a"}], [{"id": 1, "x": "b"}],
+                                                  match_key="/bad/ptr"), headers=HX))
+    assert "no array item has &#39;/bad/ptr&#39; (match items by)" in body

@@ -174,6 +174,7 @@ class DiffResult:
     :ivar ignored: how many member comparisons were skipped by ``ignore_paths``.
     :ivar same_numbers: ``(left, right)`` pointers of numbers written differently with the same value (``1`` and
         ``1.0``, ``1e2`` and ``100``): not changes (JSON has one number type); the patch still writes the right's.
+    :ivar notes: plain remarks on the options (a ``match_key`` that no array item has).
     """
 
     changes: list[Change]
@@ -183,6 +184,7 @@ class DiffResult:
     ignored: int
     options: DiffOptions = field(default_factory=DiffOptions)
     same_numbers: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def identical(self) -> bool:
@@ -372,6 +374,7 @@ class _Differ:
         if options.match_key:  # a member name, or a pointer into the item
             key = options.match_key.strip()
             self.match_tokens = tuple(jp.split(key)) if key.startswith("/") else (key,)
+        self.match_looked = self.match_found = 0  # objects asked for match_key, and those that had it
         self.changes: list[Change] = []
         self.reformatted: list[Reformatted] = []
         self.same_numbers: list[tuple[str, str]] = []
@@ -418,11 +421,13 @@ class _Differ:
         if not isinstance(item, dict):
             return None
         if self.match_tokens is not None:
+            self.match_looked += 1
             value: Any = item
             for token in self.match_tokens:
                 if not isinstance(value, dict) or token not in value:
                     return None
                 value = value[token]
+            self.match_found += 1
             return ("key", _canonical(value, ()))
         for name in names:
             value = item.get(name)
@@ -729,6 +734,10 @@ def diff(left: Any, right: Any, options: DiffOptions | None = None) -> DiffResul
                         "depth") from None
     blockers = replay_blockers(left, right, ((jp.join(rt), a, b) for _, rt, a, b in differ.item_pairs),
                                ((jp.join(rt), b) for rt, b in differ.item_added))
+    notes = []
+    if differ.match_tokens is not None and differ.match_looked and not differ.match_found:
+        notes.append(f"no array item has {options.match_key.strip()!r} (match items by): items were matched by "
+                     "their content instead")
     return DiffResult(changes=differ.changes, reformatted=differ.reformatted, blockers=blockers,
-                      same_numbers=differ.same_numbers, patch=differ.ops or [], ignored=differ.ignored,
+                      same_numbers=differ.same_numbers, notes=notes, patch=differ.ops or [], ignored=differ.ignored,
                       options=options)
