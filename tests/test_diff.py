@@ -499,3 +499,12 @@ def test_a_match_key_no_item_has_is_said_not_silently_ignored(key):
                             "instead"]
     assert diff([{"id": 1}], [{"id": 2}], DiffOptions(match_key="id")).notes == []
 
+
+
+def test_a_blocker_on_an_ignored_path_says_why_the_change_list_is_empty():
+    # Issue 11: "Ignore paths" /call_id gave "no changes" beside "Do not replay: call_id changed", unexplained.
+    result = diff(FC_001, dict(FC_001, call_id="call_999"), DiffOptions(ignore_paths=("/call_id",)))
+    assert result.changes == []
+    [blocker] = result.blockers
+    assert blocker.code == "call_id"
+    assert "(/call_id is in Ignore paths, so the change list leaves it out; the replay rule does not)" in blocker.message

@@ -734,6 +734,8 @@ def diff(left: Any, right: Any, options: DiffOptions | None = None) -> DiffResul
                         "depth") from None
     blockers = replay_blockers(left, right, ((jp.join(rt), a, b) for _, rt, a, b in differ.item_pairs),
                                ((jp.join(rt), b) for rt, b in differ.item_added))
+    if differ.patterns:
+        blockers = [_explain_ignored(blocker, differ) for blocker in blockers]
     notes = []
     if differ.match_tokens is not None and differ.match_looked and not differ.match_found:
         notes.append(f"no array item has {options.match_key.strip()!r} (match items by): items were matched by "
@@ -741,3 +743,19 @@ def diff(left: Any, right: Any, options: DiffOptions | None = None) -> DiffResul
     return DiffResult(changes=differ.changes, reformatted=differ.reformatted, blockers=blockers,
                       same_numbers=differ.same_numbers, notes=notes, patch=differ.ops or [], ignored=differ.ignored,
                       options=options)
+
+
+# The member each blocker is about, inside its item.
+_BLOCKER_MEMBERS = {"namespaced": "type", "type_changed": "type", "call_id": "call_id", "name": "name",
+                    "status": "status"}
+
+
+def _explain_ignored(blocker: Blocker, differ: _Differ) -> Blocker:
+    """A blocker on a member the user chose to ignore still stops the replay (the gate does not ignore it); say so,
+    since the change list, which does ignore it, may read "no changes"."""
+    member = _BLOCKER_MEMBERS.get(blocker.code)
+    tokens = (*jp.split(blocker.pointer), member)
+    if member is None or not differ.ignored_path(tokens, tokens):
+        return blocker
+    return Blocker(blocker.code, blocker.pointer, f"{blocker.message} ({jp.join(tokens)} is in Ignore paths, so the "
+                   "change list leaves it out; the replay rule does not)")
