@@ -12,7 +12,7 @@ from conftest import TEST_TOKEN, ServerThread
 from playwright.sync_api import Page, expect
 
 from webapp import create_app
-from webapp.core.diff import EXAMPLES as DIFF_EXAMPLES
+from webapp.core.examples import DIFF as DIFF_EXAMPLES
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from webapp.core.diff import EXAMPLES as DIFF_EXAMPLES
+from webapp.core.examples import DIFF as DIFF_EXAMPLES
 from webapp.web.pages.schema import EXAMPLES
 
 pytestmark = pytest.mark.browser
