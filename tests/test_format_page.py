@@ -261,3 +261,20 @@ def test_step_2_gets_the_whole_item_whatever_the_form_of_its_arguments(client, a
     form = page[page.index('action="/schema"'):]
     instance = html.unescape(re.search(r'name="instance" value="([^"]*)"', form).group(1))
     assert json.loads(instance) == item
+
+
+def test_a_journal_shows_its_pairing_findings_linked_to_the_items(client):
+    # Issue 11: a journal with an output for an incomplete call, an output matching no call and a duplicate call_id
+    # showed nothing on Format, while `python -m webapp gate` reported all three.
+    call = {"type": "function_call", "name": "f", "arguments": "{}"}
+    journal = [dict(call, call_id="c1", status="incomplete"),
+               {"type": "function_call_output", "call_id": "c1", "output": "x"},
+               {"type": "function_call_output", "call_id": "zz", "output": "x"},
+               dict(call, call_id="c2", status="completed"), dict(call, call_id="c2", status="completed"),
+               {"type": "function_call_output", "call_id": "c2", "output": "x"}]
+    page = post(client, "\n".join(json.dumps(i) for i in journal) + "\n", htmx=True).get_data(as_text=True)
+    findings = re.findall(r'data-finding="([a-z_]+)">.*?<a href="#format-item-(\d+)">', page, re.S)
+    assert findings == [("output_for_unfinished_call", "1"), ("orphan_output", "2"), ("duplicate_call_id", "4")]
+    for index in ("1", "2", "4"):
+        assert f'id="format-item-{index}"' in page
+    assert "unknown_tool" not in page  # no tools in the text: every call would be unknown
