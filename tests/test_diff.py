@@ -507,4 +507,5 @@ def test_a_blocker_on_an_ignored_path_says_why_the_change_list_is_empty():
     assert result.changes == []
     [blocker] = result.blockers
     assert blocker.code == "call_id"
-    assert "(/call_id is in Ignore paths, so the change list leaves it out; the replay rule does not)" in blocker.message
+    assert blocker.message.endswith(
+        "(/call_id is in Ignore paths, so the change list leaves it out; the replay rule does not)")
