@@ -32,7 +32,7 @@ def test_fc_001_arguments_are_a_string_and_carry_to_the_schema_step(page: Page):
     with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/schema")) as sent:
         card.locator(".carry-schema").click()
     form = parse_qs(sent.value.post_data or "")
-    assert json.loads(form["instance"][0]) == {"region": "apac"}
+    assert json.loads(form["instance"][0]) == FC_001  # the whole item: step 2 then offers step 3
 
 
 def test_pasted_markup_is_shown_as_text_and_never_runs(page: Page):

@@ -23,8 +23,9 @@ def test_example_link_flags_region_and_the_position_link_selects_it(page: Page):
     expect(group.locator(".expected")).to_contain_text('"apac" "emea" "amer"')
     expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
     group.locator('a.pos[data-field="instance"]').click()
-    # The click selects the place of /region inside the arguments string in the pasted item.
-    selected_from = page.locator("#instance").evaluate("a => a.value.slice(a.selectionStart)")
+    # The click selects the place of /region inside the arguments string in the pasted item (in the editor).
+    selected_from = page.evaluate("""() => { const v = InspectorEditor.get("instance").view;
+                                             return v.state.sliceDoc(v.state.selection.main.from); }""")
     assert selected_from.startswith('\\"region\\":\\"global\\"')
 
 

@@ -1,6 +1,6 @@
 """The article's three steps in Debian's Chromium, page to page with the carry buttons (plain POST forms):
 
-1. Format ``fc_001``: ``arguments`` is a JSON string → carry the parsed arguments to Schema → paste the tool's
+1. Format ``fc_001``: ``arguments`` is a JSON string → carry the item to Schema → paste the tool's
    schema → ``ok``.
 2. Format ``fc_009`` → carry → the same schema flags ``/region`` (``global`` is not in the enum), nothing changed.
 3. Carry the ``function_call`` to Diff, paste the ``openai:web_search_call`` item → the namespaced blocker.
@@ -37,7 +37,7 @@ def format_item(page: Page, item: dict) -> None:
 
 
 def carry_to_schema_and_validate(page: Page) -> None:
-    """Step 1 → 2: the carry button opens the Schema page with the arguments filled in; paste the schema."""
+    """Step 1 → 2: the carry button opens the Schema page with the item filled in; paste the schema."""
     page.locator("#format-items .carry-schema").click()
     expect(page).to_have_url(re.compile(r"/schema$"))
     expect(page.get_by_test_id("summary")).to_contain_text("schema needed")
@@ -50,7 +50,7 @@ def test_fc_001_is_a_string_and_passes_the_schema(page: Page):
     carry_to_schema_and_validate(page)
     expect(page.get_by_test_id("reason")).to_have_text("ok")
     expect(page.get_by_test_id("validity")).to_have_text("valid")
-    assert json.loads(page.locator("#instance").input_value()) == {"region": "apac"}
+    assert json.loads(page.locator("#instance").input_value()) == FC_001  # the whole item was carried
 
 
 def test_fc_009_is_flagged_at_region_and_left_as_it_is(page: Page):
@@ -61,7 +61,7 @@ def test_fc_009_is_flagged_at_region_and_left_as_it_is(page: Page):
     expect(group).to_contain_text('"global"')
     expect(group.locator(".expected")).to_contain_text('"apac" "emea" "amer"')
     # The page flags the value and never rewrites it.
-    assert json.loads(page.locator("#instance").input_value()) == {"region": "global"}
+    assert json.loads(page.locator("#instance").input_value()) == FC_009
 
 
 def test_function_call_against_the_web_search_call_is_a_namespaced_blocker(page: Page):

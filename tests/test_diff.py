@@ -44,9 +44,11 @@ CASES = [
     pytest.param({"a": 1, "b": 2}, {"b": 2, "a": 1}, {}, [], id="key-order-only"),
     pytest.param({"a": None}, {}, {}, [("removed", "/a", None, None, ABSENT)], id="null-vs-missing"),
     pytest.param({"a": None}, {"a": 0}, {}, [("type_changed", "/a", "/a", None, 0)], id="null-vs-zero"),
+    # Issue 11: 1 and 1.0 are the same number (JSON has one number type; JSON Schema says both are the integer 1):
+    # not a change, listed in same_numbers. true and 1 stay a change of type, inside arrays too.
     pytest.param({"n": 1, "l": [2], "b": [True]}, {"n": 1.0, "l": [2.0], "b": [1]}, {},
-                 [("type_changed", "/n", "/n", 1, 1.0), ("type_changed", "/l/0", "/l/0", 2, 2.0),
-                  ("type_changed", "/b/0", "/b/0", True, 1)], id="int-float-bool-inside-arrays"),
+                 [("type_changed", "/b/0", "/b/0", True, 1)], id="int-float-bool-inside-arrays"),
+    pytest.param({"a": 1.5}, {"a": 2}, {}, [("changed", "/a", "/a", 1.5, 2)], id="number-to-integer-is-a-change"),
     pytest.param([{"id": 1}, {"id": 2}], [{"id": 0}, {"id": 1}, {"id": 2}], {},
                  [("added", None, "/0", ABSENT, {"id": 0})], id="insert-at-front-by-id"),
     pytest.param([{"x": "a"}, {"x": "b"}], [{"x": "new"}, {"x": "a"}, {"x": "b"}], {},
@@ -63,7 +65,8 @@ CASES = [
     pytest.param({"a/b": {"m~n": 1}}, {"a/b": {"m~n": 2}}, {}, [("changed", "/a~1b/m~0n", "/a~1b/m~0n", 1, 2)],
                  id="pointer-escaping"),
     pytest.param({"k": "x"}, {"k": "x", "new": [1]}, {}, [("added", None, "/new", ABSENT, [1])], id="member-added"),
-    pytest.param(1, 1.0, {}, [("type_changed", "", "", 1, 1.0)], id="root-scalars"),
+    pytest.param(1, True, {}, [("type_changed", "", "", 1, True)], id="root-scalars"),
+    pytest.param(1, 1.0, {}, [], id="root-same-number"),
     pytest.param([{"call_id": "c1", "type": "function_call", "name": "a"},
                   {"call_id": "c1", "type": "function_call_output", "output": "x"}],
                  [{"call_id": "c1", "type": "function_call", "name": "a"},
@@ -460,3 +463,49 @@ def test_side_by_side_stops_at_the_line_limit():
     value = list(range(100))
     lines, _, cut = side_by_side(value, value, diff(value, value), limit=10)
     assert cut and len(lines) == 10
+
+
+def test_a_namespaced_item_on_both_sides_is_a_blocker():
+    # Issue 11: the article's openai:web_search_call against itself with another query was "no replay blocker".
+    changed = copy.deepcopy(WS_001)
+    changed["action"]["query"] = "another query"
+    result = diff(WS_001, changed)
+    assert [c.pointer for c in result.changes] == ["/action/query"]
+    assert [(b.code, b.pointer) for b in result.blockers] == [("namespaced", "")]
+    assert "openai:web_search_call" in result.blockers[0].message
+    # In a journal too: a matched pair of namespaced items.
+    assert [b.code for b in diff({"items": [WS_001]}, {"items": [changed]}).blockers] == ["namespaced"]
+
+
+@pytest.mark.parametrize(("left", "right", "same"), [
+    ({"a": 1e2}, {"a": 100}, [("/a", "/a")]),                      # the issue's 1e2 vs 100
+    ({"a": 1.0, "x": "s"}, {"a": 1, "x": "t"}, [("/a", "/a")]),   # beside a change (objects through deepdiff)
+    ({"l": [1, 2.0]}, {"l": [1.0, 2]}, [("/l/0", "/l/0"), ("/l/1", "/l/1")]),
+    ({"a": {"b": [3]}, "c": [{"d": 5.0}]}, {"a": {"b": [3.0]}, "c": [{"d": 5}]},
+     [("/a/b/0", "/a/b/0"), ("/c/0/d", "/c/0/d")]),
+])
+def test_numbers_written_differently_are_the_same_number_not_a_change(left, right, same):
+    result = diff(left, right)
+    assert [c for c in result.changes if c.kind == "type_changed"] == []
+    assert sorted(result.same_numbers) == same
+    assert_round_trip(left, right)  # the patch still writes the right's numbers
+
+
+@pytest.mark.parametrize("key", ["nonexistent", "/bad/ptr"])
+def test_a_match_key_no_item_has_is_said_not_silently_ignored(key):
+    # Issue 11: "Match items by" accepted nonexistent and /bad/ptr silently.
+    result = diff([{"id": 1, "x": "a"}], [{"id": 1, "x": "b"}], DiffOptions(match_key=key))
+    assert result.notes == [f"no array item has {key!r} (match items by): items were matched by their content "
+                            "instead"]
+    assert diff([{"id": 1}], [{"id": 2}], DiffOptions(match_key="id")).notes == []
+
+
+
+def test_a_blocker_on_an_ignored_path_says_why_the_change_list_is_empty():
+    # Issue 11: "Ignore paths" /call_id gave "no changes" beside "Do not replay: call_id changed", unexplained.
+    result = diff(FC_001, dict(FC_001, call_id="call_999"), DiffOptions(ignore_paths=("/call_id",)))
+    assert result.changes == []
+    [blocker] = result.blockers
+    assert blocker.code == "call_id"
+    assert blocker.message.endswith(
+        "(/call_id is in Ignore paths, so the change list leaves it out; the replay rule does not)")

@@ -185,3 +185,22 @@ def test_too_deep_input_is_refused_with_the_limit(client):
     deep = "[" * 150 + "]" * 150
     body = text_of(client.post("/diff", data=form(deep, "[]"), headers=HX))
     assert "Left: not valid JSON" in body and "too_deep" in body
+
+
+def test_numbers_are_shown_as_written_and_equal_spellings_are_said_to_be_one_number(client):
+    # Issue 11: {"a": 1e2} vs {"a": 100} showed "100.0" and "type changed number → integer".
+    body = text_of(client.post("/diff", data=form('{"a": 1e2, "b": 1.0, "c": 2.50}', '{"a": 100, "b": 1, "c": 3}'),
+                               headers=HX))
+    assert "type changed" not in body and "type_changed" not in body
+    assert "100.0" not in body
+    assert '<pre class="val old">2.50</pre>' in body  # the changed number as written, not 2.5
+    same = body[body.index('id="diff-same-numbers"'):]
+    same = same[:same.index("</p>")]
+    assert "2 numbers are written differently but the same number" in same
+    assert "<code>1e2</code> = <code>100</code>" in same and "<code>1.0</code> = <code>1</code>" in same
+
+
+def test_a_match_key_no_item_has_is_named_on_the_page(client):
+    body = text_of(client.post("/diff", data=form([{"id": 1, "x": "a"}], [{"id": 1, "x": "b"}],
+                                                  match_key="/bad/ptr"), headers=HX))
+    assert "no array item has &#39;/bad/ptr&#39; (match items by)" in body

@@ -116,3 +116,11 @@ def test_expand_answers_a_node_or_names_the_problem():
 def test_too_large_names_the_limit_in_bytes_and_megabytes():
     assert "20,971,520 bytes (20 MB)" in too_large_message(20 << 20)
     assert "1,000 bytes, so" in too_large_message(1000)
+
+
+def test_a_cut_text_view_is_not_said_to_show_everything():
+    # Issue 11: the 15 MB result said both "the text view shows everything" and "showing the first … characters".
+    text = json.dumps(list(range(TREE_NODE_LIMIT + 1)))
+    cut = format_document(text, preview=1000)
+    assert cut.cut and "shows everything" not in cut.tree_note and "Download gives the whole" in cut.tree_note
+    assert "shows everything" in format_document(text).tree_note

@@ -75,7 +75,7 @@ def test_the_item_card_shows_badges_the_gate_and_carry_forms(client):
     assert 'data-reason="arguments_schema"' in page  # no schema yet: step 2 decides
     schema_form = re.search(r'<form method="post" action="/schema">(.*?)</form>', page, re.S).group(1)
     instance = re.search(r'name="instance" value="([^"]*)"', schema_form).group(1)
-    assert json.loads(html.unescape(instance)) == {"region": "apac"}
+    assert json.loads(html.unescape(instance)) == FC_001  # the whole item (issue 11 §2), so step 2 can go on to 3
     diff_form = re.search(r'<form method="post" action="/diff">(.*?)</form>', page, re.S).group(1)
     left = re.search(r'name="left" value="([^"]*)"', diff_form).group(1)
     assert json.loads(html.unescape(left)) == FC_001
@@ -249,15 +249,32 @@ def test_lone_surrogates_never_break_the_page(client):
     assert post(client, item).status_code == 200
 
 
-@pytest.mark.parametrize(("arguments", "carried"), [
-    ('{"region":"apac"}', "arguments"),          # the good form: its parsed arguments go to step 2
-    ({"region": "apac"}, "item"),                # arguments_type: the item goes, so step 2 shows the gate's reason
-    ('"{\\"region\\":\\"apac\\"}"', "item"),     # double-encoded
+@pytest.mark.parametrize("arguments", [
+    '{"region":"apac"}',          # the good form: the item goes too (issue 11 §2), so step 2 can offer step 3
+    {"region": "apac"},           # arguments_type: the item goes, so step 2 shows the gate's reason
+    '"{\\"region\\":\\"apac\\"}"',     # double-encoded
 ])
-def test_step_2_gets_the_arguments_only_when_they_are_in_the_right_form(client, arguments, carried):
+def test_step_2_gets_the_whole_item_whatever_the_form_of_its_arguments(client, arguments):
     item = {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "get_latest_sales_report",
             "status": "completed", "arguments": arguments}
     page = client.post("/format", data={"document": json.dumps(item)}).get_data(as_text=True)
     form = page[page.index('action="/schema"'):]
     instance = html.unescape(re.search(r'name="instance" value="([^"]*)"', form).group(1))
-    assert json.loads(instance) == ({"region": "apac"} if carried == "arguments" else item)
+    assert json.loads(instance) == item
+
+
+def test_a_journal_shows_its_pairing_findings_linked_to_the_items(client):
+    # Issue 11: a journal with an output for an incomplete call, an output matching no call and a duplicate call_id
+    # showed nothing on Format, while `python -m webapp gate` reported all three.
+    call = {"type": "function_call", "name": "f", "arguments": "{}"}
+    journal = [dict(call, call_id="c1", status="incomplete"),
+               {"type": "function_call_output", "call_id": "c1", "output": "x"},
+               {"type": "function_call_output", "call_id": "zz", "output": "x"},
+               dict(call, call_id="c2", status="completed"), dict(call, call_id="c2", status="completed"),
+               {"type": "function_call_output", "call_id": "c2", "output": "x"}]
+    page = post(client, "\n".join(json.dumps(i) for i in journal) + "\n", htmx=True).get_data(as_text=True)
+    findings = re.findall(r'data-finding="([a-z_]+)">.*?<a href="#format-item-(\d+)">', page, re.S)
+    assert findings == [("output_for_unfinished_call", "1"), ("orphan_output", "2"), ("duplicate_call_id", "4")]
+    for index in ("1", "2", "4"):
+        assert f'id="format-item-{index}"' in page
+    assert "unknown_tool" not in page  # no tools in the text: every call would be unknown

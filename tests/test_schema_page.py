@@ -498,3 +498,33 @@ def test_the_reason_shown_is_the_gates(client, instance, schema, reason):
                        headers={"HX-Request": "true"}).get_data(as_text=True)
     shown = re.findall(r'data-testid="reason">\s*([a-z_]+)', html)
     assert shown == [reason]
+
+
+@pytest.mark.parametrize(("item", "reason", "groups_shown"), [
+    ({"type": "openai:web_search_call", "id": "ws_1", "status": "completed",
+      "action": {"type": "search", "query": "apac"}}, "namespaced", []),
+    ({"type": "function_call", "id": "fc_1", "call_id": "c", "name": "get_latest_sales_report",
+      "status": "completed", "arguments": {"region": "apac"}}, "arguments_type", []),
+    ({"type": "function_call", "id": "fc_1", "call_id": "c", "name": "get_latest_sales_report",
+      "status": "incomplete", "arguments": '{"region": "apac"}'}, "status", []),
+])
+def test_the_headline_follows_the_gate(client, item, reason, groups_shown):
+    # Issue 11: a namespaced item was "invalid, 5 errors: unexpected property type, id, status…", object arguments
+    # or status incomplete got a big "valid" while the gate said arguments_type / status.
+    body = client.post("/schema", data={"instance": json.dumps(item), "schema": json.dumps(REGION_SCHEMA)},
+                       headers=HX).get_data(as_text=True)
+    assert 'data-testid="validity"' not in body
+    assert 'data-testid="headline">not replayable</span>' in body
+    assert f"refuses this item at\n  <code>{reason}</code>" in body
+    assert re.findall(r'data-testid="reason">\s*([a-z_]+)', body) == [reason]
+    assert groups(body) == groups_shown
+
+
+def test_format_is_described_in_the_schema_s_own_dialect(client):
+    # Issue 11 nit: a draft-04 schema said format is "annotation only (the 2020-12 default)".
+    schema = {"$schema": "http://json-schema.org/draft-04/schema#", "type": "string", "format": "email"}
+    body = client.post("/schema", data={"instance": '"x"', "schema": json.dumps(schema)},
+                       headers=HX).get_data(as_text=True)
+    formats = body[body.index('data-testid="formats"'):]
+    formats = formats[:formats.index("</dd>")]
+    assert "2020-12" not in formats and "not asserted (draft-04 leaves checking" in formats

@@ -90,6 +90,11 @@ def item_blockers(a: Any, b: Any, where: str) -> list[Blocker]:
         else:
             found.append(Blocker("type_changed", where, f"type changed from {_show(old_type)} to {_show(new_type)}: "
                                  "not the same kind of item"))
+    elif is_namespaced(new_type):
+        # The same extension on both sides is still an extension: the gate's first reason (namespaced).
+        found.append(Blocker("namespaced", where,
+                             f"the item is {_show(new_type)} on both sides: a provider-namespaced extension (colon in "
+                             "type), not a portable function_call; it may not be replayed on another provider"))
     for member in ("call_id", "name"):
         if a.get(member, _MISSING) != b.get(member, _MISSING) and (member in a or member in b):
             found.append(Blocker(member, where, f"{member} changed from {_show(a.get(member, _MISSING))} to "

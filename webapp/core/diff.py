@@ -114,8 +114,9 @@ class DiffOptions:
 class Change:
     """One difference.
 
-    :ivar kind: one of :data:`KINDS`. ``type_changed`` is a change of JSON type, where ``integer`` (``2``) and
-        ``number`` (``2.0``) count as different types, as do ``boolean`` and ``integer``.
+    :ivar kind: one of :data:`KINDS`. ``type_changed`` is a change of JSON type (RFC 8259: null, boolean, number,
+        string, array, object); ``2`` and ``2.0`` are the same number (:attr:`DiffResult.same_numbers`), ``2`` and
+        ``true`` are of different types.
     :ivar left: RFC 6901 pointer of the value in the left document (``None`` for ``added``).
     :ivar right: pointer in the right document (``None`` for ``removed``); differs from ``left`` when array items
         before it were added, removed or moved.
@@ -171,6 +172,9 @@ class DiffResult:
     :ivar blockers: replay blockers (see :data:`BLOCKERS`).
     :ivar patch: RFC 6902 operations that turn the left document into the right one (see module docstring).
     :ivar ignored: how many member comparisons were skipped by ``ignore_paths``.
+    :ivar same_numbers: ``(left, right)`` pointers of numbers written differently with the same value (``1`` and
+        ``1.0``, ``1e2`` and ``100``): not changes (JSON has one number type); the patch still writes the right's.
+    :ivar notes: plain remarks on the options (a ``match_key`` that no array item has).
     """
 
     changes: list[Change]
@@ -179,6 +183,8 @@ class DiffResult:
     patch: list[dict[str, Any]]
     ignored: int
     options: DiffOptions = field(default_factory=DiffOptions)
+    same_numbers: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def identical(self) -> bool:
@@ -237,8 +243,19 @@ def _pattern_matches(pattern: tuple[str, ...], tokens: tuple[str, ...]) -> bool:
 
 
 def _scalar_key(value: Any) -> Any:
-    # Type-tagged so that 2, 2.0 and True never compare equal (Python's == says they do).
-    return (type(value).__name__, value)
+    # Type-tagged so that 2 and True never compare equal (Python's == says they do); 2 and 2.0 are one number.
+    return ("number", value) if value.__class__ in (int, float) else (type(value).__name__, value)
+
+
+def _same_number(a: Any, b: Any) -> bool:
+    """Both JSON numbers (booleans aside) of equal value, however written: ``1``, ``1.0``, ``1e0``. JSON has one
+    number type (RFC 8259 §6), and JSON Schema 2020-12 counts ``1.0`` as the integer 1 (Validation §6.1.1)."""
+    return a.__class__ in (int, float) and b.__class__ in (int, float) and a == b
+
+
+def _kind(value: Any) -> str:
+    """The JSON type of a value for "type changed": ``number`` for every number (``1`` and ``1.5`` alike)."""
+    return "number" if value.__class__ in (int, float) else json_type(value)
 
 
 def _canonical(value: Any, string_keys: tuple[str, ...]) -> str:
@@ -357,8 +374,10 @@ class _Differ:
         if options.match_key:  # a member name, or a pointer into the item
             key = options.match_key.strip()
             self.match_tokens = tuple(jp.split(key)) if key.startswith("/") else (key,)
+        self.match_looked = self.match_found = 0  # objects asked for match_key, and those that had it
         self.changes: list[Change] = []
         self.reformatted: list[Reformatted] = []
+        self.same_numbers: list[tuple[str, str]] = []
         self.ops: list[dict[str, Any]] | None = [] if patch else None
         self.ignored = 0
         self.item_pairs: list[tuple[tuple, tuple, Any, Any]] = []
@@ -402,11 +421,13 @@ class _Differ:
         if not isinstance(item, dict):
             return None
         if self.match_tokens is not None:
+            self.match_looked += 1
             value: Any = item
             for token in self.match_tokens:
                 if not isinstance(value, dict) or token not in value:
                     return None
                 value = value[token]
+            self.match_found += 1
             return ("key", _canonical(value, ()))
         for name in names:
             value = item.get(name)
@@ -435,7 +456,11 @@ class _Differ:
         elif isinstance(a, dict) and isinstance(b, dict):
             if not strictly_equal(a, b):
                 self.objects(a, b, lt, rt)
-        elif json_type(a) != json_type(b):
+        elif _same_number(a, b):
+            if a.__class__ is not b.__class__:  # 1 and 1.0: the same number; the patch keeps the right's form
+                self.same_numbers.append((jp.join(lt), jp.join(rt)))
+                self.op("replace", rt, b)
+        elif _kind(a) != _kind(b):
             self.record("type_changed", lt, rt, a, b)
             self.op("replace", rt, b)
         elif a != b:
@@ -461,8 +486,12 @@ class _Differ:
                     continue
                 old = ABSENT if kind == "added" else level.t1
                 new = ABSENT if kind == "removed" else level.t2
-                if kind == "changed" and json_type(old) != json_type(new):
-                    kind = "type_changed"
+                if kind in ("changed", "type_changed") and _same_number(old, new):
+                    self.same_numbers.append((jp.join(lt + rel), jp.join(rt + rel)))
+                    self.op("replace", rt + rel, new)
+                    continue
+                if kind in ("changed", "type_changed"):
+                    kind = "changed" if _kind(old) == _kind(new) else "type_changed"
                 change = Change(kind, None if kind == "added" else jp.join(lt + rel),
                                 None if kind == "removed" else jp.join(rt + rel), old, new)
                 found.append((rel, [change]))
@@ -488,9 +517,16 @@ class _Differ:
             if isinstance(old, (dict, list)) and isinstance(new, (dict, list)) or (
                     key in self.string_keys and old.__class__ is str and new.__class__ is str):
                 return False
-            found.append(("changed" if json_type(old) == json_type(new) else "type_changed", key, old, new))
+            if _same_number(old, new):
+                found.append(("same_number", key, old, new))
+                continue
+            found.append(("changed" if _kind(old) == _kind(new) else "type_changed", key, old, new))
         found.extend(("added", key, ABSENT, new) for key, new in b.items() if key not in a)
         for kind, key, old, new in found:
+            if kind == "same_number":
+                self.same_numbers.append((jp.join(lt + (key,)), jp.join(rt + (key,))))
+                self.op("replace", rt + (key,), new)
+                continue
             self.record(kind, None if kind == "added" else lt + (key,), None if kind == "removed" else rt + (key,),
                         old, new)
             self.op({"added": "add", "removed": "remove"}.get(kind, "replace"), rt + (key,), new)
@@ -698,5 +734,28 @@ def diff(left: Any, right: Any, options: DiffOptions | None = None) -> DiffResul
                         "depth") from None
     blockers = replay_blockers(left, right, ((jp.join(rt), a, b) for _, rt, a, b in differ.item_pairs),
                                ((jp.join(rt), b) for rt, b in differ.item_added))
+    if differ.patterns:
+        blockers = [_explain_ignored(blocker, differ) for blocker in blockers]
+    notes = []
+    if differ.match_tokens is not None and differ.match_looked and not differ.match_found:
+        notes.append(f"no array item has {options.match_key.strip()!r} (match items by): items were matched by "
+                     "their content instead")
     return DiffResult(changes=differ.changes, reformatted=differ.reformatted, blockers=blockers,
-                      patch=differ.ops or [], ignored=differ.ignored, options=options)
+                      same_numbers=differ.same_numbers, notes=notes, patch=differ.ops or [], ignored=differ.ignored,
+                      options=options)
+
+
+# The member each blocker is about, inside its item.
+_BLOCKER_MEMBERS = {"namespaced": "type", "type_changed": "type", "call_id": "call_id", "name": "name",
+                    "status": "status"}
+
+
+def _explain_ignored(blocker: Blocker, differ: _Differ) -> Blocker:
+    """A blocker on a member the user chose to ignore still stops the replay (the gate does not ignore it); say so,
+    since the change list, which does ignore it, may read "no changes"."""
+    member = _BLOCKER_MEMBERS.get(blocker.code)
+    tokens = (*jp.split(blocker.pointer), member)
+    if member is None or not differ.ignored_path(tokens, tokens):
+        return blocker
+    return Blocker(blocker.code, blocker.pointer, f"{blocker.message} ({jp.join(tokens)} is in Ignore paths, so the "
+                   "change list leaves it out; the replay rule does not)")

@@ -9,11 +9,16 @@ side by side with the changed lines marked. :func:`patch_download` answers the J
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from webapp.core import gate
 from webapp.core.diff import ABSENT, Change, DiffError, DiffOptions, DiffResult, diff, parse_ignore_paths
+from webapp.core.inspection import gate_label
+from webapp.core.items import tool_shape
 from webapp.core.json import pointer as jp
+from webapp.core.json.show import quote
 from webapp.core.json.locate import Position
 from webapp.core.json.text import DEFAULT_MAX_DEPTH, Document, JSONTextError, JSONWarning, displayable, parse
 
@@ -36,12 +41,15 @@ class PageOptions:
     :ivar ignore_order, match_key: see :class:`webapp.core.diff.DiffOptions` (``""``: no match key).
     :ivar ignore_paths: the patterns as typed (one per line or comma-separated).
     :ivar hide_unchanged: the side-by-side view collapses unchanged lines.
+    :ivar schema: the optional tool schema (a JSON Schema, a tool definition or a list of tools) for the gate's
+        verdict on each side.
     """
 
     ignore_order: bool = False
     match_key: str = ""
     ignore_paths: str = ""
     hide_unchanged: bool = False
+    schema: str = ""
 
     def diff_options(self) -> DiffOptions:
         """The options of :func:`webapp.core.diff.diff`. :raises DiffError: for a malformed ignore pattern."""
@@ -101,6 +109,10 @@ class DiffPage:
     :ivar rows: the first :data:`MAX_CHANGES` changes as :class:`Row`; ``more_changes``: how many more.
     :ivar patch_text: the JSON Patch as text, ``None`` when longer than :data:`INLINE_PATCH_CHARS`.
     :ivar sides_view: :func:`side_by_side` of both documents, ``None`` when a text is longer than ``side_limit``.
+    :ivar verdicts: the gate's verdict on each side when both are single items (with ``options.schema`` when
+        given); ``verdicts_note``: why the schema was not used, if so.
+    :ivar same_numbers: ``(left as written, right as written, pointer)`` of the result's same numbers written
+        differently (small texts only).
     """
 
     left: str
@@ -115,6 +127,9 @@ class DiffPage:
     patch_text: str | None = None
     sides_view: tuple[list[SideLine], list[SideLine], bool] | None = None
     side_limit: int = SIDE_BY_SIDE_CHARS
+    same_numbers: list[tuple[str, str, str]] = field(default_factory=list)
+    verdicts: list[SideVerdict] = field(default_factory=list)
+    verdicts_note: str = ""
 
 
 def diff_page(left_text: str, right_text: str | None, options: PageOptions | None = None, *,
@@ -141,6 +156,7 @@ def diff_page(left_text: str, right_text: str | None, options: PageOptions | Non
         page.option_error = err
         return page
     small = len(left.text) <= SIDE_BY_SIDE_CHARS and len(right.text) <= SIDE_BY_SIDE_CHARS
+    page.verdicts, page.verdicts_note = _verdicts(left, right, options.schema, max_depth)
     shown = result.changes[:MAX_CHANGES]
     patch_text = json.dumps(result.patch, indent=2, ensure_ascii=False)
     page.result = result
@@ -149,7 +165,10 @@ def diff_page(left_text: str, right_text: str | None, options: PageOptions | Non
     page.patch_text = patch_text if len(patch_text) <= INLINE_PATCH_CHARS else None
     if small:
         page.sides_view = side_by_side(left.document.value, right.document.value, result,
-                                       hide_unchanged=options.hide_unchanged, limit=SIDE_BY_SIDE_LINES)
+                                       hide_unchanged=options.hide_unchanged, limit=SIDE_BY_SIDE_LINES,
+                                       left_written=left.document.raw, right_written=right.document.raw)
+        page.same_numbers = [(_written(left.document, lp, 0, "?"), _written(right.document, rp, 0, "?"), rp)
+                             for lp, rp in result.same_numbers[:MAX_CHANGES]]
     return page
 
 
@@ -168,6 +187,52 @@ def patch_download(left_text: str, right_text: str, options: PageOptions | None 
     except DiffError:
         return None
     return displayable(json.dumps(result.patch, indent=2, ensure_ascii=False)) + "\n"
+
+
+@dataclass(frozen=True)
+class SideVerdict:
+    """The gate's verdict on one side's item as the page shows it: ``side``, ``label`` (the badge: the reason, or
+    :data:`webapp.core.inspection.SCHEMA_NEXT` without a schema), ``ok``, ``message``."""
+
+    side: str
+    label: str
+    ok: bool
+    message: str
+
+
+def _tool_schema(schema_text: str, name: Any, max_depth: int) -> tuple[dict | bool | None, str]:
+    """The schema the gate uses for a call to ``name``, from the optional schema text: a JSON Schema, a tool
+    definition (its ``parameters``) or a list of tools (the one named). Returns (schema or None, a note)."""
+    if not schema_text.strip():
+        return None, "no tool schema given: the gate stops before the schema check"
+    try:
+        value = parse(schema_text, max_depth=max_depth).value
+    except JSONTextError as err:
+        return None, f"the tool schema is not JSON (line {err.line}, column {err.column}): not used"
+    if isinstance(value, list):
+        found = gate.tool_schema(value, name)
+        return found, "" if found is not None else f"none of the {len(value)} tools given is named {quote(name)}"
+    shape = tool_shape(value)
+    if shape is not None:  # a tool definition: its parameters, whatever name it has
+        return gate.tool_schema([value], shape.name), ""
+    return (value, "") if isinstance(value, (dict, bool)) else (None, "the tool schema is not an object: not used")
+
+
+def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int) -> tuple[list[SideVerdict], str]:
+    """Each side's gate verdict when both sides are single items (the replay-gate article, step 3)."""
+    out, notes = [], set()
+    for side in (left, right):
+        item = side.document.value if side.document else None
+        if not (isinstance(item, dict) and "type" in item):
+            return [], ""
+        name = item.get("name") if isinstance(item.get("name"), str) else None
+        schema, note = _tool_schema(schema_text, name, max_depth)
+        if note:
+            notes.add(note)
+        verdict = gate.check_item(item, schema, tool_name=name)
+        out.append(SideVerdict(side.name, gate_label(verdict) if schema is None else verdict.reason, verdict.ok,
+                               verdict.message))
+    return out, "; ".join(sorted(notes))
 
 
 def _read_side(name: str, text: str, max_depth: int, max_bytes: int | None) -> Side:
@@ -190,11 +255,20 @@ def _value_text(value: Any) -> str:
     return text
 
 
+def _written(document: Document | None, pointer: str | None, value: Any, text: str) -> str:
+    """A number as written in the pasted text (``1e2``, not Python's ``100.0``) when its document is at hand."""
+    if document is None or pointer is None or value.__class__ not in (int, float):
+        return text
+    raw = document.raw(pointer)
+    return raw if raw is not None else text
+
+
 def _rows(changes: list[Change], left: Document | None, right: Document | None) -> list[Row]:
-    """The rows of ``changes``; with the documents, each change's line:column in them."""
+    """The rows of ``changes``; with the documents, each change's line:column in them and numbers as written."""
     rows = []
     for change in changes:
-        old, new = _value_text(change.old), _value_text(change.new)
+        old = _written(left, change.left, change.old, _value_text(change.old))
+        new = _written(right, change.right, change.new, _value_text(change.new))
         row = Row(change.kind, change.left, change.right,
                   left.position(change.left) if left and change.left is not None else None,
                   right.position(change.right) if right and change.right is not None else None,
@@ -237,9 +311,11 @@ class SideLine:
     gap: int = 0
 
 
-def _pretty_lines(value: Any, marks: dict[str, str], limit: int) -> tuple[list[SideLine], bool]:
-    """Pretty-print ``value`` as lines, marking the lines of every subtree whose pointer is in ``marks``.
-    Stops after ``limit`` lines; returns (lines, truncated)."""
+def _pretty_lines(value: Any, marks: dict[str, str], limit: int,
+                  written: Callable[[str], str | None] | None = None) -> tuple[list[SideLine], bool]:
+    """Pretty-print ``value`` as lines, marking the lines of every subtree whose pointer is in ``marks``; a
+    number is printed as ``written(pointer)`` gives it when that is not None. Stops after ``limit`` lines;
+    returns (lines, truncated)."""
     out: list[SideLine] = []
 
     def emit(text: str, mark: str) -> None:
@@ -263,7 +339,8 @@ def _pretty_lines(value: Any, marks: dict[str, str], limit: int) -> tuple[list[S
                 walk(child, jp.child(ptr, n), indent + "  ", "", "," if n < last else "", mark)
             emit(f"{indent}]{comma}", mark)
         else:
-            emit(f"{indent}{prefix}{json.dumps(node, ensure_ascii=False)}{comma}", mark)
+            text = written(ptr) if written is not None and node.__class__ in (int, float) else None
+            emit(f"{indent}{prefix}{text if text is not None else json.dumps(node, ensure_ascii=False)}{comma}", mark)
 
     try:
         walk(value, "", "", "", "", "")
@@ -277,9 +354,13 @@ class _Full(Exception):
 
 
 def side_by_side(left: Any, right: Any, result: DiffResult, *, hide_unchanged: bool = False, context: int = 2,
-                 limit: int = 4000) -> tuple[list[SideLine], list[SideLine], bool]:
+                 limit: int = 4000, left_written: Callable[[str], str | None] | None = None,
+                 right_written: Callable[[str], str | None] | None = None,
+                 ) -> tuple[list[SideLine], list[SideLine], bool]:
     """Both documents pretty-printed (2 spaces), the lines of changed values marked, for a side-by-side view.
 
+    :param left_written: pointer -> the number there as written in the left text (``1e2``), or None to print
+        the parsed value; ``right_written`` the same for the right side.
     :param hide_unchanged: collapse runs of unmarked lines, keeping ``context`` lines around each marked one;
         a collapsed run is one :class:`SideLine` with ``gap`` = its length.
     :param limit: most lines printed per side (the rest is cut; the third return value says so).
@@ -295,8 +376,8 @@ def side_by_side(left: Any, right: Any, result: DiffResult, *, hide_unchanged: b
     for item in result.reformatted:
         left_marks.setdefault(item.left, "reformatted")
         right_marks.setdefault(item.right, "reformatted")
-    lines_l, cut_l = _pretty_lines(left, left_marks, limit)
-    lines_r, cut_r = _pretty_lines(right, right_marks, limit)
+    lines_l, cut_l = _pretty_lines(left, left_marks, limit, left_written)
+    lines_r, cut_r = _pretty_lines(right, right_marks, limit, right_written)
     if hide_unchanged:
         lines_l, lines_r = _collapse(lines_l, context), _collapse(lines_r, context)
     return lines_l, lines_r, cut_l or cut_r

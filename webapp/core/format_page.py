@@ -153,8 +153,10 @@ def _format_document(source: str | bytes, action: str, indent: str, max_depth: i
     outcome.inspection = inspect(document, indent=spaces)
     outcome.nodes = count_nodes(document.value, tree_limit)
     if outcome.nodes > tree_limit:
-        outcome.tree_note = (f"Tree view is off for documents of more than {tree_limit:,} values; the text view "
-                             "shows everything.")
+        # The same words as the text view's own note: a cut text view does not show everything.
+        rest = ("the text view shows its first part, and Download gives the whole document" if outcome.cut
+                else "the text view shows everything")
+        outcome.tree_note = f"Tree view is off for documents of more than {tree_limit:,} values; {rest}."
     else:
         outcome.tree = build_tree(tree_value(document.text))
     return outcome

@@ -233,11 +233,15 @@ class Inspection:
         ``request`` (a ``CreateResponseBody``: its ``input``).
     :ivar items: reports of the first :data:`MAX_ITEMS` items; ``total``: the number of items.
     :ivar kinds / reasons / states: counts over *all* items of badge kinds, gate reasons and arguments states.
+    :ivar findings: for a journal, the pairing findings of :func:`webapp.core.gate.check_journal`
+        (``orphan_output``, ``output_for_unfinished_call``, ``duplicate_call_id``, …; ``unknown_tool`` only when
+        the document carries its ``tools``), each naming an item by its position.
     """
 
     shape: str
     items: list[ItemReport]
     total: int
+    findings: list[gate.Finding] = field(default_factory=list)
     kinds: dict[str, int] = field(default_factory=dict)
     reasons: dict[str, int] = field(default_factory=dict)
     states: dict[str, int] = field(default_factory=dict)
@@ -285,6 +289,12 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
             inspection.items.append(ItemReport(None if shape == "item" else index,
                                                pointer if shape != "jsonl" else "", badge, fields, check, verdict,
                                                displayable(pretty(raw_item, indent)), line))
+    if shape != "item":
+        tools = source.value.get("tools") if isinstance(source, Document) and isinstance(source.value, dict) else None
+        tools = tools if isinstance(tools, list) else None
+        # Without the tools every call would be "unknown_tool": that finding needs the tools the document names.
+        inspection.findings = [f for f in gate.check_journal(items, tools).findings
+                               if tools is not None or f.code != "unknown_tool"]
     return inspection
 
 

@@ -285,10 +285,13 @@ def _take_instance(check: Check, document: Document, limits: dict[str, Any]) -> 
     value = document.value
     envelope = _call_envelope(value)
     if envelope is None:
-        check.instance, check.has_instance = value, True
-        if _is_item(value):  # a message, an output, a namespaced extension...: the gate's verdict says why not
+        if _is_item(value):
+            # A message, an output, a namespaced extension...: no arguments to validate (its members against the
+            # tool's schema would be noise); the gate's verdict says why it is not replayed.
             check.item = value
-        elif try_loads_ijson(document.text) is NOT_IJSON:
+            return None
+        check.instance, check.has_instance = value, True
+        if try_loads_ijson(document.text) is NOT_IJSON:
             # Bare arguments: the gate parses them as I-JSON (RFC 7493) before any schema, so a duplicate name
             # or a lone surrogate that the lenient parse only warned about stops it at arguments_parse.
             try:

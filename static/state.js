@@ -1,0 +1,397 @@
+// Work is never lost, and nothing of it goes to the server:
+// - each page's form (form[data-draft]) is kept in this browser (IndexedDB, one entry per page path) as it is
+//   typed, and restored on Back, reload and return; the bar above the form says so and has "Clear";
+// - "Share link" puts small inputs in the URL fragment (deflate-raw, base64url): browsers never send it;
+// - function tools met in any field are kept for the browser session (sessionStorage) and offered on every
+//   field marked data-tools.
+// The page works without this file; with it, a restored page is submitted again so its result is back too.
+(function () {
+  "use strict";
+
+  var DB_NAME = "inspector", STORE = "drafts", TOOLS_KEY = "inspector:tools";
+  var SHARE_MAX = 8000; // characters in the fragment: a link that still fits in a chat message or an issue
+  var PARSE_MAX = 1024 * 1024;
+  var BACKUP_MAX = 1024 * 1024; // characters of a draft also written synchronously when the page goes away // texts looked into for tools (JSON.parse of more would stall typing)
+  var SKIP_TYPES = ["file", "hidden", "submit", "button", "reset", "image", "password"];
+
+  // ---- storage: IndexedDB (a 15 MB document does not fit localStorage's few MB) ----
+  var opened = null;
+  function database() {
+    if (!opened) {
+      opened = new Promise(function (resolve, reject) {
+        var request = indexedDB.open(DB_NAME, 1);
+        request.onupgradeneeded = function () { request.result.createObjectStore(STORE); };
+        request.onsuccess = function () { resolve(request.result); };
+        request.onerror = function () { reject(request.error); };
+      });
+    }
+    return opened;
+  }
+  function withStore(mode, action) {
+    return database().then(function (db) {
+      return new Promise(function (resolve, reject) {
+        var tx = db.transaction(STORE, mode);
+        var request = action(tx.objectStore(STORE));
+        tx.oncomplete = function () { resolve(request.result); };
+        tx.onerror = tx.onabort = function () { reject(tx.error); };
+      });
+    });
+  }
+  var drafts = {
+    get: function (key) { return withStore("readonly", function (s) { return s.get(key); }); },
+    put: function (key, value) { return withStore("readwrite", function (s) { return s.put(value, key); }); },
+    remove: function (key) { return withStore("readwrite", function (s) { return s.delete(key); }); },
+  };
+
+  // ---- the form's fields ----
+  function editorOf(el) { return window.InspectorEditor && el.id ? window.InspectorEditor.get(el.id) : null; }
+  function fieldsOf(form) {
+    return Array.prototype.filter.call(form.elements, function (el) {
+      return el.name && /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) && SKIP_TYPES.indexOf(el.type) < 0;
+    });
+  }
+  function keyOf(el) { return el.type === "radio" ? el.name + "=" + el.value : el.name; }
+  function read(el) {
+    if (el.type === "checkbox" || el.type === "radio") return el.checked;
+    var handle = el.tagName === "TEXTAREA" && editorOf(el);
+    return handle ? handle.getValue() : el.value;
+  }
+  function write(el, value) {
+    if (el.type === "checkbox" || el.type === "radio") { el.checked = Boolean(value); return; }
+    var handle = el.tagName === "TEXTAREA" && editorOf(el);
+    if (handle) handle.setValue(String(value));
+    else el.value = String(value);
+  }
+  function snapshot(form) {
+    var out = {};
+    fieldsOf(form).forEach(function (el) { out[keyOf(el)] = read(el); });
+    return out;
+  }
+  function apply(form, values) {
+    var changed = false;
+    fieldsOf(form).forEach(function (el) {
+      var key = keyOf(el);
+      if (!Object.prototype.hasOwnProperty.call(values, key) || read(el) === values[key]) return;
+      write(el, values[key]);
+      changed = true;
+    });
+    return changed;
+  }
+
+  // What the server put in the textareas (their text as the page arrived): a draft of other text does not
+  // overwrite it (a carried item, an example), but any draft fills a page that arrived empty.
+  function hash(text) {
+    var h = 0x811c9dc5;
+    for (var i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 0x01000193); }
+    return text.length + ":" + (h >>> 0).toString(16);
+  }
+  function baseOf(form) {
+    var texts = Array.prototype.map.call(form.querySelectorAll("textarea[name]"), function (a) { return a.defaultValue; });
+    return { empty: texts.every(function (t) { return !t.trim(); }), hash: hash(texts.join("\u0000")) };
+  }
+
+  // The element whose htmx request showed the result, as an index among the form's [hx-post] ones (-1: the form).
+  function submitterIndex(form, elt) {
+    return elt === form ? -1 : Array.prototype.indexOf.call(form.querySelectorAll("[hx-post]"), elt);
+  }
+  function submitAgain(form, index) {
+    if (index === -1) { form.requestSubmit(); return; }
+    var elt = form.querySelectorAll("[hx-post]")[index];
+    if (elt) elt.click();
+  }
+
+  // ---- share link: the fields, deflate-raw, base64url, after "#input=" ----
+  function toBase64url(bytes) {
+    var binary = "";
+    for (var i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  function fromBase64url(text) {
+    var binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  }
+  function encodeShare(values) {
+    var stream = new Blob([JSON.stringify(values)]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+    return new Response(stream).arrayBuffer().then(function (buffer) { return toBase64url(new Uint8Array(buffer)); });
+  }
+  function decodeShare(text) {
+    var stream = new Blob([fromBase64url(text)]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    return new Response(stream).text().then(JSON.parse);
+  }
+  function sharedInput() {
+    var match = /^#input=([A-Za-z0-9_-]+)$/.exec(location.hash);
+    return match ? decodeShare(match[1]) : null;
+  }
+
+  // ---- tools of this session: {name: definition text}; shapes as webapp/core/items.py tool_shape reads them ----
+  function loadTools() {
+    try { return JSON.parse(sessionStorage.getItem(TOOLS_KEY) || "{}"); } catch (e) { return {}; }
+  }
+  function toolsIn(value) {
+    if (Array.isArray(value)) return value.flatMap(toolsIn);
+    if (!value || typeof value !== "object") return [];
+    if (Array.isArray(value.tools)) return toolsIn(value.tools);
+    if (value.type !== "function") return [];
+    var name = typeof value.name === "string" ? value.name
+      : value.function && typeof value.function.name === "string" ? value.function.name : null;
+    return name ? [{ name: name, definition: value }] : [];
+  }
+  function keepTools(texts) {
+    var tools = loadTools(), added = false;
+    texts.forEach(function (text) {
+      if (!text || text.length > PARSE_MAX || !/"function"/.test(text)) return;
+      var value;
+      try { value = JSON.parse(text); } catch (e) { return; }
+      toolsIn(value).forEach(function (tool) {
+        var definition = JSON.stringify(tool.definition, null, 2);
+        if (tools[tool.name] !== definition) { tools[tool.name] = definition; added = true; }
+      });
+    });
+    if (added) {
+      try { sessionStorage.setItem(TOOLS_KEY, JSON.stringify(tools)); } catch (e) { return; }
+      document.querySelectorAll("textarea[data-tools]").forEach(offerTools);
+    }
+  }
+  // The name a function_call item (or Chat Completions tool call) in ``text`` calls, if any.
+  function calledName(text) {
+    if (!text || text.length > PARSE_MAX) return null;
+    try {
+      var value = JSON.parse(text);
+      if (value && typeof value.name === "string") return value.name;
+      if (value && value.function && typeof value.function.name === "string") return value.function.name;
+    } catch (e) { return null; }
+    return null;
+  }
+  function offerTools(area) {
+    var tools = loadTools(), names = Object.keys(tools).sort();
+    var bar = area.parentNode.querySelector('.tools-bar[data-for="' + area.id + '"]');
+    if (!names.length) { if (bar) bar.remove(); return; }
+    if (!bar) {
+      bar = document.createElement("div");
+      bar.className = "tools-bar";
+      bar.dataset.for = area.id;
+      area.before(bar);
+    }
+    bar.replaceChildren(document.createTextNode("Tools from this session:"));
+    names.forEach(function (name) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.dataset.tool = name;
+      button.textContent = name;
+      button.title = "Put the definition of " + name + " here";
+      bar.appendChild(button);
+    });
+    if (names.length > 1) {
+      var all = document.createElement("button");
+      all.type = "button";
+      all.dataset.tool = "";
+      all.textContent = "all " + names.length;
+      all.title = "Put all of them here: the call's name picks one";
+      bar.appendChild(all);
+    }
+  }
+  function useTool(area, name) {
+    var tools = loadTools();
+    var text = name ? tools[name] : "[\n" + Object.keys(tools).sort().map(function (n) { return tools[n]; }).join(",\n") + "\n]";
+    if (text === undefined) return;
+    write(area, text);
+    area.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  // An empty tools field on a page whose other field holds a call to a tool of this session: fill it in.
+  function fillTool(form, status) {
+    form.querySelectorAll("textarea[data-tools]").forEach(function (area) {
+      if (read(area).trim()) return;
+      var tools = loadTools();
+      Array.prototype.some.call(form.querySelectorAll("textarea[name]"), function (other) {
+        var name = other !== area && calledName(read(other));
+        if (!name || !tools[name]) return false;
+        write(area, tools[name]);
+        status("The definition of " + name + " is filled in from this session's tools.");
+        return true;
+      });
+    });
+  }
+
+  // ---- one form ----
+  function setup(form) {
+    var key = "draft:" + location.pathname;
+    var base = baseOf(form);
+    var draft = { base: base.hash, fields: null, submitted: null, saved: 0 };
+    var timer = null;
+
+    var bar = document.createElement("div");
+    bar.className = "draft-bar";
+    var status = document.createElement("span");
+    status.className = "muted draft-status";
+    status.setAttribute("role", "status");
+    status.textContent = "Your input is kept in this browser only.";
+    var share = document.createElement("button");
+    share.type = "button";
+    share.className = "draft-share";
+    share.textContent = "Share link";
+    share.title = "A link holding this input in its #fragment, which browsers never send to a server";
+    var clear = document.createElement("button");
+    clear.type = "button";
+    clear.className = "draft-clear";
+    clear.textContent = "Clear";
+    clear.title = "Empty the fields and forget the kept input";
+    var url = document.createElement("input");
+    url.type = "text";
+    url.readOnly = true;
+    url.className = "share-url";
+    url.hidden = true;
+    url.setAttribute("aria-label", "Share link");
+    bar.append(status, share, clear, url);
+    form.prepend(bar);
+    function say(text) { status.textContent = text; }
+
+    function save() {
+      clearTimeout(timer);
+      timer = null;
+      draft.fields = snapshot(form);
+      draft.saved = Date.now();
+      return drafts.put(key, draft).catch(function () {
+        say("Your input could not be kept in this browser (storage is off or full).");
+      });
+    }
+    function later() {
+      clearTimeout(timer);
+      timer = setTimeout(save, 250);
+    }
+    // Leaving with a save pending: IndexedDB may not finish while the page unloads, so a small input is also
+    // written to localStorage at once (synchronous); the newer of the two is used on arrival.
+    function saveNow() {
+      if (!timer) return;
+      save();
+      var text = JSON.stringify(draft);
+      if (text.length > BACKUP_MAX) return;
+      try { localStorage.setItem(key, text); } catch (e) { /* too large or storage off: IndexedDB only */ }
+    }
+    form.addEventListener("input", later);
+    form.addEventListener("change", later);
+    fieldsOf(form).forEach(function (el) {
+      var handle = el.tagName === "TEXTAREA" && editorOf(el);
+      if (handle) handle.onChange(later);
+    });
+    window.addEventListener("pagehide", saveNow);
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "hidden") saveNow();
+    });
+    document.addEventListener("htmx:beforeRequest", function (event) {
+      var elt = event.detail.elt;
+      if (!form.contains(elt) && elt !== form) return;
+      var index = submitterIndex(form, elt);
+      if (index < -1) return;
+      draft.submitted = index;
+      keepTools(Array.prototype.map.call(form.querySelectorAll("textarea[name]"), read));
+      save();
+    });
+
+    share.addEventListener("click", function () {
+      encodeShare(snapshot(form)).then(function (data) {
+        if (data.length > SHARE_MAX) {
+          url.hidden = true;
+          say("Too large for a link: " + data.length.toLocaleString("en") + " characters compressed; a link holds up to " +
+              SHARE_MAX.toLocaleString("en") + ". Download or copy the text instead.");
+          return;
+        }
+        url.value = location.origin + location.pathname + "#input=" + data;
+        url.hidden = false;
+        url.select();
+        var copied = navigator.clipboard && window.isSecureContext
+          ? navigator.clipboard.writeText(url.value) : Promise.reject(new Error("no clipboard"));
+        copied.then(function () { say("Link copied: it holds the input in its #fragment, never sent to a server."); },
+                    function () { say("Copy the link: it holds the input in its #fragment, never sent to a server."); });
+      });
+    });
+
+    clear.addEventListener("click", function () {
+      fieldsOf(form).forEach(function (el) {
+        if (el.type === "checkbox" || el.type === "radio") el.checked = el.defaultChecked;
+        else if (el.tagName === "SELECT") {
+          Array.prototype.forEach.call(el.options, function (o) { o.selected = o.defaultSelected; });
+        } else write(el, "");
+      });
+      clearTimeout(timer);
+      timer = null;
+      draft.submitted = null;
+      drafts.remove(key).catch(function () { /* nothing kept */ });
+      try { localStorage.removeItem(key); } catch (e) { /* storage off */ }
+      url.hidden = true;
+      var target = form.getAttribute("hx-target") || (form.querySelector("[hx-target]") || form).getAttribute("hx-target");
+      var result = target && document.querySelector(target);
+      if (result) result.replaceChildren();
+      document.querySelectorAll("textarea[data-editor]").forEach(function (area) {
+        var handle = editorOf(area);
+        if (handle) handle.setMarkers([]);
+      });
+      say("Cleared: nothing of this page is kept in this browser.");
+      var first = form.querySelector("textarea[name]");
+      if (first) (editorOf(first) || first).focus();
+    });
+
+    // Arrival: a share link wins, then a kept draft (see baseOf), else what the server sent.
+    var backup = null;
+    try { backup = JSON.parse(localStorage.getItem(key) || "null"); localStorage.removeItem(key); } catch (e) { backup = null; }
+    keepTools(Array.prototype.map.call(form.querySelectorAll("textarea[name]"), read));
+    var shared = null;
+    try { shared = sharedInput(); } catch (e) { say("The link's input could not be read."); }
+    var arrival = shared
+      ? shared.then(function (values) {
+        history.replaceState(null, "", location.pathname + location.search);
+        apply(form, values);
+        say("Filled in from the link.");
+        return { resubmit: firstSubmitter(form) };
+      }).catch(function () { say("The link's input could not be read."); return null; })
+      : drafts.get(key).then(function (stored) {
+        var kept = newer(stored, backup);
+        if (!kept || !kept.fields || !(base.empty || kept.base === base.hash)) return null;
+        if (!apply(form, kept.fields)) return null;
+        say("Your input is back, kept in this browser since " + new Date(kept.saved).toLocaleTimeString() + ".");
+        draft.submitted = kept.submitted;
+        return { resubmit: kept.submitted };
+      }).catch(function () { return null; });
+    arrival.then(function (restored) {
+      fillTool(form, say);
+      if (restored && restored.resubmit !== null && restored.resubmit !== undefined) {
+        submitAgain(form, restored.resubmit);
+      }
+      // What the page shows is the work now, kept even if nothing is typed (a carried item, an example).
+      if (restored || !base.empty) save();
+      focusNext(form);
+    });
+  }
+  // A page that arrives partly filled (carried from the step before): focus the first empty field, the next
+  // thing to do, unless the user is already somewhere.
+  function focusNext(form) {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    var areas = Array.prototype.slice.call(form.querySelectorAll("textarea[name]"));
+    var filled = areas.filter(function (a) { return read(a).trim(); });
+    var empty = areas.filter(function (a) { return !read(a).trim(); });
+    if (!filled.length || !empty.length) return;
+    var handle = editorOf(empty[0]);
+    (handle && handle.editing ? handle : empty[0]).focus();
+  }
+  function newer(a, b) { return !a ? b : !b ? a : (b.saved > a.saved ? b : a); }
+  // A shared input is shown with the page's first action (the primary button, else the form's own submit).
+  function firstSubmitter(form) {
+    var primary = form.querySelector("[hx-post].primary");
+    return primary ? submitterIndex(form, primary) : -1;
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest(".tools-bar button[data-tool]");
+    if (!button) return;
+    var area = document.getElementById(button.parentNode.dataset.for);
+    if (area) useTool(area, button.dataset.tool);
+  });
+
+  function start() {
+    document.querySelectorAll("textarea[data-tools]").forEach(offerTools);
+    document.querySelectorAll("form[data-draft]").forEach(setup);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,141 @@
+"""Work is never lost (static/state.js) in Debian's Chromium: each page's input comes back after leaving it and
+pressing Back, after a reload and on return, with its result; "Clear" forgets it; a share link carries small
+inputs in the URL fragment only; tools pasted once in a session are offered where a schema is needed."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from webapp.core.examples import DIFF as DIFF_EXAMPLES
+from webapp.web.pages.schema import EXAMPLES
+
+pytestmark = pytest.mark.browser
+
+_, FC_009, REGION_SCHEMA = EXAMPLES["fc_009"]
+TOOL = EXAMPLES["tool"][2]  # the tool definition of get_latest_sales_report
+_, FC_001, WS_001 = DIFF_EXAMPLES["namespaced"]
+
+
+def kept(page: Page, field: str, value: str) -> None:
+    """Wait until the page has written ``value`` of ``field`` to the browser's storage (IndexedDB)."""
+    page.wait_for_function("""([field, value]) => new Promise((done) => { const r = indexedDB.open("inspector", 1);
+        r.onsuccess = () => { const tx = r.result.transaction("drafts", "readonly");
+          const g = tx.objectStore("drafts").get("draft:" + location.pathname);
+          g.onsuccess = () => done(Boolean(g.result && g.result.fields && g.result.fields[field] === value)); }; })""",
+                           arg=[field, value])
+
+
+def test_format_input_and_result_come_back_after_another_step_and_back(page: Page):
+    page.goto("/format")
+    text = json.dumps(FC_009, indent=2)
+    page.locator("#format-document").fill(text)
+    page.locator("#format-pretty").click()
+    expect(page.locator("#format-items .type-badge")).to_have_text("function_call")
+    kept(page, "document", text)
+    page.get_by_role("link", name=re.compile("JSON Schema")).click()
+    expect(page).to_have_url(re.compile(r"/schema$"))
+    page.go_back()
+    expect(page.locator("#format-document")).to_have_value(text)
+    expect(page.locator("#format-items .type-badge")).to_have_text("function_call")
+    page.reload()
+    expect(page.locator("#format-document")).to_have_value(text)
+    expect(page.locator("#format-items .type-badge")).to_have_text("function_call")
+    expect(page.locator(".draft-status")).to_contain_text("kept in this browser")
+
+
+def test_diff_options_and_sides_survive_a_reload_and_clear_forgets_them(page: Page):
+    page.goto("/diff")
+    page.locator("#diff-left").fill(json.dumps(FC_001))
+    page.locator("#diff-right").fill(json.dumps(WS_001))
+    page.get_by_label("Ignore array order").check()
+    page.locator('input[name="ignore_paths"]').fill("/id")
+    page.get_by_role("button", name="Compare").click()
+    expect(page.locator("#diff-blockers")).to_contain_text("Do not replay")
+    kept(page, "ignore_paths", "/id")
+    page.reload()
+    expect(page.locator("#diff-left")).to_have_value(json.dumps(FC_001))
+    expect(page.locator("#diff-right")).to_have_value(json.dumps(WS_001))
+    expect(page.get_by_label("Ignore array order")).to_be_checked()
+    expect(page.locator('input[name="ignore_paths"]')).to_have_value("/id")
+    expect(page.locator("#diff-blockers")).to_contain_text("Do not replay")  # compared again on arrival
+    page.get_by_role("button", name="Clear").click()
+    expect(page.locator("#diff-left")).to_have_value("")
+    expect(page.locator("#diff-blockers")).to_have_count(0)
+    page.reload()
+    expect(page.locator(".editor-host").first).to_be_visible()
+    page.wait_for_timeout(300)  # a kept draft would be back by now
+    expect(page.locator("#diff-left")).to_have_value("")
+    expect(page.get_by_label("Ignore array order")).not_to_be_checked()
+
+
+def test_a_page_the_server_fills_keeps_its_content_over_an_older_draft(page: Page):
+    page.goto("/schema")
+    page.locator("#instance").fill('{"region": "emea"}')
+    kept(page, "instance", '{"region": "emea"}')
+    page.goto("/schema?example=fc_009")  # an example (or a carried item) wins over the draft
+    assert json.loads(page.locator("#instance").input_value()) == FC_009
+    page.goto("/schema")  # an empty page gets the latest draft: the example, as left
+    expect(page.locator("#instance")).to_have_value(re.compile("fc_009"))
+
+
+def test_the_share_link_holds_the_input_in_its_fragment_only(page: Page, browser: Browser, base_url: str):
+    page.goto("/schema")
+    page.locator("#instance").fill(json.dumps(FC_009))
+    page.locator("#schema").fill(json.dumps(REGION_SCHEMA))
+    page.get_by_role("button", name="Share link").click()
+    link = page.locator(".share-url")
+    expect(link).to_be_visible()
+    url = link.input_value()
+    assert url.startswith(base_url + "/schema#input=")
+    # Another browser with nothing kept: the link alone brings the input and its result.
+    other = browser.new_context(base_url=base_url)
+    fresh = other.new_page()
+    sent: list[str] = []
+    fresh.on("request", lambda r: sent.append(r.url + " " + (r.post_data or "")[:0]))
+    fresh.goto(url)
+    expect(fresh.get_by_test_id("reason")).to_have_text("arguments_schema")
+    assert json.loads(fresh.locator("#instance").input_value()) == FC_009
+    assert not any("input=" in s for s in sent)  # the fragment never went out
+    assert "#" not in fresh.url  # dropped once read: a reload shows the kept input, not the link's
+    other.close()
+
+
+def test_a_share_link_refuses_an_input_too_large_for_a_link(page: Page):
+    page.goto("/format")
+    # Random hex does not compress below the limit.
+    page.evaluate("""() => { let t = ""; for (let i = 0; i < 4000; i++) t += Math.random().toString(16).slice(2);
+        InspectorEditor.get("format-document").setValue(JSON.stringify(t)); }""")
+    page.get_by_role("button", name="Share link").click()
+    expect(page.locator(".draft-status")).to_contain_text(re.compile(r"Too large for a link: [\d,]+ characters"))
+    expect(page.locator(".share-url")).to_be_hidden()
+
+
+def test_a_tool_pasted_once_is_offered_on_the_schema_page(page: Page):
+    page.goto("/schema")
+    page.locator("#instance").fill(json.dumps(FC_009))
+    page.locator("#schema").fill(json.dumps(TOOL))
+    page.get_by_role("button", name="Validate").click()
+    expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
+    # Later in the session: another call, the schema field empty; the tool is offered, one click fills it.
+    page.get_by_role("button", name="Clear").click()
+    page.locator("#instance").fill(json.dumps(FC_009["arguments"] and json.loads(FC_009["arguments"])))
+    bar = page.locator('.tools-bar[data-for="schema"]')
+    bar.get_by_role("button", name="get_latest_sales_report").click()
+    assert json.loads(page.locator("#schema").input_value()) == TOOL
+    page.get_by_role("button", name="Validate").click()
+    expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
+
+
+def test_an_empty_schema_is_filled_with_the_session_tool_the_call_names(page: Page):
+    page.goto("/schema?example=tool")  # the tool definition, met once in this session
+    expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
+    page.get_by_role("button", name="Clear").click()
+    page.locator("#instance").fill(json.dumps(FC_009))
+    kept(page, "instance", json.dumps(FC_009))
+    page.reload()  # on arrival the schema field is empty and the call names a known tool
+    expect(page.locator(".draft-status")).to_contain_text("get_latest_sales_report is filled in")
+    assert json.loads(page.locator("#schema").input_value()) == TOOL
