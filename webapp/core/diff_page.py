@@ -18,8 +18,8 @@ from webapp.core.diff import ABSENT, Change, DiffError, DiffOptions, DiffResult,
 from webapp.core.inspection import gate_label
 from webapp.core.items import tool_shape
 from webapp.core.json import pointer as jp
-from webapp.core.json.show import quote
 from webapp.core.json.locate import Position
+from webapp.core.json.show import quote
 from webapp.core.json.text import DEFAULT_MAX_DEPTH, Document, JSONTextError, JSONWarning, displayable, parse
 
 __all__ = [
