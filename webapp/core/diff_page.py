@@ -14,13 +14,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webapp.core import gate
+from webapp.core.convert import Conversion, ConvertError, convert_text
 from webapp.core.diff import ABSENT, Change, DiffError, DiffOptions, DiffResult, diff, parse_ignore_paths
 from webapp.core.inspection import gate_label
 from webapp.core.items import tool_shape
 from webapp.core.json import pointer as jp
 from webapp.core.json.locate import Position
 from webapp.core.json.show import quote
-from webapp.core.json.text import DEFAULT_MAX_DEPTH, Document, JSONTextError, JSONWarning, displayable, parse
+from webapp.core.json.text import (
+    DEFAULT_MAX_DEPTH,
+    Document,
+    JSONTextError,
+    JSONWarning,
+    displayable,
+    parse,
+    parse_lines,
+)
 
 __all__ = [
     "INLINE_PATCH_CHARS", "MAX_CHANGES", "MAX_VALUE_CHARS", "SIDE_BY_SIDE_CHARS", "SIDE_BY_SIDE_LINES", "DiffPage",
@@ -43,6 +52,9 @@ class PageOptions:
     :ivar hide_unchanged: the side-by-side view collapses unchanged lines.
     :ivar schema: the optional tool schema (a JSON Schema, a tool definition or a list of tools) for the gate's
         verdict on each side.
+    :ivar as_items: compare as Open Responses: each side is first converted from its provider's shape
+        (:mod:`webapp.core.convert`: Chat Completions, Anthropic, Gemini), so the same call from two providers
+        differs only where it really differs.
     """
 
     ignore_order: bool = False
@@ -50,6 +62,7 @@ class PageOptions:
     ignore_paths: str = ""
     hide_unchanged: bool = False
     schema: str = ""
+    as_items: bool = False
 
     def diff_options(self) -> DiffOptions:
         """The options of :func:`webapp.core.diff.diff`. :raises DiffError: for a malformed ignore pattern."""
@@ -65,7 +78,9 @@ class Side:
     name: str
     text: str
     document: Document | None = None
-    error: JSONTextError | None = None
+    error: JSONTextError | ConvertError | None = None
+    jsonl: bool = False  # the text was JSON Lines: compared as the array of its records
+    conversion: Conversion | None = None  # compared as Open Responses: what the side was converted from
 
     @property
     def warnings(self) -> list[JSONWarning]:
@@ -145,8 +160,8 @@ def diff_page(left_text: str, right_text: str | None, options: PageOptions | Non
                     side_limit=SIDE_BY_SIDE_CHARS)
     if right_text is None:
         return page
-    page.sides = [_read_side("left", left_text, max_depth, max_bytes),
-                  _read_side("right", right_text, max_depth, max_bytes)]
+    page.sides = [_read_side("left", left_text, max_depth, max_bytes, options.as_items),
+                  _read_side("right", right_text, max_depth, max_bytes, options.as_items)]
     left, right = page.sides
     if left.document is None or right.document is None:
         return page
@@ -156,11 +171,13 @@ def diff_page(left_text: str, right_text: str | None, options: PageOptions | Non
         page.option_error = err
         return page
     small = len(left.text) <= SIDE_BY_SIDE_CHARS and len(right.text) <= SIDE_BY_SIDE_CHARS
+    # positions name places in the pasted texts: a converted side's places are in its conversion
+    placed = small and left.conversion is None and right.conversion is None
     page.verdicts, page.verdicts_note = _verdicts(left, right, options.schema, max_depth)
     shown = result.changes[:MAX_CHANGES]
     patch_text = json.dumps(result.patch, indent=2, ensure_ascii=False)
     page.result = result
-    page.rows = _rows(shown, left.document if small else None, right.document if small else None)
+    page.rows = _rows(shown, left.document if placed else None, right.document if placed else None)
     page.more_changes = len(result.changes) - len(shown)
     page.patch_text = patch_text if len(patch_text) <= INLINE_PATCH_CHARS else None
     if small:
@@ -178,8 +195,9 @@ def patch_download(left_text: str, right_text: str, options: PageOptions | None 
     newline; a lone surrogate written as its ``\\uXXXX`` escape, the same JSON string, since it cannot be sent as
     UTF-8), or ``None`` when a side is not JSON or an option is unusable (:func:`diff_page` says which).
     """
-    left = _read_side("left", left_text, max_depth, max_bytes)
-    right = _read_side("right", right_text, max_depth, max_bytes)
+    as_items = options is not None and options.as_items
+    left = _read_side("left", left_text, max_depth, max_bytes, as_items)
+    right = _read_side("right", right_text, max_depth, max_bytes, as_items)
     if left.document is None or right.document is None:
         return None
     try:
@@ -235,14 +253,46 @@ def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int) -> tupl
     return out, "; ".join(sorted(notes))
 
 
-def _read_side(name: str, text: str, max_depth: int, max_bytes: int | None) -> Side:
-    """Parse one side with the shared strict layer."""
+def _read_side(name: str, text: str, max_depth: int, max_bytes: int | None, as_items: bool = False) -> Side:
+    """Parse one side with the shared strict layer: JSON, or JSON Lines (compared as the array of its records,
+    each record keeping its line; only the first line's columns are one off, for the ``[`` put before it).
+    ``as_items``: converted to Open Responses first; the side is then the converted items (one item alone)."""
     side = Side(name, text)
+    if as_items:
+        try:
+            side.conversion = convert_text(text, max_depth=max_depth)
+        except ConvertError as err:
+            side.error = err
+            return side
+        items = side.conversion.items
+        shown = items[0] if len(items) == 1 else items
+        side.document = parse(json.dumps(shown, indent=2, ensure_ascii=False), max_depth=max_depth + 2)
+        return side
     try:
         side.document = parse(text, max_depth=max_depth, max_bytes=max_bytes)
     except JSONTextError as err:
-        side.error = err
+        if err.code != "extra_data":
+            side.error = err
+            return side
+        try:
+            records = parse_lines(text, max_depth=max_depth, max_bytes=max_bytes)
+            side.document = parse(_as_array(text, [r.line for r in records]), max_depth=max_depth + 1)
+            side.jsonl = True
+        except JSONTextError as lines_err:
+            side.error = lines_err
     return side
+
+
+def _as_array(text: str, lines: list[int]) -> str:
+    """JSON Lines text as one JSON array with every record on its own line: ``[`` before the first record, a
+    comma after each but the last, ``]`` after it."""
+    rows = text.split("\n")
+    last = lines[-1] - 1
+    for number in lines[:-1]:
+        rows[number - 1] = rows[number - 1].rstrip("\r") + ","
+    rows[lines[0] - 1] = "[" + rows[lines[0] - 1]
+    rows[last] = rows[last].rstrip("\r") + "]"
+    return "\n".join(rows)
 
 
 def _value_text(value: Any) -> str:

@@ -33,7 +33,7 @@ def _form_options() -> PageOptions:
     return PageOptions(ignore_order=form.get("ignore_order") in ("on", "1", "true"),
                        match_key=form.get("match_key", "").strip(), ignore_paths=form.get("ignore_paths", ""),
                        hide_unchanged=form.get("hide_unchanged") in ("on", "1", "true"),
-                       schema=form.get("schema", ""))
+                       schema=form.get("schema", ""), as_items=form.get("as_items") in ("on", "1", "true"))
 
 
 def _render(left_text: str, right_text: str | None, options: PageOptions, *, status: int = 200) -> Any:
