@@ -14,7 +14,8 @@ const providerName = process.argv[2];
 process.argv.splice(2, 1); // the rest names scenarios
 const model = {
   openai: () => createOpenAI({ baseURL: BASE_URL, apiKey: API_KEY }).responses(MODEL),
-  "open-responses": () => createOpenResponses({ name: "inspector", url: `${BASE_URL}/responses`, apiKey: API_KEY })(MODEL),
+  "open-responses": () =>
+    createOpenResponses({ name: "inspector", url: `${BASE_URL}/responses`, apiKey: API_KEY })(MODEL),
 }[providerName]?.();
 if (!model) {
   console.error(`unknown provider ${providerName}: openai or open-responses`);
