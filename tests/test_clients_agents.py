@@ -6,6 +6,7 @@ sent back with the call as returned) over real HTTP.
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from agents import Agent, OpenAIResponsesModel, Runner, function_tool, set_tracing_disabled
@@ -29,7 +30,11 @@ def weather_agent(client: AsyncOpenAI, calls: list[str]) -> Agent:
 
 @pytest.fixture
 def run_with_client(live_server):
-    """Runs ``scenario(client)`` (a coroutine function) with a fresh ``AsyncOpenAI`` client, then closes it."""
+    """Runs ``scenario(client)`` (a coroutine function) with a fresh ``AsyncOpenAI`` client, then closes it.
+
+    In a thread of its own with its own event loop: playwright's sync API (the browser tests) leaves a loop
+    running in the main thread, where ``asyncio.run`` refuses to start.
+    """
     def run(scenario):
         async def main():
             client = AsyncOpenAI(base_url=live_server + "/v1", api_key=TEST_TOKEN, max_retries=0, timeout=20)
@@ -37,7 +42,8 @@ def run_with_client(live_server):
                 return await scenario(client)
             finally:
                 await client.close()
-        return asyncio.run(main())
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(lambda: asyncio.run(main())).result(timeout=60)
     return run
 
 
