@@ -77,7 +77,8 @@ def test_compact_then_a_new_chain_from_its_output(client):
     assert compacted.usage.total_tokens == compacted.usage.input_tokens + compacted.usage.output_tokens
     # A new chain: no previous_response_id, the compacted output as its base input.
     following = client.responses.create({
-        "model": MODEL, "input": [*as_input(compacted.output), {"role": "user", "content": "And now?"}],
+        "model": MODEL,
+        "input": [*as_input(compacted.output), {"type": "message", "role": "user", "content": "And now?"}],
     })
     assert following.status == "completed" and following.previous_response_id is None
     assert text_of(following) == 'You said: "And now?"'
