@@ -9,6 +9,7 @@ once per module and each test here asserts on one scenario. ``bash scripts/setup
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -30,8 +31,13 @@ def run_script(server_url: str, script: str, *args: str) -> dict[str, Any]:
         (60 s) or prints no JSON.
     """
     node = shutil.which("node")
-    if node is None or not (CLIENTS / "node_modules" / ".installed-lockfile").exists():
-        pytest.fail("Node or tests/clients/node_modules is missing: run `bash scripts/setup test`")
+    if node is None:
+        pytest.fail("Node is missing: run `bash scripts/setup test`")
+    stamp = CLIENTS / "node_modules" / ".installed-lockfile"  # written by scripts/setup after `npm ci`
+    lock_sum = hashlib.sha256((CLIENTS / "package-lock.json").read_bytes()).hexdigest()
+    if not stamp.exists() or stamp.read_text().strip() != lock_sum:
+        pytest.fail("tests/clients/node_modules is missing or older than package-lock.json: "
+                    "run `bash scripts/setup test`")
     env = {**os.environ, "OPENRESPONSES_BASE_URL": server_url + "/v1", "OPENRESPONSES_API_KEY": TEST_TOKEN}
     try:
         done = subprocess.run([node, script, *args], cwd=CLIENTS, env=env, capture_output=True, text=True,
