@@ -24,8 +24,9 @@ NEEDS_RESPONSES_SPEC = pytest.mark.xfail(strict=True, reason="needs responses-sp
 TOOL_OUTPUT = "18 degrees celsius in Paris"  # what the scripts' get_weather tool returns
 
 
-def run_script(server_url: str, script: str, *args: str) -> dict[str, Any]:
-    """Runs ``node tests/clients/<script> <args>`` against ``server_url``; its JSON results by scenario.
+def run_script(server_url: str, script: str, *args: str, token: str = TEST_TOKEN) -> dict[str, Any]:
+    """Runs ``node tests/clients/<script> <args>`` against ``server_url`` with ``token``; its JSON results by
+    scenario.
 
     :raises pytest.fail.Exception: Node or the packages are missing, the script exits non-zero, times out
         (60 s) or prints no JSON.
@@ -38,7 +39,7 @@ def run_script(server_url: str, script: str, *args: str) -> dict[str, Any]:
     if not stamp.exists() or stamp.read_text().strip() != lock_sum:
         pytest.fail("tests/clients/node_modules is missing or older than package-lock.json: "
                     "run `bash scripts/setup test`")
-    env = {**os.environ, "OPENRESPONSES_BASE_URL": server_url + "/v1", "OPENRESPONSES_API_KEY": TEST_TOKEN}
+    env = {**os.environ, "OPENRESPONSES_BASE_URL": server_url + "/v1", "OPENRESPONSES_API_KEY": token}
     try:
         done = subprocess.run([node, script, *args], cwd=CLIENTS, env=env, capture_output=True, text=True,
                               timeout=60, check=False)
