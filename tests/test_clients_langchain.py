@@ -76,7 +76,6 @@ def test_bind_tools_round_trip_after_invoke(chat_model):
     assert_tool_result(model.invoke([question, asked, result]), call["id"])
 
 
-@pytest.mark.xfail(strict=True, reason="needs responses-spec")
 def test_bind_tools_round_trip_after_stream(chat_model):
     model = chat_model().bind_tools([get_weather])
     question = HumanMessage(QUESTION)

@@ -20,7 +20,6 @@ import pytest
 from conftest import REPO, TEST_TOKEN
 
 CLIENTS = REPO / "tests" / "clients"
-NEEDS_RESPONSES_SPEC = pytest.mark.xfail(strict=True, reason="needs responses-spec")
 TOOL_OUTPUT = "18 degrees celsius in Paris"  # what the scripts' get_weather tool returns
 
 
@@ -121,7 +120,6 @@ def test_openai_node_retrieve_delete_and_input_items(openai_node):
     assert out["after_delete"] == {"not_found": True, "status": 404, "code": "response_not_found"}
 
 
-@NEEDS_RESPONSES_SPEC
 def test_openai_node_compact_then_continue_from_its_output(openai_node):
     out = result(openai_node, "compact")
     assert out["object"] == "response.compaction"
@@ -169,12 +167,10 @@ def assert_tool_loop(out: dict[str, Any]) -> None:
     assert out["executed"] == [{"city": "city", "unit": "celsius"}]
 
 
-@NEEDS_RESPONSES_SPEC
 def test_ai_sdk_generate_text_tool_loop_with_stop_when(ai_sdk):
     assert_tool_loop(result(ai_sdk, "tool_loop"))
 
 
-@NEEDS_RESPONSES_SPEC
 def test_ai_sdk_stream_text_tool_loop_with_stop_when(ai_sdk):
     out = result(ai_sdk, "stream_tool_loop")
     assert_tool_loop(out)

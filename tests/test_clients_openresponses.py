@@ -17,7 +17,6 @@ WEATHER = {
     "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"],
                    "additionalProperties": False},
 }
-NEEDS_RESPONSES_SPEC = pytest.mark.xfail(strict=True, reason="needs responses-spec")
 
 
 @pytest.fixture
@@ -67,7 +66,6 @@ def test_function_call_then_its_output_with_previous_response_id(client):
     assert text_of(answered) == f"Tool results: get_weather ({call.root.call_id}) returned: sunny."
 
 
-@NEEDS_RESPONSES_SPEC
 def test_compact_then_a_new_chain_from_its_output(client):
     first = client.responses.create({"model": MODEL, "input": "Remember: the code word is kiwi."})
     compacted = client.responses.compact({"model": MODEL, "previous_response_id": first.id})
@@ -84,7 +82,6 @@ def test_compact_then_a_new_chain_from_its_output(client):
     assert text_of(following) == 'You said: "And now?"'
 
 
-@NEEDS_RESPONSES_SPEC
 def test_websocket_turns_in_sequence_and_a_store_false_continuation(client):
     with client.websocket() as socket:
         first = socket.create({"model": MODEL, "input": "Count from 1 to 3.", "store": False})
@@ -100,7 +97,6 @@ def test_websocket_turns_in_sequence_and_a_store_false_continuation(client):
         assert text_of(second.final_response) == 'You said: "And now?"'
 
 
-@NEEDS_RESPONSES_SPEC
 def test_websocket_unknown_previous_response_is_an_error_event(client):
     with client.websocket() as socket:
         turn = socket.create({"model": MODEL, "previous_response_id": "resp_openresponses_missing_1",
