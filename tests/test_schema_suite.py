@@ -1,0 +1,93 @@
+"""The official JSON Schema Test Suite, run through the schema layer as data (as python-jsonschema runs it): one
+pytest case per test of ``tests/data/json-schema-test-suite/`` (vendored, MIT licence beside it).
+
+For each dialect (draft-04, -06, -07, 2019-09, 2020-12) the required files, ``optional/format/`` with format
+assertion on, and ``optional/dependencies-compatibility.json`` (2019-09, 2020-12). ``$schema`` is set per dialect
+on every schema that has none. The suite's ``remotes/`` are supplied as known documents registered under
+``http://localhost:1234/`` (never fetched, as in production). Each case checks :meth:`CompiledSchema.is_valid`,
+:meth:`CompiledSchema.errors` and, where the Rust fast path is on, that it gives the same answer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from webapp.core.schema import compile_schema
+from webapp.core.schema import errors as schema_errors
+
+SUITE = Path(__file__).parent / "data" / "json-schema-test-suite"
+if not SUITE.is_dir():  # before vendoring: the shared copy
+    SUITE = Path("/work/shared/json-schema-test-suite")
+
+DIALECTS = {
+    "draft4": "http://json-schema.org/draft-04/schema#",
+    "draft6": "http://json-schema.org/draft-06/schema#",
+    "draft7": "http://json-schema.org/draft-07/schema#",
+    "draft2019-09": "https://json-schema.org/draft/2019-09/schema",
+    "draft2020-12": "https://json-schema.org/draft/2020-12/schema",
+}
+REMOTE_BASE = "http://localhost:1234/"
+
+# Known failures: (dialect folder, file, group description, test description) -> why. Keep it short.
+KNOWN_FAILURES: dict[tuple[str, str, str, str], str] = {}
+
+
+def _remotes() -> list[dict]:
+    documents = []
+    for path in sorted((SUITE / "remotes").rglob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        relative = path.relative_to(SUITE / "remotes").as_posix()
+        if relative.startswith(("draft3/", "v1/")):
+            continue
+        documents.append({"uri": REMOTE_BASE + relative, "schema": document})
+    return documents
+
+
+REMOTES = _remotes()
+
+
+def _cases():
+    for folder, dialect in DIALECTS.items():
+        base = SUITE / "tests" / folder
+        files = [(p, False, "required") for p in sorted(base.glob("*.json"))]
+        files += [(p, True, "format") for p in sorted((base / "optional" / "format").glob("*.json"))]
+        if folder in ("draft2019-09", "draft2020-12"):
+            files.append((base / "optional" / "dependencies-compatibility.json", False, "optional"))
+        for path, format_assertion, kind in files:
+            for group in json.loads(path.read_text(encoding="utf-8")):
+                for test in group["tests"]:
+                    key = (folder, path.relative_to(base).as_posix(), group["description"], test["description"])
+                    marks = [pytest.mark.xfail(reason=KNOWN_FAILURES[key], strict=True)] \
+                        if key in KNOWN_FAILURES else []
+                    yield pytest.param(dialect, group["schema"], test["data"], test["valid"], format_assertion,
+                                       marks=marks, id=f"{kind}:{'/'.join(key)}")
+
+
+def _with_dialect(schema, dialect: str):
+    if isinstance(schema, dict) and "$schema" not in schema:
+        return {"$schema": dialect, **schema}
+    return schema
+
+
+def _reraise(exc: Exception, where: str) -> schema_errors.SchemaInvalid:
+    raise exc
+
+
+@pytest.fixture(autouse=True)
+def strict_engines(monkeypatch):
+    """An engine exception fails the case instead of becoming "this schema cannot be used"."""
+    monkeypatch.setattr(schema_errors, "engine_failure", _reraise)
+
+
+@pytest.mark.parametrize(("dialect", "schema", "data", "valid", "format_assertion"), list(_cases()))
+def test_suite(dialect, schema, data, valid, format_assertion):
+    schema = _with_dialect(schema, dialect)
+    documents = REMOTES if REMOTE_BASE in json.dumps(schema) else ()
+    kwargs = {"documents": documents} if documents else {}
+    compiled = compile_schema(schema, format_assertion=format_assertion, **kwargs)
+    assert compiled.is_valid(data) is valid
+    assert (compiled.errors(data) == []) is valid
+    if compiled.fast_path:
+        assert compiled._rust.is_valid(data) is valid, "the Rust fast path disagrees"
