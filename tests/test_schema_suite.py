@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from webapp.core.schema import compile_schema
+from webapp.core.schema import bundle, compile_schema
 from webapp.core.schema import errors as schema_errors
 
 SUITE = Path(__file__).parent / "data" / "json-schema-test-suite"
@@ -34,14 +34,14 @@ REMOTE_BASE = "http://localhost:1234/"
 KNOWN_FAILURES: dict[tuple[str, str, str, str], str] = {}
 
 
-def _remotes() -> list[dict]:
-    documents = []
+def _remotes() -> dict[str, object]:
+    documents = {}
     for path in sorted((SUITE / "remotes").rglob("*.json")):
         document = json.loads(path.read_text(encoding="utf-8"))
         relative = path.relative_to(SUITE / "remotes").as_posix()
         if relative.startswith(("draft3/", "v1/")):
             continue
-        documents.append({"uri": REMOTE_BASE + relative, "schema": document})
+        documents[REMOTE_BASE + relative] = document
     return documents
 
 
@@ -84,9 +84,7 @@ def strict_engines(monkeypatch):
 @pytest.mark.parametrize(("dialect", "schema", "data", "valid", "format_assertion"), list(_cases()))
 def test_suite(dialect, schema, data, valid, format_assertion):
     schema = _with_dialect(schema, dialect)
-    documents = REMOTES if REMOTE_BASE in json.dumps(schema) else ()
-    kwargs = {"documents": documents} if documents else {}
-    compiled = compile_schema(schema, format_assertion=format_assertion, **kwargs)
+    compiled = compile_schema(bundle(schema, REMOTES), format_assertion=format_assertion)
     assert compiled.is_valid(data) is valid
     assert (compiled.errors(data) == []) is valid
     if compiled.fast_path:

@@ -37,11 +37,13 @@ The modules, one idea each (this package re-exports the public API, as python-js
 * :mod:`~webapp.core.schema.dialects` — the dialects, ``$schema``, the offline metaschema registry;
 * :mod:`~webapp.core.schema.analysis` — one pass over a schema: nodes, ``$ref`` targets, cycles, patterns;
 * :mod:`~webapp.core.schema.compiled` — :class:`CompiledSchema` and :func:`compile_schema`;
-* :mod:`~webapp.core.schema.cache` — the caches, bounded by count and bytes.
+* :mod:`~webapp.core.schema.cache` — the caches, bounded by count and bytes;
+* :mod:`~webapp.core.schema.bundle` — referenced schemas the user supplies, embedded so they resolve locally.
 """
 
 from webapp.core.json.text import json_type
 from webapp.core.schema.analysis import MAX_SCHEMA_DEPTH
+from webapp.core.schema.bundle import bundle, known_documents
 from webapp.core.schema.compiled import MAX_INSTANCE_DEPTH, CompiledSchema, compile_schema
 from webapp.core.schema.dialects import DEFAULT_DIALECT, DIALECTS
 from webapp.core.schema.ecma import ecma_pattern
@@ -53,4 +55,5 @@ __all__ = [
     "DIALECTS", "DEFAULT_DIALECT", "MAX_SCHEMA_DEPTH", "MAX_INSTANCE_DEPTH", "MAX_PATTERN_COST",
     "MAX_SCHEMA_PATTERN_COST", "FORMAT_CHECKERS", "SchemaInvalid", "PatternTimeout", "InstanceTooDeep",
     "SchemaError", "json_type", "CompiledSchema", "compile_schema", "compile_pattern", "ecma_pattern",
+    "bundle", "known_documents",
 ]

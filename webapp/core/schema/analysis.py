@@ -58,6 +58,12 @@ def _subschema_keywords(dialect_uri: str) -> frozenset[str]:
     return frozenset(known)
 
 
+def subschema_shapes(dialect: Dialect) -> dict[str, str]:
+    """The keywords holding subschemas in ``dialect``, each with how its value holds them: ``"one"`` schema,
+    ``"list"``, ``"one_or_list"`` (``items``), ``"map"`` of name -> schema."""
+    return {keyword: _SUBSCHEMAS[keyword] for keyword in _subschema_keywords(dialect.uri)}
+
+
 @dataclass
 class Node:
     """One schema node of the document: where it is, the base URI of its resource, the value."""
@@ -282,7 +288,10 @@ def _join_uri(base: str, reference: str, place: str, keyword: str) -> tuple[str,
 
     :raises SchemaInvalid: when ``reference`` is not a URI reference (e.g. ``http://[``)."""
     try:
-        target, fragment = urldefrag(urljoin(base, reference))
+        if reference.startswith("#"):  # same document: any base, also one urljoin does not know (urn:, tag:)
+            target, fragment = urldefrag(base)[0], reference[1:]
+        else:
+            target, fragment = urldefrag(urljoin(base, reference))
     except ValueError as exc:
         raise SchemaInvalid(f"{keyword} {show(reference)} is not a valid URI reference ({exc})", place,
                             keyword) from None

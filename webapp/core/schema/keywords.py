@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from jsonschema import ValidationError, validators
+from referencing.jsonschema import lookup_recursive_ref
 
 from webapp.core.json import pointer as jp
 from webapp.core.schema.errors import show
@@ -119,8 +120,14 @@ def _kw_dependencies(validator: Any, dependencies: dict, instance: Any, schema: 
             yield from validator.descend(instance, dependency, schema_path=present)
 
 
-def _lookup(validator: Any, ref: str) -> tuple[Any, Any]:
-    resolved = validator._resolver.lookup(ref)  # the same lookup python-jsonschema's own `$ref` does
+def _lookup(validator: Any, ref_keyword: str, ref: str) -> tuple[Any, Any]:
+    # the same lookups python-jsonschema's own keywords do: $recursiveRef's target is found in the dynamic scope
+    # (2019-09 core §8.2.4.2), which referencing's lookup_recursive_ref walks; $dynamicRef's anchors resolve
+    # dynamically in the resolver's own lookup
+    if ref_keyword == "$recursiveRef":
+        resolved = lookup_recursive_ref(validator._resolver)
+    else:
+        resolved = validator._resolver.lookup(ref)
     return validator.evolve(schema=resolved.contents, _resolver=resolved.resolver), resolved.contents
 
 
@@ -135,7 +142,7 @@ def _evaluated(validator: Any, instance: Any, schema: Any, local: Callable[[Any,
         ref = schema.get(ref_keyword)
         # $recursiveRef is 2019-09's only (python-jsonschema and the Rust engine follow $dynamicRef in 2019-09 too)
         if isinstance(ref, str) and (ref_keyword != "$recursiveRef" or ref_keyword in validator.VALIDATORS):
-            sub_validator, target = _lookup(validator, ref)
+            sub_validator, target = _lookup(validator, ref_keyword, ref)
             found |= _evaluated(sub_validator, instance, target, local)
     dependent = schema.get("dependentSchemas")
     if isinstance(dependent, dict) and isinstance(instance, dict):
