@@ -37,10 +37,10 @@ _SUBSCHEMAS = {
 }
 # keywords that apply their subschemas to the *same* instance: a cycle through only these never ends
 _IN_PLACE = {"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies"}
-# Keywords of older dialects the Rust engine still applies in 2019-09 and 2020-12, where they are no keywords
-# (2019-09 split `dependencies` into dependentRequired and dependentSchemas): a schema using one is validated by
-# python-jsonschema alone, which ignores it as the dialect says.
-_RUST_APPLIES_ANYWAY = ("dependencies",)
+# Keywords of older dialects the Rust engine still applies in 2019-09 and 2020-12, where they are no keywords: a
+# schema using one is validated by python-jsonschema alone, which ignores it as the dialect says. (`dependencies`,
+# which 2019-09 split into dependentRequired and dependentSchemas, is applied by both: keywords.extend.)
+_RUST_APPLIES_ANYWAY: tuple[str, ...] = ()
 
 
 @functools.cache
@@ -55,6 +55,7 @@ def _subschema_keywords(dialect_uri: str) -> frozenset[str]:
         value = {"map": {"x": probe}, "list": [probe]}.get(shape, probe)
         if any(found is probe for found in spec.subresources_of({keyword: value})):
             known.add(keyword)
+    known.add("dependencies")  # applied in every dialect (keywords.extend); only the map form holds schemas
     return frozenset(known)
 
 

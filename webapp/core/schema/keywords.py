@@ -240,10 +240,12 @@ OVERRIDES: dict[str, Callable[..., Iterator[ValidationError]]] = {
 
 
 def extend(cls: Any) -> Any:
-    """A python-jsonschema validator class with :data:`OVERRIDES` in place of its own keywords."""
+    """A python-jsonschema validator class with :data:`OVERRIDES` in place of its own keywords. In 2019-09 and
+    2020-12, ``dependencies`` keeps its draft-07 meaning (``dependentRequired`` and ``dependentSchemas`` in one
+    keyword): the old spelling is still applied, as the Rust engine does (the suite's
+    ``optional/dependencies-compatibility.json``)."""
     keywords = {k: v for k, v in OVERRIDES.items() if k in cls.VALIDATORS}
-    if "dependencies" in cls.VALIDATORS and "required" in keywords:
-        keywords["dependencies"] = _kw_dependencies
+    keywords["dependencies"] = _kw_dependencies
     return validators.extend(cls, keywords)
 
 
