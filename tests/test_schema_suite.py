@@ -18,8 +18,6 @@ from webapp.core.schema import bundle, compile_schema
 from webapp.core.schema import errors as schema_errors
 
 SUITE = Path(__file__).parent / "data" / "json-schema-test-suite"
-if not SUITE.is_dir():  # before vendoring: the shared copy
-    SUITE = Path("/work/shared/json-schema-test-suite")
 
 DIALECTS = {
     "draft4": "http://json-schema.org/draft-04/schema#",
