@@ -87,3 +87,43 @@ def test_suite(dialect, schema, data, valid, format_assertion):
     assert (compiled.errors(data) == []) is valid
     if compiled.fast_path:
         assert compiled._rust.is_valid(data) is valid, "the Rust fast path disagrees"
+
+
+def _output_cases():
+    for folder in ("draft2019-09", "draft2020-12"):
+        base = SUITE / "output-tests" / folder
+        output_schema = json.loads((base / "output-schema.json").read_text(encoding="utf-8"))
+        for path in sorted((base / "content").glob("*.json")):
+            for group in json.loads(path.read_text(encoding="utf-8")):
+                for test in group["tests"]:
+                    for form, expected in test["output"].items():
+                        yield pytest.param(group["schema"], test["data"], form, expected, output_schema,
+                                           id=f"output:{folder}/{path.name}/{group['description']}/"
+                                              f"{test['description']}/{form}")
+
+
+@pytest.mark.parametrize(("schema", "data", "form", "expected", "output_schema"), list(_output_cases()))
+def test_output_format(schema, data, form, expected, output_schema):
+    """Our 2020-12 §12 output is valid under the suite's schema for it (which refers to the output schema of the
+    dialect: supplied as a known document, like the remotes)."""
+    answer = compile_schema(schema).output(data, form)
+    checker = compile_schema(bundle(expected, {output_schema["$id"]: output_schema}))
+    assert checker.is_valid(answer), checker.errors(answer)
+
+
+@pytest.mark.parametrize("form", ["flag", "basic", "detailed"])
+def test_every_output_format_is_valid_under_the_output_schema(form):
+    """Each format answers the 2020-12 output schema, for a failing value with nested alternatives and for a
+    valid one."""
+    base = SUITE / "output-tests" / "draft2020-12"
+    output_schema = json.loads((base / "output-schema.json").read_text(encoding="utf-8"))
+    checker = compile_schema(output_schema)
+    compiled = compile_schema({"$defs": {"n": {"type": "null"}}, "properties": {"a": {"type": "number"}},
+                               "anyOf": [{"type": "string"}, {"$ref": "#/$defs/n"}], "readOnly": True})
+    failing = compiled.output({"a": "x"}, form)
+    assert failing["valid"] is False and checker.is_valid(failing), checker.errors(failing)
+    passing = compiled.output(None, form)
+    assert passing["valid"] is True and checker.is_valid(passing), checker.errors(passing)
+    if form == "basic":
+        assert {u["keywordLocation"] for u in failing["errors"]} >= {"/properties/a/type", "/anyOf/1/$ref/type"}
+        assert [u["keywordLocation"] for u in passing["annotations"]] == ["/readOnly"]

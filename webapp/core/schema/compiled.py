@@ -9,6 +9,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
+from urllib.parse import quote
 
 import jsonschema_rs
 import regex
@@ -35,6 +36,7 @@ from webapp.core.schema.errors import (
 )
 from webapp.core.schema.formats import FORMAT_CHECKER, FORMAT_CHECKERS, METASCHEMA_FORMATS, rust_formats
 from webapp.core.schema.keywords import RustMultipleOf
+from webapp.core.schema.output import OUTPUT_FORMATS, output_unit
 
 # Nesting limit for a validated value, far above the app's JSON_MAX_DEPTH (100): a guard for direct callers, as
 # the Rust engine overflows its stack (a crash, not an exception) near tens of thousands of levels.
@@ -42,6 +44,8 @@ MAX_INSTANCE_DEPTH = 1000
 
 # `false` kept as is: our additionalProperties / unevaluated* keywords report these per member themselves
 _KEEP_FALSE = ("additionalProperties", "unevaluatedProperties", "unevaluatedItems")
+# What a URI fragment keeps unescaped (RFC 3986 §3.5: pchar, "/" and "?"), so a pointer stays readable
+_FRAGMENT_SAFE = "/?:@!$&'()*+,;=-._~"
 
 
 class CompiledSchema:
@@ -289,6 +293,84 @@ class CompiledSchema:
                 raise
             except Exception as exc:  # noqa: BLE001 - the documented safety net, see errors.engine_failure
                 raise schema_errors.engine_failure(exc, "on this value") from None
+
+    def output(self, instance: Any, form: str = "basic") -> dict[str, Any]:
+        """The JSON Schema 2020-12 output (core §12) of validating ``instance``, in format ``form`` (``flag``,
+        ``basic`` or ``detailed``: :mod:`webapp.core.schema.output`).
+
+        :raises ValueError: for an unknown ``form``.
+        :raises PatternTimeout, InstanceTooDeep, SchemaInvalid: as :meth:`errors`.
+        """
+        if form not in OUTPUT_FORMATS:
+            raise ValueError(f"unknown output format {form!r}; use one of {', '.join(OUTPUT_FORMATS)}")
+        if form == "flag":
+            return output_unit([] if self.is_valid(instance) else [{}], [], form)
+
+        def work(deadline: float) -> list[dict[str, Any]]:
+            raw = list(self._iter_python(instance, deadline))
+            return [self._output_error(e) for e in sorted(raw, key=relevance, reverse=True)]
+
+        failures = self._guarded(instance, instance_depth(instance), work)
+        annotations = [] if failures or self._rust is None else self._rust_annotations(instance)
+        return output_unit(failures, annotations, form)
+
+    def _output_error(self, error: ValidationError) -> dict[str, Any]:
+        """One failing output unit (and those of the alternatives of an ``anyOf``/``oneOf``) of a reference-engine
+        error."""
+        converted = self._convert(error)
+        tokens = self._evaluation_path(list(error.absolute_schema_path))
+        location = converted.schema_path
+        if converted.keyword == "false" and tokens and tokens[-1] == "not":
+            tokens = tokens[:-1]  # the marker {"not": {}} stands for the `false` itself
+        unit: dict[str, Any] = {"keywordLocation": jp.join(tokens),
+                                "absoluteKeywordLocation": self._absolute_location(location),
+                                "instanceLocation": converted.pointer, "error": converted.message}
+        unit["errors"] = [self._output_error(e) for e in sorted(error.context or (), key=relevance, reverse=True)]
+        return unit
+
+    def _evaluation_path(self, tokens: list[Any]) -> list[Any]:
+        """python-jsonschema's schema path with the ``$ref`` steps it leaves out put back (2020-12 core §12.3.1:
+        the keyword location goes through references): where a token is no member of the schema reached so far
+        but that schema has a ``$ref``, the path went through it."""
+        nodes, edges = self._analysis.nodes, self._analysis.edges
+        path: list[Any] = []
+        here: str | None = ""
+        for token in tokens:
+            while here is not None:
+                value = nodes[here].value if here in nodes else None
+                holder = jp.resolve(self._analysis.schema, here) if value is None else value
+                if isinstance(holder, dict) and str(token) in holder or isinstance(holder, list):
+                    here = jp.child(here, token)
+                    break
+                if isinstance(holder, dict) and "$ref" in holder:
+                    target = next((t for t, via in edges.get(here, ()) if via == "$ref"), None)
+                    path.append("$ref")
+                    here = target
+                    continue
+                here = None  # a dynamic reference: what follows is not known statically
+            path.append(token)
+        return path
+
+    def _absolute_location(self, pointer: str) -> str:
+        """The URI of the schema location ``pointer`` (in this document): its resource's URI, then the pointer
+        within that resource as the fragment (2020-12 core §12.3.2)."""
+        owner = pointer
+        while owner not in self._analysis.nodes and owner:
+            owner = owner.rsplit("/", 1)[0]
+        base = self._analysis.nodes[owner].base if owner in self._analysis.nodes else ""
+        root = self._analysis.resources.get(base, "")
+        return f"{base}#{quote(pointer[len(root):], safe=_FRAGMENT_SAFE)}"
+
+    def _rust_annotations(self, instance: Any) -> list[dict[str, Any]]:
+        """The annotations the Rust engine collects for a valid ``instance``, as 2020-12 output units."""
+        units = []
+        for node in self._rust.evaluate(instance).list().get("details", ()):
+            for keyword, value in (node.get("annotations") or {}).items():
+                location = node["schemaLocation"]
+                units.append({"keywordLocation": jp.child(node["evaluationPath"], keyword),
+                              "absoluteKeywordLocation": location + jp.join([keyword]),
+                              "instanceLocation": node["instanceLocation"], "annotation": value})
+        return units
 
     def _rust_errors(self, instance: Any) -> list[SchemaError]:
         """Errors as the Rust engine reports them, one per offending member like ours."""
