@@ -9,6 +9,7 @@ on every schema that has none. The suite's ``remotes/`` are supplied as known do
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -127,3 +128,76 @@ def test_every_output_format_is_valid_under_the_output_schema(form):
     if form == "basic":
         assert {u["keywordLocation"] for u in failing["errors"]} >= {"/properties/a/type", "/anyOf/1/$ref/type"}
         assert [u["keywordLocation"] for u in passing["annotations"]] == ["/readOnly"]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Referenced schemas and output formats through /api/gate and the CLI
+
+ADDRESS = {"$id": "https://example.com/address.json", "type": "object", "required": ["city"],
+           "properties": {"city": {"type": "string"}}}
+SHIPPING = {"type": "object", "properties": {"to": {"$ref": "https://example.com/address.json"}}, "required": ["to"]}
+
+
+def _call(arguments: object) -> dict:
+    return {"type": "function_call", "status": "completed", "name": "ship", "call_id": "c",
+            "arguments": json.dumps(arguments)}
+
+
+def test_api_gate_resolves_supplied_schemas_locally(client):
+    body = {"item": _call({"to": {"city": 7}}), "schema": SHIPPING, "schemas": [ADDRESS]}
+    answer = client.post("/api/gate", json=body).get_json()
+    assert answer["reason"] == "arguments_schema" and answer["schema_error"] is None
+    assert [e["pointer"] for e in answer["errors"]] == ["/to/city"]
+    assert client.post("/api/gate", json={**body, "item": _call({"to": {"city": "Oslo"}})}).get_json()["ok"]
+    # by URI, and through the tools' parameters
+    tools = [{"type": "function", "name": "ship", "parameters": SHIPPING}]
+    by_uri = {"item": _call({"to": {}}), "tools": tools, "schemas": {ADDRESS["$id"]: ADDRESS}}
+    assert client.post("/api/gate", json=by_uri).get_json()["reason"] == "arguments_schema"
+    # without them the reference is refused, never fetched
+    alone = client.post("/api/gate", json={"item": _call({"to": {}}), "schema": SHIPPING}).get_json()
+    assert "remote references are disabled" in alone["schema_error"]["message"]
+
+
+def test_api_gate_refuses_unusable_supplied_schemas(client):
+    response = client.post("/api/gate", json={"item": _call({}), "schema": SHIPPING, "schemas": [{"type": "object"}]})
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert error["param"] == "schemas" and "/0" in error["message"] and "$id" in error["message"]
+    response = client.post("/api/gate", json={"item": _call({}), "schema": SHIPPING, "schemas": "x"})
+    assert response.status_code == 400 and response.get_json()["error"]["param"] == "schemas"
+
+
+def test_api_gate_answers_output_formats_on_request(client):
+    body = {"item": _call({"to": {"city": 7}}), "schema": SHIPPING, "schemas": [ADDRESS]}
+    default = client.post("/api/gate", json=body).get_json()
+    assert "output" not in default
+    basic = client.post("/api/gate", json={**body, "output": "basic"}).get_json()
+    assert basic["reason"] == default["reason"] and basic["errors"] == default["errors"]
+    assert basic["output"]["valid"] is False
+    unit = basic["output"]["errors"][0]
+    assert unit["keywordLocation"] == "/properties/to/$ref/properties/city/type"
+    assert unit["absoluteKeywordLocation"] == "https://example.com/address.json#/properties/city/type"
+    assert unit["instanceLocation"] == "/to/city"
+    flag = client.post("/api/gate", json={**body, "output": "flag"}).get_json()["output"]
+    assert flag == {"valid": False}
+    response = client.post("/api/gate", json={**body, "output": "verbose"})
+    assert response.status_code == 400 and response.get_json()["error"]["param"] == "output"
+
+
+def test_cli_schema_dir_and_output(tmp_path):
+    from webapp.__main__ import main
+
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "address.json").write_text(json.dumps(ADDRESS), encoding="utf-8")
+    (tmp_path / "schema.json").write_text(json.dumps(SHIPPING), encoding="utf-8")
+    (tmp_path / "journal.json").write_text(json.dumps([_call({"to": {"city": 7}})]), encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["gate", str(tmp_path / "journal.json"), "--schema", str(tmp_path / "schema.json"),
+                   "--schema-dir", str(tmp_path / "schemas"), "--json", "--output", "basic"], out, err)
+    assert status == 1, err.getvalue()
+    entry = json.loads(out.getvalue())["items"][0]
+    assert entry["reason"] == "arguments_schema"
+    assert entry["output"]["errors"][0]["instanceLocation"] == "/to/city"
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["gate", str(tmp_path / "journal.json"), "--schema", str(tmp_path / "schema.json")], out, err) == 2
+    assert "remote references are disabled" in err.getvalue()

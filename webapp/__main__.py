@@ -14,6 +14,12 @@
 ``python -m webapp serve [--host 127.0.0.1] [--port 5000]``
     What ``scripts/serve`` runs.
 
+``gate`` also takes ``--schema-dir DIR``: the ``*.json`` schema documents under DIR, each known by its ``$id``, are
+what the schema and the tools' parameters may ``$ref`` by URI (resolved locally, never fetched:
+:func:`webapp.core.schema.bundle`); and, for one journal, ``--output flag|basic|detailed`` (with ``--json``), which
+adds to each function_call's entry the JSON Schema 2020-12 output (core §12) of validating its arguments, ``null``
+when they were not validated.
+
 Exit status: 0 replayable (``convert``: converted), 1 not replayable (for a corpus: any file), 2 unusable input
 (the message on stderr names the file and the place: line:column, or a JSON Pointer).
 
@@ -32,11 +38,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from webapp.core.convert import SOURCES, Conversion, ConvertError, convert_text, placed, read_journal
-from webapp.core.gate import JournalChecker, JournalReport, check_journal
+from webapp.core.gate import JournalChecker, JournalReport, check_item, check_journal, tool_schema
+from webapp.core.items import tool_shape
 from webapp.core.journal import Duplicate
 from webapp.core.json import text as jsontext
 from webapp.core.json.text import kind_of
-from webapp.core.schema import SchemaInvalid, compile_schema
+from webapp.core.schema import OUTPUT_FORMATS, SchemaInvalid, bundle, compile_schema, known_documents
 
 EXIT_REPLAYABLE, EXIT_NOT_REPLAYABLE, EXIT_UNUSABLE = 0, 1, 2
 
@@ -78,9 +85,57 @@ def _load_tools(path: str) -> list[Any]:
     return value
 
 
-def _load_schema(path: str) -> Any:
+def _load_documents(folder: str) -> dict[str, Any]:
+    """The schema documents under ``folder`` by their ``$id`` (:func:`webapp.core.schema.known_documents`)."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise _Unusable(f"{folder}: not a folder")
+    documents: dict[str, Any] = {}
+    for path in sorted(root.rglob("*.json")):
+        value = _read_json(str(path))
+        try:
+            known = known_documents([value], where=str(path))
+        except SchemaInvalid as exc:
+            raise _Unusable(exc.message) from None
+        uri, document = next(iter(known.items()))
+        if uri in documents:
+            raise _Unusable(f"{path}: another file under {folder} has the $id {uri}")
+        documents[uri] = document
+    return documents
+
+
+def _bundled_tools(tools: list[Any], documents: dict[str, Any], path: str) -> list[Any]:
+    bundled = []
+    for index, tool in enumerate(tools):
+        shape = tool_shape(tool)
+        if shape is not None and isinstance(shape.definition.get("parameters"), (dict, bool)):
+            try:
+                definition = {**shape.definition, "parameters": bundle(shape.definition["parameters"], documents)}
+            except SchemaInvalid as exc:
+                raise _Unusable(f"{path}: tool {index}: {exc}") from None
+            tool = definition if shape.definition is tool else {**tool, "function": definition}
+        bundled.append(tool)
+    return bundled
+
+
+def _add_outputs(answer: dict[str, Any], items: list[Any], tools: list[Any] | None, schema: Any, form: str) -> None:
+    """Each function_call entry of ``answer`` gets ``"output"``: its arguments' validation in format ``form``."""
+    for entry in answer["items"]:
+        item = items[entry["index"]]
+        if not isinstance(item, dict) or item.get("type") != "function_call":
+            continue
+        name = item.get("name")
+        item_schema = schema if schema is not None else tool_schema(tools, name)
+        verdict = check_item(item, item_schema, tool_name=name if isinstance(name, str) else None)
+        validated = item_schema is not None and verdict.reason in ("ok", "arguments_schema")
+        entry["output"] = compile_schema(item_schema).output(verdict.arguments, form) if validated else None
+
+
+def _load_schema(path: str, documents: dict[str, Any] | None = None) -> Any:
     schema = _read_json(path)
     try:
+        if documents:
+            schema = bundle(schema, documents)
         compile_schema(schema)
     except SchemaInvalid as exc:
         raise _Unusable(f"{path}: {exc}") from None
@@ -117,8 +172,11 @@ def _is_corpus(options: argparse.Namespace) -> bool:
 
 def gate_command(options: argparse.Namespace, out: TextIO) -> int:
     """Run ``gate``; returns the exit status."""
+    documents = _load_documents(options.schema_dir) if options.schema_dir else {}
     tools = _load_tools(options.tools) if options.tools else None
-    schema = _load_schema(options.schema) if options.schema else None
+    if documents and tools:
+        tools = _bundled_tools(tools, documents, options.tools)
+    schema = _load_schema(options.schema, documents) if options.schema else None
     if _is_corpus(options):
         return corpus_command(options, tools, out)
     if options.stream:
@@ -128,9 +186,13 @@ def gate_command(options: argparse.Namespace, out: TextIO) -> int:
     except ConvertError as exc:
         where = f" (at {exc.pointer or '/'})" if exc.pointer and exc.line is None else ""
         raise _Unusable(f"{options.journal[0]}: {exc.message}{where}") from None
+    if documents and tools is None and journal.tools:
+        tools = _bundled_tools(journal.tools, documents, options.journal[0])
     report = check_journal(journal, tools, schema=schema)
     if options.json:
         answer = report.as_dict()
+        if options.output:
+            _add_outputs(answer, journal.items, tools or journal.tools, schema, options.output)
         if conversion is not None:
             answer["source"] = conversion.source
             for item in answer["items"]:
@@ -263,6 +325,10 @@ def build_parser() -> argparse.ArgumentParser:
     gate.add_argument("--tools", metavar="TOOLS.json", help="tool definitions (a JSON array, or an object with "
                       "\"tools\"); default: the journal's own")
     gate.add_argument("--schema", metavar="SCHEMA.json", help="one JSON Schema for every function_call")
+    gate.add_argument("--schema-dir", metavar="DIR", help="schema documents (*.json, each with its $id) that the "
+                      "schemas may $ref by URI; resolved locally, never fetched")
+    gate.add_argument("--output", choices=OUTPUT_FORMATS, help="with --json, one journal: each function_call's "
+                      "arguments validation in this JSON Schema 2020-12 output format")
     gate.add_argument("--json", action="store_true", help="print the API's JSON report")
     convert = commands.add_parser(
         "convert", help="a conversation from any provider as Open Responses JSON Lines",

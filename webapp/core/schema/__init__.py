@@ -38,7 +38,8 @@ The modules, one idea each (this package re-exports the public API, as python-js
 * :mod:`~webapp.core.schema.analysis` — one pass over a schema: nodes, ``$ref`` targets, cycles, patterns;
 * :mod:`~webapp.core.schema.compiled` — :class:`CompiledSchema` and :func:`compile_schema`;
 * :mod:`~webapp.core.schema.cache` — the caches, bounded by count and bytes;
-* :mod:`~webapp.core.schema.bundle` — referenced schemas the user supplies, embedded so they resolve locally.
+* :mod:`~webapp.core.schema.bundle` — referenced schemas the user supplies, embedded so they resolve locally;
+* :mod:`~webapp.core.schema.output` — the 2020-12 output formats (flag, basic, detailed).
 """
 
 from webapp.core.json.text import json_type
@@ -49,11 +50,12 @@ from webapp.core.schema.dialects import DEFAULT_DIALECT, DIALECTS
 from webapp.core.schema.ecma import ecma_pattern
 from webapp.core.schema.errors import InstanceTooDeep, PatternTimeout, SchemaError, SchemaInvalid
 from webapp.core.schema.formats import FORMAT_CHECKERS
+from webapp.core.schema.output import OUTPUT_FORMATS
 from webapp.core.schema.patterns import MAX_PATTERN_COST, MAX_SCHEMA_PATTERN_COST, compile_pattern
 
 __all__ = [
     "DIALECTS", "DEFAULT_DIALECT", "MAX_SCHEMA_DEPTH", "MAX_INSTANCE_DEPTH", "MAX_PATTERN_COST",
     "MAX_SCHEMA_PATTERN_COST", "FORMAT_CHECKERS", "SchemaInvalid", "PatternTimeout", "InstanceTooDeep",
     "SchemaError", "json_type", "CompiledSchema", "compile_schema", "compile_pattern", "ecma_pattern",
-    "bundle", "known_documents",
+    "bundle", "known_documents", "OUTPUT_FORMATS",
 ]

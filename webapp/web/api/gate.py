@@ -8,6 +8,12 @@ One item::
         "parse_error": null | {"message", "code", "line", "column"},
         "schema_error": null | {"message", "pointer", "keyword"}, "dialect": "2020-12" | null}
 
+Referenced schemas: ``"schemas"`` — a list of schema documents, each known by its ``$id``, or an object
+``{"<absolute URI>": schema}`` — supplies the documents that ``schema`` and the tools' parameters ``$ref`` by URI;
+they are resolved locally (:func:`webapp.core.schema.bundle`), never fetched. ``"output": "flag" | "basic" |
+"detailed"`` (one item) adds ``"output"``: the arguments' validation in that JSON Schema 2020-12 output format
+(core §12), ``null`` when the arguments were not validated; without it the answer is as above.
+
 A journal (``items`` as a JSON array, or ``journal`` as any shape :func:`webapp.core.journal.load_journal` accepts —
 parsed JSON, or text of JSON / JSON Lines)::
 
@@ -45,10 +51,11 @@ from flask import Blueprint
 
 from webapp.core.convert import SOURCES, Conversion, ConvertError, placed, read_journal
 from webapp.core.gate import check_item, check_journal, tool_schema
+from webapp.core.items import tool_shape
 from webapp.core.journal import from_value
 from webapp.core.json.pointer import split as split_pointer
 from webapp.core.json.text import JSONWarning, kind_of, quote
-from webapp.core.schema import SchemaInvalid, compile_schema
+from webapp.core.schema import OUTPUT_FORMATS, SchemaInvalid, bundle, compile_schema, known_documents
 from webapp.web.api.jsonbody import read_json_document
 from webapp.web.errors import ApiError
 from webapp.web.limits import parse_limits
@@ -116,6 +123,7 @@ def _optional_schema(body: dict[str, Any]) -> dict | bool | None:
 def gate() -> Any:
     """Gate one item against a schema, or a whole journal against its tools (see the module docstring)."""
     body, duplicates = _body()
+    body = _with_referenced_schemas(body)
     format_assertion = _optional_bool(body, "format_assertion")
     schema = _optional_schema(body)
     modes = [name for name in ("item", "items", "journal") if name in body]
@@ -127,7 +135,7 @@ def gate() -> Any:
                        " / {\"journal\": ...} for a journal.", param="item", code="missing_parameter")
     if modes[0] == "item":
         _refuse_duplicates(duplicates, _REFERENCE_MEMBERS)
-        return _one_item(body["item"], schema, format_assertion, _optional_tools(body))
+        return _one_item(body["item"], schema, format_assertion, _optional_tools(body), _optional_output(body))
     _refuse_duplicates(duplicates, tuple(m for m in _REFERENCE_MEMBERS if m != "item"))
     return _journal(body, modes[0], schema, format_assertion, duplicates)
 
@@ -140,8 +148,56 @@ def _optional_tools(body: dict[str, Any]) -> list[Any] | None:
     return tools
 
 
+def _with_referenced_schemas(body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` with ``schema`` and the tools' parameters bundled with the documents of ``schemas`` they refer
+    to (see the module docstring); ``body`` itself without ``schemas``."""
+    if "schemas" not in body:
+        return body
+    supplied = body["schemas"]
+    if not isinstance(supplied, (list, dict)):
+        raise ApiError(f"schemas must be a JSON array of schemas (each with its $id) or an object of URI -> "
+                       f"schema, not {kind_of(supplied)}.", param="schemas", code="invalid_type")
+    try:
+        documents = known_documents(supplied)
+    except SchemaInvalid as err:
+        raise ApiError(f"schemas{err.pointer}: {err.message}", param="schemas", code="invalid_schemas") from None
+    if not documents:
+        return body
+    body = dict(body)
+    try:
+        if isinstance(body.get("schema"), (dict, bool)):
+            body["schema"] = bundle(body["schema"], documents)
+    except SchemaInvalid as err:
+        raise ApiError(f"schema{err.pointer}: {err.message}", param="schema", code="invalid_schema") from None
+    if isinstance(body.get("tools"), list):
+        body["tools"] = [_bundled_tool(tool, index, documents) for index, tool in enumerate(body["tools"])]
+    return body
+
+
+def _bundled_tool(tool: Any, index: int, documents: dict[str, Any]) -> Any:
+    shape = tool_shape(tool)
+    if shape is None or not isinstance(shape.definition.get("parameters"), (dict, bool)):
+        return tool
+    try:
+        parameters = bundle(shape.definition["parameters"], documents)
+    except SchemaInvalid as err:
+        raise ApiError(f"tools/{index}{shape.parameters_pointer}{err.pointer}: {err.message}", param="tools",
+                       code="invalid_schema") from None
+    definition = {**shape.definition, "parameters": parameters}
+    return definition if shape.definition is tool else {**tool, "function": definition}
+
+
+def _optional_output(body: dict[str, Any]) -> str | None:
+    form = body.get("output")
+    if form is not None and form not in OUTPUT_FORMATS:
+        raise ApiError(f"output must be one of {', '.join(map(quote, OUTPUT_FORMATS))}, not "
+                       f"{quote(form) if isinstance(form, str) else kind_of(form)}.", param="output",
+                       code="invalid_value")
+    return form
+
+
 def _one_item(item: Any, schema: dict | bool | None, format_assertion: bool,
-              tools: list[Any] | None) -> dict[str, Any]:
+              tools: list[Any] | None, output: str | None = None) -> dict[str, Any]:
     if not isinstance(item, dict):
         raise ApiError(f"item must be an Open Responses item (a JSON object), not {kind_of(item)}.", param="item",
                        code="invalid_type")
@@ -152,12 +208,17 @@ def _one_item(item: Any, schema: dict | bool | None, format_assertion: bool,
                          tool_name=name if isinstance(name, str) else None, max_depth=parse_limits().max_depth)
     result = verdict.as_dict()
     dialect = None
+    compiled = None
     if schema is not None and verdict.schema_problem is None:
         try:
-            dialect = compile_schema(schema, format_assertion=format_assertion).dialect_name
+            compiled = compile_schema(schema, format_assertion=format_assertion)
+            dialect = compiled.dialect_name
         except SchemaInvalid:  # already reported as schema_error
             dialect = None
     result["dialect"] = dialect
+    if output is not None:
+        validated = compiled is not None and verdict.reason in ("ok", "arguments_schema")
+        result["output"] = compiled.output(verdict.arguments, output) if validated else None
     return result
 
 
