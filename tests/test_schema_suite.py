@@ -201,3 +201,16 @@ def test_cli_schema_dir_and_output(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     assert main(["gate", str(tmp_path / "journal.json"), "--schema", str(tmp_path / "schema.json")], out, err) == 2
     assert "remote references are disabled" in err.getvalue()
+
+
+def test_schema_page_takes_referenced_schemas(client):
+    form = {"instance": json.dumps({"to": {"city": 7}}), "schema": json.dumps(SHIPPING)}
+    alone = client.post("/schema", data=form).get_data(as_text=True)
+    assert "remote references are disabled" in alone
+    page = client.post("/schema", data={**form, "documents": json.dumps([ADDRESS])}).get_data(as_text=True)
+    assert "remote references are disabled" not in page and 'data-testid="validity">invalid' in page
+    assert "example.com/address.json" in page  # the referenced schemas are kept as pasted
+    bad = client.post("/schema", data={**form, "documents": "[{"}).get_data(as_text=True)
+    assert "The referenced schemas are not JSON" in bad
+    no_id = client.post("/schema", data={**form, "documents": '[{"type": "object"}]'}).get_data(as_text=True)
+    assert "schema unusable" in no_id and "$id" in no_id

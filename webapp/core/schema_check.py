@@ -30,7 +30,7 @@ from webapp.core.json.text import (
     parse,
     try_loads_ijson,
 )
-from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
+from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, bundle, compile_schema, known_documents
 
 __all__ = [
     "MAX_ERRORS_SHOWN", "MAX_VALUE_CHARS", "Check", "ErrorGroup", "ErrorRow", "ParseProblem", "SchemaProblem",
@@ -152,6 +152,7 @@ class Check:
 
     instance_text: str = ""
     schema_text: str = ""
+    documents_text: str = ""
     format_assertion: bool = False
     parse_problems: list[ParseProblem] = field(default_factory=list)
     warnings: list[TextWarning] = field(default_factory=list)
@@ -204,7 +205,7 @@ class Check:
 # -- the check ---------------------------------------------------------------------------------------------
 
 def run_check(instance_text: str, schema_text: str, *, format_assertion: bool = False,
-              max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: int | None = None) -> Check:
+              max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: int | None = None, documents_text: str = "") -> Check:
     """Parse both texts, unwrap them, validate, and collect what the result pane shows.
 
     :param instance_text: the pasted instance: bare arguments, a ``function_call`` item or a Chat Completions
@@ -212,18 +213,32 @@ def run_check(instance_text: str, schema_text: str, *, format_assertion: bool = 
     :param format_assertion: ``format`` is asserted (JSON Schema 2020-12 Validation §7.2.2), not only annotated.
     :param max_depth: nesting allowed in each text (and in an ``arguments`` string); ``max_bytes``: UTF-8 size
         allowed of each (``None``: any). The limits of :func:`webapp.core.json.text.parse`.
+    :param documents_text: the referenced schemas: a JSON array of schemas, each known by its ``$id``, or an
+        object ``{"<absolute URI>": schema}``; what the schema ``$ref``s by URI, resolved locally
+        (:func:`webapp.core.schema.bundle`). Empty: none.
     :return: the :class:`Check`. Never raises for bad input: every problem lands in it.
     """
-    check = Check(instance_text=instance_text, schema_text=schema_text, format_assertion=format_assertion)
+    check = Check(instance_text=instance_text, schema_text=schema_text, format_assertion=format_assertion,
+                  documents_text=documents_text)
     limits = {"max_depth": max_depth, "max_bytes": max_bytes}
     instance_doc = _parse_input(check, "instance", instance_text, limits)
     schema_doc = _parse_input(check, "schema", schema_text, limits)
+    documents_doc = _parse_input(check, "documents", documents_text, limits)
     locate_instance = None if instance_doc is None else _take_instance(check, instance_doc, limits)
-    if schema_doc is None:
+    if schema_doc is None or (documents_text.strip() and documents_doc is None):
         return check
     schema, locate_schema = _take_schema(check, schema_doc)
     if locate_schema is None:
         return check
+    if documents_doc is not None:
+        try:
+            if not isinstance(documents_doc.value, (list, dict)):
+                raise SchemaInvalid("the referenced schemas must be a JSON array of schemas (each with its $id) "
+                                    "or an object of URI -> schema")
+            schema = bundle(schema, known_documents(documents_doc.value, where="referenced schemas"))
+        except SchemaInvalid as problem:
+            check.schema_problem = SchemaProblem(problem.message, problem.pointer, problem.keyword, None)
+            return check
     try:
         check.compiled = compile_schema(schema, format_assertion=format_assertion)
     except SchemaInvalid as problem:

@@ -1,7 +1,8 @@
 """JSON Schema page (step 2): validate a tool call's parsed ``arguments`` against the tool's JSON Schema.
 
 ``GET /schema`` shows the form (``?example=<name>`` fills it with one of :data:`EXAMPLES` and checks it);
-``POST /schema`` (fields ``instance``, ``schema``, ``format_assertion``) shows the result: the htmx
+``POST /schema`` (fields ``instance``, ``schema``, ``format_assertion``, ``documents``: the referenced schemas)
+shows the result: the htmx
 request gets the ``schema/_result.html`` partial, a plain POST the full page with both texts kept.
 
 Routes and form fields only: the page's model and logic are :mod:`webapp.core.schema_check`.
@@ -43,14 +44,14 @@ def check() -> str:
     """
     form = request.form
     result = _check(form.get("instance", ""), form.get("schema", ""),
-                    format_assertion=form.get("format_assertion") == "on")
+                    format_assertion=form.get("format_assertion") == "on", documents_text=form.get("documents", ""))
     return _render(result, full="schema" not in form or not is_partial())
 
 
-def _check(instance_text: str, schema_text: str, *, format_assertion: bool = False) -> Check:
+def _check(instance_text: str, schema_text: str, *, format_assertion: bool = False, documents_text: str = "") -> Check:
     """:func:`run_check` with the app's parse limits (``JSON_MAX_DEPTH``, ``MAX_CONTENT_LENGTH``)."""
     return run_check(instance_text, schema_text, format_assertion=format_assertion,
-                     **parse_limits().parse_options)
+                     documents_text=documents_text, **parse_limits().parse_options)
 
 
 def _render(check: Check, *, full: bool) -> str:
