@@ -25,21 +25,25 @@ from webapp.core.schema.patterns import MAX_PATTERN_COST, compile_pattern
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\Z", re.ASCII)
 # RFC 3339 §5.6 partial-time + time-offset; seconds 60 only as a leap second (checked below)
 _TIME = re.compile(r"(\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))\Z", re.ASCII)
-# ISO 8601 durations as RFC 3339 Appendix A writes them: weeks alone, or Y M D, then T with H M S
-# (dur-date = day / month [day] / year [month [day]]; dur-time = T (hour [minute [second]] / minute [second] / second))
+# ISO 8601 durations as RFC 3339 Appendix A writes them: weeks alone, or a date part then a time part
+# (dur-date = day / month [day] / year [month [day]]; dur-time = T (hour [minute [second]] / minute [second] /
+# second))
 _DUR_TIME = r"T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S)"
-_DURATION = re.compile(rf"P(?:\d+W|(?:\d+D|\d+M(?:\d+D)?|\d+Y(?:\d+M(?:\d+D)?)?)(?:{_DUR_TIME})?|{_DUR_TIME})\Z", re.ASCII)
+_DUR_DATE = r"(?:\d+D|\d+M(?:\d+D)?|\d+Y(?:\d+M(?:\d+D)?)?)"
+_DURATION = re.compile(rf"P(?:\d+W|{_DUR_DATE}(?:{_DUR_TIME})?|{_DUR_TIME})\Z", re.ASCII)
 _UUID = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\Z", re.ASCII)
 # RFC 1123 §2.1 labels
 _HOSTNAME_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)\Z", re.ASCII)
 # RFC 6570 §2: literals, and expressions {op varspec,...} (the op-reserve characters = , ! @ | are refused)
 _VARCHAR = r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})"
 _VARSPEC = rf"{_VARCHAR}(?:\.?{_VARCHAR})*(?::[1-9][0-9]{{0,3}}|\*)?"
-_URI_TEMPLATE = re.compile(rf"(?:[^\x00-\x20\x7f\"%<>\\^`{{|}}]|%[0-9A-Fa-f]{{2}}|\{{[+#./;?&]?{_VARSPEC}(?:,{_VARSPEC})*\}})*\Z")
+_URI_TEMPLATE = re.compile(rf"(?:[^\x00-\x20\x7f\"%<>\\^`{{|}}]|%[0-9A-Fa-f]{{2}}"
+                           rf"|\{{[+#./;?&]?{_VARSPEC}(?:,{_VARSPEC})*\}})*\Z")
 # IDNA label separators (RFC 3490 §3.1): a name may not end with one
 _IDN_DOTS = (".", "\u3002", "\uff0e", "\uff61")
 # RFC 5322 §3.2.3 atext, and RFC 6531 §3.3's UTF8-non-ascii beside it in idn-email
-_IDN_LOCAL = re.compile(r"(?:[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]|[^\x00-\x7f])+(?:\.(?:[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]|[^\x00-\x7f])+)*\Z")
+_ATOM = r"(?:[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]|[^\x00-\x7f])+"
+_IDN_LOCAL = re.compile(rf"{_ATOM}(?:\.{_ATOM})*\Z")
 _IP_LITERAL = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*:)?//(?:[^@/?#\[]*@)?\[([^\]]*)\]")
 _RELATIVE_POINTER = re.compile(r"(0|[1-9][0-9]*)(#|(/.*))?\Z", re.ASCII | re.DOTALL)
 
@@ -77,7 +81,7 @@ def _is_date_time(value: str) -> bool:
     return bool(sep) and _is_date(date) and _is_time(time_)
 
 
-def _accepts(parse: Callable[[str], Any], error: type[Exception] | tuple[type[Exception], ...]) -> Callable[[str], bool]:
+def _accepts(parse: Callable[[str], Any], error: type[Exception]) -> Callable[[str], bool]:
     """A format check that is "``parse`` takes the value without raising ``error``"."""
     def check(value: str) -> bool:
         try:
@@ -172,7 +176,7 @@ def _is_relative_json_pointer(value: str) -> bool:
 
 
 def _is_uri_template(value: str) -> bool:
-    """RFC 6570 §2 (the grammar: ``uri_template`` takes ``{a..b}``, ``{var=def}`` and ``{,+var}``)."""
+    """RFC 6570 §2 (the grammar; the uri-template package takes ``{a..b}``, ``{var=def}`` and ``{,+var}``)."""
     return bool(_URI_TEMPLATE.match(value))
 
 
