@@ -214,3 +214,14 @@ def test_schema_page_takes_referenced_schemas(client):
     assert "The referenced schemas are not JSON" in bad
     no_id = client.post("/schema", data={**form, "documents": '[{"type": "object"}]'}).get_data(as_text=True)
     assert "schema unusable" in no_id and "$id" in no_id
+
+
+def test_format_is_asserted_only_where_the_dialect_defines_it():
+    """A format name an older dialect does not define is an annotation there, in both engines."""
+    for dialect, asserted in (("http://json-schema.org/draft-04/schema#", False),
+                              ("http://json-schema.org/draft-07/schema#", False),
+                              ("https://json-schema.org/draft/2019-09/schema", True)):
+        compiled = compile_schema({"$schema": dialect, "format": "uuid"}, format_assertion=True)
+        assert ("uuid" in compiled.checked_formats) is asserted
+        assert compiled.is_valid("not-a-uuid") is not asserted
+        assert compiled._rust.is_valid("not-a-uuid") is not asserted

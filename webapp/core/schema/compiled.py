@@ -34,7 +34,7 @@ from webapp.core.schema.errors import (
     relevance,
     show,
 )
-from webapp.core.schema.formats import FORMAT_CHECKER, FORMAT_CHECKERS, METASCHEMA_FORMATS, rust_formats
+from webapp.core.schema.formats import DIALECT_FORMATS, METASCHEMA_FORMATS, format_checker, rust_formats
 from webapp.core.schema.keywords import RustMultipleOf
 from webapp.core.schema.output import OUTPUT_FORMATS, output_unit
 
@@ -55,7 +55,8 @@ class CompiledSchema:
     :ivar dialect: the dialect URI, e.g. ``https://json-schema.org/draft/2020-12/schema``.
     :ivar dialect_name: e.g. ``2020-12``.
     :ivar format_assertion: whether ``format`` is asserted.
-    :ivar checked_formats: the format names really checked when ``format_assertion`` is on.
+    :ivar checked_formats: the format names really checked when ``format_assertion`` is on: those the dialect
+        defines (:data:`webapp.core.schema.formats.DIALECT_FORMATS`).
     :ivar fast_path: whether ``is_valid`` uses the Rust engine (``fast_path_note`` says why not, if not).
     :ivar catastrophic_patterns: the patterns that ran out of time on this schema (see :class:`PatternTimeout`).
     :ivar pattern_cost: what the schema's distinct patterns cost to compile together (atoms, see
@@ -70,7 +71,8 @@ class CompiledSchema:
         self.dialect = dialect.uri
         self.dialect_name = dialect.name
         self.format_assertion = format_assertion
-        self.checked_formats: tuple[str, ...] = tuple(sorted(FORMAT_CHECKERS)) if format_assertion else ()
+        self.checked_formats: tuple[str, ...] = (tuple(sorted(DIALECT_FORMATS[dialect.name])) if format_assertion
+                                                 else ())
         # Patterns that ran out of time on this schema (PatternTimeout): later validations reaching one answer at
         # once instead of spending the budget again. At most one entry per distinct pattern of the schema.
         self.catastrophic_patterns: set[str] = set()
@@ -96,7 +98,7 @@ class CompiledSchema:
             if isinstance(node.value, dict):
                 node.value.pop("$schema", None)
         self._python = dialect.python(
-            working, registry=REGISTRY, format_checker=FORMAT_CHECKER if format_assertion else None)
+            working, registry=REGISTRY, format_checker=format_checker(dialect.name) if format_assertion else None)
         self._rust: Any = None
         # Without a cycle through references an engine recurses at most once per schema node, however deep the
         # value: with few enough nodes the Rust engine then needs no measure of the value first (the gate's hot
@@ -118,7 +120,7 @@ class CompiledSchema:
             options: dict[str, Any] = {"retriever": refuse_retrieval,
                                        "pattern_options": jsonschema_rs.FancyRegexOptions(backtrack_limit=100_000)}
             if format_assertion:
-                options.update(validate_formats=True, formats=rust_formats())
+                options.update(validate_formats=True, formats=rust_formats(dialect.name))
             else:
                 options["validate_formats"] = False
             if self._analysis.has_multiple_of:
@@ -519,7 +521,7 @@ def compile_schema(schema: dict | bool, *, format_assertion: bool = False) -> Co
 
     :param schema: a JSON Schema document: an object, or ``true``/``false``.
     :param format_assertion: assert ``format`` (the formats in
-        :data:`webapp.core.schema.formats.FORMAT_CHECKERS`); off by default, as 2020-12 makes ``format`` an
+        :data:`webapp.core.schema.formats.DIALECT_FORMATS` of the schema's dialect); off by default, as 2020-12 makes ``format`` an
         annotation (validation §7.2).
     :raises SchemaInvalid: when the schema is unusable (the exception is cached too), including a ``pattern``
         too costly to compile (:data:`webapp.core.schema.patterns.MAX_PATTERN_COST`).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -253,26 +254,36 @@ def _strings_only(check: Callable[[str], bool]) -> Callable[[Any], bool]:
     return lambda value: not isinstance(value, str) or check(value)
 
 
-def _format_checker() -> FormatChecker:
+# The formats each dialect defines (draft-04 validation §7.3, draft-06 §8.3, draft-07 §7.3, 2019-09 §7.3,
+# 2020-12 §7.3): asserted there when format assertion is on; any other name is an annotation only.
+_DRAFT4_FORMATS = frozenset({"date-time", "email", "hostname", "ipv4", "ipv6", "uri"})
+_DRAFT6_FORMATS = _DRAFT4_FORMATS | {"uri-reference", "uri-template", "json-pointer"}
+_DRAFT7_FORMATS = _DRAFT6_FORMATS | {"date", "time", "idn-email", "idn-hostname", "iri", "iri-reference",
+                                     "relative-json-pointer", "regex"}
+DIALECT_FORMATS: dict[str, frozenset[str]] = {
+    "draft-04": _DRAFT4_FORMATS, "draft-06": _DRAFT6_FORMATS, "draft-07": _DRAFT7_FORMATS,
+    "2019-09": _DRAFT7_FORMATS | {"duration", "uuid"}, "2020-12": _DRAFT7_FORMATS | {"duration", "uuid"},
+}
+
+
+@functools.cache
+def format_checker(dialect_name: str) -> FormatChecker:
+    """The checker the reference engine asserts the formats of ``dialect_name`` (e.g. ``"draft-07"``) with."""
     checker = FormatChecker(formats=())
-    for name, func in FORMAT_CHECKERS.items():
-        checker.checks(name)(_strings_only(func))
+    for name in DIALECT_FORMATS[dialect_name]:
+        checker.checks(name)(_strings_only(FORMAT_CHECKERS[name]))
     return checker
 
 
-#: The checker the reference engine asserts formats with.
-FORMAT_CHECKER = _format_checker()
 # The metaschemas say `pattern` has format "regex": check it as ECMA (our engine), not with Python's `re`.
 METASCHEMA_FORMATS = FormatChecker(formats=())
 METASCHEMA_FORMATS.checks("regex")(_strings_only(_is_regex))
 
 
-def rust_formats() -> dict[str, Callable[[Any], bool]]:
-    """The ``formats`` option of ``jsonschema_rs``: our checkers for the asserted formats, every other format it
-    knows natively accepted (an annotation, as for the reference engine)."""
+def rust_formats(dialect_name: str) -> dict[str, Callable[[Any], bool]]:
+    """The ``formats`` option of ``jsonschema_rs``: our checkers for the formats of ``dialect_name``, every other
+    format it knows natively accepted (an annotation, as for the reference engine)."""
     formats: dict[str, Callable[[Any], bool]] = {name: (lambda _v: True) for name in _RUST_NATIVE_FORMATS}
-    for name, func in FORMAT_CHECKERS.items():
-        formats[name] = _strings_only(func)
+    for name in DIALECT_FORMATS[dialect_name]:
+        formats[name] = _strings_only(FORMAT_CHECKERS[name])
     return formats
-
-
