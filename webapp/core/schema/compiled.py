@@ -521,8 +521,8 @@ def compile_schema(schema: dict | bool, *, format_assertion: bool = False) -> Co
 
     :param schema: a JSON Schema document: an object, or ``true``/``false``.
     :param format_assertion: assert ``format`` (the formats in
-        :data:`webapp.core.schema.formats.DIALECT_FORMATS` of the schema's dialect); off by default, as 2020-12 makes ``format`` an
-        annotation (validation §7.2).
+        :data:`webapp.core.schema.formats.DIALECT_FORMATS` of the schema's dialect); off by default, as 2020-12
+        makes ``format`` an annotation (validation §7.2).
     :raises SchemaInvalid: when the schema is unusable (the exception is cached too), including a ``pattern``
         too costly to compile (:data:`webapp.core.schema.patterns.MAX_PATTERN_COST`).
     """
