@@ -318,7 +318,10 @@
       timer = null;
       draft.submitted = null;
       drafts.remove(key).catch(function () { /* nothing kept */ });
-      try { localStorage.removeItem(key); } catch (e) { /* storage off */ }
+      // A reload right after may abort that removal with the page: a tombstone, written at once, outdates the
+      // kept draft on arrival, which then removes it for good.
+      try { localStorage.setItem(key, JSON.stringify({ base: draft.base, fields: null, submitted: null, saved: Date.now() })); }
+      catch (e) { /* storage off */ }
       url.hidden = true;
       var target = form.getAttribute("hx-target") || (form.querySelector("[hx-target]") || form).getAttribute("hx-target");
       var result = target && document.querySelector(target);
@@ -347,6 +350,7 @@
       }).catch(function () { say("The link's input could not be read."); return null; })
       : drafts.get(key).then(function (stored) {
         var kept = newer(stored, backup);
+        if (kept && !kept.fields && stored) drafts.remove(key).catch(function () { /* nothing kept */ });
         if (!kept || !kept.fields || !(base.empty || kept.base === base.hash)) return null;
         if (!apply(form, kept.fields)) return null;
         say("Your input is back, kept in this browser since " + new Date(kept.saved).toLocaleTimeString() + ".");
