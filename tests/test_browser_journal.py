@@ -67,3 +67,11 @@ def test_a_100000_item_journal_is_answered_on_the_page_a_page_at_a_time(page: Pa
     page.get_by_role("button", name="next →").first.click()
     expect(page.locator("#journal-items")).to_contain_text("page 2 of 1000", timeout=120_000)
     expect(page.locator("#journal-item-100")).to_be_visible()
+
+
+@pytest.mark.parametrize("path", ["/journal?example=chat-completions", "/schema?example=fc_009"])
+def test_long_lines_scroll_inside_the_editor_not_the_page(page: Page, path: str):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(path)
+    expect(page.locator(".editor-host").first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280

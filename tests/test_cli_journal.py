@@ -68,8 +68,8 @@ def test_stream_writes_verdicts_and_findings_as_they_come(tmp_path: Path):
         (1, "ok"), (2, "not_function_call"), (3, "not_function_call"), (4, "namespaced")]
     assert lines[3] == {"finding": lines[3]["finding"]} and lines[3]["finding"]["code"] == "duplicate_output"
     assert lines[1]["refused_by"] == [] and lines[2]["refused_by"] == ["duplicate_output"] and not lines[2]["ok"]
-    assert lines[-1] == {"replayable": False, "counts": {"ok": 1, "not_function_call": 1, "refused": 1,
-                                                          "namespaced": 1}, "items": 4}
+    assert lines[-1] == {"replayable": False, "counts": {"ok": 1, "not_function_call": 2, "namespaced": 1},
+                         "items": 4}
 
 
 def test_stream_names_a_bad_line_and_refuses_other_sources(tmp_path: Path):
@@ -115,3 +115,26 @@ def test_a_corpus_here_and_on_dask(tmp_path: Path):
                                                                           "chat_completions"]
     code, _, err = run("gate", str(tmp_path / "none-*.jsonl"))
     assert code == 2 and "no journal files there" in err
+
+
+def test_convert_says_where_the_tools_go_and_writes_them_on_request(tmp_path: Path):
+    source = str(CONVERSATIONS / "gemini-contents.json")
+    code, _, err = run("convert", source)
+    assert code == 0 and "its 2 tools are not in the JSON Lines; write them with --tools-out" in err
+    tools = tmp_path / "tools.json"
+    items = tmp_path / "items.jsonl"
+    code, out, err = run("convert", source, "--tools-out", str(tools))
+    items.write_text(out)
+    assert code == 0 and [t["name"] for t in json.loads(tools.read_text())] == ["get_latest_sales_report",
+                                                                               "get_weather"]
+    code, out, _ = run("gate", str(items), "--tools", str(tools), "--stream")
+    assert code == 0 and json.loads(out.splitlines()[-1])["replayable"] is True
+
+
+def test_stream_counts_as_the_report_does(tmp_path: Path):
+    journal = tmp_path / "j.jsonl"
+    journal.write_text(json.dumps({"type": "function_call", "call_id": "c", "name": "nope", "arguments": "{}",
+                                   "status": "completed"}) + "\n")
+    _, out, _ = run("gate", str(journal), "--stream")
+    _, plain, _ = run("gate", str(journal), "--json")
+    assert json.loads(out.splitlines()[-1])["counts"] == json.loads(plain)["counts"]

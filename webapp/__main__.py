@@ -233,8 +233,8 @@ def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema:
             findings = checker.take_findings()
             refused = tuple(dict.fromkeys(f.code for f in findings if f.severity == "error" and f.index == index))
             shown = verdict.as_dict() | {"line": number, "refused_by": list(refused), "ok": verdict.ok and not refused}
-            counts[verdict.label if not refused else "refused"] = counts.get(
-                verdict.label if not refused else "refused", 0) + 1
+            label = "refused" if refused and verdict.reason == "ok" else verdict.label  # as JournalReport counts
+            counts[label] = counts.get(label, 0) + 1
             out.write(json.dumps(shown, ensure_ascii=False) + "\n")
             for finding in findings:
                 out.write(json.dumps({"finding": finding.as_dict()}, ensure_ascii=False) + "\n")
@@ -294,6 +294,13 @@ def convert_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> in
         raise _Unusable(f"{options.file}: {exc.message}{where}") from None
     for item in conversion.items:
         out.write(json.dumps(item, ensure_ascii=False) + "\n")
+    if conversion.tools is not None:
+        if options.tools_out:
+            Path(options.tools_out).write_text(json.dumps(conversion.tools, indent=2, ensure_ascii=False) + "\n")
+            err.write(f"{options.file}: {len(conversion.tools)} tools written to {options.tools_out}\n")
+        else:
+            err.write(f"{options.file}: its {len(conversion.tools)} tools are not in the JSON Lines; write them with "
+                      "--tools-out FILE (then gate ... --tools FILE)\n")
     for note in conversion.notes:
         err.write(f"{options.file}: {note.as_dict(conversion.lines)['path']}: {note.code}: {note.message}\n")
     err.write(f"{options.file}: {conversion.source} ({conversion.shape}), {len(conversion.items)} items\n")
@@ -336,6 +343,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "Open Responses items, one per line on stdout; notes on stderr. Exit 2 on unusable input.")
     convert.add_argument("file", metavar="FILE", help="a file, or '-' for stdin")
     convert.add_argument("--from", dest="source", default="auto", choices=("auto", *SOURCES))
+    convert.add_argument("--tools-out", metavar="TOOLS.json", help="write the conversation's tool definitions, "
+                         "as Open Responses function tools, to this file")
     serve = commands.add_parser(
         "serve", help="serve the app (Werkzeug's threaded server, no version in the Server header)",
         description="Serve the inspector. Settings come from FLASK_* environment variables (README, Configuration).")
