@@ -63,3 +63,30 @@ def test_an_inline_script_would_be_blocked(page: Page, violations: list[str]):
                              document.body.appendChild(s); }""")
     assert page.evaluate("window.__ran") is None
     assert any("script-src" in v for v in violations)
+
+
+
+@pytest.mark.parametrize("how", ["type", "paste", "insert"])
+def test_replacing_all_of_the_editors_text_breaks_no_policy(page: Page, violations: list[str], how: str):
+    """Issue 11: Ctrl+A then a key made Chromium's contenteditable editing carry the deleted text's colour over to
+    the typed text as ``<span style="color: rgb(…)">``, refused under ``style-src-attr``; the editor replaces a
+    selection itself (editor/src/main.js, typeOverSelection)."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto("/format?example=fc_001")
+    content = page.locator('.editor-host[data-editor-for="format-document"] .cm-content')
+    expect(content).to_contain_text('"fc_001"')
+    for text in ('{"a": 1}', '{"b": [1, 2]}'):  # twice: over the example, then over what the first round left
+        content.click()
+        page.keyboard.press("Control+A")
+        if how == "type":
+            page.keyboard.type(text)
+        elif how == "insert":  # text committed at once, as an input method or a dictation does
+            page.keyboard.insert_text(text)
+        else:
+            page.evaluate("(text) => navigator.clipboard.writeText(text)", text)
+            page.keyboard.press("Control+V")
+        expect(content).to_have_text(text)
+        assert page.evaluate("InspectorEditor.get('format-document').getValue()") == text
+    page.keyboard.press("Control+Enter")
+    expect(page.locator("#format-output")).to_contain_text('"b"')
+    assert violations == []

@@ -64,6 +64,30 @@ const theme = EditorView.theme({
   ".cm-diagnostic": { fontFamily: "system-ui, sans-serif", whiteSpace: "pre-wrap" },
 });
 
+// Typing over a selection is left to the browser's contenteditable editing, and Chromium then carries the deleted
+// text's colour over to the typed text: it wraps it in <span style="color: rgb(…)"> (its "typing style"), which
+// the page's Content-Security-Policy refuses (style-src-attr, one console error per Ctrl+A and key). The view
+// replaces a selection itself instead, as its own input path would (input handlers, the "input.type" event).
+// The selection is the state's (inside a shadow root Chromium's getTargetRanges() is empty), taken only when the
+// browser's selection is not collapsed either, so a stale state selection is never typed over.
+const typeOverSelection = EditorView.domEventHandlers({
+  beforeinput(event, view) {
+    if (event.inputType !== "insertText" || event.isComposing || !event.data) return false;
+    const selection = view.state.selection;
+    if (selection.ranges.every((range) => range.empty)) return false;
+    const dom = typeof view.root.getSelection === "function" ? view.root.getSelection() : document.getSelection();
+    if (!dom || dom.isCollapsed) return false;
+    event.preventDefault();
+    const text = event.data, main = selection.main;
+    const typed = () => view.state.update(view.state.replaceSelection(text),
+                                          { scrollIntoView: true, userEvent: "input.type" });
+    if (!view.state.facet(EditorView.inputHandler).some((handler) => handler(view, main.from, main.to, text, typed))) {
+      view.dispatch(typed());
+    }
+    return true;
+  },
+});
+
 const editors = new Map();
 
 // UTF-16 units spanned by ``count`` code points of ``text`` from ``start``, stopping at the end of the line.
@@ -171,7 +195,7 @@ class Handle {
           Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => true, shift: () => true }])),
           lineNumbers(), foldGutter(), lintGutter(), highlightActiveLineGutter(), highlightSpecialChars(),
           history(), drawSelection(), dropCursor(), indentOnInput(), bracketMatching(), highlightActiveLine(),
-          highlightSelectionMatches(), syntaxHighlighting(highlight), json(), theme,
+          highlightSelectionMatches(), syntaxHighlighting(highlight), json(), theme, typeOverSelection,
           keymap.of([...defaultKeymap, ...historyKeymap, ...foldKeymap, ...searchKeymap]),
           placeholder(area.placeholder || ""),
           EditorView.contentAttributes.of({ "aria-label": labelOf(area), spellcheck: "false" }),
