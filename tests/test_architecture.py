@@ -2,6 +2,8 @@
 
 - Every module under ``webapp/core`` is pure: it imports no web framework and nothing of ``webapp.web``.
 - No module imports a private name (``_x``) from another module of the app.
+- The page views read their fields through ``webapp.web.forms`` only (never ``request.form``, ``.args``,
+  ``.files`` or ``.values``), so every page reads a text field's line breaks as typed.
 - README's Layout names every module there is and none that is gone (a renamed module fails here); every page in
   ``PAGES`` has its view module and templates.
 """
@@ -105,3 +107,14 @@ def test_no_private_name_is_imported_from_another_module(path):
     bad = sorted(f"{m}.{n}" for m, n in imports(path)
                  if m.startswith("webapp") and n and n.startswith("_") and not n.startswith("__"))
     assert bad == [], f"{path.relative_to(PACKAGE)} imports private names {bad}"
+
+
+PAGE_MODULES = sorted((PACKAGE / "web" / "pages").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", PAGE_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_page_views_read_their_fields_through_forms(path):
+    bad = sorted({f"request.{node.attr}" for node in ast.walk(ast.parse(path.read_text(), str(path)))
+                  if isinstance(node, ast.Attribute) and node.attr in ("form", "args", "files", "values")
+                  and isinstance(node.value, ast.Name) and node.value.id == "request"})
+    assert bad == [], f"{path.relative_to(PACKAGE)} reads {bad}: use webapp.web.forms (text, flag, choice, upload)"

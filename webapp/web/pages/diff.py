@@ -14,10 +14,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, render_template
 
 from webapp.core import examples
 from webapp.core.diff_page import PageOptions, diff_page, patch_download
+from webapp.web import forms
 from webapp.web.htmx import is_partial
 from webapp.web.limits import parse_limits
 
@@ -29,11 +30,9 @@ EXAMPLES = examples.DIFF
 
 def _form_options() -> PageOptions:
     """The diff options as the form sent them (query string on GET), kept to refill the form."""
-    form = request.form if request.method == "POST" else request.args
-    return PageOptions(ignore_order=form.get("ignore_order") in ("on", "1", "true"),
-                       match_key=form.get("match_key", "").strip(), ignore_paths=form.get("ignore_paths", ""),
-                       hide_unchanged=form.get("hide_unchanged") in ("on", "1", "true"),
-                       schema=form.get("schema", ""), as_items=form.get("as_items") in ("on", "1", "true"))
+    return PageOptions(ignore_order=forms.flag("ignore_order"), match_key=forms.text("match_key").strip(),
+                       ignore_paths=forms.text("ignore_paths"), hide_unchanged=forms.flag("hide_unchanged"),
+                       schema=forms.text("schema"), as_items=forms.flag("as_items"))
 
 
 def _render(left_text: str, right_text: str | None, options: PageOptions, *, status: int = 200) -> Any:
@@ -46,7 +45,7 @@ def _render(left_text: str, right_text: str | None, options: PageOptions, *, sta
 @bp.get("/diff")
 def page() -> Any:
     """The empty form, or an example (``?example=namespaced``) filled in."""
-    example = EXAMPLES.get(request.args.get("example", ""))
+    example = EXAMPLES.get(forms.text("example"))
     if example is None:
         return _render("", None, _form_options())
     _, left, right = example
@@ -57,7 +56,7 @@ def page() -> Any:
 @bp.post("/diff")
 def compare() -> Any:
     """Compare ``left`` and ``right``; invalid JSON on a side is shown (200) with both texts kept."""
-    return _render(request.form.get("left", ""), request.form.get("right"), _form_options())
+    return _render(forms.text("left"), forms.text("right", None), _form_options())
 
 
 @bp.post("/diff/patch")
@@ -66,7 +65,7 @@ def patch() -> Any:
 
     When a side is not valid JSON (or ``right`` is missing) the page with the error panel is answered, status 400.
     """
-    left, right = request.form.get("left", ""), request.form.get("right")
+    left, right = forms.text("left"), forms.text("right", None)
     options = _form_options()
     body = None if right is None else patch_download(left, right, options, **parse_limits().parse_options)
     if body is None:

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, render_template
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from webapp.core import examples
 from webapp.core import format_page as model
 from webapp.core.format import ACTIONS, INDENTS
 from webapp.core.tree import TREE_NODE_LIMIT
+from webapp.web import forms
 from webapp.web.htmx import is_partial
 from webapp.web.limits import parse_limits
 
@@ -35,11 +36,6 @@ EXAMPLES = examples.FORMAT
 
 def _settings() -> dict[str, Any]:
     return parse_limits().parse_options
-
-
-def _choice(name: str, allowed: Any, default: str) -> str:
-    value = (request.form if request.method == "POST" else request.args).get(name, default)
-    return value if value in allowed else default
 
 
 def _render(outcome: model.Outcome | None, *, upload: bool = False, status: int = 200,
@@ -62,26 +58,21 @@ def _render(outcome: model.Outcome | None, *, upload: bool = False, status: int 
 @bp.get("/format")
 def page() -> Any:
     """The empty form, or an example (``?example=fc_001``) filled in and formatted."""
-    example = EXAMPLES.get(request.args.get("example", ""))
+    example = EXAMPLES.get(forms.text("example"))
     if example is None:
         return _render(None)
-    return _render(model.format_document(example[1], action=_choice("action", ACTIONS, "pretty"),
-                                         indent=_choice("indent", INDENTS, "2"), preview=model.OUTPUT_SHOWN,
+    return _render(model.format_document(example[1], action=forms.choice("action", ACTIONS, "pretty"),
+                                         indent=forms.choice("indent", INDENTS, "2"), preview=model.OUTPUT_SHOWN,
                                          **_settings()))
 
 
 def _submitted(preview: int | None, as_bytes: bool = False) -> tuple[model.Outcome, bool]:
     """Format what the form sent: the uploaded ``file`` (it wins; bytes, decoded as UTF-8, BOM dropped) or the
     pasted ``document``. Returns the outcome and whether it came from an upload."""
-    upload = request.files.get("file")
-    source: str | bytes
-    if upload is not None and upload.filename:
-        source = upload.read()
-    else:
-        upload = None
-        source = request.form.get("document", "")
-    outcome = model.format_document(source, action=_choice("action", ACTIONS, "pretty"),
-                                    indent=_choice("indent", INDENTS, "2"), preview=preview,
+    upload = forms.upload()
+    source = upload.data if upload else forms.text("document")
+    outcome = model.format_document(source, action=forms.choice("action", ACTIONS, "pretty"),
+                                    indent=forms.choice("indent", INDENTS, "2"), preview=preview,
                                     as_bytes=as_bytes, **_settings())
     return outcome, upload is not None
 
@@ -111,10 +102,10 @@ def download() -> Any:
 def tree() -> Any:
     """Children of one tree node: ``document`` (sent again), ``pointer``, ``start``, ``digest`` (of the formatted
     text, so a document edited since is noticed)."""
-    start_text = request.form.get("start", "0")
+    start_text = forms.text("start")
     start = int(start_text) if start_text.isascii() and start_text.isdigit() and len(start_text) < 10 else 0
-    answer = model.expand(request.form.get("document", ""), request.form.get("pointer", ""), start=start,
-                          digest=request.form.get("digest"), max_depth=_settings()["max_depth"])
+    answer = model.expand(forms.text("document"), forms.text("pointer"), start=start,
+                          digest=forms.text("digest", None), max_depth=_settings()["max_depth"])
     return render_template("format/_tree.html", node=answer.node, problem=answer.problem, start=answer.start,
                            digest=answer.digest)
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, render_template
 
 from webapp.core.journal_check import JournalCheck, check_conversation
+from webapp.web import forms
 from webapp.web.htmx import is_partial
 from webapp.web.limits import parse_limits
 
@@ -42,29 +43,23 @@ def _example(name: str) -> str | None:
 
 def _fields() -> dict[str, Any]:
     """The form as the page keeps it: every field is sent back so nothing pasted is lost."""
-    form = request.form
-    source = form.get("from", "auto")
     try:
-        page = int(form.get("page", "1"))
+        page = int(forms.text("page", "1"))
     except ValueError:
         page = 1
-    return {"text": form.get("journal", ""), "source": source if source in SOURCE_LABELS else "auto",
-            "tools": form.get("tools", ""), "only_blocking": form.get("only_blocking") == "on",
-            "complete_statusless": form.get("complete_statusless") == "on", "page": page}
+    return {"text": forms.text("journal"), "source": forms.choice("from", SOURCE_LABELS, "auto"),
+            "tools": forms.text("tools"), "only_blocking": forms.flag("only_blocking"),
+            "complete_statusless": forms.flag("complete_statusless"), "page": page}
 
 
 def _check(fields: dict[str, Any]) -> tuple[JournalCheck, str | None]:
     """Check the uploaded ``file`` (it wins) or the pasted text; returns the check and the upload's name."""
-    upload = request.files.get("file")
-    text: str | bytes = fields["text"]
-    name = None
-    if upload is not None and upload.filename:
-        text, name = upload.read(), upload.filename
-    check = check_conversation(text, source=fields["source"], tools=fields["tools"],
-                               only_blocking=fields["only_blocking"], page=fields["page"],
+    upload = forms.upload()
+    check = check_conversation(upload.data if upload else fields["text"], source=fields["source"],
+                               tools=fields["tools"], only_blocking=fields["only_blocking"], page=fields["page"],
                                complete_statusless=fields["complete_statusless"],
                                max_depth=parse_limits().max_depth)
-    return check, name
+    return check, upload.name if upload else None
 
 
 def _render(check: JournalCheck | None, fields: dict[str, Any], upload: str | None = None) -> str:
@@ -78,7 +73,7 @@ def page() -> str:
     """The empty form, or an example (``?example=anthropic``) filled in and checked."""
     fields = {"text": "", "source": "auto", "tools": "", "only_blocking": False, "complete_statusless": False,
               "page": 1}
-    text = _example(request.args.get("example", ""))
+    text = _example(forms.text("example"))
     if text is None:
         return _render(None, fields)
     fields["text"] = text

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, render_template
 
 from webapp.core import examples
 from webapp.core.schema_check import Check, run_check
+from webapp.web import forms
 from webapp.web.htmx import is_partial
 from webapp.web.limits import parse_limits
 
@@ -28,7 +29,7 @@ EXAMPLES = examples.SCHEMA
 @bp.get("/schema")
 def page() -> str:
     """The empty form, or ``?example=fc_001|fc_009|tool`` filled in and checked (unknown names: empty form)."""
-    example = EXAMPLES.get(request.args.get("example", ""))
+    example = EXAMPLES.get(forms.text("example"))
     if example is None:
         return _render(Check(), full=True)
     _, instance, schema = example
@@ -42,10 +43,10 @@ def check() -> str:
     A POST without a ``schema`` field is a carry from step 1 (Format): the full page opens with the
     instance filled in and asks for the schema, whatever the request's headers.
     """
-    form = request.form
-    result = _check(form.get("instance", ""), form.get("schema", ""),
-                    format_assertion=form.get("format_assertion") == "on", documents_text=form.get("documents", ""))
-    return _render(result, full="schema" not in form or not is_partial())
+    schema = forms.text("schema", None)
+    result = _check(forms.text("instance"), schema or "", format_assertion=forms.flag("format_assertion"),
+                    documents_text=forms.text("documents"))
+    return _render(result, full=schema is None or not is_partial())
 
 
 def _check(instance_text: str, schema_text: str, *, format_assertion: bool = False, documents_text: str = "") -> Check:
