@@ -100,7 +100,7 @@
     }
   });
 
-  // After an upload the textarea holds the file's text (sent back out of band): clear the file input.
+  // After a file sent as it is (not UTF-8) the textarea holds its text (sent back out of band): clear the input.
   document.addEventListener("htmx:afterRequest", function (event) {
     var f = form();
     if (f && f.contains(event.target)) document.getElementById("format-file").value = "";
@@ -126,11 +126,10 @@
       var files = new DataTransfer();
       files.items.add(event.dataTransfer.files[0]);
       input.files = files.files;
-      submitWith("pretty");
+      input.dispatchEvent(new Event("change", { bubbles: true })); // read into the editor by static/app.js
     });
-    input.addEventListener("change", function () {
-      if (input.files.length) submitWith("pretty");
-    });
+    // The file's text is in the editor now (or, not UTF-8, it is sent as it is): format it.
+    input.addEventListener("inspector:file", function () { submitWith("pretty"); });
   }
 
   document.addEventListener("DOMContentLoaded", function () { reveal(document); setupDrop(); });

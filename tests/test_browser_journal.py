@@ -60,6 +60,7 @@ def test_a_100000_item_journal_is_answered_on_the_page_a_page_at_a_time(page: Pa
     page.goto("/journal")
     page.locator("#journal-tools").fill((SAMPLES / "tools.json").read_text())
     page.locator("#journal-file").set_input_files(str(big))
+    expect(page.locator("#journal-file-note")).to_contain_text("Read big.jsonl", timeout=60_000)  # into the field
     page.locator("#journal-check").click()
     expect(page.locator("#journal-summary")).to_contain_text("100,000 items", timeout=120_000)
     expect(page.locator("#journal-summary")).to_contain_text("replayable")

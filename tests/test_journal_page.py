@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -57,6 +59,17 @@ def test_an_upload_wins_over_the_textarea(client):
                          content_type="multipart/form-data", headers=HX)
     body = answer.get_data(as_text=True)
     assert "Checked the uploaded file <code>journal.jsonl</code>" in body and "9 items" in body
+    assert "it stays chosen" in body and 'id="journal-text"' not in body  # htmx: the file is not sent back
+
+
+def test_without_javascript_an_upload_comes_back_as_the_journal_fields_text(client):
+    """The new page's file input is empty: the file's text fills the field, so paging and the export send it."""
+    text = (SAMPLES / "journal-openai-responses.jsonl").read_bytes()
+    body = client.post("/journal", data={"journal": "", "file": (io.BytesIO(b"\xef\xbb\xbf" + text), "j.jsonl")},
+                       content_type="multipart/form-data").get_data(as_text=True)
+    assert "its text is in the journal field now" in body and "9 items" in body
+    field = re.search(r'<textarea name="journal"[^>]*>\n(.*?)</textarea>', body, re.S)
+    assert field and html.unescape(field.group(1)) == text.decode()
 
 
 def test_an_unreadable_export_is_a_400_page(client):

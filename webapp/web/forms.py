@@ -27,6 +27,11 @@ class Upload(NamedTuple):
     name: str
     data: bytes
 
+    def text(self) -> str:
+        """The file as a text box shows it: UTF-8, a BOM dropped, a byte that is not UTF-8 as U+FFFD (what is
+        checked is :attr:`data` itself, whose such bytes are named with their place)."""
+        return self.data.decode("utf-8", "replace").removeprefix("\ufeff")
+
 
 def _fields() -> MultiDict[str, str]:
     """The form on a POST, the query string otherwise (a GET link fills a form the same way)."""

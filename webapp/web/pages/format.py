@@ -7,8 +7,11 @@ see the item's type badge, what ``arguments`` holds and the gate's verdict; brow
 :data:`webapp.core.format_page.OUTPUT_SHOWN` characters of it). ``POST /format/tree`` answers one tree node's
 children (``format/_tree.html``): the tree is lazy, the document is sent again with the pointer, nothing is stored.
 Form fields: ``document``, ``indent`` (``2``/``4``/``tab``), ``action`` (``pretty``/``minify``/``sort``), upload
-``file``. Invalid JSON is content: 200 with the error panel and the text kept. A body over ``MAX_CONTENT_LENGTH`` is
-answered 413 with the limit named.
+``file`` (it wins). With JavaScript a chosen file is read into the textarea in the browser (``static/app.js``) and
+sent as ``document``, so the answer is no bigger than a paste's; a file that is sent (a form without JavaScript, or
+a file that is not UTF-8) comes back as the textarea's text, so nothing is lost and the page can be sent again
+(the full page holds it; the htmx answer swaps it in out of band). Invalid JSON is content: 200 with the error
+panel and the text kept. A body over ``MAX_CONTENT_LENGTH`` is answered 413 with the limit named.
 
 Routes and form fields only: the page's model and logic are :mod:`webapp.core.format_page`.
 """
@@ -48,7 +51,7 @@ def _render(outcome: model.Outcome | None, *, upload: bool = False, status: int 
         "examples": EXAMPLES,
         "max_bytes": parse_limits().max_bytes,
         "tree_limit": TREE_NODE_LIMIT,
-        "upload": upload,  # the textarea is refreshed out of band with the uploaded text
+        "upload": upload,  # an htmx answer to a file sent: the textarea is refreshed out of band with its text
         "limit_error": limit_error,
     }
     template = "format/_result.html" if is_partial() else "format/page.html"

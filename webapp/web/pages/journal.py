@@ -52,20 +52,26 @@ def _fields() -> dict[str, Any]:
             "complete_statusless": forms.flag("complete_statusless"), "page": page}
 
 
-def _check(fields: dict[str, Any]) -> tuple[JournalCheck, str | None]:
-    """Check the uploaded ``file`` (it wins) or the pasted text; returns the check and the upload's name."""
+def _check(fields: dict[str, Any]) -> tuple[JournalCheck, forms.Upload | None]:
+    """Check the uploaded ``file`` (it wins) or the pasted text; returns the check and the upload."""
     upload = forms.upload()
     check = check_conversation(upload.data if upload else fields["text"], source=fields["source"],
                                tools=fields["tools"], only_blocking=fields["only_blocking"], page=fields["page"],
                                complete_statusless=fields["complete_statusless"],
                                max_depth=parse_limits().max_depth)
-    return check, upload.name if upload else None
+    return check, upload
 
 
-def _render(check: JournalCheck | None, fields: dict[str, Any], upload: str | None = None) -> str:
-    template = "journal/_result.html" if is_partial() else "journal/page.html"
-    return render_template(template, check=check, upload=upload, examples=EXAMPLES, sources=SOURCE_LABELS,
-                           **fields)
+def _render(check: JournalCheck | None, fields: dict[str, Any], upload: forms.Upload | None = None) -> str:
+    """The partial (htmx) or the full page. An upload in a full page (a form without JavaScript: the new page's
+    file input is empty) comes back as the journal field's text, so paging and the export send it again; with
+    JavaScript the file is read into the field before sending (static/app.js) or, not UTF-8, stays chosen."""
+    partial = is_partial()
+    if upload is not None and not partial:
+        fields = {**fields, "text": upload.text()}
+    return render_template("journal/_result.html" if partial else "journal/page.html", check=check,
+                           upload=upload.name if upload else None, upload_echoed=not partial, examples=EXAMPLES,
+                           sources=SOURCE_LABELS, **fields)
 
 
 @bp.get("/journal")
