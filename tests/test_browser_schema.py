@@ -23,10 +23,12 @@ def test_example_link_flags_region_and_the_position_link_selects_it(page: Page):
     expect(group.locator(".expected")).to_contain_text('"apac" "emea" "amer"')
     expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
     group.locator('a.pos[data-field="instance"]').click()
-    # The click selects the place of /region inside the arguments string in the pasted item (in the editor).
+    # The click selects the offending value of /region inside the arguments string in the pasted item (in the
+    # editor), not the string's start nor the member's name (issue 11).
     selected_from = page.evaluate("""() => { const v = InspectorEditor.get("instance").view;
                                              return v.state.sliceDoc(v.state.selection.main.from); }""")
-    assert selected_from.startswith('\\"region\\":\\"global\\"')
+    assert selected_from.startswith('\\"global\\"}"')
+    expect(group.locator('a.pos[data-field="instance"]')).to_have_text("line 7, column 29")
 
 
 def test_htmx_swaps_only_the_result_and_pasted_markup_stays_text(page: Page):

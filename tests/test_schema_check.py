@@ -52,8 +52,9 @@ def test_global_is_one_enum_error_at_region_with_the_allowed_values():
     row = group.rows[0]
     assert row.best and row.error.keyword == "enum"
     assert row.expected_label == "allowed values" and row.expected == ['"apac"', '"emea"', '"amer"']
-    # Positions are in the pasted texts: inside the arguments string, and at the keyword in the schema.
-    assert at(instance, group.position).startswith('\\"region\\":\\"global\\"')
+    # Positions are in the pasted texts: at the offending value inside the arguments string, and at the keyword in
+    # the schema.
+    assert at(instance, group.position).startswith('\\"global\\"')
     assert at(pretty(REGION_SCHEMA), row.schema_position).startswith('"enum"')
     assert check.verdict is not None and check.verdict.reason == "arguments_schema"
     assert check.instance_taken.kind == "call" and check.instance_taken.shape == "string"
@@ -158,6 +159,32 @@ def test_items_and_bare_arguments_get_the_gates_word(instance, schema, reason):
         assert check.item is None and check.ijson_error is not None
     else:
         assert check.item is not None and check.verdict.reason == reason
+
+
+def test_errors_inside_the_arguments_string_are_at_the_offending_value_through_escapes():
+    arguments = {"note": "caf\u00e9 \u2603\n\"x\" \U0001f600", "region": "global", "n": "7"}
+    schema = {**REGION_SCHEMA, "additionalProperties": False,
+              "properties": {**REGION_SCHEMA["properties"], "n": {"type": "integer"}}}
+    instance = pretty(call(arguments=json.dumps(arguments)))  # é, ☃, the quotes, newline, 😀 all escaped
+    check = run_check(instance, pretty(schema))
+    places = {g.pointer: at(instance, g.position) for g in check.groups}
+    assert places["/region"].startswith('\\"global\\"')
+    assert places["/n"].startswith('\\"7\\"')
+    assert places["/note"].startswith('\\"note\\":')  # an unexpected member: its name is what is refused
+    # Spread over lines inside the string (escaped newlines): still on the item's one line, at the value.
+    spread = pretty(call(arguments='\n  {"region":\n "global"}'))
+    group = run_check(spread, pretty(REGION_SCHEMA)).groups[0]
+    assert group.position[0] == 7 and at(spread, group.position).startswith('\\"global\\"}"')
+
+
+def test_document_value_offsets_skip_a_members_name():
+    document = parse('{"a" :  [1, {"b":\n "x"}]}')
+    assert document.text[document.value_offset("/a"):].startswith("[1")
+    assert document.text[document.value_offset("/a/1/b"):].startswith('"x"')
+    assert document.text[document.value_offset("/a/0"):].startswith("1,")
+    assert document.value_offset("/nothing") is None
+    assert document.positions(["/a/1/b"], values=True) == {"/a/1/b": (2, 2)}
+    assert document.positions(["/a/1/b"]) == {"/a/1/b": (1, 14)}
 
 
 def test_warnings_inside_the_arguments_string_point_into_the_pasted_text():

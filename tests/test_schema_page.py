@@ -164,8 +164,8 @@ def test_positions_point_into_the_pasted_text_including_the_arguments_string(cli
     instance = pretty(call("global"))
     body = post(client, instance, REGION_SCHEMA, headers=HX)
     line, column = map(int, re.search(r'data-field="instance" data-line="(\d+)" data-column="(\d+)"', body).groups())
-    # The error is at the member "region" inside the arguments string: its escaped quote in the pasted text.
-    assert instance.splitlines()[line - 1][column - 1:].startswith('\\"region\\":\\"global\\"')
+    # The error is at the offending value of "region" inside the arguments string: its escaped quote in the text.
+    assert instance.splitlines()[line - 1][column - 1:].startswith('\\"global\\"}"')
     schema_text = pretty(REGION_SCHEMA)
     line, column = map(int, re.search(r'data-field="schema" data-line="(\d+)" data-column="(\d+)"', body).groups())
     assert schema_text.splitlines()[line - 1][column - 1:].startswith('"enum"')
@@ -460,16 +460,19 @@ def test_every_shown_error_of_a_big_text_has_its_line_and_column(client, monkeyp
     assert len(targeted) == scans and max(map(len, targeted)) == MAX_ERRORS_SHOWN
     assert "250 errors at 200 locations" in " ".join(body.split())
     assert groups(body) == [f"/rows/{i}/region" for i in range(0, 1500, 6)][:MAX_ERRORS_SHOWN]
-    quote = '\\"' if shape == "arguments string" else '"'  # in the string the member's quotes are escaped
+    # In the string the quotes are escaped, and the place is the offending value (outside a string: the member).
+    quote = '\\"' if shape == "arguments string" else '"'
+    start = "" if shape == "arguments string" else f'{quote}region{quote}: '
+    back = 120 if shape == "arguments string" else 100
     at_instance = re.findall(r'data-field="instance" data-line="(\d+)" data-column="(\d+)"', body)
     at_schema = re.findall(r'data-field="schema" data-line="(\d+)" data-column="(\d+)"', body)
     assert len(at_instance) == len(at_schema) == MAX_ERRORS_SHOWN
     assert "no place in the pasted text" not in body
     for (line, column), pointer_ in zip(at_instance, groups(body), strict=True):
         offset = _offset_of(instance, int(line), int(column))
-        assert instance.startswith(f"{quote}region{quote}", offset)
+        assert instance.startswith(f"{start}{quote}global{quote}", offset)
         # ... of its own row: the id written just before the member.
-        assert re.findall(r'"id\\?":\s*(\d+)', instance[max(0, offset - 100):offset])[-1] == pointer_.split("/")[2]
+        assert re.findall(r'"id\\?":\s*(\d+)', instance[max(0, offset - back):offset])[-1] == pointer_.split("/")[2]
     assert {schema[_offset_of(schema, int(line), int(column)):][:9] for line, column in at_schema} == {'"enum": ['}
 
 

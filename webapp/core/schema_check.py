@@ -12,7 +12,7 @@ too. Parsing is :mod:`webapp.core.json.text`, validation :mod:`webapp.core.schem
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from webapp.core.gate import Verdict, check_item
@@ -264,7 +264,7 @@ def run_check(instance_text: str, schema_text: str, *, format_assertion: bool = 
     check.error_count = len(errors)
     shown = errors[:MAX_ERRORS_SHOWN]
     # One scan per pasted text for all shown places (the parse layer skips what holds none), not one per error.
-    instance_at = locate_instance.many(error.pointer for error in shown)
+    instance_at = _instance_places(locate_instance, shown, schema)
     schema_at = locate_schema.many(error.schema_path for error in shown)
     check.groups = _group(shown, check.instance, schema, instance_at, schema_at)
     return check
@@ -332,7 +332,7 @@ def _take_instance(check: Check, document: Document, limits: dict[str, Any]) -> 
         return None
     check.instance, check.has_instance = inner.value, True
     check.warnings.extend(_warnings("arguments", inner, locate_string))
-    return Locator(inner, move=locate_string)
+    return Locator(inner, move=locate_string, values=True)
 
 
 def _is_item(value: Any) -> bool:
@@ -423,6 +423,22 @@ def _unchecked_formats(schema: Any, checkable: tuple[str, ...]) -> list[str]:
         elif isinstance(node, list):
             stack.extend(node)
     return sorted(used - set(checkable))
+
+
+#: Keywords whose ``false`` subschema refuses a member for its name: such an error is about the name, not the value.
+_NAME_KEYWORDS = ("additionalProperties", "unevaluatedProperties")
+
+
+def _instance_places(locate: Locator, errors: list[SchemaError], schema: Any) -> dict[str, Position | None]:
+    """Where each error's instance pointer is in the pasted text. With a locator placing values (an item's
+    ``arguments`` string) an unexpected member is still placed at its name: the name is what is refused."""
+    at = locate.many(error.pointer for error in errors)
+    if locate.values:
+        names = [error.pointer for error in errors
+                 if error.keyword in _NAME_KEYWORDS and _value_or_none(schema, error.schema_path) is False]
+        if names:
+            at.update(replace(locate, values=False).many(names))
+    return at
 
 
 def _group(errors: list[SchemaError], instance: Any, schema: Any, instance_at: dict[str, Position | None],

@@ -109,7 +109,7 @@ class Document:
         offset = self.offset(pointer)
         return None if offset is None else self.line_col(offset)
 
-    def positions(self, pointers: Iterable[str]) -> dict[str, tuple[int, int] | None]:
+    def positions(self, pointers: Iterable[str], *, values: bool = False) -> dict[str, tuple[int, int] | None]:
         """:meth:`position` for many pointers at once, keyed by the pointers as given: at most one scan of the text.
 
         A text up to :data:`POSITION_MAP_LIMIT` characters gets its full pointer map (once). A bigger one is
@@ -117,6 +117,8 @@ class Document:
         and skips the subtrees that hold none at C speed. The answers, misses included, are kept on the document,
         so later :meth:`position`/:meth:`offset` calls for these pointers cost no scan.
 
+        :param values: where each *value* starts, past an object member's name and colon (:meth:`value_offset`),
+            instead of where the member starts: the spot to select when the value itself is at fault.
         :raises ValueError: when a pointer is not an RFC 6901 pointer (before any scan).
         """
         given = {p: jpointer.join(jpointer.split(p)) for p in pointers}
@@ -124,6 +126,8 @@ class Document:
         found: dict[str, tuple[int, int] | None] = {}
         for given_pointer, canonical in given.items():
             at = offsets[canonical]
+            if at is not None and values:
+                at = self._past_name(canonical, at)
             found[given_pointer] = None if at is None else self.line_col(at)
         return found
 
@@ -157,21 +161,34 @@ class Document:
         answers.update((p, table.get(p)) for p in canonical)
         return answers
 
-    def raw(self, pointer: str) -> str | None:
-        """The text of the value at ``pointer`` exactly as written (numbers, escapes and spacing kept).
+    def value_offset(self, pointer: str) -> int | None:
+        """0-based character offset where the value at ``pointer`` itself starts: for an object member, past its
+        name and the colon (:meth:`offset` gives the name's); otherwise the same as :meth:`offset`.
 
         :returns: ``None`` when the pointer names nothing. :raises ValueError: on a malformed pointer.
         """
         start = self.offset(pointer)
-        if start is None:
-            return None
+        return None if start is None else self._past_name(pointer, start)
+
+    def _past_name(self, pointer: str, start: int) -> int:
+        """From a member's start (its name) to its value's start; any other value's start is kept."""
         text = self.text
         if pointer and text[start] == '"' and _is_member(self.value, pointer):
             start = json.decoder.scanstring(text, start + 1, True)[1]  # skip the name, then ':'
             start = _WS.match(text, start).end() + 1
             start = _WS.match(text, start).end()
-        end = _RAW_DECODER.raw_decode(text, start)[1]
-        return text[start:end]
+        return start
+
+    def raw(self, pointer: str) -> str | None:
+        """The text of the value at ``pointer`` exactly as written (numbers, escapes and spacing kept).
+
+        :returns: ``None`` when the pointer names nothing. :raises ValueError: on a malformed pointer.
+        """
+        start = self.value_offset(pointer)
+        if start is None:
+            return None
+        end = _RAW_DECODER.raw_decode(self.text, start)[1]
+        return self.text[start:end]
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """(line, column), 1-based, of a 0-based character offset into :attr:`text`."""
