@@ -54,7 +54,8 @@ __all__ = [
     "BIG_TEXT", "DEFAULT_MAX_DEPTH", "EXCERPT_WIDTH", "MAX_COUNTED", "MAX_INT_DIGITS", "MAX_SAFE_INTEGER",
     "MAX_WARNINGS", "NOT_IJSON", "POSITION_MAP_LIMIT", "PRECISE_WARNINGS_LIMIT", "STRING_MARK", "Document", "JSONLine",
     "JSONTextError", "JSONWarning", "describe", "displayable", "join_strings", "json_type", "kind_of",
-    "loads_ijson", "parse", "parse_lines", "paused_gc", "quote", "shorten", "split_strings", "try_loads_ijson",
+    "line_records", "loads_ijson", "looks_like_lines", "parse", "parse_lines", "paused_gc", "quote", "shorten",
+    "split_strings", "try_loads_ijson",
 ]
 
 DEFAULT_MAX_DEPTH = 100
@@ -329,20 +330,48 @@ def parse_lines(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_by
     elif max_bytes is not None and len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise _too_large(len(text.encode("utf-8", "surrogatepass")), max_bytes)
     records: list[JSONLine] = []
-    offset = 0
-    for number, raw in enumerate(text.split("\n"), start=1):
-        if raw.strip(" \t\r"):
-            try:
-                doc = parse(raw, max_depth=max_depth, ijson=ijson)
-            except JSONTextError as err:
-                raise err.shifted(number - 1, offset) from None
-            doc.warnings = [JSONWarning(w.code, w.message, w.pointer, w.line + number - 1, w.column)
-                            for w in doc.warnings]
-            records.append(JSONLine(number, offset, doc))
-        offset += len(raw) + 1
+    for number, offset, raw in line_records(text):
+        try:
+            doc = parse(raw, max_depth=max_depth, ijson=ijson)
+        except JSONTextError as err:
+            raise err.shifted(number - 1, offset) from None
+        doc.warnings = [JSONWarning(w.code, w.message, w.pointer, w.line + number - 1, w.column)
+                        for w in doc.warnings]
+        records.append(JSONLine(number, offset, doc))
     if not records:
         raise JSONTextError("empty", "The text is empty: paste a JSON value (or JSON Lines, one per line).", text, 0)
     return records
+
+
+def line_records(text: str) -> Iterator[tuple[int, int, str]]:
+    """The records of a JSON Lines text, unparsed: ``(line, offset, record text)`` for each non-blank line (the
+    1-based line number, the 0-based character offset of its start in ``text``). A record is one line without its
+    ``\\n``; a line of only spaces, tabs and ``\\r`` is blank. The one reading of the format that
+    :func:`parse_lines` and the pages that check record by record share (JSON Lines, jsonlines.org)."""
+    offset = 0
+    for number, raw in enumerate(text.split("\n"), start=1):
+        if raw.strip(" \t\r"):
+            yield number, offset, raw
+        offset += len(raw) + 1
+
+
+def looks_like_lines(text: str, *, max_depth: int = DEFAULT_MAX_DEPTH) -> bool:
+    """Whether a text that failed to parse as one JSON value (``extra_data``) is meant as JSON Lines: at least two
+    non-blank lines, the first of them a JSON value on its own. The pages read such a text as records (Format,
+    Schema) instead of showing the one-value error."""
+    first = None
+    for count, (_, _, raw) in enumerate(line_records(text), start=1):
+        if count == 1:
+            first = raw
+        else:
+            break
+    else:
+        return False
+    try:
+        parse(first, max_depth=max_depth)
+    except JSONTextError:
+        return False
+    return True
 
 
 # --------------------------------------------------------------------------------------------------------------
