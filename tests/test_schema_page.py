@@ -531,3 +531,45 @@ def test_format_is_described_in_the_schema_s_own_dialect(client):
     formats = body[body.index('data-testid="formats"'):]
     formats = formats[:formats.index("</dd>")]
     assert "2020-12" not in formats and "not asserted (draft-04 leaves checking" in formats
+
+
+# -- a JSON Lines instance ------------------------------------------------------------------------------------
+
+def records(body: str) -> list[tuple[int, str]]:
+    """(line, outcome) of each record shown, in page order."""
+    found = re.findall(r'data-testid="record" data-line="(\d+)">.*?data-testid="outcome">([^<]*)</span>', body, re.S)
+    return [(int(line), html.unescape(outcome)) for line, outcome in found]
+
+
+def test_a_journal_is_accepted_and_each_record_gets_its_result_linked_to_its_line(client):
+    """Issue 11: Schema refused JSON Lines ("Extra data … (or use JSON Lines, one per line)")."""
+    journal = "\n".join(json.dumps(item) for item in [
+        {"type": "message", "role": "user", "content": "Latest sales for APAC?"}, call("apac"), call("global"),
+        {"type": "openai:web_search_call", "id": "ws_001", "status": "completed"}]) + "\n{broken\n"
+    body = post(client, journal, TOOL, headers=HX)
+    assert "Extra data" not in body and "could not be parsed" not in body
+    assert records(body) == [(1, "not_function_call"), (2, "ok"), (3, "arguments_schema"), (4, "namespaced"),
+                             (5, "not JSON")]
+    assert 'data-testid="validity">not replayable</span>' in body  # the headline follows the gate
+    assert re.search(r'data-testid="headline">2 of 5 records valid</span>', body)
+    # Each record links to its line (a jump, not an editor marker); its errors are markers at line:column.
+    assert 'href="#instance" data-field="instance" data-line="3" data-column="1" data-no-marker>line 3</a>' in body
+    third = body[body.index('data-line="3">'):body.index('data-line="4">')]
+    line, column = map(int, re.search(r'data-field="instance" data-line="(\d+)" data-column="(\d+)">line',
+                                      third).groups())
+    assert line == 3 and journal.splitlines()[2][column - 1:].startswith('\\"global\\"')
+    assert '<code class="ptr">/region</code>' in third
+    broken = body[body.index('data-line="5">'):]
+    assert 'data-line="5" data-column="2">line 5, column 2</a>' in broken
+    assert "JSON Lines: each of its 5 records" in body  # what was checked
+
+
+def test_json_lines_records_shown_are_capped_and_the_page_says_so(client):
+    from webapp.core.schema_check import MAX_RECORDS_SHOWN
+
+    text = "\n".join(json.dumps({"region": "global"}) for _ in range(MAX_RECORDS_SHOWN + 5))
+    body = post(client, text, REGION_SCHEMA, headers=HX)
+    assert len(records(body)) == MAX_RECORDS_SHOWN
+    assert f"The first {MAX_RECORDS_SHOWN} of {MAX_RECORDS_SHOWN + 5} records are shown" in body
+    assert re.search(rf'data-testid="headline">0 of {MAX_RECORDS_SHOWN + 5} records valid', body)
+    assert 'data-testid="validity">invalid</span>' in body
