@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from webapp.core.gate import REASONS, Verdict, check_item
-from webapp.core.items import ToolShape, tool_shape, type_kind
+from webapp.core.items import ToolShape, call_shape, tool_shape, type_kind
 from webapp.core.json import pointer
 from webapp.core.json.locate import Locator, Move, Position, string_locator
 from webapp.core.json.show import quote
@@ -522,7 +522,7 @@ def _take_instance(check: Check, document: Document, limits: dict[str, Any],
     positions in ``document`` into the pasted text (a record of JSON Lines); ``None``: it is the pasted text.
     """
     value = document.value
-    envelope = _call_envelope(value)
+    envelope = call_shape(value)
     if envelope is None:
         if _is_item(value):
             # A message, an output, a namespaced extension...: no arguments to validate (its members against the
@@ -538,9 +538,9 @@ def _take_instance(check: Check, document: Document, limits: dict[str, Any],
             except JSONTextError as error:
                 check.ijson_error = error
         return Locator(document, move=move)
-    at, kind = envelope
+    at, kind = envelope.arguments_pointer, envelope.kind
     arguments = pointer.resolve(value, at)
-    check.call_name = _str_or_none(pointer.resolve(value, at.rsplit("/", 1)[0]).get("name"))
+    check.call_name = envelope.name
     check.item = value if kind == "call" else None
     check.instance_taken = Taken(kind, at, check.call_name, _str_or_none(value.get("id")), json_type(arguments))
     if not isinstance(arguments, str):
@@ -578,19 +578,6 @@ def _is_item(value: Any) -> bool:
     """
     kind = value.get("type") if isinstance(value, dict) else None
     return type_kind(kind) in ("core", "spec", "extension") and kind != "function_call"
-
-
-def _call_envelope(value: Any) -> tuple[str, str] | None:
-    """``("/arguments", "call")`` for an Open Responses ``function_call`` item, ``("/function/arguments",
-    "chat_call")`` for a Chat Completions tool call ``{type: "function", function: {name, arguments}}``."""
-    if not isinstance(value, dict):
-        return None
-    if value.get("type") == "function_call" and "arguments" in value:
-        return "/arguments", "call"
-    function = value.get("function")
-    if value.get("type") == "function" and isinstance(function, dict) and "arguments" in function:
-        return "/function/arguments", "chat_call"
-    return None
 
 
 def _take_schema(document: Document, call_name: str | None) -> _Prepared:
