@@ -279,7 +279,8 @@ def run_check(instance_text: str, schema_text: str, *, format_assertion: bool = 
     """Parse both texts, unwrap them, validate, and collect what the result pane shows.
 
     :param instance_text: the pasted instance: bare arguments, a ``function_call`` item or a Chat Completions
-        tool call. :param schema_text: a JSON Schema, a tool definition or a list of them.
+        tool call; or JSON Lines of them (a journal), each record checked on its own into ``Check.records``.
+    :param schema_text: a JSON Schema, a tool definition or a list of them (each call picks its tool by name).
     :param format_assertion: ``format`` is asserted (JSON Schema 2020-12 Validation §7.2.2), not only annotated.
     :param max_depth: nesting allowed in each text (and in an ``arguments`` string); ``max_bytes``: UTF-8 size
         allowed of each (``None``: any). The limits of :func:`webapp.core.json.text.parse`.
