@@ -573,3 +573,11 @@ def test_json_lines_records_shown_are_capped_and_the_page_says_so(client):
     assert f"The first {MAX_RECORDS_SHOWN} of {MAX_RECORDS_SHOWN + 5} records are shown" in body
     assert re.search(rf'data-testid="headline">0 of {MAX_RECORDS_SHOWN + 5} records valid', body)
     assert 'data-testid="validity">invalid</span>' in body
+
+
+@pytest.mark.parametrize("instance", ['1\n2', '[]\n{', '"a"\n"b"\n\n', '{"type": "function_call"}\n{"type": 7}',
+                                      '{"a": 1}\n' + "[" * 200, '{}\n{"arguments": "x", "type": "function_call"}'])
+@pytest.mark.parametrize("schema", [REGION_SCHEMA, TOOL, [TOOL], True, "{bad"])
+def test_odd_json_lines_never_fail_the_page(client, instance, schema):
+    body = post(client, instance, schema if isinstance(schema, str) else json.dumps(schema), headers=HX)
+    assert 'data-testid="summary"' in body
