@@ -3,15 +3,15 @@
 //   typed, and restored on Back, reload and return; the bar above the form says so and has "Clear";
 // - "Share link" puts small inputs in the URL fragment (deflate-raw, base64url): browsers never send it;
 // - function tools met in any field are kept for the browser session (sessionStorage) and offered on every
-//   field marked data-tools.
+//   field marked data-tools; the server says which are tools (POST /api/tools), nothing is kept there.
 // The page works without this file; with it, a restored page is submitted again so its result is back too.
 (function () {
   "use strict";
 
   var DB_NAME = "inspector", STORE = "drafts", TOOLS_KEY = "inspector:tools";
   var SHARE_MAX = 8000; // characters in the fragment: a link that still fits in a chat message or an issue
-  var PARSE_MAX = 1024 * 1024;
-  var BACKUP_MAX = 1024 * 1024; // characters of a draft also written synchronously when the page goes away // texts looked into for tools (JSON.parse of more would stall typing)
+  var PARSE_MAX = 1024 * 1024; // characters of a text sent to be looked into for tools (more is a document)
+  var BACKUP_MAX = 1024 * 1024; // characters of a draft also written synchronously when the page goes away
   var SKIP_TYPES = ["file", "hidden", "submit", "button", "reset", "image", "password"];
 
   // ---- storage: IndexedDB (a 15 MB document does not fit localStorage's few MB) ----
@@ -125,44 +125,43 @@
     return match ? decodeShare(match[1]) : null;
   }
 
-  // ---- tools of this session: {name: definition text}; shapes as webapp/core/items.py tool_shape reads them ----
+  // ---- tools of this session: {name: definition text} ----
+  // What is a tool definition and what a pasted call names is the server's word (POST /api/tools,
+  // webapp/core/session_tools.py): this file spells no shape. Nothing is stored there; the tools stay here.
+  var TOOLS_URL = (document.currentScript && document.currentScript.dataset.toolsUrl) || "/api/tools";
+  var called = {}; // hash of a text asked about -> the function a call in it names (null: none)
   function loadTools() {
     try { return JSON.parse(sessionStorage.getItem(TOOLS_KEY) || "{}"); } catch (e) { return {}; }
   }
-  function toolsIn(value) {
-    if (Array.isArray(value)) return value.flatMap(toolsIn);
-    if (!value || typeof value !== "object") return [];
-    if (Array.isArray(value.tools)) return toolsIn(value.tools);
-    if (value.type !== "function") return [];
-    var name = typeof value.name === "string" ? value.name
-      : value.function && typeof value.function.name === "string" ? value.function.name : null;
-    return name ? [{ name: name, definition: value }] : [];
-  }
-  function keepTools(texts) {
+  function storeTools(found) {
     var tools = loadTools(), added = false;
-    texts.forEach(function (text) {
-      if (!text || text.length > PARSE_MAX || !/"function"/.test(text)) return;
-      var value;
-      try { value = JSON.parse(text); } catch (e) { return; }
-      toolsIn(value).forEach(function (tool) {
-        var definition = JSON.stringify(tool.definition, null, 2);
-        if (tools[tool.name] !== definition) { tools[tool.name] = definition; added = true; }
-      });
+    found.forEach(function (tool) {
+      var definition = JSON.stringify(tool.definition, null, 2);
+      if (tools[tool.name] !== definition) { tools[tool.name] = definition; added = true; }
     });
-    if (added) {
-      try { sessionStorage.setItem(TOOLS_KEY, JSON.stringify(tools)); } catch (e) { return; }
-      document.querySelectorAll("textarea[data-tools]").forEach(offerTools);
-    }
+    if (!added) return;
+    try { sessionStorage.setItem(TOOLS_KEY, JSON.stringify(tools)); } catch (e) { return; }
+    document.querySelectorAll("textarea[data-tools]").forEach(offerTools);
   }
-  // The name a function_call item (or Chat Completions tool call) in ``text`` calls, if any.
-  function calledName(text) {
-    if (!text || text.length > PARSE_MAX) return null;
-    try {
-      var value = JSON.parse(text);
-      if (value && typeof value.name === "string") return value.name;
-      if (value && value.function && typeof value.function.name === "string") return value.function.name;
-    } catch (e) { return null; }
-    return null;
+  // Keeps the tools the texts define; answers, for each text, the function a call in it names (or null).
+  // Each text is asked about once per page (texts over PARSE_MAX never: they are documents, not tools).
+  function lookIn(texts) {
+    var wanted = [];
+    texts.forEach(function (text) {
+      if (text && text.trim() && text.length <= PARSE_MAX && !(hash(text) in called) && wanted.indexOf(text) < 0) {
+        wanted.push(text);
+      }
+    });
+    var asked = !wanted.length ? Promise.resolve() : fetch(TOOLS_URL, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ texts: wanted }),
+    }).then(function (response) { return response.ok ? response.json() : null; }).then(function (found) {
+      if (!found) return;
+      wanted.forEach(function (text, i) { called[hash(text)] = found.calls[i] || null; });
+      storeTools(found.tools);
+    }).catch(function () { /* the server is away: no tools learnt this time */ });
+    return asked.then(function () {
+      return texts.map(function (text) { return (text && called[hash(text)]) || null; });
+    });
   }
   function offerTools(area) {
     var tools = loadTools(), names = Object.keys(tools).sort();
@@ -200,18 +199,28 @@
     area.dispatchEvent(new Event("change", { bubbles: true }));
   }
   // An empty tools field on a page whose other field holds a call to a tool of this session: fill it in.
+  // Done once the server has said which tools the fields define and which function each field's call names.
+  // Answers whether it filled one in.
   function fillTool(form, status) {
-    form.querySelectorAll("textarea[data-tools]").forEach(function (area) {
-      if (read(area).trim()) return;
-      var tools = loadTools();
-      Array.prototype.some.call(form.querySelectorAll("textarea[name]"), function (other) {
-        var name = other !== area && calledName(read(other));
-        if (!name || !tools[name]) return false;
-        write(area, tools[name]);
-        status("The definition of " + name + " is filled in from this session's tools.");
-        return true;
+    var areas = Array.prototype.slice.call(form.querySelectorAll("textarea[name]"));
+    return lookIn(areas.map(read)).then(function (names) {
+      var filled = false;
+      form.querySelectorAll("textarea[data-tools]").forEach(function (area) {
+        if (read(area).trim()) return;
+        var tools = loadTools();
+        filled = areas.some(function (other, i) {
+          var name = other !== area && names[i];
+          if (!name || !tools[name]) return false;
+          write(area, tools[name]);
+          status("The definition of " + name + " is filled in from this session's tools.");
+          return true;
+        }) || filled;
       });
+      return filled;
     });
+  }
+  function wantsTool(form) {
+    return Array.prototype.some.call(form.querySelectorAll("textarea[data-tools]"), function (a) { return !read(a).trim(); });
   }
 
   // ---- one form ----
@@ -285,7 +294,7 @@
       var index = submitterIndex(form, elt);
       if (index < -1) return;
       draft.submitted = index;
-      keepTools(Array.prototype.map.call(form.querySelectorAll("textarea[name]"), read));
+      lookIn(Array.prototype.map.call(form.querySelectorAll("textarea[name]"), read));
       save();
     });
 
@@ -338,7 +347,6 @@
     // Arrival: a share link wins, then a kept draft (see baseOf), else what the server sent.
     var backup = null;
     try { backup = JSON.parse(localStorage.getItem(key) || "null"); localStorage.removeItem(key); } catch (e) { backup = null; }
-    keepTools(Array.prototype.map.call(form.querySelectorAll("textarea[name]"), read));
     var shared = null;
     try { shared = sharedInput(); } catch (e) { say("The link's input could not be read."); }
     var arrival = shared
@@ -358,13 +366,18 @@
         return { resubmit: kept.submitted };
       }).catch(function () { return null; });
     arrival.then(function (restored) {
-      fillTool(form, say);
-      if (restored && restored.resubmit !== null && restored.resubmit !== undefined) {
-        submitAgain(form, restored.resubmit);
-      }
       // What the page shows is the work now, kept even if nothing is typed (a carried item, an example).
       if (restored || !base.empty) save();
-      focusNext(form);
+      // The tools of what the page shows are learnt; an empty schema field is filled in from them before a
+      // restored result is asked for again (only then is the answer waited for).
+      var filling = fillTool(form, say);
+      return (wantsTool(form) ? filling : Promise.resolve(false)).then(function (filled) {
+        if (filled) save();
+        if (restored && restored.resubmit !== null && restored.resubmit !== undefined) {
+          submitAgain(form, restored.resubmit);
+        }
+        focusNext(form);
+      });
     });
   }
   // A page that arrives partly filled (carried from the step before): focus the first empty field, the next

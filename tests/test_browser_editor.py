@@ -93,7 +93,7 @@ def test_a_format_error_is_a_marker_and_its_position_selects_the_spot(page: Page
 def test_schema_and_diff_positions_select_in_their_editors(page: Page):
     page.goto("/schema?example=fc_009")
     page.locator('.err-group[data-pointer="/region"] a.pos[data-field="instance"]').click()
-    assert selected(page, "instance")[2].startswith('\\"region\\":\\"global\\"')
+    assert selected(page, "instance")[2].startswith('\\"global\\"')  # the value, inside the arguments string
     page.goto("/diff")
     page.locator("#diff-left").fill('{"a": 1}')
     page.locator("#diff-right").fill('{"a": 1,\n  "b": 2,\n}')

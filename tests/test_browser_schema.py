@@ -23,10 +23,12 @@ def test_example_link_flags_region_and_the_position_link_selects_it(page: Page):
     expect(group.locator(".expected")).to_contain_text('"apac" "emea" "amer"')
     expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
     group.locator('a.pos[data-field="instance"]').click()
-    # The click selects the place of /region inside the arguments string in the pasted item (in the editor).
+    # The click selects the offending value of /region inside the arguments string in the pasted item (in the
+    # editor), not the string's start nor the member's name (issue 11).
     selected_from = page.evaluate("""() => { const v = InspectorEditor.get("instance").view;
                                              return v.state.sliceDoc(v.state.selection.main.from); }""")
-    assert selected_from.startswith('\\"region\\":\\"global\\"')
+    assert selected_from.startswith('\\"global\\"}"')
+    expect(group.locator('a.pos[data-field="instance"]')).to_have_text("line 7, column 29")
 
 
 def test_htmx_swaps_only_the_result_and_pasted_markup_stays_text(page: Page):
@@ -58,3 +60,39 @@ def test_format_toggle_rechecks_and_ctrl_enter_validates(page: Page):
     page.get_by_label("Assert format").check()
     expect(page.get_by_test_id("validity")).to_have_text("invalid")
     expect(page.get_by_test_id("formats")).to_contain_text("email")
+
+
+def test_a_journal_is_checked_record_by_record_and_each_result_selects_its_place(page: Page):
+    """Issue 11: Schema refused JSON Lines; now each record gets its result, linked to its line and place."""
+    tool = EXAMPLES["tool"][2]
+    fc_001, fc_009 = EXAMPLES["fc_001"][1], EXAMPLES["fc_009"][1]
+    journal = "\n".join(json.dumps(item) for item in [
+        {"type": "message", "role": "user", "content": "Latest sales for APAC?"}, fc_001, fc_009,
+        {"type": "openai:web_search_call", "id": "ws_001", "status": "completed"}]) + "\n{broken\n"
+    page.goto("/schema")
+    page.locator("#instance").fill(journal)
+    page.locator("#schema").fill(json.dumps(tool, indent=2))
+    page.get_by_role("button", name="Validate").click()
+    expect(page.get_by_test_id("headline")).to_have_text("2 of 5 records valid")
+    expect(page.get_by_test_id("validity")).to_have_text("not replayable")
+    expect(page.get_by_test_id("outcome")).to_have_text(["not_function_call", "ok", "arguments_schema", "namespaced",
+                                                         "not JSON"])
+    host = page.locator('.editor-host[data-editor-for="instance"]')
+    # Markers for the two records at fault (the enum error, the broken line); the line links are jumps only.
+    expect(host.locator(".cm-lint-marker-error")).to_have_count(2)
+
+    def selected() -> tuple[int, int, str]:
+        return tuple(page.evaluate("""() => { const s = InspectorEditor.get("instance").view.state;
+            const at = s.selection.main.from, line = s.doc.lineAt(at);
+            return [line.number, at - line.from + 1, s.sliceDoc(at)]; }"""))
+
+    third = page.locator('[data-testid="record"][data-line="3"]')
+    third.get_by_role("link", name="line 3", exact=True).click()
+    assert selected()[:2] == (3, 1)
+    third.locator('.record-errors a.pos[data-field="instance"]').click()
+    line, column, rest = selected()
+    assert line == 3 and rest.startswith('\\"global\\"')  # the offending value inside fc_009's arguments string
+    page.locator('[data-testid="record"][data-line="5"] a.pos[data-field="instance"]', has_text="column").click()
+    assert selected()[:2] == (5, 2)
+    # The text is kept as pasted.
+    expect(page.locator("#instance")).to_have_value(journal)

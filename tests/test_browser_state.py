@@ -139,3 +139,30 @@ def test_an_empty_schema_is_filled_with_the_session_tool_the_call_names(page: Pa
     page.reload()  # on arrival the schema field is empty and the call names a known tool
     expect(page.locator(".draft-status")).to_contain_text("get_latest_sales_report is filled in")
     assert json.loads(page.locator("#schema").input_value()) == TOOL
+
+
+def test_the_server_decides_what_is_a_tool_and_a_journals_tools_are_offered_on_the_next_steps(page: Page):
+    """Issue 11: state.js no longer re-spells tool_shape; POST /api/tools answers what the fields define."""
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/api/tools") else None)
+    chat_call = {"id": "c1", "type": "function", "function": {"name": "not_a_tool", "arguments": "{}"}}
+    body = {"model": "m", "tools": [TOOL], "input": [chat_call]}  # a request body pasted in step 1
+    page.goto("/format")
+    page.locator("#format-document").fill(json.dumps(body))
+    page.locator("#format-pretty").click()
+    expect(page.locator("#format-output")).to_be_visible()
+    # Kept for the session (in this browser only), once the server has answered.
+    page.wait_for_function("""() => "get_latest_sales_report" in JSON.parse(
+        sessionStorage.getItem("inspector:tools") || "{}")""")
+    assert list(json.loads(page.evaluate('sessionStorage.getItem("inspector:tools")'))) == [
+        "get_latest_sales_report"]  # the Chat Completions call is no tool
+    page.goto("/diff")
+    bar = page.locator('.tools-bar[data-for="diff-schema"]')
+    expect(bar.locator("button")).to_have_text(["get_latest_sales_report"])
+    page.goto("/schema")
+    page.locator("#instance").fill(json.dumps(FC_009))
+    page.locator('.tools-bar[data-for="schema"]').get_by_role("button", name="get_latest_sales_report").click()
+    assert json.loads(page.locator("#schema").input_value()) == TOOL
+    page.get_by_role("button", name="Validate").click()
+    expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
+    assert asked  # the server was asked

@@ -175,6 +175,17 @@ def test_blocker_messages_name_both_values():
     assert '"function_call"' in blocker.message and '"openai:web_search_call"' in blocker.message
 
 
+def test_a_missing_type_reads_missing_and_a_json_null_reads_null():
+    [missing, *_] = diff(FC_001, {k: v for k, v in FC_001.items() if k != "type"}).blockers
+    assert missing.code == "type_changed"
+    assert missing.message.startswith('type changed from "function_call" to (missing):')
+    [null, *_] = diff(FC_001, dict(FC_001, type=None)).blockers
+    assert null.message.startswith('type changed from "function_call" to null:')
+    # A type null on one side and none on the other are not the same either.
+    [both] = diff(dict(FC_001, type=None), {k: v for k, v in FC_001.items() if k != "type"}).blockers
+    assert both.message.startswith("type changed from null to (missing):")
+
+
 @pytest.mark.parametrize(("arguments", "code", "words"), [
     ({"location": "Paris"}, "arguments_type", "an object, not a string"),
     ('{"location":"Par', "arguments_parse", "line 1, column 17"),

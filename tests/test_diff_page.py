@@ -204,3 +204,14 @@ def test_a_match_key_no_item_has_is_named_on_the_page(client):
     body = text_of(client.post("/diff", data=form([{"id": 1, "x": "a"}], [{"id": 1, "x": "b"}],
                                                   match_key="/bad/ptr"), headers=HX))
     assert "no array item has &#39;/bad/ptr&#39; (match items by)" in body
+
+
+def test_a_gemini_part_against_its_open_responses_item_says_missing_not_null(client):
+    """Issue 11: the Gemini sample's blocker said "type changed ... to null" where it has no type at all."""
+    from pathlib import Path
+
+    samples = Path(__file__).resolve().parent.parent / "webapp" / "examples" / "conversations"
+    gemini = (samples / "gemini-contents.json").read_text()
+    body = " ".join(text_of(client.post("/diff", data=form(FC_001, gemini), headers=HX)).split())
+    assert esc('type changed from "function_call" to (missing)') in body
+    assert "to null" not in body

@@ -12,7 +12,9 @@ from webapp.core.json.text import (
     MAX_SAFE_INTEGER,
     Document,
     JSONTextError,
+    line_records,
     loads_ijson,
+    looks_like_lines,
     parse,
     parse_lines,
 )
@@ -461,6 +463,23 @@ def test_json_lines_warnings_name_the_line_in_the_whole_text():
     records = parse_lines('{"a": 1}\n{"b": 1, "b": 2}')
     [warning] = records[1].document.warnings
     assert (warning.line, warning.pointer) == (2, "/b")
+
+
+def test_line_records_give_each_non_blank_line_with_its_number_and_offset():
+    text = '{"a": 1}\n \t\r\n[2]\r\n"three"'
+    assert list(line_records(text)) == [(1, 0, '{"a": 1}'), (3, 13, "[2]\r"), (4, 18, '"three"')]
+    assert all(text[offset:].startswith(raw) for _, offset, raw in line_records(text))
+
+
+@pytest.mark.parametrize(("text", "lines"), [
+    ('{"a": 1}\n{"b": 2}', True),
+    ('\n{"a": 1}\n\nnot json', True),  # the first record decides; a bad later one is that record's error
+    ('{"a": 1}', False),  # one line: one value
+    ('{"a":\n 1} {"b": 2}', False),  # the first line is no value on its own
+    ("", False),
+])
+def test_looks_like_lines_as_the_pages_decide(text, lines):
+    assert looks_like_lines(text) is lines
 
 
 def test_recursion_limit_is_untouched():

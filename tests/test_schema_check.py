@@ -52,8 +52,9 @@ def test_global_is_one_enum_error_at_region_with_the_allowed_values():
     row = group.rows[0]
     assert row.best and row.error.keyword == "enum"
     assert row.expected_label == "allowed values" and row.expected == ['"apac"', '"emea"', '"amer"']
-    # Positions are in the pasted texts: inside the arguments string, and at the keyword in the schema.
-    assert at(instance, group.position).startswith('\\"region\\":\\"global\\"')
+    # Positions are in the pasted texts: at the offending value inside the arguments string, and at the keyword in
+    # the schema.
+    assert at(instance, group.position).startswith('\\"global\\"')
     assert at(pretty(REGION_SCHEMA), row.schema_position).startswith('"enum"')
     assert check.verdict is not None and check.verdict.reason == "arguments_schema"
     assert check.instance_taken.kind == "call" and check.instance_taken.shape == "string"
@@ -160,6 +161,32 @@ def test_items_and_bare_arguments_get_the_gates_word(instance, schema, reason):
         assert check.item is not None and check.verdict.reason == reason
 
 
+def test_errors_inside_the_arguments_string_are_at_the_offending_value_through_escapes():
+    arguments = {"note": "caf\u00e9 \u2603\n\"x\" \U0001f600", "region": "global", "n": "7"}
+    schema = {**REGION_SCHEMA, "additionalProperties": False,
+              "properties": {**REGION_SCHEMA["properties"], "n": {"type": "integer"}}}
+    instance = pretty(call(arguments=json.dumps(arguments)))  # é, ☃, the quotes, newline, 😀 all escaped
+    check = run_check(instance, pretty(schema))
+    places = {g.pointer: at(instance, g.position) for g in check.groups}
+    assert places["/region"].startswith('\\"global\\"')
+    assert places["/n"].startswith('\\"7\\"')
+    assert places["/note"].startswith('\\"note\\":')  # an unexpected member: its name is what is refused
+    # Spread over lines inside the string (escaped newlines): still on the item's one line, at the value.
+    spread = pretty(call(arguments='\n  {"region":\n "global"}'))
+    group = run_check(spread, pretty(REGION_SCHEMA)).groups[0]
+    assert group.position[0] == 7 and at(spread, group.position).startswith('\\"global\\"}"')
+
+
+def test_document_value_offsets_skip_a_members_name():
+    document = parse('{"a" :  [1, {"b":\n "x"}]}')
+    assert document.text[document.value_offset("/a"):].startswith("[1")
+    assert document.text[document.value_offset("/a/1/b"):].startswith('"x"')
+    assert document.text[document.value_offset("/a/0"):].startswith("1,")
+    assert document.value_offset("/nothing") is None
+    assert document.positions(["/a/1/b"], values=True) == {"/a/1/b": (2, 2)}
+    assert document.positions(["/a/1/b"]) == {"/a/1/b": (1, 14)}
+
+
 def test_warnings_inside_the_arguments_string_point_into_the_pasted_text():
     instance = json.dumps(call(arguments='{"n": 12345678901234567890}'))
     check = run_check(instance, "{}")
@@ -225,3 +252,95 @@ def test_string_locator_without_a_string_literal_answers_none():
     document = parse('{"a": 1}')
     assert string_locator(document, "/a", "1")(1, 1) is None
     assert string_locator(document, "/nothing", "x")(1, 1) is None
+
+
+# -- JSON Lines instances: record by record -------------------------------------------------------------------
+
+def jsonl(*values) -> str:
+    return "\n".join(v if isinstance(v, str) else json.dumps(v) for v in values) + "\n"
+
+
+def test_json_lines_of_bare_arguments_are_checked_record_by_record():
+    text = jsonl({"region": "apac"}, {"region": "global"}, "", {"region": "emea"}, {"region": 7}, {"region": "amer"})
+    check = run_check(text, pretty(REGION_SCHEMA))
+    assert check.records is not None and check.record_count == 5
+    assert [r.line for r in check.records] == [1, 2, 4, 5, 6]  # the blank line 3 is no record
+    assert [r.outcome for r in check.records] == ["valid", "invalid", "valid", "invalid", "valid"]
+    assert check.records_passed == 3 and check.records_badge == "invalid"
+    assert check.outcomes == {"valid": 3, "invalid": 2}
+    assert check.parse_problems == [] and check.valid is None  # no one-value verdict: one per record
+    # Errors name their JSON Pointer and line:column in the whole text.
+    [group] = check.records[3].check.groups
+    assert group.pointer == "/region" and group.position == (5, 2)
+    assert at(text, group.position).startswith('"region": 7')
+    assert check.records[1].position == (2, 1)
+
+
+def test_a_journal_is_judged_by_the_gate_item_by_item_against_its_tools():
+    tools = pretty([TOOL, WEATHER])
+    weather = {"type": "function_call", "id": "fc_w", "call_id": "c_w", "name": "get_weather", "status": "completed",
+               "arguments": json.dumps({"location": 3})}
+    text = jsonl({"type": "message", "role": "user", "content": "hi"}, call("apac"), call("global"),
+                 call("apac", status="incomplete"), weather, {"type": "openai:web_search_call", "id": "ws"},
+                 call("apac", name="nope"))
+    check = run_check(text, tools)
+    assert [r.outcome for r in check.records] == ["not_function_call", "ok", "arguments_schema", "status",
+                                                  "arguments_schema", "namespaced", "schema problem"]
+    assert check.records_passed == 2 and check.records_badge == "not replayable"
+    assert check.schema_tools == 2 and check.compiled is not None  # each call picks its tool by name
+    # The global call: the error at the offending value inside its arguments string, on its own line.
+    [group] = check.records[2].check.groups
+    assert group.position[0] == 3 and at(text, group.position).startswith('\\"global\\"')
+    # The weather call validated against get_weather's parameters, not the region schema.
+    [group] = check.records[4].check.groups
+    assert group.pointer == "/location" and at(text, group.position).startswith("3}")
+    # An incomplete call: the gate stops at status, though its arguments would pass.
+    assert check.records[3].check.verdict.reason == "status" and check.records[3].check.error_count == 0
+    assert "without the called function" in check.records[6].check.schema_problem.message
+
+
+def test_a_record_that_is_not_json_is_that_records_error_at_its_line_and_column():
+    text = jsonl({"region": "apac"}, '{"region": "apac",}', {"region": "emea"})
+    check = run_check(text, pretty(REGION_SCHEMA))
+    bad = check.records[1]
+    assert bad.outcome == "not JSON" and not bad.passed
+    [problem] = bad.check.parse_problems
+    assert problem.position == (2, 18) and problem.error.line == 2  # the trailing comma
+    assert problem.error.offset == len(jsonl({"region": "apac"})) + 17
+    assert [r.outcome for r in check.records] == ["valid", "not JSON", "valid"]
+    # A truncated arguments string inside a record: placed in the whole text too.
+    cut = call(arguments='{"region":"ap')
+    check = run_check(jsonl({"type": "message", "role": "user", "content": "x"}, cut), pretty(REGION_SCHEMA))
+    record = check.records[1]
+    assert record.outcome == "arguments_parse"
+    assert record.check.parse_problems[0].source == "arguments" and record.check.parse_problems[0].position[0] == 2
+
+
+def test_json_lines_is_read_as_the_format_page_reads_it():
+    # A first line that is not JSON on its own: the whole text's error, as on the Format page.
+    check = run_check('{"region": \n"apac"} {"x": 1}\n', pretty(REGION_SCHEMA))
+    assert check.records is None and check.parse_problems[0].source == "instance"
+    # One value spread over lines is one instance, not records.
+    check = run_check(pretty({"region": "apac"}), pretty(REGION_SCHEMA))
+    assert check.records is None and check.valid is True
+
+
+def test_json_lines_are_bounded_every_record_counted_the_first_shown():
+    from webapp.core.schema_check import MAX_RECORD_ERRORS_SHOWN, MAX_RECORDS_SHOWN
+
+    count = MAX_RECORDS_SHOWN + 150
+    text = jsonl(*({"region": "global" if i % 2 else "apac"} for i in range(count)))
+    check = run_check(text, pretty(REGION_SCHEMA))
+    assert check.record_count == count and len(check.records) == MAX_RECORDS_SHOWN and check.records_cut
+    assert check.outcomes == {"valid": count // 2, "invalid": count // 2}
+    many = {"type": "array", "items": {"type": "string"}}
+    check = run_check(jsonl(list(range(50)), ["ok"]), pretty(many))
+    first = check.records[0].check
+    assert first.error_count == 50 and first.shown_count == MAX_RECORD_ERRORS_SHOWN
+
+
+def test_json_lines_without_a_schema_are_not_checked_but_items_get_the_gate():
+    text = jsonl({"type": "message", "role": "user", "content": "x"}, {"region": "apac"}, "{nope")
+    check = run_check(text, "")
+    assert check.needs == ["schema"]
+    assert [r.outcome for r in check.records] == ["not_function_call", "not checked", "not JSON"]

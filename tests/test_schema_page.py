@@ -164,8 +164,8 @@ def test_positions_point_into_the_pasted_text_including_the_arguments_string(cli
     instance = pretty(call("global"))
     body = post(client, instance, REGION_SCHEMA, headers=HX)
     line, column = map(int, re.search(r'data-field="instance" data-line="(\d+)" data-column="(\d+)"', body).groups())
-    # The error is at the member "region" inside the arguments string: its escaped quote in the pasted text.
-    assert instance.splitlines()[line - 1][column - 1:].startswith('\\"region\\":\\"global\\"')
+    # The error is at the offending value of "region" inside the arguments string: its escaped quote in the text.
+    assert instance.splitlines()[line - 1][column - 1:].startswith('\\"global\\"}"')
     schema_text = pretty(REGION_SCHEMA)
     line, column = map(int, re.search(r'data-field="schema" data-line="(\d+)" data-column="(\d+)"', body).groups())
     assert schema_text.splitlines()[line - 1][column - 1:].startswith('"enum"')
@@ -460,16 +460,19 @@ def test_every_shown_error_of_a_big_text_has_its_line_and_column(client, monkeyp
     assert len(targeted) == scans and max(map(len, targeted)) == MAX_ERRORS_SHOWN
     assert "250 errors at 200 locations" in " ".join(body.split())
     assert groups(body) == [f"/rows/{i}/region" for i in range(0, 1500, 6)][:MAX_ERRORS_SHOWN]
-    quote = '\\"' if shape == "arguments string" else '"'  # in the string the member's quotes are escaped
+    # In the string the quotes are escaped, and the place is the offending value (outside a string: the member).
+    quote = '\\"' if shape == "arguments string" else '"'
+    start = "" if shape == "arguments string" else f'{quote}region{quote}: '
+    back = 120 if shape == "arguments string" else 100
     at_instance = re.findall(r'data-field="instance" data-line="(\d+)" data-column="(\d+)"', body)
     at_schema = re.findall(r'data-field="schema" data-line="(\d+)" data-column="(\d+)"', body)
     assert len(at_instance) == len(at_schema) == MAX_ERRORS_SHOWN
     assert "no place in the pasted text" not in body
     for (line, column), pointer_ in zip(at_instance, groups(body), strict=True):
         offset = _offset_of(instance, int(line), int(column))
-        assert instance.startswith(f"{quote}region{quote}", offset)
+        assert instance.startswith(f"{start}{quote}global{quote}", offset)
         # ... of its own row: the id written just before the member.
-        assert re.findall(r'"id\\?":\s*(\d+)', instance[max(0, offset - 100):offset])[-1] == pointer_.split("/")[2]
+        assert re.findall(r'"id\\?":\s*(\d+)', instance[max(0, offset - back):offset])[-1] == pointer_.split("/")[2]
     assert {schema[_offset_of(schema, int(line), int(column)):][:9] for line, column in at_schema} == {'"enum": ['}
 
 
@@ -528,3 +531,53 @@ def test_format_is_described_in_the_schema_s_own_dialect(client):
     formats = body[body.index('data-testid="formats"'):]
     formats = formats[:formats.index("</dd>")]
     assert "2020-12" not in formats and "not asserted (draft-04 leaves checking" in formats
+
+
+# -- a JSON Lines instance ------------------------------------------------------------------------------------
+
+def records(body: str) -> list[tuple[int, str]]:
+    """(line, outcome) of each record shown, in page order."""
+    found = re.findall(r'data-testid="record" data-line="(\d+)">.*?data-testid="outcome">([^<]*)</span>', body, re.S)
+    return [(int(line), html.unescape(outcome)) for line, outcome in found]
+
+
+def test_a_journal_is_accepted_and_each_record_gets_its_result_linked_to_its_line(client):
+    """Issue 11: Schema refused JSON Lines ("Extra data … (or use JSON Lines, one per line)")."""
+    journal = "\n".join(json.dumps(item) for item in [
+        {"type": "message", "role": "user", "content": "Latest sales for APAC?"}, call("apac"), call("global"),
+        {"type": "openai:web_search_call", "id": "ws_001", "status": "completed"}]) + "\n{broken\n"
+    body = post(client, journal, TOOL, headers=HX)
+    assert "Extra data" not in body and "could not be parsed" not in body
+    assert records(body) == [(1, "not_function_call"), (2, "ok"), (3, "arguments_schema"), (4, "namespaced"),
+                             (5, "not JSON")]
+    assert 'data-testid="validity">not replayable</span>' in body  # the headline follows the gate
+    assert re.search(r'data-testid="headline">2 of 5 records valid</span>', body)
+    # Each record links to its line (a jump, not an editor marker); its errors are markers at line:column.
+    assert 'href="#instance" data-field="instance" data-line="3" data-column="1" data-no-marker>line 3</a>' in body
+    third = body[body.index('data-line="3">'):body.index('data-line="4">')]
+    line, column = map(int, re.search(r'data-field="instance" data-line="(\d+)" data-column="(\d+)">line',
+                                      third).groups())
+    assert line == 3 and journal.splitlines()[2][column - 1:].startswith('\\"global\\"')
+    assert '<code class="ptr">/region</code>' in third
+    broken = body[body.index('data-line="5">'):]
+    assert 'data-line="5" data-column="2">line 5, column 2</a>' in broken
+    assert "JSON Lines: each of its 5 records" in body  # what was checked
+
+
+def test_json_lines_records_shown_are_capped_and_the_page_says_so(client):
+    from webapp.core.schema_check import MAX_RECORDS_SHOWN
+
+    text = "\n".join(json.dumps({"region": "global"}) for _ in range(MAX_RECORDS_SHOWN + 5))
+    body = post(client, text, REGION_SCHEMA, headers=HX)
+    assert len(records(body)) == MAX_RECORDS_SHOWN
+    assert f"The first {MAX_RECORDS_SHOWN} of {MAX_RECORDS_SHOWN + 5} records are shown" in body
+    assert re.search(rf'data-testid="headline">0 of {MAX_RECORDS_SHOWN + 5} records valid', body)
+    assert 'data-testid="validity">invalid</span>' in body
+
+
+@pytest.mark.parametrize("instance", ['1\n2', '[]\n{', '"a"\n"b"\n\n', '{"type": "function_call"}\n{"type": 7}',
+                                      '{"a": 1}\n' + "[" * 200, '{}\n{"arguments": "x", "type": "function_call"}'])
+@pytest.mark.parametrize("schema", [REGION_SCHEMA, TOOL, [TOOL], True, "{bad"])
+def test_odd_json_lines_never_fail_the_page(client, instance, schema):
+    body = post(client, instance, schema if isinstance(schema, str) else json.dumps(schema), headers=HX)
+    assert 'data-testid="summary"' in body

@@ -80,7 +80,8 @@ def item_blockers(a: Any, b: Any, where: str) -> list[Blocker]:
                         f"the {sides} side {'is' if len(envelope) == 1 else 'are'} a Chat Completions message with "
                         "a tool_calls envelope, not an Open Responses item: do not mix them in one journal; "
                         "an Open Responses call is a function_call item with type, call_id and a string arguments")]
-    old_type, new_type = a.get("type"), b.get("type")
+    # _MISSING, not None: an item without a type reads "(missing)", one with "type": null reads null.
+    old_type, new_type = a.get("type", _MISSING), b.get("type", _MISSING)
     if old_type != new_type:
         if is_namespaced(new_type):
             found.append(Blocker("namespaced", where,

@@ -20,6 +20,7 @@ from webapp.core.json.text import (
     JSONLine,
     JSONTextError,
     JSONWarning,
+    looks_like_lines,
     parse,
     parse_lines,
     paused_gc,
@@ -135,7 +136,7 @@ def _format_document(source: str | bytes, action: str, indent: str, max_depth: i
         outcome.text = source.decode("utf-8", "replace").removeprefix("\ufeff") \
             if isinstance(source, (bytes, bytearray)) else source
         outcome.error = err
-        if err.code == "extra_data" and _looks_like_lines(outcome.text, max_depth):
+        if err.code == "extra_data" and looks_like_lines(outcome.text, max_depth=max_depth):
             _read_lines(outcome, max_depth, spaces, preview)
         return outcome
     outcome.text, outcome.document, outcome.warnings = document.text, document, list(document.warnings)
@@ -160,18 +161,6 @@ def _format_document(source: str | bytes, action: str, indent: str, max_depth: i
     else:
         outcome.tree = build_tree(tree_value(document.text))
     return outcome
-
-
-def _looks_like_lines(text: str, max_depth: int) -> bool:
-    """JSON Lines, probably: at least two non-blank lines, and the first one is a JSON value on its own."""
-    lines = [line for line in text.split("\n") if line.strip(" \t\r")]
-    if len(lines) < 2:
-        return False
-    try:
-        parse(lines[0], max_depth=max_depth)
-    except JSONTextError:
-        return False
-    return True
 
 
 def _read_lines(outcome: Outcome, max_depth: int, spaces: str, preview: int | None) -> None:

@@ -1,4 +1,4 @@
-"""The Open Responses item vocabulary, written once: item types, call statuses, namespacing, tool shapes.
+"""The Open Responses item vocabulary, written once: item types, call statuses, namespacing, tool and call shapes.
 
 Every other module asks here whether a type is portable, namespaced or unknown, and where a tool definition keeps
 its name and parameters; nothing else spells these facts (``tests/test_architecture.py`` keeps the core pure).
@@ -81,3 +81,57 @@ def tool_shape(value: Any) -> ToolShape | None:
         return ToolShape("nested", name if isinstance(name, str) else None, "/function/parameters", function)
     name = value.get("name")
     return ToolShape("flat", name if isinstance(name, str) else None, "/parameters", value)
+
+
+def tools_in(value: Any) -> list[tuple[str, dict]]:
+    """The named function tool definitions in a pasted value, as ``(name, tool)`` in order: a tool definition, a
+    list of them (nested lists too), or an object with a ``tools`` list (a CreateResponseBody, a ResponseResource,
+    a Chat Completions request). Tools without a name (nothing could pick them), hosted tools and tool *calls*
+    (a Chat Completions ``{type: "function", function: {name, arguments}}`` has a tool's nested shape) are left out.
+
+    Iterative: the value may be as deep as the parse limit allows.
+    """
+    found: list[tuple[str, dict]] = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(reversed(node))
+        elif isinstance(node, dict):
+            shape = tool_shape(node)
+            if shape is not None:
+                if shape.name is not None and call_shape(node) is None:
+                    found.append((shape.name, node))
+            elif isinstance(node.get("tools"), list):
+                stack.append(node["tools"])
+    return found
+
+
+@dataclass(frozen=True)
+class CallShape:
+    """Where a pasted tool call keeps its parts.
+
+    :ivar kind: ``"call"`` (an Open Responses ``function_call`` item, Open Responses spec, Items) or
+        ``"chat_call"`` (a Chat Completions tool call ``{type: "function", function: {name, arguments}}``).
+    :ivar name: the called function's name, or ``None`` when it has none (or not a string).
+    :ivar arguments_pointer: RFC 6901 pointer to its ``arguments`` (``/arguments``, ``/function/arguments``).
+    """
+
+    kind: str
+    name: str | None
+    arguments_pointer: str
+
+
+def call_shape(value: Any) -> CallShape | None:
+    """The shape of ``value`` when it is a tool call holding ``arguments``, else ``None`` (a ``function_call``
+    without ``arguments`` is an item like any other)."""
+    if not isinstance(value, dict):
+        return None
+    if value.get("type") == "function_call" and "arguments" in value:
+        name = value.get("name")
+        return CallShape("call", name if isinstance(name, str) else None, "/arguments")
+    function = value.get("function")
+    if value.get("type") == "function" and isinstance(function, dict) and "arguments" in function:
+        name = function.get("name")
+        return CallShape("chat_call", name if isinstance(name, str) else None, "/function/arguments")
+    return None

@@ -5,18 +5,20 @@ was pasted is unwrapped first: a whole ``function_call`` item (its ``arguments``
 it) or a Chat Completions tool call on the instance side; a tool definition, or a list of them picked by the call's
 name, on the schema side (shapes: :func:`webapp.core.items.tool_shape`). Errors are grouped by instance location
 and mapped back to line:column in the pasted texts (:mod:`webapp.core.json.locate`), into the ``arguments`` string
-too. Parsing is :mod:`webapp.core.json.text`, validation :mod:`webapp.core.schema`, the item's verdict
+too. An instance in JSON Lines (a journal: one item per line, as the Format page reads it) is checked record by
+record, each as a one-value instance would be (:class:`Record`), with its positions in the whole pasted text.
+Parsing is :mod:`webapp.core.json.text`, validation :mod:`webapp.core.schema`, the item's verdict
 :mod:`webapp.core.gate`.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from webapp.core.gate import Verdict, check_item
-from webapp.core.items import ToolShape, tool_shape, type_kind
+from webapp.core.gate import REASONS, Verdict, check_item
+from webapp.core.items import ToolShape, call_shape, tool_shape, type_kind
 from webapp.core.json import pointer
 from webapp.core.json.locate import Locator, Move, Position, string_locator
 from webapp.core.json.show import quote
@@ -26,19 +28,31 @@ from webapp.core.json.text import (
     Document,
     JSONTextError,
     json_type,
+    line_records,
     loads_ijson,
+    looks_like_lines,
     parse,
     try_loads_ijson,
 )
 from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, bundle, compile_schema, known_documents
 
 __all__ = [
-    "MAX_ERRORS_SHOWN", "MAX_VALUE_CHARS", "Check", "ErrorGroup", "ErrorRow", "ParseProblem", "SchemaProblem",
-    "Taken", "TextWarning", "run_check", "short_json",
+    "MAX_ERRORS_SHOWN", "MAX_RECORD_ERRORS_SHOWN", "MAX_RECORDS_SHOWN", "MAX_VALUE_CHARS", "PASSING", "REFUSALS",
+    "Check", "ErrorGroup", "ErrorRow", "ParseProblem", "Record", "SchemaProblem", "Taken", "TextWarning",
+    "run_check", "short_json",
 ]
 
 #: At most this many errors are listed (all are counted); a huge failing array must not make a huge page.
 MAX_ERRORS_SHOWN = 200
+#: A JSON Lines instance: every record is checked and counted, the first this many are shown with their details.
+MAX_RECORDS_SHOWN = 100
+#: ... each with at most this many of its errors listed (all counted).
+MAX_RECORD_ERRORS_SHOWN = 20
+#: A record's outcomes that let it pass: the schema accepts it, or the gate lets the item be replayed
+#: (``ok``) or finds nothing to execute in it (``not_function_call``, not a refusal).
+PASSING = ("valid", "ok", "not_function_call")
+#: The gate's reasons that refuse an item (every reason but those in :data:`PASSING`).
+REFUSALS = tuple(reason for reason in REASONS if reason not in PASSING)
 #: Instance values and expected values are shown as JSON text cut to this many characters.
 MAX_VALUE_CHARS = 160
 
@@ -148,6 +162,10 @@ class Check:
     :ivar checkable_formats: formats checked when format assertion is on; ``unchecked_formats``: used by the
         schema, never checked.
     :ivar groups: the first :data:`MAX_ERRORS_SHOWN` errors, grouped; ``error_count``: all of them.
+    :ivar records: for an instance in JSON Lines, the first :data:`MAX_RECORDS_SHOWN` records, each checked on its
+        own (``None``: the instance is one value); ``record_count``: all of them; ``outcomes``: how many records
+        had each :attr:`Record.outcome`, in the order first met. ``schema_tools``: the schema is a list of that
+        many tool definitions, and each record's call picks its own by name.
     """
 
     instance_text: str = ""
@@ -170,6 +188,10 @@ class Check:
     verdict: Verdict | None = None
     groups: list[ErrorGroup] = field(default_factory=list)
     error_count: int = 0
+    records: list[Record] | None = None
+    record_count: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+    schema_tools: int | None = None
 
     @property
     def submitted(self) -> bool:
@@ -196,10 +218,58 @@ class Check:
         return sum(len(group.rows) for group in self.groups)
 
     @property
+    def records_passed(self) -> int:
+        """Records whose outcome is one of :data:`PASSING`."""
+        return sum(count for outcome, count in self.outcomes.items() if outcome in PASSING)
+
+    @property
+    def outcome_counts(self) -> list[tuple[str, int, bool]]:
+        """``(outcome, records, passes)`` for each outcome met, in the order first met."""
+        return [(outcome, count, outcome in PASSING) for outcome, count in self.outcomes.items()]
+
+    @property
+    def records_badge(self) -> str:
+        """The headline of a JSON Lines instance, following the gate: ``"valid"`` when every record passes,
+        ``"not replayable"`` when the gate refuses an item of it, else ``"invalid"``."""
+        if self.records_passed == self.record_count:
+            return "valid"
+        return "not replayable" if any(outcome in REFUSALS for outcome in self.outcomes) else "invalid"
+
+    @property
+    def records_cut(self) -> bool:
+        """Not every record is shown (all are counted)."""
+        return self.records is not None and len(self.records) < self.record_count
+
+    @property
     def name_mismatch(self) -> bool:
         """The pasted call names another function than the pasted tool definition."""
         return (self.call_name is not None and self.schema_taken is not None
                 and self.schema_taken.name is not None and self.schema_taken.name != self.call_name)
+
+
+@dataclass(frozen=True)
+class Record:
+    """One record (line) of a JSON Lines instance, checked as a one-value instance would be.
+
+    :ivar line: its 1-based line in the pasted text; ``position``: (line, column) where its value starts there.
+    :ivar check: the record's own :class:`Check` (``instance_text`` is its line); every position in it, in its
+        ``arguments`` string too, is in the whole pasted text. Its errors are cut to
+        :data:`MAX_RECORD_ERRORS_SHOWN`.
+    :ivar outcome: ``"not JSON"``; the gate's reason for an item (``"ok"``, ``"not_function_call"``,
+        ``"arguments_schema"``, …; the headline follows the gate); ``"arguments_parse"`` for bare arguments that
+        are not I-JSON; ``"schema problem"`` (no usable schema for this record, e.g. no tool of its name);
+        ``"valid"``/``"invalid"``; ``"not checked"`` while the schema is missing.
+    """
+
+    line: int
+    position: Position
+    check: Check
+    outcome: str
+
+    @property
+    def passed(self) -> bool:
+        """The outcome is one of :data:`PASSING`."""
+        return self.outcome in PASSING
 
 
 # -- the check ---------------------------------------------------------------------------------------------
@@ -209,7 +279,8 @@ def run_check(instance_text: str, schema_text: str, *, format_assertion: bool = 
     """Parse both texts, unwrap them, validate, and collect what the result pane shows.
 
     :param instance_text: the pasted instance: bare arguments, a ``function_call`` item or a Chat Completions
-        tool call. :param schema_text: a JSON Schema, a tool definition or a list of them.
+        tool call; or JSON Lines of them (a journal), each record checked on its own into ``Check.records``.
+    :param schema_text: a JSON Schema, a tool definition or a list of them (each call picks its tool by name).
     :param format_assertion: ``format`` is asserted (JSON Schema 2020-12 Validation §7.2.2), not only annotated.
     :param max_depth: nesting allowed in each text (and in an ``arguments`` string); ``max_bytes``: UTF-8 size
         allowed of each (``None``: any). The limits of :func:`webapp.core.json.text.parse`.
@@ -221,53 +292,205 @@ def run_check(instance_text: str, schema_text: str, *, format_assertion: bool = 
     check = Check(instance_text=instance_text, schema_text=schema_text, format_assertion=format_assertion,
                   documents_text=documents_text)
     limits = {"max_depth": max_depth, "max_bytes": max_bytes}
-    instance_doc = _parse_input(check, "instance", instance_text, limits)
+    instance_doc, as_lines = _parse_instance(check, instance_text, limits)
     schema_doc = _parse_input(check, "schema", schema_text, limits)
     documents_doc = _parse_input(check, "documents", documents_text, limits)
+    usable = schema_doc is not None and not (documents_text.strip() and documents_doc is None)
+    side = _SchemaSide(schema_doc if usable else None, documents_doc, format_assertion)
+    if as_lines:
+        _check_records(check, side, limits)
+        return check
     locate_instance = None if instance_doc is None else _take_instance(check, instance_doc, limits)
-    if schema_doc is None or (documents_text.strip() and documents_doc is None):
+    if side.document is None:
         return check
-    schema, locate_schema = _take_schema(check, schema_doc)
-    if locate_schema is None:
-        return check
-    if documents_doc is not None:
+    prepared = side.prepare(check.call_name)
+    prepared.apply(check)
+    if prepared.compiled is not None:
+        _validate(check, prepared, locate_instance, MAX_ERRORS_SHOWN)
+    return check
+
+
+@dataclass
+class _Prepared:
+    """The schema side made ready for calls to one function name (or for a bare instance): what was taken, the
+    problem that stops the check, or the compiled schema and its formats."""
+
+    taken: Taken | None = None
+    problem: SchemaProblem | None = None
+    schema: Any = None
+    locate: Locator | None = None
+    compiled: CompiledSchema | None = None
+    checkable: tuple[str, ...] = ()
+    unchecked: list[str] = field(default_factory=list)
+
+    def apply(self, check: Check) -> None:
+        """Show this schema side in ``check``."""
+        check.schema_taken, check.schema_problem, check.compiled = self.taken, self.problem, self.compiled
+        check.checkable_formats, check.unchecked_formats = self.checkable, self.unchecked
+
+
+@dataclass
+class _SchemaSide:
+    """The pasted schema (``None``: missing, not JSON, or its referenced schemas are not JSON) and the referenced
+    schemas, prepared once per called name: a journal's records share it."""
+
+    document: Document | None
+    documents: Document | None
+    format_assertion: bool
+    _prepared: dict[str | None, _Prepared] = field(default_factory=dict)
+
+    @property
+    def tools(self) -> int | None:
+        """How many tool definitions the schema lists, when it is a list of them (each call picks its own)."""
+        value = None if self.document is None else self.document.value
+        if isinstance(value, list) and value and all(tool_shape(t) for t in value):
+            return len(value)
+        return None
+
+    def prepare(self, call_name: str | None) -> _Prepared:
+        """The schema for a call to ``call_name`` (``None``: no call), unwrapped, bundled with the referenced
+        schemas and compiled; cached by name. Requires :attr:`document`."""
+        if call_name not in self._prepared:
+            self._prepared[call_name] = self._prepare(call_name)
+        return self._prepared[call_name]
+
+    def _prepare(self, call_name: str | None) -> _Prepared:
+        assert self.document is not None
+        prepared = _take_schema(self.document, call_name)
+        if prepared.locate is None:
+            return prepared
+        schema = prepared.schema
+        if self.documents is not None:
+            try:
+                if not isinstance(self.documents.value, (list, dict)):
+                    raise SchemaInvalid("the referenced schemas must be a JSON array of schemas (each with its $id) "
+                                        "or an object of URI -> schema")
+                schema = bundle(schema, known_documents(self.documents.value, where="referenced schemas"))
+            except SchemaInvalid as problem:
+                prepared.problem = SchemaProblem(problem.message, problem.pointer, problem.keyword, None)
+                return prepared
         try:
-            if not isinstance(documents_doc.value, (list, dict)):
-                raise SchemaInvalid("the referenced schemas must be a JSON array of schemas (each with its $id) "
-                                    "or an object of URI -> schema")
-            schema = bundle(schema, known_documents(documents_doc.value, where="referenced schemas"))
+            prepared.compiled = compile_schema(schema, format_assertion=self.format_assertion)
         except SchemaInvalid as problem:
-            check.schema_problem = SchemaProblem(problem.message, problem.pointer, problem.keyword, None)
-            return check
-    try:
-        check.compiled = compile_schema(schema, format_assertion=format_assertion)
-    except SchemaInvalid as problem:
-        check.schema_problem = SchemaProblem(problem.message, problem.pointer, problem.keyword,
-                                             locate_schema(problem.pointer or ""))
-        return check
-    # Listed even while assertion is off, so the user knows what the toggle would change.
-    check.checkable_formats = (check.compiled.checked_formats if format_assertion
-                               else compile_schema(schema, format_assertion=True).checked_formats)
-    check.unchecked_formats = _unchecked_formats(schema, check.checkable_formats)
+            prepared.problem = SchemaProblem(problem.message, problem.pointer, problem.keyword,
+                                             prepared.locate(problem.pointer or ""))
+            return prepared
+        prepared.schema = schema
+        # Listed even while assertion is off, so the user knows what the toggle would change.
+        prepared.checkable = (prepared.compiled.checked_formats if self.format_assertion
+                              else compile_schema(schema, format_assertion=True).checked_formats)
+        prepared.unchecked = _unchecked_formats(schema, prepared.checkable)
+        return prepared
+
+
+def _validate(check: Check, prepared: _Prepared, locate_instance: Locator | None, shown_at_most: int) -> None:
+    """The gate's verdict on a pasted item and the instance's errors (the first ``shown_at_most`` grouped and
+    placed) against the prepared, compiled schema."""
+    assert prepared.compiled is not None and prepared.locate is not None
     if check.item is not None:
         # A tool definition for another function is no schema for this call: the gate never runs it.
-        check.verdict = check_item(check.item, None if check.name_mismatch else schema,
-                                   format_assertion=format_assertion, tool_name=check.call_name)
+        check.verdict = check_item(check.item, None if check.name_mismatch else prepared.schema,
+                                   format_assertion=check.format_assertion, tool_name=check.call_name)
     if locate_instance is None:
-        return check
+        return
     try:
-        errors = check.compiled.errors(check.instance)
+        errors = [] if prepared.compiled.is_valid(check.instance) else prepared.compiled.errors(check.instance)
     except SchemaInvalid as problem:  # a catastrophic `pattern` found only while validating (PatternTimeout)
         check.schema_problem = SchemaProblem(problem.message, problem.pointer, problem.keyword,
-                                             locate_schema(problem.pointer or ""))
-        return check
+                                             prepared.locate(problem.pointer or ""))
+        return
     check.error_count = len(errors)
-    shown = errors[:MAX_ERRORS_SHOWN]
+    shown = errors[:shown_at_most]
     # One scan per pasted text for all shown places (the parse layer skips what holds none), not one per error.
-    instance_at = locate_instance.many(error.pointer for error in shown)
-    schema_at = locate_schema.many(error.schema_path for error in shown)
-    check.groups = _group(shown, check.instance, schema, instance_at, schema_at)
-    return check
+    instance_at = _instance_places(locate_instance, shown, prepared.schema)
+    schema_at = prepared.locate.many(error.schema_path for error in shown)
+    check.groups = _group(shown, check.instance, prepared.schema, instance_at, schema_at)
+
+
+def _parse_instance(check: Check, text: str, limits: dict[str, Any]) -> tuple[Document | None, bool]:
+    """Parse the instance as one JSON value, or, when it is not one but reads as JSON Lines (as the Format page
+    decides: :func:`webapp.core.json.text.looks_like_lines`), say so: ``(None, True)``; its records are parsed
+    one by one later, so a bad record is that record's error, not the whole text's."""
+    if not text.strip():
+        return None, False
+    try:
+        document = parse(text, **limits)
+    except JSONTextError as error:
+        if error.code == "extra_data" and looks_like_lines(text, max_depth=limits["max_depth"]):
+            return None, True
+        check.parse_problems.append(ParseProblem("instance", error, (error.line, error.column)))
+        return None, False
+    check.warnings.extend(_warnings("instance", document, None))
+    return document, False
+
+
+def _check_records(check: Check, side: _SchemaSide, limits: dict[str, Any]) -> None:
+    """Check each record of a JSON Lines instance on its own (every record counted, the first
+    :data:`MAX_RECORDS_SHOWN` kept with their details) and show the schema side as the records share it."""
+    check.records, check.schema_tools = [], side.tools
+    if side.document is not None and check.schema_tools is None:
+        side.prepare(None).apply(check)  # one schema for every record: its problem is the whole page's
+    for line, offset, raw in line_records(check.instance_text):
+        record = _check_record(check, side, limits, line, offset, raw,
+                               detailed=len(check.records) < MAX_RECORDS_SHOWN)
+        check.record_count += 1
+        check.outcomes[record.outcome] = check.outcomes.get(record.outcome, 0) + 1
+        if len(check.records) < MAX_RECORDS_SHOWN:
+            check.records.append(record)
+            check.warnings.extend(record.check.warnings)
+        if check.schema_tools is not None and check.compiled is None and record.check.compiled is not None:
+            check.compiled = record.check.compiled  # the dialect and formats shown: the first compiled tool's
+            check.checkable_formats = record.check.checkable_formats
+            check.unchecked_formats = record.check.unchecked_formats
+
+
+def _check_record(whole: Check, side: _SchemaSide, limits: dict[str, Any], line: int, offset: int, raw: str, *,
+                  detailed: bool) -> Record:
+    """One record (the text ``raw`` of line ``line``, starting at character ``offset`` of the whole text) checked
+    as a one-value instance; positions moved into the whole text. Not ``detailed``: its outcome only (no places
+    looked up)."""
+    check = Check(instance_text=raw, schema_text=whole.schema_text, format_assertion=whole.format_assertion)
+
+    def shift(inner_line: int, column: int) -> Position:  # a record is one line: only the line number moves
+        return inner_line + line - 1, column
+
+    try:
+        document = parse(raw, **limits)
+    except JSONTextError as error:
+        error = error.shifted(line - 1, offset)  # its line and offset in the whole text; the excerpt is the record's
+        check.parse_problems.append(ParseProblem("instance", error, (error.line, error.column)))
+        return Record(line, (line, 1), check, "not JSON")
+    start = document.position("")
+    position = shift(*start) if start is not None else (line, 1)
+    if detailed:
+        check.warnings.extend(_warnings("instance", document, shift))
+    locate_instance = _take_instance(check, document, limits, shift)
+    if not detailed:
+        check.warnings.clear()
+    if check.item is not None and check.call_name is None:
+        # Not a call (a message, an output, an extension): the gate decides before any schema step.
+        check.verdict = check_item(check.item, None, tool_name=None)
+    elif side.document is not None:
+        prepared = side.prepare(check.call_name)
+        prepared.apply(check)
+        if prepared.compiled is not None:
+            _validate(check, prepared, locate_instance, MAX_RECORD_ERRORS_SHOWN if detailed else 0)
+    return Record(line, position, check, _outcome(check, side.document is not None))
+
+
+def _outcome(check: Check, has_schema: bool) -> str:
+    """A record's :attr:`Record.outcome`: the gate's word when it judged an item, else the schema's."""
+    if any(problem.source == "instance" for problem in check.parse_problems):
+        return "not JSON"
+    if check.verdict is not None:
+        return check.verdict.reason
+    if not has_schema:
+        return "not checked"
+    if check.schema_problem is not None:
+        return "schema problem"
+    if check.ijson_error is not None:
+        return "arguments_parse"
+    return "valid" if check.valid else "invalid"
 
 
 def _parse_input(check: Check, source: str, text: str, limits: dict[str, Any]) -> Document | None:
@@ -290,15 +513,17 @@ def _warnings(source: str, document: Document, move: Move | None) -> list[TextWa
             for w in document.warnings]
 
 
-def _take_instance(check: Check, document: Document, limits: dict[str, Any]) -> Locator | None:
+def _take_instance(check: Check, document: Document, limits: dict[str, Any],
+                   move: Move | None = None) -> Locator | None:
     """Decide what the instance is: a pasted call's ``arguments`` (parsed from its string) or the whole text.
 
     Open Responses ``function_call`` items and Chat Completions tool calls are unwrapped (Open Responses
     spec, Items: ``arguments`` is a JSON string). Returns how to locate an instance pointer in the pasted
-    text, or None when there is no usable instance (the ``arguments`` string does not parse).
+    text, or None when there is no usable instance (the ``arguments`` string does not parse). ``move`` maps
+    positions in ``document`` into the pasted text (a record of JSON Lines); ``None``: it is the pasted text.
     """
     value = document.value
-    envelope = _call_envelope(value)
+    envelope = call_shape(value)
     if envelope is None:
         if _is_item(value):
             # A message, an output, a namespaced extension...: no arguments to validate (its members against the
@@ -313,17 +538,17 @@ def _take_instance(check: Check, document: Document, limits: dict[str, Any]) -> 
                 loads_ijson(document.text)
             except JSONTextError as error:
                 check.ijson_error = error
-        return Locator(document)
-    at, kind = envelope
+        return Locator(document, move=move)
+    at, kind = envelope.arguments_pointer, envelope.kind
     arguments = pointer.resolve(value, at)
-    check.call_name = _str_or_none(pointer.resolve(value, at.rsplit("/", 1)[0]).get("name"))
+    check.call_name = envelope.name
     check.item = value if kind == "call" else None
     check.instance_taken = Taken(kind, at, check.call_name, _str_or_none(value.get("id")), json_type(arguments))
     if not isinstance(arguments, str):
         # Stored as an object: the wrong form (the gate says arguments_type), but its content can still be checked.
         check.instance, check.has_instance = arguments, True
-        return Locator(document, at)
-    locate_string = string_locator(document, at, arguments)
+        return Locator(document, at, move=move)
+    locate_string = _then(string_locator(document, at, arguments), move)
     try:
         # I-JSON, as the gate reads arguments: a duplicate member name there is arguments_parse, not a warning.
         inner = parse(arguments, ijson=True, **limits)
@@ -332,7 +557,19 @@ def _take_instance(check: Check, document: Document, limits: dict[str, Any]) -> 
         return None
     check.instance, check.has_instance = inner.value, True
     check.warnings.extend(_warnings("arguments", inner, locate_string))
-    return Locator(inner, move=locate_string)
+    return Locator(inner, move=locate_string, values=True)
+
+
+def _then(first: Move, then: Move | None) -> Move:
+    """``first``, then ``then`` (when given) on what it answers."""
+    if then is None:
+        return first
+
+    def both(line: int, column: int) -> Position | None:
+        inside = first(line, column)
+        return None if inside is None else then(*inside)
+
+    return both
 
 
 def _is_item(value: Any) -> bool:
@@ -344,68 +581,51 @@ def _is_item(value: Any) -> bool:
     return type_kind(kind) in ("core", "spec", "extension") and kind != "function_call"
 
 
-def _call_envelope(value: Any) -> tuple[str, str] | None:
-    """``("/arguments", "call")`` for an Open Responses ``function_call`` item, ``("/function/arguments",
-    "chat_call")`` for a Chat Completions tool call ``{type: "function", function: {name, arguments}}``."""
-    if not isinstance(value, dict):
-        return None
-    if value.get("type") == "function_call" and "arguments" in value:
-        return "/arguments", "call"
-    function = value.get("function")
-    if value.get("type") == "function" and isinstance(function, dict) and "arguments" in function:
-        return "/function/arguments", "chat_call"
-    return None
-
-
-def _take_schema(check: Check, document: Document) -> tuple[Any, Locator | None]:
+def _take_schema(document: Document, call_name: str | None) -> _Prepared:
     """Decide what the schema is: a bare JSON Schema, or the ``parameters`` of a tool definition.
 
     Tool definitions: Open Responses ``{type: "function", name, parameters}`` (flat; Open Responses
     spec, FunctionTool) and Chat Completions ``{type: "function", function: {name, parameters}}``
-    (nested); in a list of them the pasted call's ``name`` picks one. Returns ``(schema, locate)``;
-    ``locate`` is None when no usable schema was found (the reason is in ``check.schema_problem``).
+    (nested); in a list of them the call's name ``call_name`` picks one. Returns what was taken, with ``schema``
+    and ``locate`` (``locate`` is None when no usable schema was found: the reason is its ``problem``).
     """
     value, prefix, of = document.value, "", None
     shapes = [tool_shape(t) for t in value] if isinstance(value, list) else []
     if shapes and all(shapes):
         names = [shape.name for shape in shapes]  # type: ignore[union-attr]
         listed = ", ".join(quote(n) if n else "(unnamed)" for n in names[:10]) + (", …" if len(names) > 10 else "")
-        if check.call_name is None:
-            check.schema_problem = SchemaProblem(
+        if call_name is None:
+            return _Prepared(problem=SchemaProblem(
                 f"A list of {len(value)} tool definitions ({listed}): paste the whole function_call item so its "
-                "name picks one, or paste one tool definition.", pointer="", position=document.position(""))
-            return None, None
-        if check.call_name not in names:
-            check.schema_problem = SchemaProblem(
+                "name picks one, or paste one tool definition.", pointer="", position=document.position("")))
+        if call_name not in names:
+            return _Prepared(problem=SchemaProblem(
                 f"A list of {len(value)} tool definitions ({listed}) without the called function "
-                f"{quote(check.call_name)}.", pointer="", position=document.position(""))
-            return None, None
-        index = names.index(check.call_name)
+                f"{quote(call_name)}.", pointer="", position=document.position("")))
+        index = names.index(call_name)
         value, prefix, of = value[index], f"/{index}", len(value)
     tool: ToolShape | None = tool_shape(value)
+    taken = None
     if tool is None:
         schema = value
     else:
-        check.schema_taken = Taken("tool", prefix + tool.parameters_pointer, tool.name, shape=tool.shape, of=of)
+        taken = Taken("tool", prefix + tool.parameters_pointer, tool.name, shape=tool.shape, of=of)
         label = f"The {'Chat Completions' if tool.shape == 'nested' else 'Open Responses'} tool definition"
         label += f" {quote(tool.name)}" if tool.name else ""
         if "parameters" not in tool.definition:
-            check.schema_problem = SchemaProblem(f"{label} has no \"parameters\": nothing to validate against.",
-                                                 pointer=prefix, position=document.position(prefix))
-            return None, None
+            return _Prepared(taken, SchemaProblem(f"{label} has no \"parameters\": nothing to validate against.",
+                                                  pointer=prefix, position=document.position(prefix)))
         prefix += tool.parameters_pointer
         schema = tool.definition["parameters"]
         if schema is None:
-            check.schema_problem = SchemaProblem(f"{label} has \"parameters\": null, so it declares no schema "
-                                                 "to validate against.", pointer=prefix,
-                                                 position=document.position(prefix))
-            return None, None
+            return _Prepared(taken, SchemaProblem(f"{label} has \"parameters\": null, so it declares no schema "
+                                                  "to validate against.", pointer=prefix,
+                                                  position=document.position(prefix)))
     if not isinstance(schema, (dict, bool)):
-        check.schema_problem = SchemaProblem(
+        return _Prepared(taken, SchemaProblem(
             f"A JSON Schema is an object or a boolean (JSON Schema 2020-12 §4.3.1), not a JSON {json_type(schema)}.",
-            pointer=prefix, position=document.position(prefix))
-        return None, None
-    return schema, Locator(document, prefix)
+            pointer=prefix, position=document.position(prefix)))
+    return _Prepared(taken, schema=schema, locate=Locator(document, prefix))
 
 
 def _unchecked_formats(schema: Any, checkable: tuple[str, ...]) -> list[str]:
@@ -423,6 +643,27 @@ def _unchecked_formats(schema: Any, checkable: tuple[str, ...]) -> list[str]:
         elif isinstance(node, list):
             stack.extend(node)
     return sorted(used - set(checkable))
+
+
+#: Keywords whose ``false`` subschema refuses a member for its name: such an error is about the name, not the value.
+_NAME_KEYWORDS = ("additionalProperties", "unevaluatedProperties")
+
+
+def _instance_places(locate: Locator, errors: list[SchemaError], schema: Any) -> dict[str, Position | None]:
+    """Where each error's instance pointer is in the pasted text. With a locator placing values (an item's
+    ``arguments`` string) an unexpected member is still placed at its name: the name is what is refused. A
+    missing member (``required``) is placed at the object that lacks it."""
+    at = locate.many(error.pointer for error in errors)
+    if locate.values:
+        names = [error.pointer for error in errors
+                 if error.keyword in _NAME_KEYWORDS and _value_or_none(schema, error.schema_path) is False]
+        if names:
+            at.update(replace(locate, values=False).many(names))
+    missing = {p: p.rsplit("/", 1)[0] for p, place in at.items() if place is None and p}
+    if missing:
+        holders = locate.many(missing.values())
+        at.update((p, holders[holder]) for p, holder in missing.items())
+    return at
 
 
 def _group(errors: list[SchemaError], instance: Any, schema: Any, instance_at: dict[str, Position | None],

@@ -41,7 +41,7 @@ PAGES: tuple[Page, ...] = (
 )
 
 # The machine APIs: module paths under webapp.web, registered after the pages.
-APIS: tuple[str, ...] = ("api.gate", "api.convert", "api.responses", "api.chat_completions")
+APIS: tuple[str, ...] = ("api.gate", "api.convert", "api.tools", "api.responses", "api.chat_completions")
 
 
 def blueprint_modules() -> list[ModuleType]:

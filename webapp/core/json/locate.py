@@ -32,6 +32,9 @@ class Locator:
         document, and ``move`` maps its (line, column) into the pasted text (see :func:`string_locator`).
     :ivar prefix: RFC 6901 pointer of the used part inside ``document`` (``""``: all of it).
     :ivar move: ``None`` when ``document`` is the pasted text itself.
+    :ivar values: place an object member at its value (past its name and colon), not at its name: for the parsed
+        ``arguments`` of an item, whose errors are about the value written inside the string (an ``enum`` refusing
+        ``"global"``), where a mark on the member would sit at the string's start.
 
     Call it with one pointer (``locator("/region")``), or use :meth:`many` for a list: both answer ``None`` for a
     pointer that names nothing in the text.
@@ -40,6 +43,7 @@ class Locator:
     document: Document
     prefix: str = ""
     move: Move | None = None
+    values: bool = False
 
     def many(self, pointers: Iterable[str]) -> dict[str, Position | None]:
         """Positions of many pointers (relative to the used part), found in one scan of the document.
@@ -49,7 +53,7 @@ class Locator:
         :raises ValueError: on a malformed pointer.
         """
         wanted = list(dict.fromkeys(pointers))
-        found = self.document.positions([self.prefix + p for p in wanted])
+        found = self.document.positions([self.prefix + p for p in wanted], values=self.values)
         move = self.move
         placed: dict[str, Position | None] = {}
         for p in wanted:

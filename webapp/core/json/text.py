@@ -54,7 +54,8 @@ __all__ = [
     "BIG_TEXT", "DEFAULT_MAX_DEPTH", "EXCERPT_WIDTH", "MAX_COUNTED", "MAX_INT_DIGITS", "MAX_SAFE_INTEGER",
     "MAX_WARNINGS", "NOT_IJSON", "POSITION_MAP_LIMIT", "PRECISE_WARNINGS_LIMIT", "STRING_MARK", "Document", "JSONLine",
     "JSONTextError", "JSONWarning", "describe", "displayable", "join_strings", "json_type", "kind_of",
-    "loads_ijson", "parse", "parse_lines", "paused_gc", "quote", "shorten", "split_strings", "try_loads_ijson",
+    "line_records", "loads_ijson", "looks_like_lines", "parse", "parse_lines", "paused_gc", "quote", "shorten",
+    "split_strings", "try_loads_ijson",
 ]
 
 DEFAULT_MAX_DEPTH = 100
@@ -109,7 +110,7 @@ class Document:
         offset = self.offset(pointer)
         return None if offset is None else self.line_col(offset)
 
-    def positions(self, pointers: Iterable[str]) -> dict[str, tuple[int, int] | None]:
+    def positions(self, pointers: Iterable[str], *, values: bool = False) -> dict[str, tuple[int, int] | None]:
         """:meth:`position` for many pointers at once, keyed by the pointers as given: at most one scan of the text.
 
         A text up to :data:`POSITION_MAP_LIMIT` characters gets its full pointer map (once). A bigger one is
@@ -117,6 +118,8 @@ class Document:
         and skips the subtrees that hold none at C speed. The answers, misses included, are kept on the document,
         so later :meth:`position`/:meth:`offset` calls for these pointers cost no scan.
 
+        :param values: where each *value* starts, past an object member's name and colon (:meth:`value_offset`),
+            instead of where the member starts: the spot to select when the value itself is at fault.
         :raises ValueError: when a pointer is not an RFC 6901 pointer (before any scan).
         """
         given = {p: jpointer.join(jpointer.split(p)) for p in pointers}
@@ -124,6 +127,8 @@ class Document:
         found: dict[str, tuple[int, int] | None] = {}
         for given_pointer, canonical in given.items():
             at = offsets[canonical]
+            if at is not None and values:
+                at = self._past_name(canonical, at)
             found[given_pointer] = None if at is None else self.line_col(at)
         return found
 
@@ -157,21 +162,34 @@ class Document:
         answers.update((p, table.get(p)) for p in canonical)
         return answers
 
-    def raw(self, pointer: str) -> str | None:
-        """The text of the value at ``pointer`` exactly as written (numbers, escapes and spacing kept).
+    def value_offset(self, pointer: str) -> int | None:
+        """0-based character offset where the value at ``pointer`` itself starts: for an object member, past its
+        name and the colon (:meth:`offset` gives the name's); otherwise the same as :meth:`offset`.
 
         :returns: ``None`` when the pointer names nothing. :raises ValueError: on a malformed pointer.
         """
         start = self.offset(pointer)
-        if start is None:
-            return None
+        return None if start is None else self._past_name(pointer, start)
+
+    def _past_name(self, pointer: str, start: int) -> int:
+        """From a member's start (its name) to its value's start; any other value's start is kept."""
         text = self.text
         if pointer and text[start] == '"' and _is_member(self.value, pointer):
             start = json.decoder.scanstring(text, start + 1, True)[1]  # skip the name, then ':'
             start = _WS.match(text, start).end() + 1
             start = _WS.match(text, start).end()
-        end = _RAW_DECODER.raw_decode(text, start)[1]
-        return text[start:end]
+        return start
+
+    def raw(self, pointer: str) -> str | None:
+        """The text of the value at ``pointer`` exactly as written (numbers, escapes and spacing kept).
+
+        :returns: ``None`` when the pointer names nothing. :raises ValueError: on a malformed pointer.
+        """
+        start = self.value_offset(pointer)
+        if start is None:
+            return None
+        end = _RAW_DECODER.raw_decode(self.text, start)[1]
+        return self.text[start:end]
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """(line, column), 1-based, of a 0-based character offset into :attr:`text`."""
@@ -312,20 +330,48 @@ def parse_lines(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_by
     elif max_bytes is not None and len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise _too_large(len(text.encode("utf-8", "surrogatepass")), max_bytes)
     records: list[JSONLine] = []
-    offset = 0
-    for number, raw in enumerate(text.split("\n"), start=1):
-        if raw.strip(" \t\r"):
-            try:
-                doc = parse(raw, max_depth=max_depth, ijson=ijson)
-            except JSONTextError as err:
-                raise err.shifted(number - 1, offset) from None
-            doc.warnings = [JSONWarning(w.code, w.message, w.pointer, w.line + number - 1, w.column)
-                            for w in doc.warnings]
-            records.append(JSONLine(number, offset, doc))
-        offset += len(raw) + 1
+    for number, offset, raw in line_records(text):
+        try:
+            doc = parse(raw, max_depth=max_depth, ijson=ijson)
+        except JSONTextError as err:
+            raise err.shifted(number - 1, offset) from None
+        doc.warnings = [JSONWarning(w.code, w.message, w.pointer, w.line + number - 1, w.column)
+                        for w in doc.warnings]
+        records.append(JSONLine(number, offset, doc))
     if not records:
         raise JSONTextError("empty", "The text is empty: paste a JSON value (or JSON Lines, one per line).", text, 0)
     return records
+
+
+def line_records(text: str) -> Iterator[tuple[int, int, str]]:
+    """The records of a JSON Lines text, unparsed: ``(line, offset, record text)`` for each non-blank line (the
+    1-based line number, the 0-based character offset of its start in ``text``). A record is one line without its
+    ``\\n``; a line of only spaces, tabs and ``\\r`` is blank. The one reading of the format that
+    :func:`parse_lines` and the pages that check record by record share (JSON Lines, jsonlines.org)."""
+    offset = 0
+    for number, raw in enumerate(text.split("\n"), start=1):
+        if raw.strip(" \t\r"):
+            yield number, offset, raw
+        offset += len(raw) + 1
+
+
+def looks_like_lines(text: str, *, max_depth: int = DEFAULT_MAX_DEPTH) -> bool:
+    """Whether a text that failed to parse as one JSON value (``extra_data``) is meant as JSON Lines: at least two
+    non-blank lines, the first of them a JSON value on its own. The pages read such a text as records (Format,
+    Schema) instead of showing the one-value error."""
+    first = None
+    for count, (_, _, raw) in enumerate(line_records(text), start=1):
+        if count == 1:
+            first = raw
+        else:
+            break
+    else:
+        return False
+    try:
+        parse(first, max_depth=max_depth)
+    except JSONTextError:
+        return False
+    return True
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""JSON Schema page (step 2): validate a tool call's parsed ``arguments`` against the tool's JSON Schema.
+"""JSON Schema page (step 2): validate a tool call's parsed ``arguments`` against the tool's JSON Schema (or each
+record of a journal in JSON Lines, one result per line).
 
 ``GET /schema`` shows the form (``?example=<name>`` fills it with one of :data:`EXAMPLES` and checks it);
 ``POST /schema`` (fields ``instance``, ``schema``, ``format_assertion``, ``documents``: the referenced schemas)
