@@ -64,7 +64,7 @@ def test_dask_on_a_local_cluster_gives_the_same_answers(corpus: Path):
     import distributed  # the test extra's setup installs .[scale] too: never skipped
 
     files = expand([str(corpus)])
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=50) as cluster, distributed.Client(cluster) as client:
         on_dask = check_corpus(files, TOOLS, client=client, partitions=3)
         by_address = check_corpus(files, TOOLS, client=cluster.scheduler_address)

@@ -261,7 +261,7 @@ def corpus_command(options: argparse.Namespace, tools: list[Any] | None, out: Te
         except ImportError:
             raise _Unusable("--dask needs Dask: pip install .[scale]") from None
         if options.dask == "local":
-            cluster = LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None, silence_logs=50)
+            cluster = LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0", silence_logs=50)
             client = Client(cluster)
         else:
             client = options.dask
