@@ -278,3 +278,19 @@ def test_a_journal_shows_its_pairing_findings_linked_to_the_items(client):
     for index in ("1", "2", "4"):
         assert f'id="format-item-{index}"' in page
     assert "unknown_tool" not in page  # no tools in the text: every call would be unknown
+
+
+def test_a_journal_with_a_finding_per_item_lists_the_first_findings_and_counts_all(client):
+    # 70,000 orphan outputs made a 16.6 MB answer, one list entry per finding.
+    from webapp.core.inspection import MAX_FINDINGS
+
+    journal = [{"type": "function_call_output", "call_id": f"c{i}", "output": "x"} for i in range(3 * MAX_FINDINGS)]
+    journal.append({"type": "function_call", "call_id": "d", "name": "f", "arguments": "{}", "status": "completed"})
+    journal.append(dict(journal[-1]))
+    page = post(client, json.dumps(journal), htmx=True).get_data(as_text=True)
+    assert page.count("<li data-finding=") == MAX_FINDINGS
+    cut = page[page.index('id="format-findings-cut"'):]
+    cut = cut[:cut.index("</p>")]
+    assert f"{3 * MAX_FINDINGS + 1:,} findings" in cut
+    assert f"{3 * MAX_FINDINGS:,} orphan_output" in cut and "1 duplicate_call_id" in cut
+    assert 'href="/journal"' in cut

@@ -22,8 +22,8 @@ from webapp.core.json.text import Document, JSONLine, JSONTextError, JSONWarning
 from webapp.core.tree import value_kind
 
 __all__ = [
-    "MAX_ITEMS", "SCHEMA_NEXT", "ArgumentsCheck", "Inspection", "ItemReport", "TypeBadge", "arguments_check",
-    "gate_label", "gate_verdict", "inspect", "type_badge",
+    "MAX_FINDINGS", "MAX_ITEMS", "SCHEMA_NEXT", "ArgumentsCheck", "Inspection", "ItemReport", "TypeBadge",
+    "arguments_check", "gate_label", "gate_verdict", "inspect", "type_badge",
 ]
 
 
@@ -235,7 +235,8 @@ class Inspection:
     :ivar kinds / reasons / states: counts over *all* items of badge kinds, gate reasons and arguments states.
     :ivar findings: for a journal, the pairing findings of :func:`webapp.core.gate.check_journal`
         (``orphan_output``, ``output_for_unfinished_call``, ``duplicate_call_id``, …; ``unknown_tool`` only when
-        the document carries its ``tools``), each naming an item by its position.
+        the document carries its ``tools``), each naming an item by its position: the first
+        :data:`MAX_FINDINGS` of them; ``finding_counts``: the number of findings of each code, over all of them.
     """
 
     shape: str
@@ -245,10 +246,19 @@ class Inspection:
     kinds: dict[str, int] = field(default_factory=dict)
     reasons: dict[str, int] = field(default_factory=dict)
     states: dict[str, int] = field(default_factory=dict)
+    finding_counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def findings_total(self) -> int:
+        """The number of pairing findings, shown or not."""
+        return sum(self.finding_counts.values())
 
 
 #: Item reports rendered per document (the counts cover every item).
 MAX_ITEMS = 50
+#: Pairing findings listed per document: a journal of 70,000 orphan outputs has 70,000 of them, megabytes of page
+#: (the counts cover every finding; the Journal step pages through all of them).
+MAX_FINDINGS = 100
 
 
 def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit: int = MAX_ITEMS) -> Inspection | None:
@@ -293,8 +303,11 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
         tools = source.value.get("tools") if isinstance(source, Document) and isinstance(source.value, dict) else None
         tools = tools if isinstance(tools, list) else None
         # Without the tools every call would be "unknown_tool": that finding needs the tools the document names.
-        inspection.findings = [f for f in gate.check_journal(items, tools).findings
-                               if tools is not None or f.code != "unknown_tool"]
+        findings = [f for f in gate.check_journal(items, tools).findings
+                    if tools is not None or f.code != "unknown_tool"]
+        inspection.findings = findings[:MAX_FINDINGS]
+        for finding in findings:
+            inspection.finding_counts[finding.code] = inspection.finding_counts.get(finding.code, 0) + 1
     return inspection
 
 
