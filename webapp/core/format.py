@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from itertools import accumulate, chain, repeat
+from itertools import accumulate, chain, islice, repeat
+from operator import mul
 from typing import Any
 
 from webapp.core.json.text import BIG_TEXT, STRING_MARK, JSONLine, join_strings, paused_gc, split_strings
@@ -59,20 +60,10 @@ def _skeleton(parts: list[bytes], outside: bytes | None = None) -> bytes:
     return (_STRING_MARK.join(parts[0::2]) if outside is None else outside).translate(None, _WHITESPACE)
 
 
-def _joined(parts: list[bytes], skeleton: bytes, limit: int | None) -> tuple[bytes, int]:
-    """Put the rewritten ``skeleton`` back between the string bodies: (the output, or its first ``limit`` bytes and
-    a little more; the size of the whole output in bytes). With a limit, the rest is never joined."""
+def _joined(parts: list[bytes], skeleton: bytes) -> bytes:
+    """Put the rewritten ``skeleton`` back between the string bodies (``parts`` is changed)."""
     parts[0::2] = skeleton.split(_STRING_MARK)
-    if limit is None:
-        joined = join_strings(parts)
-        return joined, len(joined)
-    total = sum(map(len, parts)) + len(parts) - 1
-    if total > limit:
-        for count, size in enumerate(accumulate(map(len, parts)), start=1):
-            if size + count > limit:
-                del parts[count:]
-                break
-    return join_strings(parts), total
+    return join_strings(parts)
 
 
 def minify(text: str, *, split: Split | None = None) -> str:
@@ -82,7 +73,7 @@ def minify(text: str, *, split: Split | None = None) -> str:
     :param split: what ``Document.take_string_parts()`` handed over, to skip splitting again; consumed.
     """
     parts, outside = _split(text, split)
-    return _decode(_joined(parts, _skeleton(parts, outside), None)[0])
+    return _decode(_joined(parts, _skeleton(parts, outside)))
 
 
 def pretty(text: str, indent: str = "  ", *, split: Split | None = None) -> str:
@@ -94,28 +85,49 @@ def pretty(text: str, indent: str = "  ", *, split: Split | None = None) -> str:
     :param split: see :func:`minify`.
     """
     parts, outside = _split(text, split)
-    return _decode(_pretty(parts, _encode(indent), outside)[0])
+    return _decode(_pretty(parts, _encode(indent), outside))
 
 
-def _pretty(parts: list[bytes], indent: bytes, outside: bytes | None = None,
-            limit: int | None = None) -> tuple[bytes, int]:
-    """:func:`pretty` on split parts: see :func:`_joined` for ``limit`` and the answer."""
-    skeleton = (_skeleton(parts, outside).replace(b"{}", _EMPTY_OBJECT).replace(b"[]", _EMPTY_ARRAY)
-                .replace(b":", b": "))
-    brackets = skeleton.translate(None, _NOT_BRACKETS)
-    if brackets:
+def _pretty(parts: list[bytes], indent: bytes, outside: bytes | None = None) -> bytes:
+    """:func:`pretty` on split parts (``parts`` is changed), as UTF-8."""
+    layout = _Layout(_skeleton(parts, outside))
+    skeleton = layout.skeleton.replace(b":", b": ")
+    if layout.brackets:
         # Between two brackets the depth is constant: each segment's commas get one newline + indent at once.
-        segments = skeleton.translate(_MARK_BRACKETS).split(_BRACKET)
-        depths = list(accumulate(map(_STEP.__getitem__, brackets)))
+        brackets, depths = layout.brackets, layout.depths
         newline = [b"\n" + indent * level for level in range(max(depths) + 2)]
         comma = [b"," + line for line in newline]
         shapes = {ord("{"): [b"{" + line for line in newline], ord("["): [b"[" + line for line in newline],
                   ord("}"): [line + b"}" for line in newline], ord("]"): [line + b"]" for line in newline]}
+        segments = skeleton.translate(_MARK_BRACKETS).split(_BRACKET)
         marks = map(list.__getitem__, map(shapes.__getitem__, brackets), depths)
         tails = map(bytes.replace, segments[1:], repeat(b","), map(comma.__getitem__, depths))
         skeleton = segments[0] + b"".join(chain.from_iterable(zip(marks, tails, strict=True)))
     skeleton = skeleton.replace(_EMPTY_OBJECT, b"{}").replace(_EMPTY_ARRAY, b"[]")
-    return _joined(parts, skeleton, limit)
+    return _joined(parts, skeleton)
+
+
+class _Layout:
+    """What pretty-printing a skeleton (:func:`_skeleton`) needs: the skeleton with each empty ``{}``/``[]`` as one
+    mark (it stays on one line), its other brackets in order and the depth after each of them."""
+
+    __slots__ = ("skeleton", "brackets", "depths")
+
+    def __init__(self, skeleton: bytes) -> None:
+        self.skeleton = skeleton.replace(b"{}", _EMPTY_OBJECT).replace(b"[]", _EMPTY_ARRAY)
+        self.brackets = self.skeleton.translate(None, _NOT_BRACKETS)
+        self.depths = list(accumulate(map(_STEP.__getitem__, self.brackets)))
+
+    def pretty_size(self, indent: int) -> int:
+        """Bytes :func:`_pretty` adds to the minified skeleton with an indent of ``indent`` bytes: a space after each
+        colon, and a newline plus the indent of its depth after each bracket and each comma (a comma's depth is the
+        one after the bracket before it), counted without building the text."""
+        skeleton, depths = self.skeleton, self.depths
+        added = skeleton.count(b":") + len(self.brackets) + skeleton.count(b",")
+        if depths:
+            commas = map(bytes.count, skeleton.translate(_MARK_BRACKETS).split(_BRACKET)[1:], repeat(b","))
+            added += indent * (sum(depths) + sum(map(mul, depths, commas)))
+        return added
 
 
 class _Raw(str):
@@ -160,7 +172,7 @@ def sort_keys(text: str, indent: str | None = "  ", *, split: Split | None = Non
         output = _sorted_output(tree, bodies)
     if indent is None:
         return _decode(output)
-    return _decode(_pretty(split_strings(output), _encode(indent))[0])
+    return _decode(_pretty(split_strings(output), _encode(indent)))
 
 
 def _sorted_output(tree: Any, bodies: list[bytes]) -> bytes:
@@ -206,25 +218,62 @@ def _sorted_output(tree: Any, bodies: list[bytes]) -> bytes:
     return b"".join(out).translate(_RESTORE)
 
 
-def formatted_part(text: str, action: str, indent: str, limit: int, *,
-                   split: Split | None = None) -> tuple[str, bool, int]:
-    """The start of :func:`format_text`'s answer for a page: (at most ``limit`` characters of it, cut at a line
-    end; whether it was cut; the size of the whole answer in UTF-8 bytes). Pretty and minify never build the rest.
+def formatted_part(text: str, action: str, indent: str, limit: int, *, split: Split | None = None,
+                   size: int | None = None) -> tuple[str, bool, int]:
+    """The start of :func:`format_text`'s answer, for a page: (at most ``limit`` characters of it, cut at a line
+    end; whether it was cut; the size of the whole answer in UTF-8 bytes).
+
+    Pretty and minify format only the first parts of the text, a little more than ``limit`` characters of output
+    (doubling the part while it is too short), and count the size of the rest from its skeleton: a 45 MB document
+    costs about what its first megabyte does, plus C-speed counts. Sort needs the whole text.
+
+    :param split: see :func:`minify` (not consumed: the list is not changed).
+    :param size: UTF-8 bytes of ``text``, when known (else it is encoded to count them).
     """
     if action == "sort":
         whole = _encode(sort_keys(text, indent, split=split))
-        data, size = whole[:limit * 4], len(whole)
+        data, total = whole[:limit * 4], len(whole)
     else:
         parts, outside = _split(text, split)
+        if outside is None:
+            outside = _STRING_MARK.join(parts[0::2])
+        skeleton = _skeleton(parts, outside)
+        strings = len(parts) // 2
+        # The input's bytes are its strings (quotes included) and what lies between them (``outside`` less one mark
+        # per string); the output keeps the strings and the skeleton less its marks, and pretty adds its layout.
+        string_bytes = (utf8_size(text) if size is None else size) - (len(outside) - strings)
+        total = string_bytes + len(skeleton) - strings
         if action == "pretty":
-            data, size = _pretty(parts, _encode(indent), outside, limit * 4)
-        else:
-            data, size = _joined(parts, _skeleton(parts, outside), limit * 4)
+            total += _Layout(skeleton).pretty_size(len(_encode(indent)))
+        data = _leading(parts, action, _encode(indent), limit)
     shown = _decode(data)
-    if len(shown) <= limit and len(data) == size:
-        return shown, False, size
+    if len(shown) <= limit and len(data) == total:
+        return shown, False, total
     end = shown.rfind("\n", 0, limit)
-    return shown[:end if end > 0 else limit], True, size
+    return shown[:end if end > 0 else limit], True, total
+
+
+def _leading(parts: list[bytes], action: str, indent: bytes, limit: int) -> bytes:
+    """The first bytes of the pretty or minified text, more than ``limit`` characters of it (or all of it).
+
+    The formatted first parts of a text are the first bytes of the whole formatted text when the parts taken end
+    right before a string (an even number of them, plus one): nothing after a string's opening quote changes the
+    layout before it. Parts are taken for ``limit`` input bytes first, then twice as many while the output is
+    shorter than ``limit`` characters (the input may be mostly whitespace).
+    """
+    budget = limit
+    while True:
+        count = len(parts)
+        if budget < count:  # each part is at least one byte with its quote: budget bytes are at most budget parts
+            for count, end in enumerate(accumulate(map(len, islice(parts, budget))), start=1):
+                if end + count > budget:
+                    break
+            count = min(count | 1, len(parts))  # odd: the parts taken end before a string's quote
+        first = parts[:count]
+        data = _pretty(first, indent) if action == "pretty" else _joined(first, _skeleton(first))
+        if count == len(parts) or len(data) > 4 * limit or len(_decode(data)) > limit:
+            return data
+        budget *= 2
 
 
 def format_bytes(text: str, action: str = "pretty", indent: str = "  ", *, split: Split | None = None) -> bytes:
@@ -233,9 +282,9 @@ def format_bytes(text: str, action: str = "pretty", indent: str = "  ", *, split
         return _encode(sort_keys(text, indent, split=split))
     parts, outside = _split(text, split)
     if action == "pretty":
-        return _pretty(parts, _encode(indent), outside)[0]
+        return _pretty(parts, _encode(indent), outside)
     if action == "minify":
-        return _joined(parts, _skeleton(parts, outside), None)[0]
+        return _joined(parts, _skeleton(parts, outside))
     raise ValueError(f"unknown action {action!r}: use one of {', '.join(ACTIONS)}")
 
 

@@ -97,8 +97,8 @@ class Outcome:
 
     @property
     def size(self) -> int:
-        """UTF-8 bytes of the input text."""
-        return utf8_size(self.text)
+        """UTF-8 bytes of the input text (BOM dropped)."""
+        return self.document.size if self.document is not None else utf8_size(self.text)
 
 
 def text_digest(text: str) -> str:
@@ -149,7 +149,7 @@ def _format_document(source: str | bytes, action: str, indent: str, max_depth: i
     else:
         outcome.ok = True
         outcome.shown, outcome.cut, outcome.known_size = formatted_part(
-            document.text, action, spaces, preview, split=document.take_string_parts())
+            document.text, action, spaces, preview, split=document.take_string_parts(), size=document.size)
         outcome.output = None if outcome.cut else outcome.shown
     outcome.inspection = inspect(document, indent=spaces)
     outcome.nodes = count_nodes(document.value, tree_limit)

@@ -18,24 +18,33 @@ __all__ = ["Lines", "PositionRecorder", "line_col"]
 
 
 class Lines:
-    """Where the lines of a text start, found on first use: offset → (line, column) by bisection.
+    """Where the lines of a text start, found as far as asked: offset → (line, column) by bisection.
 
-    Lines end at ``\\n`` (a ``\\r`` before it counts as a character of its line); columns count characters.
+    Lines end at ``\\n`` (a ``\\r`` before it counts as a character of its line); columns count characters. The
+    table grows on demand (at least doubling what was read), so a scan that stops early in a 45 MB text, or a
+    question about its first lines, does not index all of it.
     """
 
-    __slots__ = ("text", "starts")
+    __slots__ = ("text", "starts", "read")
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.starts: list[int] | None = None
+        self.starts: list[int] = []  # where each line after the first starts, for the newlines before ``read``
+        self.read = 0
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """(line, column), 1-based, of the 0-based character ``offset``."""
-        if self.starts is None:
-            self.starts = [m.end() for m in re.finditer("\n", self.text)]
+        if offset >= self.read and self.read < len(self.text):
+            end = min(len(self.text), max(offset + 1, 2 * self.read, _FIRST_READ))
+            self.starts.extend(m.end() for m in _NEWLINE.finditer(self.text, self.read, end))
+            self.read = end
         line = bisect_right(self.starts, offset)
         start = self.starts[line - 1] if line else 0
         return line + 1, offset - start + 1
+
+
+_NEWLINE = re.compile("\n")
+_FIRST_READ = 1 << 16
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:

@@ -88,6 +88,15 @@ class Document:
     _unique_names: bool = field(default=False, repr=False, compare=False)
     _lines: Lines | None = field(default=None, repr=False, compare=False)
     _split: tuple[list[bytes], bytes] | None = field(default=None, repr=False, compare=False)
+    _size: int | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def size(self) -> int:
+        """UTF-8 bytes of :attr:`text` (lone surrogates, legal in escapes, as 3 bytes each); the parse of a big
+        text knows it already."""
+        if self._size is None:
+            self._size = len(self.text.encode("utf-8", "surrogatepass"))
+        return self._size
 
     def take_string_parts(self) -> tuple[list[bytes], bytes | None]:
         """:func:`split_strings` of :attr:`text` (as UTF-8), and the bytes outside strings joined with
@@ -226,27 +235,39 @@ def parse(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: i
         ``Infinity`` are always errors (RFC 8259 §6).
     """
     warnings: list[JSONWarning] = []
+    data: bytes | None = None
     if isinstance(text, (bytes, bytearray, memoryview)):
         data = bytes(text)
         if max_bytes is not None and len(data) > max_bytes:
             raise _too_large(len(data), max_bytes)
         text, bom = _decode_utf8(data)
         if bom:
+            data = data[len(codecs.BOM_UTF8):]
             warnings.append(JSONWarning("bom_stripped", "The file starts with a UTF-8 byte order mark; it was "
                                         "ignored (RFC 8259 §8.1 lets parsers ignore it; writers must not add it).",
                                         "", 1, 1))
     elif max_bytes is not None and len(text) * 4 > max_bytes:  # only encode when the limit could be crossed
-        size = len(text.encode("utf-8", "surrogatepass"))
-        if size > max_bytes:
-            raise _too_large(size, max_bytes)
+        data = text.encode("utf-8", "surrogatepass")
+        if len(data) > max_bytes:
+            raise _too_large(len(data), max_bytes)
 
     with paused_gc(len(text) > BIG_TEXT):
-        return _parse_text(text, max_depth, ijson, warnings)
+        return _parse_text(text, max_depth, ijson, warnings, data)
 
 
-def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarning]) -> Document:
-    data = text.encode("utf-8", "surrogatepass") if len(text) > BIG_TEXT else None
-    parts, outside = _check_depth(text, max_depth, ijson, data)
+def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarning],
+                data: bytes | None = None) -> Document:
+    """:func:`parse` of a decoded text; ``data``: the text as UTF-8 when already encoded."""
+    if len(text) > BIG_TEXT:
+        # A big text is split at its strings once, at C speed: the depth check, the warnings, the formatter and the
+        # size of the formatted text all read the bytes between strings from it.
+        data = text.encode("utf-8", "surrogatepass") if data is None else data
+        parts = split_strings(data)
+        outside: bytes | None = STRING_MARK.join(parts[0::2])
+        if nesting_depth(outside) > max_depth:
+            _warnings(text, max_depth, ijson)  # names the first problem, maybe an earlier one
+    else:
+        parts, outside = _check_depth(text, max_depth, ijson, data)
     duplicates: list[str] | None = None
     try:
         value = _STRICT_DECODER.decode(text)
@@ -262,7 +283,7 @@ def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarni
     elif duplicates is not None or may_warn(text, data):
         warnings.extend(_warnings(text, max_depth, ijson))
     return Document(text, value, warnings, _split=(parts, outside) if parts is not None and outside else None,
-                    _unique_names=duplicates is None)
+                    _unique_names=duplicates is None, _size=None if data is None else len(data))
 
 
 def loads_ijson(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
