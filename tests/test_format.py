@@ -7,7 +7,16 @@ import random
 
 import pytest
 
-from webapp.core.format import INDENTS, format_lines, format_text, minify, pretty, sort_keys
+from webapp.core.format import (
+    INDENTS,
+    format_lines,
+    format_text,
+    formatted_part,
+    minify,
+    pretty,
+    sort_keys,
+    utf8_size,
+)
 from webapp.core.json.text import parse, parse_lines
 
 # -- a generator of awkward documents (seeded: every run the same) ---------------------------------------------
@@ -115,3 +124,32 @@ def test_formatting_reuses_the_split_the_parse_made_for_a_big_document():
     assert split[1] is not None  # the parse split this one; the formatter gets it
     assert pretty(text, "  ", split=split) == pretty(text, "  ")
     assert document.take_string_parts()[1] is None  # handed over once
+
+
+@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("action", ["pretty", "minify"])
+def test_the_part_a_page_shows_is_the_start_of_the_whole_answer_and_its_size_is_exact(seed, action):
+    # Only the first parts of the text are formatted for a page; the size of the whole answer is counted, not built.
+    rnd = random.Random(seed)
+    spacing = rnd.choice([None, 0, 1, "\t", 8])
+    text = json.dumps([awkward_value(rnd) for _ in range(rnd.randrange(1, 30))], indent=spacing,
+                      ensure_ascii=rnd.random() < 0.5)
+    whole = format_text(text, action, "  ")
+    for limit in (1, 7, 40, 200, len(whole) - 1, len(whole), len(whole) + 5):
+        shown, cut, size = formatted_part(text, action, "  ", max(limit, 1))
+        assert size == utf8_size(whole) and whole.startswith(shown) and cut == (len(whole) > max(limit, 1))
+        if cut and "\n" in whole[:limit]:
+            assert whole[len(shown)] == "\n"  # cut at a line end
+        elif not cut:
+            assert shown == whole
+
+
+def test_a_big_documents_part_uses_the_split_of_the_parse():
+    value = {"items": [{"n": i, "s": f"é {i} [x]", "x": 1.10, "e": [], "o": {}, "q": 'a"b\\'} for i in range(30_000)]}
+    text = json.dumps(value, ensure_ascii=False, indent=1).replace("1.1", "1.10")
+    document = parse(text)
+    assert document.size == len(text.encode())
+    whole = pretty(text, "\t")
+    shown, cut, size = formatted_part(text, "pretty", "\t", 100_000, split=document.take_string_parts(),
+                                      size=document.size)
+    assert cut and whole.startswith(shown) and whole[len(shown)] == "\n" and size == len(whole.encode())

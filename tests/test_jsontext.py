@@ -522,6 +522,15 @@ def test_a_big_document_names_all_its_duplicate_names(small_limits):
     assert len(summary) == 1 and '600 duplicate member names in all ("a", "b")' in summary[0].message
 
 
+def test_a_big_document_counts_members_outside_strings_to_notice_one_duplicate(small_limits):
+    # The fast path compares the members the parser kept with the colons outside strings: colons inside strings
+    # (names and values) must not look like members, and one duplicate among thousands must not be missed.
+    plain = big_document('{"i:": %d, "url": "http://x:80/a:b", "o": {"k:": "v:"}}')
+    assert parse(plain).warnings == []
+    doubled = plain[:-1] + ', {"url": "a:b", "o": {"k": 1, "k": 2}}]'
+    assert [w.code for w in parse(doubled).warnings] == ["duplicate_key"]
+
+
 def test_a_big_document_without_risks_has_no_warnings(small_limits):
     text = big_document('{"i": %d, "id": "12345678901234567890", "f": 0.12345678901234567, "e": 1e10, "s": "é"}')
     assert parse(text).warnings == []

@@ -35,6 +35,7 @@ ACTIONS = ("pretty", "minify", "sort")
 _STRING_MARK, _EMPTY_OBJECT, _EMPTY_ARRAY, _BRACKET = STRING_MARK, b"\x04", b"\x05", b"\x06"
 _WHITESPACE = b" \t\n\r"
 _NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
+_NOT_MARKS = bytes(c for c in range(256) if c not in b"[]{},")
 _MARK_BRACKETS = bytes.maketrans(b"[]{}", _BRACKET * 4)
 _RESTORE = bytes.maketrans(b"\x01\x02", b'\\"')  # the placeholders split_strings writes
 _STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
@@ -122,11 +123,12 @@ class _Layout:
         """Bytes :func:`_pretty` adds to the minified skeleton with an indent of ``indent`` bytes: a space after each
         colon, and a newline plus the indent of its depth after each bracket and each comma (a comma's depth is the
         one after the bracket before it), counted without building the text."""
-        skeleton, depths = self.skeleton, self.depths
-        added = skeleton.count(b":") + len(self.brackets) + skeleton.count(b",")
-        if depths:
-            commas = map(bytes.count, skeleton.translate(_MARK_BRACKETS).split(_BRACKET)[1:], repeat(b","))
-            added += indent * (sum(depths) + sum(map(mul, depths, commas)))
+        marks = self.skeleton.translate(None, _NOT_MARKS)  # the brackets and the commas, in order
+        added = self.skeleton.count(b":") + len(marks)
+        if self.depths:  # (valid JSON has no comma outside a container)
+            # Between two brackets only commas are left: each run's length is its count, at the depth before it.
+            runs = map(len, marks.translate(_MARK_BRACKETS).split(_BRACKET)[1:])
+            added += indent * (sum(self.depths) + sum(map(mul, self.depths, runs)))
         return added
 
 

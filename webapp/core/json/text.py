@@ -270,7 +270,15 @@ def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarni
         parts, outside = _check_depth(text, max_depth, ijson, data)
     duplicates: list[str] | None = None
     try:
-        value = _STRICT_DECODER.decode(text)
+        if outside is None:
+            value = _STRICT_DECODER.decode(text)
+        else:
+            # The members the parser kept against those written (one colon outside strings each): fewer kept means
+            # a duplicate name. Cheaper than the pairs hook, which builds a list of pairs for every object.
+            members = _MemberCount()
+            value = json.JSONDecoder(object_hook=members, parse_constant=_refuse_constant).decode(text)
+            if members.kept != outside.count(b":"):
+                raise _Duplicate
     except _Duplicate:
         duplicates = []
         value = _dup_tolerant_decode(text, max_depth, ijson, duplicates)
@@ -427,6 +435,19 @@ def _pairs_strict(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(result) != len(pairs):
         raise _Duplicate
     return result
+
+
+class _MemberCount:
+    """An ``object_hook`` that counts the members of the objects the parser built (of duplicate names, one)."""
+
+    __slots__ = ("kept",)
+
+    def __init__(self) -> None:
+        self.kept = 0
+
+    def __call__(self, obj: dict[str, Any]) -> dict[str, Any]:
+        self.kept += len(obj)
+        return obj
 
 
 def _refuse_constant(name: str) -> Any:
