@@ -724,3 +724,14 @@ def test_bounded_warnings_locate_up_to_an_eighth_of_the_limit_and_count_the_rest
     assert located and all(w.line <= 10 for w in located)
     assert f"About {100 - len(located)} more integers beyond 2^53" in rest.message
     assert bounded_warnings('["a"]', 10, []) == []
+
+
+def test_a_bounded_scan_stops_once_every_listed_warning_is_found():
+    from webapp.core.json.interop import MAX_WARNINGS, bounded_warnings
+
+    text = "[" + ",\n".join(["12345678901234567890"] * (MAX_WARNINGS * 3)) + "]"
+    warnings = bounded_warnings(text, 10, [], limit=8 * len(text))  # all of it could be located
+    located = [w for w in warnings if w.pointer]
+    [rest] = [w for w in warnings if not w.pointer]
+    assert len(located) == MAX_WARNINGS and located[-1].line == MAX_WARNINGS
+    assert f"About {2 * MAX_WARNINGS:,} more integers beyond 2^53 after line {MAX_WARNINGS}" in rest.message

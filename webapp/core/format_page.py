@@ -49,7 +49,9 @@ class Outcome:
         bytes of the whole formatted text.
     :ivar data: the whole formatted text as UTF-8, instead of ``output``, when asked for (a download).
     :ivar error: the parse error (line:column, caret excerpt); ``as_lines``: it is the error of a JSON Lines record.
-    :ivar document: the parsed document; ``records``: the records instead, for JSON Lines.
+    :ivar document: the parsed document (``None`` for a document over :data:`BIG_TEXT` characters once reported:
+        its values are freed while the garbage collector is paused, see :func:`format_document`); ``records``: the
+        records instead, for JSON Lines.
     :ivar warnings: the warnings of the document or of every record (line numbers in the whole text).
     :ivar inspection: the Open Responses view, or ``None`` when the document holds no items.
     :ivar tree: the tree's root (``None`` with ``tree_note`` saying why); ``nodes``: values counted (capped).
@@ -64,6 +66,7 @@ class Outcome:
     shown: str = ""
     cut: bool = False
     known_size: int | None = None
+    input_size: int | None = None
     data: bytes | None = None
     error: JSONTextError | None = None
     as_lines: bool = False
@@ -97,8 +100,10 @@ class Outcome:
 
     @property
     def size(self) -> int:
-        """UTF-8 bytes of the input text (BOM dropped)."""
-        return self.document.size if self.document is not None else utf8_size(self.text)
+        """UTF-8 bytes of the input text (BOM dropped), counted once."""
+        if self.input_size is None:
+            self.input_size = self.document.size if self.document is not None else utf8_size(self.text)
+        return self.input_size
 
 
 def text_digest(text: str) -> str:
@@ -122,8 +127,15 @@ def format_document(source: str | bytes, *, action: str = "pretty", indent: str 
     """
     if action not in ACTIONS:
         raise ValueError(f"unknown action {action!r}")
-    with paused_gc(len(source) > BIG_TEXT):  # millions of values are alive while the text is formatted
-        return _format_document(source, action, indent, max_depth, max_bytes, tree_limit, preview, as_bytes)
+    big = len(source) > BIG_TEXT
+    with paused_gc(big):  # millions of values are alive while the text is formatted
+        outcome = _format_document(source, action, indent, max_depth, max_bytes, tree_limit, preview, as_bytes)
+        if big and outcome.document is not None:
+            # Nothing shown needs the values any more. Freed now, they cost no garbage collection: kept, the first
+            # collection after the pause would walk all of them (a sixth of a 45 MB document's time).
+            outcome.input_size = outcome.document.size
+            outcome.document = None
+        return outcome
 
 
 def _format_document(source: str | bytes, action: str, indent: str, max_depth: int, max_bytes: int | None,

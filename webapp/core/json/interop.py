@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 
@@ -81,6 +81,8 @@ class Warnings:
         self.counts: dict[str, int] = {}
         self.dropped = 0
         self.lines = Lines(text)
+        #: Called once when :data:`MAX_WARNINGS` are listed (a bounded scan may stop there: the rest is counted).
+        self.when_full: Callable[[], None] | None = None
 
     def result(self) -> list[JSONWarning]:
         """The warnings in text order, and one ``more_warnings`` for those beyond :data:`MAX_WARNINGS`."""
@@ -97,6 +99,8 @@ class Warnings:
             return
         line, col = self.lines.line_col(offset)
         self.found.append(JSONWarning(code, message, pointer, line, col))
+        if len(self.found) == MAX_WARNINGS and self.when_full is not None:
+            self.when_full()
 
     def forbidden(self, code: str, error: str, warning: str, pointer: str | None, offset: int) -> None:
         """What I-JSON forbids (RFC 7493 §2) is an error with ``ijson``, else a warning: the same place."""
@@ -314,7 +318,8 @@ def bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: li
                      limit: int = PRECISE_WARNINGS_LIMIT) -> list[JSONWarning]:
     """The warnings of a document longer than ``limit`` characters, in bounded time: C-speed scans of its bytes
     find what there is; when there is something, a :class:`Warnings` scan locates it in the first ``limit // 8``
-    characters, and what lies after is counted in one warning per code, at the line where the scan stopped.
+    characters (or until :data:`MAX_WARNINGS` are listed), and what lies after is counted in one warning per code,
+    at the line where the scan stopped.
 
     :param duplicates: the duplicate member names the fast path saw (each repetition once).
     :param parts: :func:`~webapp.core.json.bytes.split_strings` of ``data``, and ``outside`` its even parts joined
@@ -341,6 +346,7 @@ def bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: li
         return []
     checks = Warnings(text)
     scanner = Scanner(text, max_depth=max_depth, checks=checks, stop_at=limit // 8)
+    checks.when_full = scanner.stop  # no more are listed: what follows is only counted
     scanner.run()
     warnings = checks.result()
     start = scanner.stopped_at

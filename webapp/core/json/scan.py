@@ -167,6 +167,11 @@ class Scanner:
         """(line, column), 1-based, of a character offset into the text."""
         return self.lines.line_col(offset)
 
+    def stop(self) -> None:
+        """Stop a :meth:`run` under way after the value being read, as ``stop_at`` does (:attr:`stopped_at` tells
+        where)."""
+        self.stop_at = -1
+
     # -- members ------------------------------------------------------------------------------------------
     def member_name(self, pos: int, frame: Frame, stack: list[Frame]) -> tuple[int, str]:
         """Read ``"name"`` and ``:`` at ``pos``; returns the position after the colon and the member's pointer."""
