@@ -19,6 +19,7 @@ from itertools import accumulate, chain, islice, repeat
 from operator import mul
 from typing import Any
 
+from webapp.core.json.bytes import join_pieces, outside_strings
 from webapp.core.json.text import BIG_TEXT, STRING_MARK, JSONLine, join_strings, paused_gc, split_strings
 
 __all__ = [
@@ -58,7 +59,7 @@ def _split(text: str, split: Split | None) -> Split:
 
 def _skeleton(parts: list[bytes], outside: bytes | None = None) -> bytes:
     """Everything outside strings, whitespace removed, one mark where each string was."""
-    return (_STRING_MARK.join(parts[0::2]) if outside is None else outside).translate(None, _WHITESPACE)
+    return (outside_strings(parts) if outside is None else outside).translate(None, _WHITESPACE)
 
 
 def _joined(parts: list[bytes], skeleton: bytes) -> bytes:
@@ -103,7 +104,7 @@ def _pretty(parts: list[bytes], indent: bytes, outside: bytes | None = None) -> 
         segments = skeleton.translate(_MARK_BRACKETS).split(_BRACKET)
         marks = map(list.__getitem__, map(shapes.__getitem__, brackets), depths)
         tails = map(bytes.replace, segments[1:], repeat(b","), map(comma.__getitem__, depths))
-        skeleton = segments[0] + b"".join(chain.from_iterable(zip(marks, tails, strict=True)))
+        skeleton = segments[0] + join_pieces(b"", list(chain.from_iterable(zip(marks, tails, strict=True))))
     skeleton = skeleton.replace(_EMPTY_OBJECT, b"{}").replace(_EMPTY_ARRAY, b"[]")
     return _joined(parts, skeleton)
 
@@ -217,7 +218,7 @@ def _sorted_output(tree: Any, bodies: list[bytes]) -> bytes:
             todo.append(_OPEN_ARRAY)
         else:
             write(_LITERAL_BYTES[item])
-    return b"".join(out).translate(_RESTORE)
+    return join_pieces(b"", out).translate(_RESTORE)
 
 
 def formatted_part(text: str, action: str, indent: str, limit: int, *, split: Split | None = None,
@@ -238,7 +239,7 @@ def formatted_part(text: str, action: str, indent: str, limit: int, *, split: Sp
     else:
         parts, outside = _split(text, split)
         if outside is None:
-            outside = _STRING_MARK.join(parts[0::2])
+            outside = outside_strings(parts)
         skeleton = _skeleton(parts, outside)
         strings = len(parts) // 2
         # The input's bytes are its strings (quotes included) and what lies between them (``outside`` less one mark

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from itertools import accumulate
 
-__all__ = ["STRING_MARK", "join_strings", "nesting_depth", "split_strings"]
+__all__ = ["STRING_MARK", "join_pieces", "join_strings", "nesting_depth", "outside_strings", "split_strings"]
 
 _BACKSLASHES, _ESCAPED_QUOTE = b"\x01\x01", b"\x01\x02"
 _RESTORE = bytes.maketrans(b"\x01\x02", b'\\"')
@@ -20,6 +20,7 @@ _RESTORE = bytes.maketrans(b"\x01\x02", b'\\"')
 STRING_MARK = b"\x03"
 _NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
 _DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+_CHUNK = 8192
 
 
 def split_strings(data: bytes) -> list[bytes]:
@@ -36,7 +37,21 @@ def split_strings(data: bytes) -> list[bytes]:
 
 def join_strings(parts: list[bytes]) -> bytes:
     """Inverse of :func:`split_strings` (after the even items were changed, e.g. reformatted)."""
-    return b'"'.join(parts).translate(_RESTORE)
+    return join_pieces(b'"', parts).translate(_RESTORE)
+
+
+def outside_strings(parts: list[bytes]) -> bytes:
+    """The bytes between strings of :func:`split_strings` ``parts`` (its even items), joined with
+    :data:`STRING_MARK`: the structure, numbers and literals, one mark where each string was."""
+    return join_pieces(STRING_MARK, parts[0::2])
+
+
+def join_pieces(separator: bytes, pieces: list[bytes]) -> bytes:
+    """``separator.join(pieces)``, about twice as fast for millions of small pieces: joined a few thousand at a
+    time (``join`` keeps a buffer record per piece; a chunk's records stay in the CPU cache), then the chunks."""
+    if len(pieces) <= _CHUNK:
+        return separator.join(pieces)
+    return separator.join([separator.join(pieces[i:i + _CHUNK]) for i in range(0, len(pieces), _CHUNK)])
 
 
 def nesting_depth(outside: bytes) -> int:

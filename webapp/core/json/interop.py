@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from webapp.core.json import pointer as jpointer
-from webapp.core.json.bytes import STRING_MARK, split_strings
+from webapp.core.json.bytes import outside_strings, split_strings
 from webapp.core.json.diagnose import JSONTextError
 from webapp.core.json.positions import Lines
 from webapp.core.json.scan import Scanner
@@ -328,7 +328,7 @@ def bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: li
     """
     data = text.encode("utf-8", "surrogatepass") if data is None else data
     if outside is None:
-        outside = STRING_MARK.join((parts if parts is not None else split_strings(data))[0::2])
+        outside = outside_strings(parts if parts is not None else split_strings(data))
     found: dict[str, list[str]] = {}
     big = list(islice(_big_integers(outside), MAX_COUNTED))
     if big:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webapp.core.json import pointer as jpointer
-from webapp.core.json.bytes import STRING_MARK, join_strings, nesting_depth, split_strings
+from webapp.core.json.bytes import STRING_MARK, join_strings, nesting_depth, outside_strings, split_strings
 from webapp.core.json.diagnose import EXCERPT_WIDTH, JSONTextError
 from webapp.core.json.interop import (
     ESCAPE_SUSPECT,
@@ -263,7 +263,7 @@ def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarni
         # size of the formatted text all read the bytes between strings from it.
         data = text.encode("utf-8", "surrogatepass") if data is None else data
         parts = split_strings(data)
-        outside: bytes | None = STRING_MARK.join(parts[0::2])
+        outside: bytes | None = outside_strings(parts)
         if nesting_depth(outside) > max_depth:
             _warnings(text, max_depth, ijson)  # names the first problem, maybe an earlier one
     else:
@@ -498,7 +498,7 @@ def _check_depth(text: str, max_depth: int, ijson: bool,
     if text.count("{") + text.count("[") <= max_depth:
         return None, None
     parts = split_strings(text.encode("utf-8", "surrogatepass") if data is None else data)
-    outside = STRING_MARK.join(parts[0::2])
+    outside = outside_strings(parts)
     if nesting_depth(outside) > max_depth:
         _warnings(text, max_depth, ijson)  # names the first problem, maybe an earlier one
     return parts, outside
