@@ -735,3 +735,25 @@ def test_a_bounded_scan_stops_once_every_listed_warning_is_found():
     [rest] = [w for w in warnings if not w.pointer]
     assert len(located) == MAX_WARNINGS and located[-1].line == MAX_WARNINGS
     assert f"About {2 * MAX_WARNINGS:,} more integers beyond 2^53 after line {MAX_WARNINGS}" in rest.message
+
+
+@pytest.mark.parametrize("text", ['{"a": 1, "a": 2}', '[12345678901234567890, "\\ud800"]', '[1, NaN]', '[1,]',
+                                  '{"a" 1}'])
+def test_a_parse_without_warnings_gives_the_same_verdict(text):
+    try:
+        expected = parse(text)
+    except JSONTextError as err:
+        with pytest.raises(JSONTextError) as info:
+            parse(text, warn=False)
+        assert (info.value.code, info.value.line, info.value.column) == (err.code, err.line, err.column)
+    else:
+        quiet = parse(text, warn=False)
+        assert expected.warnings and quiet.warnings == [] and quiet.value == expected.value
+
+
+def test_a_big_parse_without_warnings_gives_the_same_verdict(small_limits):
+    text = big_document('{"i": %d, "a": 1, "a": 12345678901234567890}')
+    assert parse(text).warnings and parse(text, warn=False).warnings == []
+    with pytest.raises(JSONTextError) as info:
+        parse(text[:-1] + ",]", warn=False)
+    assert info.value.code == "trailing_comma"

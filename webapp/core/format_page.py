@@ -122,7 +122,8 @@ def format_document(source: str | bytes, *, action: str = "pretty", indent: str 
 
     :param preview: characters of the formatted text the caller will show; a longer answer is not built whole
         (``Outcome.output`` is then ``None``; ``Outcome.shown`` has the part). ``None``: the whole text.
-    :param as_bytes: the whole formatted text as UTF-8 in ``Outcome.data`` (not in ``output``), for a download.
+    :param as_bytes: the whole formatted text as UTF-8 in ``Outcome.data`` (not in ``output``), for a download:
+        nothing else is reported (no warnings are looked for, no items inspected, no tree built).
     :raises ValueError: for an unknown ``action`` or ``indent`` (a programming error, not user input).
     """
     if action not in ACTIONS:
@@ -143,7 +144,7 @@ def _format_document(source: str | bytes, action: str, indent: str, max_depth: i
     spaces = INDENTS[indent]
     outcome = Outcome("", action, indent)
     try:
-        document = parse(source, max_depth=max_depth, max_bytes=max_bytes)
+        document = parse(source, max_depth=max_depth, max_bytes=max_bytes, warn=not as_bytes)
     except JSONTextError as err:
         outcome.text = source.decode("utf-8", "replace").removeprefix("\ufeff") \
             if isinstance(source, (bytes, bytearray)) else source
