@@ -228,8 +228,8 @@ def formatted_part(text: str, action: str, indent: str, limit: int, *, split: Sp
     end; whether it was cut; the size of the whole answer in UTF-8 bytes).
 
     Pretty and minify format only the first parts of the text, a little more than ``limit`` characters of output
-    (doubling the part while it is too short), and count the size of the rest from its skeleton: a 45 MB document
-    costs about what its first megabyte does, plus C-speed counts. Sort needs the whole text.
+    (:func:`_leading`), and count the size of the whole answer from the skeleton (C-speed counts, nothing built).
+    Sort needs the whole text.
 
     :param split: see :func:`minify` (not consumed: the list is not changed).
     :param size: UTF-8 bytes of ``text``, when known (else it is encoded to count them).
