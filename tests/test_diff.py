@@ -11,7 +11,7 @@ from typing import Any
 import jsonpatch
 import pytest
 
-from webapp.core.align import lcs_pairs
+from webapp.core.align import lcs_pairs, lcs_runs, strictly_equal, unequal_offsets
 from webapp.core.diff import ABSENT, DiffError, DiffOptions, diff, parse_ignore_paths
 from webapp.core.diff_page import side_by_side, string_hunks
 from webapp.core.examples import DIFF as EXAMPLES
@@ -294,6 +294,34 @@ def test_lcs_pairs_form_a_common_subsequence():
         assert all(a[i] == b[j] for i, j in pairs)
         assert all(i1 < i2 and j1 < j2 for (i1, j1), (i2, j2) in zip(pairs, pairs[1:], strict=False))
         assert len(pairs) == lcs_length(a, b)  # small inputs: exact
+
+
+def test_lcs_runs_merge_consecutive_pairs_and_find_long_common_ends():
+    a = [*range(1000), "x", *range(1000, 3000)]
+    b = [*range(1000), "y", "z", *range(1000, 3000)]
+    assert lcs_runs(a, b) == [(0, 0, 1000), (1001, 1002, 2000)]
+    assert lcs_runs([], [1]) == [] and lcs_runs([1, 2], [1, 2]) == [(0, 0, 2)]
+    rng = random.Random(2)
+    for _ in range(200):
+        x = [rng.randrange(3) for _ in range(rng.randrange(40))]
+        y = [rng.randrange(3) for _ in range(rng.randrange(40))]
+        runs = lcs_runs(x, y)
+        assert all(i1 + n1 < i2 or j1 + n1 < j2 for (i1, j1, n1), (i2, j2, _) in zip(runs, runs[1:], strict=False))
+        assert [(i + k, j + k) for i, j, n in runs for k in range(n)] == lcs_pairs(x, y)
+
+
+def test_unequal_offsets_keep_json_types_apart_in_equal_looking_runs():
+    a = [{"n": 1}, {"n": 2}, [1], "s", {"n": True}, {"a": 1, "b": 2}, 0.5]
+    b = [{"n": 1}, {"n": 3}, [1.0], "s", {"n": 1}, {"b": 2, "a": 1}, 0.5]
+    # 2 != 3; [1] == [1.0] and True == 1 for Python, not as JSON types; key order is no difference
+    assert unequal_offsets(a, b, 0, 0, len(a)) == [1, 2, 4]
+    assert unequal_offsets([0, *a], b, 1, 0, 2) == [1]
+    rng = random.Random(3)
+    pool = [0, 1, 1.0, True, False, None, "1", [1], [True], {"k": 1}, {"k": 1.0}]
+    for _ in range(300):
+        x = [rng.choice(pool) for _ in range(rng.randrange(12))]
+        y = [rng.choice(pool) for _ in x]
+        assert unequal_offsets(x, y, 0, 0, len(x)) == [k for k in range(len(x)) if not strictly_equal(x[k], y[k])]
 
 
 def lcs_length(a: list, b: list) -> int:

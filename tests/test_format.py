@@ -119,7 +119,8 @@ def test_json_lines_minify_back_to_json_lines_and_pretty_prints_each_record():
 def test_formatting_reuses_the_split_the_parse_made_for_a_big_document():
     value = {"items": [{"n": i, "s": f"é {i}", "x": 1.10} for i in range(40_000)]}
     text = json.dumps(value).replace("1.1", "1.10")
-    document = parse(text)
+    assert parse(text).take_string_parts()[1] is None  # not asked for: checked without splitting
+    document = parse(text, string_parts=True)
     split = document.take_string_parts()
     assert split[1] is not None  # the parse split this one; the formatter gets it
     assert pretty(text, "  ", split=split) == pretty(text, "  ")

@@ -757,3 +757,68 @@ def test_a_big_parse_without_warnings_gives_the_same_verdict(small_limits):
     with pytest.raises(JSONTextError) as info:
         parse(text[:-1] + ",]", warn=False)
     assert info.value.code == "trailing_comma"
+def test_the_skeleton_keeps_the_brackets_and_colons_outside_strings_only():
+    from webapp.core.json.bytes import nesting_depth, neutral_escapes, outside_strings, skeleton
+
+    text = rb'{"a": "[[[", "b\\": [{"c": "x\"]]]\\", "d": ""}], "e": "{:"}'
+    assert skeleton(neutral_escapes(text)) == b"{::[{::}]:}"  # one colon per member
+    assert nesting_depth(skeleton(neutral_escapes(b'"[[[]"'))) == 0
+    neutral = neutral_escapes(text)
+    outside = outside_strings(neutral)
+    assert [outside(text.index(token)) for token in (b"[[[", b"[{", b"x", b"], ")] == [False, True, False, True]
+
+
+def test_a_big_text_is_checked_without_splitting_its_strings(monkeypatch):
+    import webapp.core.json.text as jsontext
+
+    monkeypatch.setattr(jsontext, "BIG_TEXT", 1_000)
+    monkeypatch.setattr(jsontext, "PRECISE_WARNINGS_LIMIT", 8_000)
+    strings = ",".join(f'"[{{ {k} \\" ]]"' for k in range(400))  # brackets and escapes inside strings only
+    assert parse(f"[{strings}]").value[0] == '[{ 0 " ]]'
+    deep = "[" * 101 + "]" * 101
+    with pytest.raises(JSONTextError) as err:
+        parse(f"[{strings},{deep}]")
+    assert err.value.code == "too_deep"
+    doc = parse(f'[{strings}, "9007199254740993 in a string", 9007199254740993, 1e-999, "1e999"]')
+    assert [(w.code, w.pointer) for w in doc.warnings] == [("big_integer", "/401"), ("number_underflow", "/402")]
+
+
+def test_a_big_text_reads_the_same_on_the_fast_path(monkeypatch):
+    import webapp.core.json.text as jsontext
+
+    monkeypatch.setattr(jsontext, "BIG_TEXT", 1_000)
+    filler = ",".join(f'{{"id": "x{k}", "text": "a: [b] \\" {{c}}", "n": {k}.{k}e-{k % 300}}}' for k in range(60))
+    for tail, codes in [('{"a": 1}', []), ('{"a": 1, "a": 2}', ["duplicate_key"]),
+                        ('{"a": {"b": 1, "b": 1}}', ["duplicate_key"]), ("18446744073709551617", ["big_integer"]),
+                        ("9007199254740993", ["big_integer"]), ('{"a\\u003a": 1, "a:": 2}', ["duplicate_key"]),
+                        ('{"\\u003A": "b:"}', []),
+                        ('"\\ud800"', ["lone_surrogate"]), ("1e400", ["number_overflow"]), ("-0", []),
+                        ('"\\ud83d\\ude00 \\ufffe"', ["noncharacter"])]:
+        text = f"[{filler}, {tail}]"
+        doc = parse(text)
+        assert doc.value == json.loads(text) and repr(doc.value) == repr(json.loads(text)), tail
+        assert [w.code for w in doc.warnings] == codes, tail
+    assert type(parse(f"[{filler}, 18446744073709551617]").value[-1]) is int  # exact, not a float
+    for bad in ("01", "[1,]", "NaN", '"a\tb"', '{"a" 1}', "[1] x"):
+        errors = []
+        for big_text in (1_000, 10**9):  # the fast path, and the json module's
+            monkeypatch.setattr(jsontext, "BIG_TEXT", big_text)
+            with pytest.raises(JSONTextError) as err:
+                parse(f"[{filler}, {bad}]")
+            errors.append((err.value.code, err.value.line, err.value.column))
+        assert errors[0] == errors[1], bad
+
+
+def test_a_big_text_of_numbers_reads_the_same_on_the_fast_path(monkeypatch):
+    import random
+
+    import webapp.core.json.text as jsontext
+
+    monkeypatch.setattr(jsontext, "BIG_TEXT", 1_000)
+    rng = random.Random(7)
+    tokens = [f"{rng.choice(['', '-'])}{rng.randrange(10 ** rng.randrange(1, 19))}"
+              f".{rng.randrange(10 ** rng.randrange(1, 25))}e{rng.randrange(-290, 290)}" for _ in range(3000)]
+    tokens += [repr(rng.uniform(-1e6, 1e6)) for _ in range(1000)] + [str(rng.randrange(-10**18, 10**18))
+                                                                      for _ in range(1000)]
+    text = "[" + ",".join(tokens) + "]"
+    assert repr(parse(text).value) == repr(json.loads(text))

@@ -2,10 +2,11 @@
 
 deepdiff matches list items by position, so one insert at the front of a journal would cascade into one "change"
 per later item; the diff (:mod:`webapp.core.diff`) aligns arrays here instead. Each item has a hashable key (its
-identity or a canonical form of its content, chosen by the differ); :func:`lcs_pairs` pairs equal keys in order
-(common prefix/suffix, unique-key anchors as in patience diff, exact dynamic programming on small gaps), and
-:func:`pair_gaps` pairs what is left between the anchors by :func:`similarity`, so an edited item shows as one
-changed item rather than a removal and an addition.
+identity or a canonical form of its content, chosen by the differ); :func:`lcs_runs` pairs equal keys in order
+(common prefix/suffix, unique-key anchors as in patience diff, exact dynamic programming on small gaps) as runs of
+consecutive pairs, and :func:`pair_gaps` pairs what is left between the anchors by :func:`similarity`, so an edited
+item shows as one changed item rather than a removal and an addition. :func:`unequal_offsets` tells which pairs of
+a run differ, at C speed for the equal ones (a journal of 24,000 items is compared without a Python step per item).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ import json
 import marshal
 from collections import Counter
 from collections.abc import Sequence
+from itertools import compress
+from operator import ne
 from typing import Any
 
-__all__ = ["PAIR_THRESHOLD", "lcs_pairs", "pair_gaps", "similarity", "strictly_equal"]
+__all__ = ["PAIR_THRESHOLD", "lcs_pairs", "lcs_runs", "pair_gaps", "similarity", "strictly_equal", "unequal_offsets"]
 
 _DP_CELLS = 40_000      # exact LCS on a gap with at most this many cells (n*m); bigger gaps use anchors only
 _PAIR_CELLS = 2_500     # similarity alignment inside a gap up to this size; beyond it, pair by position
@@ -34,6 +37,37 @@ def strictly_equal(a: Any, b: Any) -> bool:
     # bytes) tell int/float/bool apart at C speed when key order matches; the sorted dump settles the rest.
     return marshal.dumps(a, 2) == marshal.dumps(b, 2) or \
         json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _same_marshal(x: list, y: list) -> bool:
+    """True only when ``x`` and ``y`` are strictly equal (types kept apart), by one C-speed serialisation each.
+
+    Marshal's current format writes a value shared within the dump once and refers back to it later, so its bytes
+    are about half as long as format 2's (JSON member names are shared objects); equal bytes still mean equal
+    values of the same types, since the bytes read back to one value. Equal values shared differently, or with
+    their keys in another order, give different bytes: ``False`` then only means "look closer"."""
+    return marshal.dumps(x) == marshal.dumps(y)
+
+
+def unequal_offsets(a: Sequence[Any], b: Sequence[Any], i: int, j: int, n: int) -> list[int]:
+    """The offsets ``k`` (ascending, ``0 <= k < n``) at which ``a[i + k]`` and ``b[j + k]`` are not
+    :func:`strictly_equal`: the pairs of an aligned run that need a closer look.
+
+    Python's ``==`` finds the unequal pairs at C speed; the stretches of ``==``-equal pairs between them are then
+    confirmed strictly equal one whole stretch at a time (so ``1`` against ``1.0`` or ``true`` is not missed), and
+    a stretch that is not confirmed is checked pair by pair.
+    """
+    xs, ys = a[i:i + n], b[j:j + n]
+    unequal = list(compress(range(n), map(ne, xs, ys)))
+    found: list[int] = []
+    start = 0
+    for end in (*unequal, n):
+        if end > start and not _same_marshal(xs[start:end], ys[start:end]):
+            found.extend(k for k in range(start, end) if not strictly_equal(xs[k], ys[k]))
+        if end < n:
+            found.append(end)
+        start = end + 1
+    return found
 
 
 def _lis(candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -82,19 +116,89 @@ def _lcs_dp(a: Sequence[int], b: Sequence[int], alo: int, ahi: int, blo: int, bh
     return pairs
 
 
-def lcs_pairs(a: Sequence[Any], b: Sequence[Any]) -> list[tuple[int, int]]:
-    """Index pairs ``(i, j)`` of a common subsequence of ``a`` and ``b`` (hashable keys), sorted by i and j.
+def _common_prefix(a: Sequence[Any], b: Sequence[Any], i: int, j: int, n: int) -> int:
+    """Length of the common prefix of ``a[i:i + n]`` and ``b[j:j + n]``, by slice comparisons (C speed) of
+    doubling chunks, then bisection inside the first chunk that differs."""
+    done, chunk = 0, 16
+    while done < n:
+        size = min(chunk, n - done)
+        if a[i + done:i + done + size] != b[j + done:j + done + size]:
+            lo, hi = 0, size - 1      # the first difference is at an offset in [lo, hi] of this chunk
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if a[i + done:i + done + mid + 1] == b[j + done:j + done + mid + 1]:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            return done + lo
+        done += size
+        chunk *= 2
+    return n
 
-    Common prefix and suffix first, then items whose key is unique on both sides as anchors (their longest
-    increasing run, as in patience diff), recursively; a gap without anchors gets the exact DP when it has at most
-    ``_DP_CELLS`` cells and is otherwise left unmatched (its items are paired by position later). Near-linear on
-    journals where most items keep their keys; exact on small inputs.
+
+def _common_suffix(a: Sequence[Any], b: Sequence[Any], ahi: int, bhi: int, n: int) -> int:
+    """Length of the common suffix of ``a[ahi - n:ahi]`` and ``b[bhi - n:bhi]`` (see :func:`_common_prefix`)."""
+    done, chunk = 0, 16
+    while done < n:
+        size = min(chunk, n - done)
+        if a[ahi - done - size:ahi - done] != b[bhi - done - size:bhi - done]:
+            lo, hi = 0, size - 1      # the last difference is ``lo`` items before the matched tail
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if a[ahi - done - mid - 1:ahi - done] == b[bhi - done - mid - 1:bhi - done]:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            return done + lo
+        done += size
+        chunk *= 2
+    return n
+
+
+def lcs_runs(a: Sequence[Any], b: Sequence[Any]) -> list[tuple[int, int, int]]:
+    """A common subsequence of ``a`` and ``b`` (hashable keys) as runs ``(i, j, n)``: ``a[i + k]`` pairs with
+    ``b[j + k]`` for ``0 <= k < n``; runs sorted, not overlapping, and consecutive runs not contiguous.
+
+    Common prefix and suffix first (slice comparisons at C speed), then items whose key is unique on both sides as
+    anchors (their longest increasing run, as in patience diff), recursively; a gap without anchors gets the exact
+    DP when it has at most ``_DP_CELLS`` cells and is otherwise left unmatched (its items are paired by position
+    later). Near-linear on journals where most items keep their keys; exact on small inputs.
     """
-    codes: dict[Any, int] = {}
-    ka = [codes.setdefault(key, len(codes)) for key in a]
-    kb = [codes.setdefault(key, len(codes)) for key in b]
+    shortest = min(len(a), len(b))
+    head = _common_prefix(a, b, 0, 0, shortest)
+    tail = _common_suffix(a, b, len(a), len(b), shortest - head)
+    runs = [(0, 0, head), (len(a) - tail, len(b) - tail, tail)]
+    alo, ahi, blo, bhi = head, len(a) - tail, head, len(b) - tail
     pairs: list[tuple[int, int]] = []
-    stack = [(0, len(ka), 0, len(kb))]
+    if alo < ahi and blo < bhi:
+        # Small integer codes for the keys of the middle part: cheaper to count, hash and compare (the lists are
+        # padded in front so that indexes stay those of a and b).
+        codes: dict[Any, int] = {}
+        ka = [0] * alo + [codes.setdefault(key, len(codes)) for key in a[alo:ahi]]
+        kb = [0] * blo + [codes.setdefault(key, len(codes)) for key in b[blo:bhi]]
+        pairs = _anchored_pairs(ka, kb, alo, ahi, blo, bhi)
+    pairs.sort()
+    out: list[tuple[int, int, int]] = []
+    for i, j, n in [runs[0], *((i, j, 1) for i, j in pairs), runs[1]]:
+        if not n:
+            continue
+        if out and out[-1][0] + out[-1][2] == i and out[-1][1] + out[-1][2] == j:
+            out[-1] = (out[-1][0], out[-1][1], out[-1][2] + n)
+        else:
+            out.append((i, j, n))
+    return out
+
+
+def lcs_pairs(a: Sequence[Any], b: Sequence[Any]) -> list[tuple[int, int]]:
+    """:func:`lcs_runs` as index pairs ``(i, j)``, sorted by i and j."""
+    return [(i + k, j + k) for i, j, n in lcs_runs(a, b) for k in range(n)]
+
+
+def _anchored_pairs(ka: list[int], kb: list[int], alo: int, ahi: int, blo: int, bhi: int) -> list[tuple[int, int]]:
+    """Pairs of equal codes in ``ka[alo:ahi]`` and ``kb[blo:bhi]``, in order: common prefix and suffix, unique
+    anchors, exact DP on small gaps (see :func:`lcs_runs`); not sorted."""
+    pairs: list[tuple[int, int]] = []
+    stack = [(alo, ahi, blo, bhi)]
     while stack:
         alo, ahi, blo, bhi = stack.pop()
         while alo < ahi and blo < bhi and ka[alo] == kb[blo]:
@@ -120,7 +224,6 @@ def lcs_pairs(a: Sequence[Any], b: Sequence[Any]) -> list[tuple[int, int]]:
             stack.append((prev_i, ahi, prev_j, bhi))
         elif (ahi - alo) * (bhi - blo) <= _DP_CELLS:
             pairs.extend(_lcs_dp(ka, kb, alo, ahi, blo, bhi))
-    pairs.sort()
     return pairs
 
 

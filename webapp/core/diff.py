@@ -10,10 +10,13 @@ How it works:
   alignment of the keys (common prefix/suffix, unique-key anchors, exact DP on small gaps) pairs the items; items
   with equal keys that fell out of order are *moves*; what is left in each gap is paired by similarity
   (:mod:`webapp.core.align`).
-* **Pairs that differ go to deepdiff** (key order ignored, ``type_changes`` for int/float/bool, added/removed
-  members), with custom operators that hand nested lists back to the aligner, compare ``arguments`` strings by
-  their parsed content and skip ignored paths. Objects whose differing members are all scalars (or whole
-  members added/removed) are reported directly with the same results, sparing deepdiff's per-call set-up.
+* **Aligned pairs are compared at C speed first**: Python's ``==`` finds the few pairs that differ and the equal
+  runs between them are confirmed with JSON types kept apart (:func:`webapp.core.align.unequal_offsets`), so a
+  journal of tens of thousands of items costs a Python step per difference, not per item.
+* **Pairs that differ are compared member by member** (key order ignored, ``type_changed`` for a change of JSON
+  type, ``1`` / ``1.0`` the same number, added/removed members), nested arrays handed back to the aligner and
+  ``arguments`` strings compared by their parsed content. With ignore patterns, deepdiff walks the objects instead,
+  with custom operators that do the same and skip the ignored paths.
 * **The patch is exact**: applied to the left document it yields the right one, including the differences the
   change list does not call changes (``arguments`` that differ only in formatting, order under ``ignore_order``);
   only values at ignored paths stay as they are on the left.
@@ -34,7 +37,7 @@ from typing import Any
 
 from deepdiff import DeepDiff
 
-from webapp.core.align import lcs_pairs, pair_gaps, strictly_equal
+from webapp.core.align import lcs_runs, pair_gaps, strictly_equal, unequal_offsets
 from webapp.core.blockers import Blocker, replay_blockers
 from webapp.core.json import pointer as jp
 from webapp.core.json.text import DEFAULT_MAX_DEPTH, json_type  # JSON Schema's type names: integer, number apart
@@ -56,7 +59,7 @@ JSON_STRING_KEYS = ("arguments",)
 # Nesting compared, JSON strings' contents included: the parse layer's cap, which keeps deepdiff and our recursion
 # well below Python's limit of 1000 frames.
 _MAX_DEPTH = DEFAULT_MAX_DEPTH
-_BLOCK = 32  # runs of this many aligned pairs are compared at once (C speed) before item by item
+_BLOCK = 32  # out of order: runs of this many aligned pairs are compared at once (C speed) before item by item
 
 
 class _Absent:
@@ -447,6 +450,26 @@ class _Differ:
             return ("content", _canonical(item, self.string_keys))
         return _scalar_key(item)
 
+    def keys(self, items: list, names: tuple[str, ...]) -> list:
+        """:meth:`key` of every item of an array; the default identity (``call_id``, else ``id``) is read inline,
+        since this runs once per item of every array (a journal has tens of thousands)."""
+        if self.match_tokens is not None or names != ("call_id", "id"):
+            return [self.key(item, names) for item in items]
+        keys = []
+        for item in items:
+            if item.__class__ is dict:
+                value = item.get("call_id")
+                if value.__class__ is str or value.__class__ is int:
+                    kind = item.get("type")
+                    keys.append(("call_id", value, kind.__class__ is str and kind.endswith("_output")))
+                    continue
+                value = item.get("id")
+                if value.__class__ is str or value.__class__ is int:
+                    keys.append(("id", value))
+                    continue
+            keys.append(self.key(item, names))
+        return keys
+
     # -- comparison
     def values(self, a: Any, b: Any, lt: tuple, rt: tuple) -> None:
         """Compare two values at ``lt`` (left) / ``rt`` (right); ``rt`` is also where patch operations apply."""
@@ -468,9 +491,10 @@ class _Differ:
             self.op("replace", rt, b)
 
     def objects(self, a: dict, b: dict, lt: tuple, rt: tuple) -> None:
-        """Two objects: deepdiff walks them (with :class:`_Operator` taking over lists, JSON strings and ignored
-        paths); objects that differ only in scalar members (or whole added/removed members) skip its set-up."""
-        if not self.patterns and self.flat_objects(a, b, lt, rt):
+        """Two objects, member by member (:meth:`members`); with ignore patterns deepdiff walks them, with
+        :class:`_Operator` taking over lists, JSON strings and ignored paths."""
+        if not self.patterns:
+            self.members(a, b, lt, rt)
             return
         operator = _Operator(self, lt, rt)
         tree = DeepDiff(a, b, view="tree", threshold_to_diff_deeper=0, custom_operators=[operator],
@@ -500,37 +524,28 @@ class _Differ:
         for _, changes in found:
             self.changes.extend(changes)
 
-    def flat_objects(self, a: dict, b: dict, lt: tuple, rt: tuple) -> bool:
-        """Report the members of two objects when no differing member needs a deeper look (both values
-        containers, or both JSON strings); return False, reporting nothing, otherwise. Same results as deepdiff
-        with ``threshold_to_diff_deeper=0``, in reading order, without its per-call cost (a journal from another
-        provider differs in the ``id`` of nearly every item)."""
-        found: list[tuple[str, Any, Any, Any]] = []
+    def members(self, a: dict, b: dict, lt: tuple, rt: tuple) -> None:
+        """Report and patch the members of two objects in reading order (the left's members, then those only on the
+        right), a nested array, object or JSON string compared in place: the results of deepdiff with
+        ``threshold_to_diff_deeper=0``, without its per-call cost (a journal from another provider differs in the
+        ``id`` of nearly every item). Ignore patterns aside (:meth:`objects`)."""
         for key, old in a.items():
             if key not in b:
-                found.append(("removed", key, old, ABSENT))
+                self.record("removed", lt + (key,), None, old, ABSENT)
+                self.op("remove", rt + (key,))
                 continue
             new = b[key]
             if old.__class__ is new.__class__ and (old is new or old == new) and (
                     old.__class__ not in (dict, list) or strictly_equal(old, new)):
                 continue
-            if isinstance(old, (dict, list)) and isinstance(new, (dict, list)) or (
-                    key in self.string_keys and old.__class__ is str and new.__class__ is str):
-                return False
-            if _same_number(old, new):
-                found.append(("same_number", key, old, new))
-                continue
-            found.append(("changed" if _kind(old) == _kind(new) else "type_changed", key, old, new))
-        found.extend(("added", key, ABSENT, new) for key, new in b.items() if key not in a)
-        for kind, key, old, new in found:
-            if kind == "same_number":
-                self.same_numbers.append((jp.join(lt + (key,)), jp.join(rt + (key,))))
-                self.op("replace", rt + (key,), new)
-                continue
-            self.record(kind, None if kind == "added" else lt + (key,), None if kind == "removed" else rt + (key,),
-                        old, new)
-            self.op({"added": "add", "removed": "remove"}.get(kind, "replace"), rt + (key,), new)
-        return True
+            if key in self.string_keys and old.__class__ is str and new.__class__ is str:
+                self.json_strings(old, new, lt + (key,), rt + (key,))
+            else:
+                self.values(old, new, lt + (key,), rt + (key,))
+        for key, new in b.items():
+            if key not in a:
+                self.record("added", None, rt + (key,), ABSENT, new)
+                self.op("add", rt + (key,), new)
 
     def json_strings(self, a: str, b: str, lt: tuple, rt: tuple) -> None:
         """Two strings under a JSON-string key (``arguments``): compare parsed contents."""
@@ -555,9 +570,7 @@ class _Differ:
         """Align two arrays and report additions, removals, moves and the differences of matched items."""
         items = not lt or (len(lt) == 1 and lt[0] in ITEM_ARRAYS and len(rt) == 1)
         names = self.identity_names(lt)
-        ka = [self.key(item, names) for item in a]
-        kb = [self.key(item, names) for item in b]
-        moved: set[int] = set()
+        ka, kb = self.keys(a, names), self.keys(b, names)
         if self.options.ignore_order:
             where: dict[Any, deque[int]] = defaultdict(deque)
             for i, key in enumerate(ka):
@@ -566,21 +579,64 @@ class _Differ:
             for j, key in enumerate(kb):
                 if where.get(key):
                     pairs.append((where[key].popleft(), j))
-            anchors: list[tuple[int, int]] = []
-        else:
-            pairs = lcs_pairs(ka, kb)
-            anchors = list(pairs)
-            # Items whose key matched but fell out of order: moves (jsondiffpatch's detectMove does the same).
-            free_left = set(range(len(a))) - {i for i, _ in pairs}
-            where = defaultdict(deque)
-            for i in sorted(free_left):
-                where[ka[i]].append(i)
-            used = {j for _, j in pairs}
-            for j in range(len(b)):
-                if j not in used and where.get(kb[j]):
-                    pairs.append((where[kb[j]].popleft(), j))
-                    moved.add(j)
-        # Pair what is left, gap by gap (between consecutive anchors), by similarity.
+            self.paired_arrays(a, b, lt, rt, pairs, [], set(), items)
+            return
+        runs = lcs_runs(ka, kb)
+        free_l, free_r = _outside_runs(runs, len(a), len(b))
+        # Items whose key matched but fell out of order: moves (jsondiffpatch's detectMove does the same).
+        where = defaultdict(deque)
+        for i in free_l:
+            where[ka[i]].append(i)
+        moves = [(where[kb[j]].popleft(), j) for j in free_r if where.get(kb[j])]
+        if moves:
+            anchors = [(i + k, j + k) for i, j, n in runs for k in range(n)]
+            self.paired_arrays(a, b, lt, rt, anchors + moves, anchors, {j for _, j in moves}, items)
+            return
+        # Pair what is left, gap by gap (between consecutive runs), by similarity: still in order.
+        gap_pairs = pair_gaps([(i, j) for i, j, _ in runs], free_l, free_r, a, b) if free_l and free_r else []
+        self.emit_in_order(a, b, lt, rt, runs, gap_pairs, free_l, free_r, items)
+
+    def emit_in_order(self, a: list, b: list, lt: tuple, rt: tuple, runs: list[tuple[int, int, int]],
+                      gap_pairs: list[tuple[int, int]], free_l: list[int], free_r: list[int], items: bool) -> None:
+        """Report and patch an array aligned in order: ``runs`` of pairs (:func:`lcs_runs`) and ``gap_pairs``
+        between them; the free indices not in a gap pair are removals (``free_l``) and additions (``free_r``).
+        The same reports and operations as :meth:`emit_array`, but each run's pairs are compared at C speed
+        (:func:`unequal_offsets`): only those that differ cost a Python step."""
+        paired_l, paired_r = {i for i, _ in gap_pairs}, {j for _, j in gap_pairs}
+        removed = [i for i in free_l if i not in paired_l]
+        added = [j for j in free_r if j not in paired_r]
+        for i in reversed(removed):
+            self.op("remove", rt + (i,))
+        # A removed item shows just before the pair that follows it on the left; additions in right order.
+        r = q = 0
+        for i0, j0, n in [*sorted([*runs, *((i, j, 1) for i, j in gap_pairs)]), (len(a), len(b), 0)]:
+            while q < len(added) and added[q] < j0:
+                self.added(b, rt, added[q], items)
+                q += 1
+            while r < len(removed) and removed[r] < i0:
+                self.record("removed", lt + (removed[r],), None, a[removed[r]], ABSENT)
+                r += 1
+            for k in unequal_offsets(a, b, i0, j0, n):
+                self.pair(a[i0 + k], b[j0 + k], lt + (i0 + k,), rt + (j0 + k,), items)
+
+    def added(self, b: list, rt: tuple, j: int, items: bool) -> None:
+        """Report and patch the addition of ``b[j]``."""
+        self.record("added", None, rt + (j,), ABSENT, b[j])
+        self.op("add", rt + (j,), b[j])
+        if items:
+            self.item_added.append((rt + (j,), b[j]))
+
+    def pair(self, x: Any, y: Any, lt: tuple, rt: tuple, items: bool) -> None:
+        """Compare a matched pair of array items; the pairs of items that differ are kept for the blockers."""
+        before = len(self.changes), len(self.reformatted)
+        self.values(x, y, lt, rt)
+        if items and before != (len(self.changes), len(self.reformatted)):
+            self.item_pairs.append((lt, rt, x, y))
+
+    def paired_arrays(self, a: list, b: list, lt: tuple, rt: tuple, pairs: list[tuple[int, int]],
+                      anchors: list[tuple[int, int]], moved: set[int], items: bool) -> None:
+        """Report and patch an array whose ``pairs`` may be out of order (moves, ``ignore_order``): what is left
+        is paired gap by gap between the ``anchors`` by similarity, then :meth:`emit_array`."""
         left_of = [-1] * len(b)         # right index -> paired left index, -1 for an addition
         for i, j in pairs:
             left_of[j] = i
@@ -593,7 +649,6 @@ class _Differ:
             for i, j in pair_gaps(anchors, free_l, free_r, a, b):
                 left_of[j] = i
                 paired_left[i] = 1
-        # Anchors and gap pairs are in order by construction; moves and ignore_order may not be.
         self.emit_array(a, b, lt, rt, left_of, paired_left, moved, items,
                         in_order=not moved and not self.options.ignore_order)
 
@@ -639,10 +694,7 @@ class _Differ:
                     j += block
                     continue
             if i < 0:
-                self.record("added", None, rt + (j,), ABSENT, b[j])
-                self.op("add", rt + (j,), b[j])
-                if items:
-                    self.item_added.append((rt + (j,), b[j]))
+                self.added(b, rt, j, items)
                 j += 1
                 continue
             if current is not None:
@@ -654,14 +706,23 @@ class _Differ:
                 self.record("moved", lt + (i,), rt + (j,), a[i], b[j])
             x, y = a[i], b[j]
             if not (x == y and (x.__class__ is str or strictly_equal(x, y))):
-                before = len(self.changes), len(self.reformatted)
-                self.values(x, y, lt + (i,), rt + (j,))
-                if items and before != (len(self.changes), len(self.reformatted)):
-                    self.item_pairs.append((lt + (i,), rt + (j,), x, y))
+                self.pair(x, y, lt + (i,), rt + (j,), items)
             j += 1
         while removals:
             _, i = removals.popleft()
             self.record("removed", lt + (i,), None, a[i], ABSENT)
+
+
+def _outside_runs(runs: list[tuple[int, int, int]], n: int, m: int) -> tuple[list[int], list[int]]:
+    """The left indices (below ``n``) and right indices (below ``m``) in no run, ascending."""
+    free_l: list[int] = []
+    free_r: list[int] = []
+    end_i = end_j = 0
+    for i, j, length in [*runs, (n, m, 0)]:
+        free_l.extend(range(end_i, i))
+        free_r.extend(range(end_j, j))
+        end_i, end_j = i + length, j + length
+    return free_l, free_r
 
 
 class _Counts:

@@ -22,6 +22,7 @@ from webapp.core.json import pointer as jp
 from webapp.core.json.locate import Position
 from webapp.core.json.show import quote
 from webapp.core.json.text import (
+    BIG_TEXT,
     DEFAULT_MAX_DEPTH,
     Document,
     JSONTextError,
@@ -29,6 +30,7 @@ from webapp.core.json.text import (
     displayable,
     parse,
     parse_lines,
+    paused_gc,
 )
 
 __all__ = [
@@ -160,16 +162,27 @@ def diff_page(left_text: str, right_text: str | None, options: PageOptions | Non
                     side_limit=SIDE_BY_SIDE_CHARS)
     if right_text is None:
         return page
+    # Both documents' values stay alive while they are compared: the collector would rescan them again and again.
+    with paused_gc(len(left_text) + len(right_text) > BIG_TEXT):
+        _compare(page, max_depth, max_bytes)
+    return page
+
+
+def _compare(page: DiffPage, max_depth: int, max_bytes: int | None) -> None:
+    """Fill ``page`` (both texts there): the sides read, then, when both parse and the options are usable, the
+    result, the rows, the patch text and the side-by-side view."""
+    options = page.options
+    left_text, right_text = page.left, page.right
     page.sides = [_read_side("left", left_text, max_depth, max_bytes, options.as_items),
                   _read_side("right", right_text, max_depth, max_bytes, options.as_items)]
     left, right = page.sides
     if left.document is None or right.document is None:
-        return page
+        return
     try:
         result = diff(left.document.value, right.document.value, options.diff_options())
     except DiffError as err:
         page.option_error = err
-        return page
+        return
     small = len(left.text) <= SIDE_BY_SIDE_CHARS and len(right.text) <= SIDE_BY_SIDE_CHARS
     # positions name places in the pasted texts: a converted side's places are in its conversion
     placed = small and left.conversion is None and right.conversion is None
@@ -186,7 +199,6 @@ def diff_page(left_text: str, right_text: str | None, options: PageOptions | Non
                                        left_written=left.document.raw, right_written=right.document.raw)
         page.same_numbers = [(_written(left.document, lp, 0, "?"), _written(right.document, rp, 0, "?"), rp)
                              for lp, rp in result.same_numbers[:MAX_CHANGES]]
-    return page
 
 
 def patch_download(left_text: str, right_text: str, options: PageOptions | None = None, *,
@@ -196,14 +208,15 @@ def patch_download(left_text: str, right_text: str, options: PageOptions | None 
     UTF-8), or ``None`` when a side is not JSON or an option is unusable (:func:`diff_page` says which).
     """
     as_items = options is not None and options.as_items
-    left = _read_side("left", left_text, max_depth, max_bytes, as_items)
-    right = _read_side("right", right_text, max_depth, max_bytes, as_items)
-    if left.document is None or right.document is None:
-        return None
-    try:
-        result = diff(left.document.value, right.document.value, (options or PageOptions()).diff_options())
-    except DiffError:
-        return None
+    with paused_gc(len(left_text) + len(right_text) > BIG_TEXT):
+        left = _read_side("left", left_text, max_depth, max_bytes, as_items)
+        right = _read_side("right", right_text, max_depth, max_bytes, as_items)
+        if left.document is None or right.document is None:
+            return None
+        try:
+            result = diff(left.document.value, right.document.value, (options or PageOptions()).diff_options())
+        except DiffError:
+            return None
     return displayable(json.dumps(result.patch, indent=2, ensure_ascii=False)) + "\n"
 
 

@@ -144,7 +144,7 @@ def _format_document(source: str | bytes, action: str, indent: str, max_depth: i
     spaces = INDENTS[indent]
     outcome = Outcome("", action, indent)
     try:
-        document = parse(source, max_depth=max_depth, max_bytes=max_bytes, warn=not as_bytes)
+        document = parse(source, max_depth=max_depth, max_bytes=max_bytes, warn=not as_bytes, string_parts=True)
     except JSONTextError as err:
         outcome.text = source.decode("utf-8", "replace").removeprefix("\ufeff") \
             if isinstance(source, (bytes, bytearray)) else source

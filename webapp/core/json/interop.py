@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from webapp.core.json import pointer as jpointer
-from webapp.core.json.bytes import outside_strings, split_strings
+from webapp.core.json.bytes import neutral_escapes, outside_strings, outside_test
 from webapp.core.json.diagnose import JSONTextError
 from webapp.core.json.positions import Lines
 from webapp.core.json.scan import Scanner
@@ -26,7 +26,7 @@ from webapp.core.json.show import quote, shorten
 
 __all__ = [
     "ESCAPE_SUSPECT", "MAX_COUNTED", "MAX_SAFE_INTEGER", "MAX_WARNINGS", "PRECISE_WARNINGS_LIMIT", "RAW_SUSPECT",
-    "JSONWarning", "Warnings", "bounded_warnings", "may_warn",
+    "JSONWarning", "Warnings", "bounded_warnings", "integer_tokens", "may_warn", "number_nines",
 ]
 
 #: JavaScript's ``Number.MAX_SAFE_INTEGER`` (2^53 - 1): larger integers lose digits in ``JSON.parse``.
@@ -266,41 +266,63 @@ def may_warn(text: str, data: bytes | None = None) -> bool:
 # is a C loop over bytes: a literal-led pattern, or digits outside strings.
 
 _NINE_DIGITS = bytes.maketrans(b"0123456789E", b"9999999999e")
-_SIXTEEN_NINES = b"9" * 16
 _NINES = re.compile(rb"9+")
 _LONG_EXPONENT = re.compile(rb"e[-+]?999")
 _SURROGATE_HINTS = [_SURROGATE_BYTES, (re.compile(rb"\\u[dD][89a-fA-F]"), (b"\\u",))]
 _SURROGATE_TOKEN = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?"
                               rb"|\\u[dD][c-fC-F][0-9a-fA-F]{2}|\xed[\xa0-\xbf][\x80-\xbf]")
 _NUMBER_BYTES = frozenset(b"0123456789.-+eE")
+# What may come just before a value outside strings (valid JSON): a number led by anything else is in a string.
+_VALUE_BOUNDARY = frozenset(b"[,: \t\r\n")
 
 
-def _big_integers(outside: bytes) -> Iterator[str]:
-    """Integers beyond 2^53 outside strings (``outside``: the bytes between strings). Digits are mapped to ``9``
-    first, so runs of 16 are found by a literal search (C speed) instead of a pattern tried at every byte."""
-    nines = outside.translate(_NINE_DIGITS)
-    start = nines.find(_SIXTEEN_NINES)
+def integer_tokens(source: bytes, digits: int, outside: Callable[[int], bool] | None = None, *,
+                   nines: bytes | None = None) -> Iterator[str]:
+    """The integer tokens of at least ``digits`` digits outside strings: in ``source``, the bytes between strings,
+    or the whole text with ``outside`` telling which offsets lie outside strings
+    (:func:`~webapp.core.json.bytes.outside_test`). Digits are mapped to ``9`` first (``nines``: that mapping of
+    ``source``, when already made), so runs are found by a literal search (C speed) instead of a pattern tried at
+    every byte; a run not led by what may come before a value is a string's, without counting quotes."""
+    nines, run = number_nines(source) if nines is None else nines, b"9" * digits
+    start = nines.find(run)
     while start != -1:
         end = _NINES.match(nines, start).end()  # type: ignore[union-attr]
-        before, after = outside[start - 1:start], outside[end:end + 1]
-        if before not in (b".", b"e", b"E", b"+") and after not in (b".", b"e", b"E"):  # else a float's digits
-            token = outside[start - (before == b"-"):end].decode("ascii")
-            if abs(int(token)) > MAX_SAFE_INTEGER:
-                yield token
-        start = nines.find(_SIXTEEN_NINES, end)
+        before, after = source[start - 1:start], source[end:end + 1]
+        lead = start - (before == b"-")
+        if before not in (b".", b"e", b"E", b"+") and after not in (b".", b"e", b"E") and (
+                lead == 0 or source[lead - 1] in _VALUE_BOUNDARY) and (
+                outside is None or outside(start)):  # else a float's digits, or a string's
+            yield source[lead:end].decode("ascii")
+        start = nines.find(run, end)
 
 
-def _extreme_exponents(outside: bytes) -> Iterator[tuple[str, str]]:
+def number_nines(source: bytes) -> bytes:
+    """``source`` with every digit mapped to ``9`` and ``E`` to ``e`` (what the number scans search)."""
+    return source.translate(_NINE_DIGITS)
+
+
+def _big_integers(source: bytes, outside: Callable[[int], bool] | None = None, *,
+                  nines: bytes | None = None) -> Iterator[str]:
+    """Integers beyond 2^53 outside strings (``source``, ``outside``, ``nines``: see :func:`integer_tokens`)."""
+    return (token for token in integer_tokens(source, 16, outside, nines=nines)
+            if abs(int(token)) > MAX_SAFE_INTEGER)
+
+
+def _extreme_exponents(source: bytes, outside: Callable[[int], bool] | None = None, *,
+                       nines: bytes | None = None) -> Iterator[tuple[str, str]]:
     """(code, token) of the numbers outside strings that overflow or underflow a double (exponent of 3 digits
-    or more; found by a literal-led pattern once digits are mapped to ``9``)."""
-    nines = outside.translate(_NINE_DIGITS)
+    or more; found by a literal-led pattern once digits are mapped to ``9``). ``source``, ``outside``, ``nines``:
+    as for :func:`integer_tokens`."""
+    nines = number_nines(source) if nines is None else nines
     for match in _LONG_EXPONENT.finditer(nines):
         start = match.start()
-        while start > 0 and outside[start - 1] in _NUMBER_BYTES:
+        while start > 0 and source[start - 1] in _NUMBER_BYTES:
             start -= 1
+        if start > 0 and source[start - 1] not in _VALUE_BOUNDARY or outside is not None and not outside(start):
+            continue  # a string's
         end = _NINES.match(nines, match.end()).end() if nines[match.end():match.end() + 1] == b"9" \
             else match.end()  # type: ignore[union-attr]
-        token = outside[start:end].decode("ascii")
+        token = source[start:end].decode("ascii")
         number = float(token)
         if math.isinf(number):
             yield "number_overflow", token
@@ -315,7 +337,8 @@ _COUNTED = {"big_integer": "integers beyond 2^53", "number_overflow": "numbers b
 
 def bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: list[bytes] | None = None,
                      outside: bytes | None = None, data: bytes | None = None,
-                     limit: int = PRECISE_WARNINGS_LIMIT) -> list[JSONWarning]:
+                     limit: int = PRECISE_WARNINGS_LIMIT, neutral: bytes | None = None,
+                     nines: bytes | None = None) -> list[JSONWarning]:
     """The warnings of a document longer than ``limit`` characters, in bounded time: C-speed scans of its bytes
     find what there is; when there is something, a :class:`Warnings` scan locates it in the first ``limit // 8``
     characters (or until :data:`MAX_WARNINGS` are listed), and what lies after is counted in one warning per code,
@@ -324,16 +347,28 @@ def bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: li
     :param duplicates: the duplicate member names the fast path saw (each repetition once).
     :param parts: :func:`~webapp.core.json.bytes.split_strings` of ``data``, and ``outside`` its even parts joined
         with :data:`~webapp.core.json.bytes.STRING_MARK`, when already computed.
-    :param data: ``text`` as UTF-8 (``surrogatepass``) when already encoded.
+    :param data: ``text`` as UTF-8 (``surrogatepass``) when already encoded; ``neutral``: its
+        :func:`~webapp.core.json.bytes.neutral_escapes`, when already computed (and no parts are given), and
+        ``nines`` its :func:`number_nines`.
     """
     data = text.encode("utf-8", "surrogatepass") if data is None else data
-    if outside is None:
-        outside = outside_strings(parts if parts is not None else split_strings(data))
+    if outside is None and parts is not None:
+        outside = outside_strings(parts)
     found: dict[str, list[str]] = {}
-    big = list(islice(_big_integers(outside), MAX_COUNTED))
+    # Numbers are looked for outside strings: in the bytes between strings when they were split already, else in
+    # the whole text, the few candidates that a string might hold told apart by counting the quotes before them.
+    if outside is not None:
+        nines = number_nines(outside)
+        big = list(islice(_big_integers(outside, nines=nines), MAX_COUNTED))
+        extreme = list(islice(_extreme_exponents(outside, nines=nines), MAX_COUNTED))
+    else:
+        neutral = neutral_escapes(data) if neutral is None else neutral
+        nines = number_nines(data) if nines is None else nines
+        big = list(islice(_big_integers(data, outside_test(neutral), nines=nines), MAX_COUNTED))
+        extreme = list(islice(_extreme_exponents(data, outside_test(neutral), nines=nines), MAX_COUNTED))
     if big:
         found["big_integer"] = big
-    for code, token in islice(_extreme_exponents(outside), MAX_COUNTED):
+    for code, token in extreme:
         found.setdefault(code, []).append(token)
     if _holds(data, _SURROGATE_HINTS):
         lone = [m.group() for m in islice(_SURROGATE_TOKEN.finditer(data), MAX_COUNTED * 2)

@@ -4,14 +4,16 @@ Two speeds, one verdict:
 
 * the **fast path** is CPython's C parser (``json.JSONDecoder``) with an ``object_pairs_hook`` that notices
   duplicate member names and a ``parse_constant`` that refuses ``NaN``/``Infinity``; cheap C-speed checks on the
-  text (bracket counts, ``str.isascii``, small regexes) decide whether anything else needs a closer look;
+  text (bracket counts, ``str.isascii``, small regexes) decide whether anything else needs a closer look. A big
+  text is read by orjson instead whenever its value is certainly the same (:func:`_fast_decode`);
 * the **precise path** (:class:`~webapp.core.json.scan.Scanner`, iterative: no ``RecursionError`` at any depth)
   runs only when the fast path failed or a cheap check fired. It names the real mistake at its line:column with a
   caret excerpt (:mod:`~webapp.core.json.diagnose`), and finds the warnings with their places
   (:mod:`~webapp.core.json.interop`).
 
 Big texts (over :data:`BIG_TEXT` characters) are parsed with the garbage collector paused, their nesting is
-measured on the bytes between strings (:mod:`~webapp.core.json.bytes`, reused by the formatter), and beyond
+measured on their bytes at C speed (:mod:`~webapp.core.json.bytes`: on a skeleton of the brackets, or on the
+strings split from the structure when the formatter asks for that split, ``string_parts``), and beyond
 :data:`PRECISE_WARNINGS_LIMIT` characters their warnings are located in the first part and counted in the rest,
 so a 45 MB document is never read token by token in Python. Where the value at a JSON Pointer starts is found on
 demand (:meth:`Document.positions`, :mod:`~webapp.core.json.positions`).
@@ -31,8 +33,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from webapp.core.json import pointer as jpointer
-from webapp.core.json.bytes import STRING_MARK, join_strings, nesting_depth, outside_strings, split_strings
+from webapp.core.json.bytes import (
+    STRING_MARK,
+    join_strings,
+    nesting_depth,
+    neutral_escapes,
+    outside_strings,
+    outside_test,
+    skeleton,
+    split_strings,
+)
 from webapp.core.json.diagnose import EXCERPT_WIDTH, JSONTextError
 from webapp.core.json.interop import (
     ESCAPE_SUSPECT,
@@ -44,7 +57,9 @@ from webapp.core.json.interop import (
     JSONWarning,
     Warnings,
     bounded_warnings,
+    integer_tokens,
     may_warn,
+    number_nines,
 )
 from webapp.core.json.positions import Lines, PositionRecorder
 from webapp.core.json.scan import MAX_INT_DIGITS, Scanner, first_error
@@ -220,7 +235,7 @@ class JSONLine:
 # Public functions
 
 def parse(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: int | None = None,
-          ijson: bool = False, warn: bool = True) -> Document:
+          ijson: bool = False, warn: bool = True, string_parts: bool = False) -> Document:
     """Parse one JSON text strictly (RFC 8259) and collect warnings.
 
     :param text: a ``str``, or UTF-8 ``bytes`` (a UTF-8 BOM is stripped with a ``bom_stripped`` warning; a BOM
@@ -233,6 +248,10 @@ def parse(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: i
     :param warn: look for warnings; ``False`` when the caller shows none (a download of the formatted text): the
         verdict, valid or the first mistake, is the same, and a big text costs about a fifth less. Ignored with
         ``ijson`` (its errors are warnings made errors).
+    :param string_parts: a big text's strings are split from its structure (:func:`split_strings`) for
+        :meth:`Document.take_string_parts` to hand over (the formatter's first step), and its nesting and numbers
+        are checked on the parts. Otherwise they are checked without a Python object per string
+        (:func:`~webapp.core.json.bytes.skeleton`), which is what a caller that needs only the values wants.
     :returns: a :class:`Document`.
     :raises JSONTextError: on the first mistake in the text, naming it and its line:column. ``NaN`` and
         ``Infinity`` are always errors (RFC 8259 §6).
@@ -255,36 +274,36 @@ def parse(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: i
             raise _too_large(len(data), max_bytes)
 
     with paused_gc(len(text) > BIG_TEXT):
-        return _parse_text(text, max_depth, ijson, warnings, data, warn or ijson)
+        return _parse_text(text, max_depth, ijson, warnings, data, warn or ijson, string_parts)
 
 
 def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarning],
-                data: bytes | None = None, warn: bool = True) -> Document:
+                data: bytes | None = None, warn: bool = True, string_parts: bool = False) -> Document:
     """:func:`parse` of a decoded text; ``data``: the text as UTF-8 when already encoded."""
-    if len(text) > BIG_TEXT:
-        # A big text is split at its strings once, at C speed: the depth check, the warnings, the formatter and the
-        # size of the formatted text all read the bytes between strings from it.
-        data = text.encode("utf-8", "surrogatepass") if data is None else data
-        parts = split_strings(data)
-        outside: bytes | None = outside_strings(parts)
-        if nesting_depth(outside) > max_depth:
-            _warnings(text, max_depth, ijson)  # names the first problem, maybe an earlier one
-    else:
+    big = _BigText(text, data, string_parts) if len(text) > BIG_TEXT else None
+    if big is None:
         parts, outside = _check_depth(text, max_depth, ijson, data)
+    else:
+        data, parts, outside = big.data, big.parts, big.outside
+        if nesting_depth(big.structure) > max_depth:
+            _warnings(text, max_depth, ijson)  # names the first problem, maybe an earlier one
     duplicates: list[str] | None = None
     try:
         if not warn:  # duplicate names are only warnings: the plain parser's verdict is the same
             value = _PLAIN_DECODER.decode(text)
             return Document(text, value, warnings, _split=(parts, outside) if parts is not None and outside else None,
                             _size=None if data is None else len(data))
-        if outside is None:
+        value = _fast_decode(big) if big is not None and not ijson else _UNDECODED
+        if value is not _UNDECODED:
+            pass
+        elif big is None and outside is None:
             value = _STRICT_DECODER.decode(text)
         else:
             # The members the parser kept against those written (one colon outside strings each): fewer kept means
             # a duplicate name. Cheaper than the pairs hook, which builds a list of pairs for every object.
             members = _MemberCount()
             value = json.JSONDecoder(object_hook=members, parse_constant=_refuse_constant).decode(text)
-            if members.kept != outside.count(b":"):
+            if members.kept != (outside if big is None else big.structure).count(b":"):  # type: ignore[union-attr]
                 raise _Duplicate
     except _Duplicate:
         duplicates = []
@@ -292,13 +311,91 @@ def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarni
     except (ValueError, RecursionError, _NonFinite) as exc:
         raise _diagnose(text, max_depth, ijson, exc) from None
 
-    if len(text) > PRECISE_WARNINGS_LIMIT and not ijson:
+    if big is not None and len(text) > PRECISE_WARNINGS_LIMIT and not ijson:
         warnings.extend(bounded_warnings(text, max_depth, duplicates or [], parts, outside, data,
-                                         limit=PRECISE_WARNINGS_LIMIT))
+                                         limit=PRECISE_WARNINGS_LIMIT, neutral=big.neutral,
+                                         nines=big.nines if big.outside is None else None))
     elif duplicates is not None or may_warn(text, data):
         warnings.extend(_warnings(text, max_depth, ijson))
     return Document(text, value, warnings, _split=(parts, outside) if parts is not None and outside else None,
                     _unique_names=duplicates is None, _size=None if data is None else len(data))
+
+
+class _BigText:
+    """What the checks of a big text share, computed once at C speed: :attr:`data` (the text as UTF-8), and either
+    its strings split from the structure (:attr:`parts`, :attr:`outside`: asked for by ``string_parts``, for the
+    formatter) or its quotes made plain (:attr:`neutral`, :func:`~webapp.core.json.bytes.neutral_escapes`)."""
+
+    def __init__(self, text: str, data: bytes | None, string_parts: bool) -> None:
+        self.data = text.encode("utf-8", "surrogatepass") if data is None else data
+        self.parts: list[bytes] | None = None
+        self.outside: bytes | None = None
+        self.neutral: bytes | None = None
+        if string_parts:
+            self.parts = split_strings(self.data)
+            self.outside = outside_strings(self.parts)
+        else:
+            self.neutral = neutral_escapes(self.data)
+        self._structure: bytes | None = self.outside
+        self._nines: bytes | None = None
+
+    @property
+    def structure(self) -> bytes:
+        """Brackets and colons outside strings, in order (the bytes between strings, or a skeleton of them)."""
+        if self._structure is None:
+            self._structure = skeleton(self.neutral)  # type: ignore[arg-type]
+        return self._structure
+
+    @property
+    def nines(self) -> bytes:
+        """:func:`~webapp.core.json.interop.number_nines` of :attr:`data` (what the number scans search)."""
+        if self._nines is None:
+            self._nines = number_nines(self.data)
+        return self._nines
+
+    def integers(self, digits: int) -> Iterator[str]:
+        """The integer tokens of at least ``digits`` digits (outside strings)."""
+        if self.outside is not None:
+            return integer_tokens(self.outside, digits)
+        return integer_tokens(self.data, digits, outside_test(self.neutral), nines=self.nines)  # type: ignore[arg-type]
+
+
+_UNDECODED = object()
+#: Integers of this many digits or more may be wider than 64 bits, which orjson reads as floats.
+_WIDE_INTEGER_DIGITS = 19
+_ESCAPED_COLON = re.compile(rb"\\u003[aA]")  # orjson writes it back as ":"
+
+
+def _fast_decode(big: _BigText) -> Any:
+    """The value of a big text read by orjson, several times faster than the json module (a journal is mostly
+    strings, which it builds faster), or :data:`_UNDECODED` when its value could differ from the json module's:
+    orjson refuses the text (the json module then reads it, or names the mistake), an integer may be wider than 64
+    bits (orjson would read it as a float), or a member name is repeated in an object (orjson keeps the last value
+    without a trace, so its value written again is missing that member's colon, at least)."""
+    if next(big.integers(_WIDE_INTEGER_DIGITS), None) is not None:
+        return _UNDECODED
+    try:
+        value = orjson.loads(big.data)
+        again = orjson.dumps(value)
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError):
+        return _UNDECODED
+    if _ESCAPED_COLON.search(big.data) is None:
+        # Written again, the value has the text's colons (one per member, the rest in strings), as none is escaped.
+        unchanged = again.count(b":") == big.data.count(b":")
+    else:
+        unchanged = _member_count(again) == big.structure.count(b":")
+    return value if unchanged else _UNDECODED
+
+
+def _member_count(compact: bytes) -> int:
+    """How many members the objects of a compact JSON text hold, all told: one unescaped ``":`` per member (a quote
+    inside a string is escaped, so an odd run of backslashes comes before it): the ``":`` preceded by an even
+    number of backslashes, counted by inclusion and exclusion of ever longer runs (C-speed counts)."""
+    count, run, sign = 0, b'":', 1
+    while found := compact.count(run):
+        count += sign * found
+        run, sign = b"\\" + run, -sign
+    return count
 
 
 def loads_ijson(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:

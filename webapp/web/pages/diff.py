@@ -18,6 +18,7 @@ from flask import Blueprint, Response, render_template
 
 from webapp.core import examples
 from webapp.core.diff_page import PageOptions, diff_page, patch_download
+from webapp.core.json.text import BIG_TEXT, paused_gc
 from webapp.web import forms
 from webapp.web.htmx import is_partial
 from webapp.web.limits import parse_limits
@@ -37,9 +38,16 @@ def _form_options() -> PageOptions:
 
 def _render(left_text: str, right_text: str | None, options: PageOptions, *, status: int = 200) -> Any:
     """Compare (when both sides are there) and render the partial or the full page."""
+    # Big documents: the garbage collector stays paused until their values are freed (they hold no cycles), so it
+    # never walks them; resumed earlier, it would walk them all once the page is computed.
+    with paused_gc(len(left_text) + len(right_text or "") > BIG_TEXT):
+        return _page_html(left_text, right_text, options), status
+
+
+def _page_html(left_text: str, right_text: str | None, options: PageOptions) -> str:
     page = diff_page(left_text, right_text, options, **parse_limits().parse_options)
     template = "diff/_result.html" if is_partial() else "diff/page.html"
-    return render_template(template, examples=EXAMPLES, **vars(page)), status
+    return render_template(template, examples=EXAMPLES, **vars(page))
 
 
 @bp.get("/diff")
