@@ -758,13 +758,13 @@ def test_a_big_parse_without_warnings_gives_the_same_verdict(small_limits):
         parse(text[:-1] + ",]", warn=False)
     assert info.value.code == "trailing_comma"
 def test_the_skeleton_keeps_the_brackets_and_colons_outside_strings_only():
-    from webapp.core.json.bytes import nesting_depth, neutral_escapes, outside_strings, skeleton
+    from webapp.core.json.bytes import nesting_depth, neutral_escapes, outside_test, skeleton
 
     text = rb'{"a": "[[[", "b\\": [{"c": "x\"]]]\\", "d": ""}], "e": "{:"}'
     assert skeleton(neutral_escapes(text)) == b"{::[{::}]:}"  # one colon per member
     assert nesting_depth(skeleton(neutral_escapes(b'"[[[]"'))) == 0
     neutral = neutral_escapes(text)
-    outside = outside_strings(neutral)
+    outside = outside_test(neutral)
     assert [outside(text.index(token)) for token in (b"[[[", b"[{", b"x", b"], ")] == [False, True, False, True]
 
 
