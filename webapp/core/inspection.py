@@ -23,7 +23,7 @@ from webapp.core.tree import value_kind
 
 __all__ = [
     "MAX_FINDINGS", "MAX_ITEMS", "SCHEMA_NEXT", "ArgumentsCheck", "Inspection", "ItemReport", "TypeBadge",
-    "arguments_check", "gate_label", "gate_verdict", "inspect", "type_badge",
+    "arguments_check", "gate_label", "gate_verdict", "inspect", "locate_items", "type_badge",
 ]
 
 
@@ -267,7 +267,7 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
     :returns: ``None`` when the document is not item-like (e.g. a tool schema or any other JSON).
     """
     if isinstance(source, Document):
-        located = _locate_items(source.value)
+        located = locate_items(source.value)
         if located is None:
             return None
         shape, base, items = located
@@ -315,8 +315,10 @@ def _item_like(value: Any) -> bool:
     return isinstance(value, dict) and ("type" in value or ("role" in value and "content" in value))
 
 
-def _locate_items(value: Any) -> tuple[str, str, list[Any]] | None:
-    """(shape, pointer of the item list, items) for the shapes a journal comes in, else ``None``."""
+def locate_items(value: Any) -> tuple[str, str, list[Any]] | None:
+    """Where a parsed document holds Open Responses items: ``(shape, pointer of the item list, items)``, shape one
+    of ``item`` (the document is one item; pointer ``""``), ``array``, ``response`` (``/output``) or ``request``
+    (``/input``); ``None`` when it holds none (a tool schema, ``{"a": 1}``, an array of numbers)."""
     if isinstance(value, list):
         if value and all(isinstance(v, dict) for v in value) and any(_item_like(v) for v in value):
             return "array", "", value
