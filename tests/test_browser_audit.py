@@ -44,3 +44,13 @@ def test_an_item_against_json_lines_of_it_twice_shows_each_sides_gate(page: Page
     link.click()
     expect(page.locator('.editor-host[data-editor-for="diff-right"] .cm-editor')).to_have_class(
         re.compile("cm-focused"))
+
+
+def test_the_same_number_spelled_twice_says_why_the_patch_has_an_operation(page: Page):
+    compare(page, '{"a":1e2}', '{"a":100}')
+    summary = page.locator("#diff-summary")
+    expect(summary).to_contain_text("no changes")
+    expect(summary).to_contain_text("the JSON Patch below still writes 1 number as the right side spells it")
+    expect(page.locator("#diff-patch h2")).to_contain_text("1 operation")
+    expect(page.locator("#diff-patch-respelled")).to_contain_text(
+        "This operation only writes a number as the right side spells it")

@@ -72,3 +72,9 @@ def test_the_page_renders_the_refusals_as_links_and_no_claim(client):
 def schema_options(tool: dict):
     from webapp.core.diff_page import PageOptions
     return PageOptions(schema=json.dumps(tool))
+
+
+def test_patch_operations_that_only_respell_a_number_are_counted():
+    page = diff_page('{"a": 1e2, "b": [1.0, 2]}', '{"a": 100, "b": [1, 3]}')
+    assert len(page.result.changes) == 1 and page.respelled == 2 and len(page.result.patch) == 3
+    assert diff_page('{"a": 1}', '{"a": 2}').respelled == 0

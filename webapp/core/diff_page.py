@@ -127,6 +127,8 @@ class DiffPage:
     :ivar sides_view: :func:`side_by_side` of both documents, ``None`` when a text is longer than ``side_limit``.
     :ivar verdicts: the gate's verdict on each side that holds items, one item or a journal (with
         ``options.schema`` when given); ``verdicts_note``: why the schema was not used, if so.
+    :ivar respelled: patch operations that only write a number as the right side spells it (``1e2`` → ``100``,
+        :attr:`webapp.core.diff.DiffResult.same_numbers`): the same number, no change, kept so the patch is exact.
     :ivar replay_claim: what the page says when no difference blocks the replay (:func:`_replay_claim`).
     :ivar same_numbers: ``(left as written, right as written, pointer)`` of the result's same numbers written
         differently (small texts only).
@@ -148,6 +150,7 @@ class DiffPage:
     verdicts: list[SideVerdict] = field(default_factory=list)
     verdicts_note: str = ""
     replay_claim: str | None = None
+    respelled: int = 0
 
 
 def diff_page(left_text: str, right_text: str | None, options: PageOptions | None = None, *,
@@ -178,6 +181,8 @@ def diff_page(left_text: str, right_text: str | None, options: PageOptions | Non
     placed = small and left.conversion is None and right.conversion is None
     page.verdicts, page.verdicts_note = _verdicts(left, right, options.schema, max_depth, placed)
     page.replay_claim = _replay_claim(result, page.verdicts)
+    same = {right for _, right in result.same_numbers}
+    page.respelled = sum(1 for op in result.patch if op["op"] == "replace" and op["path"] in same)
     shown = result.changes[:MAX_CHANGES]
     patch_text = json.dumps(result.patch, indent=2, ensure_ascii=False)
     page.result = result
