@@ -205,6 +205,8 @@
     panel.setAttribute("role", "alert");
     panel.textContent = "The server answered " + xhr.status + " " + xhr.statusText + "; nothing was changed here.";
     target.replaceChildren(panel);
+  });
+
   // Files: a file input marked data-read-into="<textarea id>" reads the chosen (or dropped) file here, into that
   // field's editor, and is emptied: the request then carries the text as a paste does and its answer need not
   // send the file back (a 15 MB file made a 27 MB answer). A file over the limit (body data-max-bytes) is refused
