@@ -54,3 +54,46 @@ def test_the_same_number_spelled_twice_says_why_the_patch_has_an_operation(page:
     expect(page.locator("#diff-patch h2")).to_contain_text("1 operation")
     expect(page.locator("#diff-patch-respelled")).to_contain_text(
         "This operation only writes a number as the right side spells it")
+
+
+CUT = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
+       "arguments": '{"region": "ap', "status": "completed"}
+CUT_TEXT = json.dumps(CUT, indent=2)  # arguments on line 6; the string's end (its closing quote) at column 34
+
+
+def expect_link_selects_the_spot(page: Page, link, field: str) -> None:
+    expect(link).to_have_text("line 6, column 34")
+    link.click()
+    host = page.locator(f'.editor-host[data-editor-for="{field}"] .cm-editor')
+    expect(host).to_have_class(re.compile("cm-focused"))
+    start = page.evaluate(f"window.InspectorEditor.get({field!r}).view.state.selection.main.from")
+    assert CUT_TEXT[start - 1:start + 1] == 'p"'  # the selection starts at the string's closing quote
+
+
+def test_format_links_the_place_inside_arguments_to_the_pasted_text(page: Page):
+    page.goto("/format")
+    page.locator("#format-document").fill(CUT_TEXT)
+    page.locator("#format-pretty").click()
+    args = page.locator("#format-items .arguments")
+    expect(args).to_contain_text("line 1, column 15 of the string")
+    expect_link_selects_the_spot(page, args.locator("a.pos"), "format-document")
+
+
+def test_diff_links_a_sides_arguments_parse_error_to_its_place(page: Page):
+    compare(page, json.dumps(dict(CUT, arguments="{}"), indent=2), CUT_TEXT)
+    right = page.locator('#diff-verdicts [data-side="right-verdict"]')
+    expect(right.locator("[data-reason]").first).to_have_text("arguments_parse")
+    expect_link_selects_the_spot(page, right.locator("a.pos"), "diff-right")
+
+
+def test_the_journal_why_links_the_place_inside_arguments(page: Page):
+    page.goto("/journal")
+    page.locator("#journal-text").fill("[" + CUT_TEXT + "]")
+    page.locator("#journal-check").click()
+    why = page.locator("#journal-item-0 .why")
+    expect(why).to_contain_text("line 1, column 15")
+    link = why.locator("a.pos")
+    expect(link).to_have_text("line 6, column 34")  # the "[" before the item is on line 1
+    link.click()
+    expect(page.locator('.editor-host[data-editor-for="journal-text"] .cm-editor')).to_have_class(
+        re.compile("cm-focused"))

@@ -19,7 +19,7 @@ from webapp.core.diff import ABSENT, Change, DiffError, DiffOptions, DiffResult,
 from webapp.core.inspection import SCHEMA_NEXT, gate_label, locate_items
 from webapp.core.items import tool_shape, type_kind
 from webapp.core.json import pointer as jp
-from webapp.core.json.locate import Position
+from webapp.core.json.locate import Position, in_string
 from webapp.core.json.show import quote
 from webapp.core.json.text import (
     DEFAULT_MAX_DEPTH,
@@ -244,7 +244,9 @@ class SideVerdict:
         ``not replayable``. ``ok``: the gate lets it be replayed; ``message``: one sentence (for a journal, the
         counts of the items' reasons).
     :ivar refusals: for a journal, the items the gate refuses and the journal's findings (pairing:
-        ``duplicate_call_id``, ``orphan_output``…), each linked to its item.
+        ``duplicate_call_id``, ``orphan_output``…), each linked to its item (an ``arguments_parse`` to the place
+        in the ``arguments`` string).
+    :ivar at: one item's ``arguments_parse`` error in the pasted text (placed sides only).
     """
 
     side: str
@@ -254,6 +256,7 @@ class SideVerdict:
     shape: str = "item"
     refusals: tuple[Refusal, ...] = ()
     items: int = 1
+    at: Position | None = None
 
     @property
     def is_journal(self) -> bool:
@@ -325,11 +328,22 @@ def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int,
                 notes.add(missing)
             verdict = gate.check_item(item, schema, tool_name=name, max_depth=max_depth)
             label = gate_label(verdict) if schema is None else verdict.reason
-            out.append(SideVerdict(side.name, label, verdict.ok, verdict.message))
+            at = _arguments_at(side.document if placed else None, "", item, verdict)
+            out.append(SideVerdict(side.name, label, verdict.ok, verdict.message, at=at))
         else:
             document = side.document if placed else None
-            out.append(_journal_verdict(side.name, shape, base, items, schema_value, document, max_depth))
+            out.append(_journal_verdict(side.name, shape, base, items, schema_value, document, max_depth,
+                                        side.jsonl))
     return out, "; ".join(sorted(notes))
+
+
+def _arguments_at(document: Document | None, where: str, item: Any, verdict: gate.Verdict | None) -> Position | None:
+    """Where the gate's ``arguments_parse`` error (placed in the ``arguments`` string's own text) is in the pasted
+    text, for the item at pointer ``where`` of ``document``; ``None`` without a document or such an error."""
+    error = verdict.parse_error if verdict is not None else None
+    if document is None or error is None or not error.line or not isinstance(item.get("arguments"), str):
+        return None
+    return in_string(document, jp.child(where, "arguments"), item["arguments"], error.line, error.column)
 
 
 def _replay_claim(result: DiffResult, verdicts: list[SideVerdict]) -> str | None:
@@ -343,9 +357,10 @@ def _replay_claim(result: DiffResult, verdicts: list[SideVerdict]) -> str | None
 
 
 def _journal_verdict(side: str, shape: str, base: str, items: list[Any], schema_value: Any,
-                     document: Document | None, max_depth: int) -> SideVerdict:
+                     document: Document | None, max_depth: int, jsonl: bool = False) -> SideVerdict:
     """One journal side through :func:`webapp.core.gate.check_journal`. Without a schema or tools the calls'
-    schemas are left for step 2 (``schema next``, no ``unknown_tool`` for every call, as on the Format page)."""
+    schemas are left for step 2 (``schema next``, no ``unknown_tool`` for every call, as on the Format page).
+    ``jsonl``: ``document`` is JSON Lines read as an array, whose first line has a ``[`` put before it."""
     tools = schema_value if isinstance(schema_value, list) else (
         [schema_value] if tool_shape(schema_value) is not None else None)
     schema = schema_value if tools is None and schema_value is not None else None
@@ -357,8 +372,11 @@ def _journal_verdict(side: str, shape: str, base: str, items: list[Any], schema_
     def pointer(index: int) -> str:
         return jp.child(base, index)
 
+    def pasted(place: Position | None) -> Position | None:
+        return (1, place[1] - 1) if jsonl and place is not None and place[0] == 1 else place
+
     def at(ptr: str | None) -> Position | None:
-        return document.position(ptr) if document is not None and ptr is not None else None
+        return pasted(document.position(ptr)) if document is not None and ptr is not None else None
 
     refusals: list[Refusal] = []
     labels: dict[str, int] = {}
@@ -371,10 +389,11 @@ def _journal_verdict(side: str, shape: str, base: str, items: list[Any], schema_
                                                     and label not in ("ok", SCHEMA_NEXT))
         if blocks and label != "refused":
             where = pointer(verdict.index)
-            refusals.append(Refusal(label, f"item {verdict.index}: {verdict.message}", where, at(where)))
+            place = pasted(_arguments_at(document, where, items[verdict.index], verdict.verdict)) or at(where)
+            refusals.append(Refusal(label, f"item {verdict.index}: {verdict.message}", where, place))
     for finding in findings:
         where = pointer(finding.index) if finding.index is not None else None
-        place = (finding.line, finding.column) if document is not None and finding.line else at(where)
+        place = pasted((finding.line, finding.column)) if document is not None and finding.line else at(where)
         refusals.append(Refusal(finding.code, finding.describe(), where, place, finding.severity))
     clear = not any(r.severity == "error" for r in refusals)
     label = (SCHEMA_NEXT if labels.get(SCHEMA_NEXT) else "replayable") if clear else "not replayable"

@@ -17,6 +17,7 @@ from webapp.core import gate
 from webapp.core.format import pretty
 from webapp.core.items import type_kind
 from webapp.core.json import pointer as jpointer
+from webapp.core.json.locate import Position, in_string
 from webapp.core.json.show import displayable, kind_of
 from webapp.core.json.text import Document, JSONLine, JSONTextError, JSONWarning, parse
 from webapp.core.tree import value_kind
@@ -184,6 +185,8 @@ class ItemReport:
     :ivar arguments: the :class:`ArgumentsCheck` of a ``function_call`` (``None`` for other items).
     :ivar verdict: the gate's :class:`webapp.core.gate.Verdict` with no schema (``check_item(item, None)``).
     :ivar text: the item's JSON as written, pretty-printed, for carrying to the Diff page.
+    :ivar arguments_at: where the ``arguments`` string's parse error (:attr:`ArgumentsCheck.error`, placed in the
+        string's own text) is in the pasted text, when found.
     """
 
     index: int | None
@@ -194,6 +197,7 @@ class ItemReport:
     verdict: gate.Verdict
     text: str
     line: int | None = None
+    arguments_at: Position | None = None
 
     @property
     def gate_label(self) -> str:
@@ -296,9 +300,13 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
             raw_item = document.raw(pointer) or json.dumps(item, ensure_ascii=False)
             fields = {name: displayable(str(item[name])) for name in ("id", "call_id", "name", "status")
                       if isinstance(item, dict) and name in item}
+            error = check.error if check is not None else None
+            at = None if error is None or not error.line else in_string(
+                document, jpointer.child(pointer, "arguments"), item["arguments"], error.line, error.column,
+                first_line=line or 1)
             inspection.items.append(ItemReport(None if shape == "item" else index,
                                                pointer if shape != "jsonl" else "", badge, fields, check, verdict,
-                                               displayable(pretty(raw_item, indent)), line))
+                                               displayable(pretty(raw_item, indent)), line, at))
     if shape != "item":
         tools = source.value.get("tools") if isinstance(source, Document) and isinstance(source.value, dict) else None
         tools = tools if isinstance(tools, list) else None
