@@ -42,6 +42,15 @@
       document.querySelector("#diff-form button.primary").click();
     }
   });
-  document.addEventListener("DOMContentLoaded", function () { reveal(document); });
+  // The session's tools (static/state.js puts their bar above the schema field) are no use hidden in the closed
+  // "Tool schema" section: open it when the bar is there, now or once the tools are learnt.
+  function showToolsBar() {
+    var section = document.querySelector("details.diff-schema");
+    if (!section) return;
+    var open = function () { if (section.querySelector(".tools-bar")) section.open = true; };
+    open();
+    new MutationObserver(open).observe(section, { childList: true, subtree: true });
+  }
+  document.addEventListener("DOMContentLoaded", function () { reveal(document); showToolsBar(); });
   document.addEventListener("htmx:afterSwap", function (event) { reveal(event.target); });
 })();

@@ -97,3 +97,26 @@ def test_the_journal_why_links_the_place_inside_arguments(page: Page):
     link.click()
     expect(page.locator('.editor-host[data-editor-for="journal-text"] .cm-editor')).to_have_class(
         re.compile("cm-focused"))
+
+
+def test_the_referenced_schemas_field_is_an_editor_with_markers(page: Page):
+    page.goto("/schema")
+    page.locator("details.schema-documents summary").click()
+    host = page.locator('.editor-host[data-editor-for="documents"]')
+    expect(host.locator(".cm-lineNumbers")).to_be_visible()
+    page.locator("#instance").fill('{"a": 1}')
+    page.locator("#schema").fill('{"$ref": "https://example.com/a.json"}')
+    page.locator("#documents").fill('[{"$id": "https://example.com/a.json",}]')
+    page.get_by_role("button", name="Validate").click()
+    expect(page.locator('#schema-result a.pos[data-field="documents"]')).to_be_visible()
+    expect(host.locator(".cm-lint-marker-error")).to_have_count(1)
+
+
+def test_diff_shows_the_session_tools_bar_without_opening_the_schema_section(page: Page):
+    tool = {"type": "function", "name": "get_weather", "parameters": {"type": "object"}}
+    page.goto("/diff")
+    page.evaluate("tool => sessionStorage.setItem('inspector:tools', JSON.stringify({get_weather: tool}))",
+                  json.dumps(tool))
+    page.reload()
+    bar = page.locator('.tools-bar[data-for="diff-schema"]')
+    expect(bar.get_by_role("button", name="get_weather")).to_be_visible()
