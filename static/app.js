@@ -81,9 +81,135 @@
     else area.focus();
   });
 
+  // ---- Request size: refuse before sending what the server would answer 413 (MAX_CONTENT_LENGTH, rendered
+  // once into <body data-max-bytes> by webapp/web/limits.py), counting what the request really carries: every
+  // field, UTF-8, line breaks as CRLF, and the multipart (or urlencoded) framing around each field.
+
+  function limitBytes() { return parseInt(document.body.getAttribute("data-max-bytes") || "0", 10) || 0; }
+
+  function count(text, part) {
+    var n = 0;
+    for (var at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length)) n++;
+    return n;
+  }
+
+  // Bytes of a text as a form sends it: UTF-8, each lone CR or LF turned into CRLF (HTML's form encoding).
+  function textBytes(text) {
+    var size = new Blob([text]).size;
+    var lf = count(text, "\n"), cr = text.indexOf("\r") < 0 ? 0 : count(text, "\r");
+    return size + lf + cr - 2 * (cr ? count(text, "\r\n") : 0);
+  }
+
+  // The browser's multipart boundary length (Chromium's is 38 characters), read off an encoder of the same
+  // engine; 70 (RFC 2046's longest) if it cannot be read, so the count is never below what is sent.
+  var boundaryLength = null;
+  function boundaryBytes() {
+    if (boundaryLength === null) {
+      try {
+        var type = new Response(new FormData()).headers.get("Content-Type") || "";
+        var match = /boundary=(.+)$/.exec(type);
+        boundaryLength = match ? match[1].length : 70;
+      } catch (e) { boundaryLength = 70; }
+    }
+    return boundaryLength;
+  }
+
+  function escaped(text) {
+    try { return encodeURIComponent(text).length; } catch (e) { return 9 * text.length; }  // a lone surrogate
+  }
+
+  function nameBytes(name) { return textBytes(name.replace(/"/g, "%22")); }
+
+  // [[name, bytes of its value], ...] and the total body size of `entries` (FormData entries) as sent.
+  function measure(entries, multipart) {
+    var fields = [], total = 0, boundary = boundaryBytes();
+    entries.forEach(function (value, name) {
+      var isFile = typeof File !== "undefined" && value instanceof File;
+      var bytes = isFile ? value.size : textBytes(String(value));
+      fields.push([isFile && value.name ? name + " (" + value.name + ")" : name, bytes]);
+      if (multipart) {
+        // --B CRLF Content-Disposition: form-data; name="n"[; filename="f" CRLF Content-Type: t] CRLF CRLF v CRLF
+        total += 2 + boundary + 2 + 38 + nameBytes(name) + 1 + 4 + bytes + 2;
+        if (isFile) total += 13 + nameBytes(value.name) + 16 + (value.type || "application/octet-stream").length;
+      } else {  // htmx's own urlencoding: name=value joined by &, percent-encoded as encodeURIComponent does
+        total += escaped(name) + 1 + (isFile ? escaped(value.name) : escaped(String(value))) + 1;
+      }
+    });
+    total += multipart ? 2 + boundary + 4 : -1;
+    return { fields: fields, total: Math.max(total, 0) };
+  }
+
+  function plural(n, word) { return n.toLocaleString("en") + " " + word + (n === 1 ? "" : "s"); }
+
+  function tooLargeMessage(size, limit) {
+    var fields = size.fields.filter(function (f) { return f[1] > 0; })
+      .sort(function (a, b) { return b[1] - a[1]; });
+    var parts = fields.slice(0, 3).map(function (f) { return f[0] + " " + plural(f[1], "byte"); });
+    var listed = fields.slice(0, 3).reduce(function (sum, f) { return sum + f[1]; }, 0);
+    if (size.total > listed) parts.push("the rest and the form's encoding " + plural(size.total - listed, "byte"));
+    return "This request would carry " + plural(size.total, "byte") + " (" + parts.join(", ") + "), over the " +
+      "limit of " + plural(limit, "byte") + " a request may carry, so nothing was sent. Send less, or start " +
+      "the app with a larger MAX_CONTENT_LENGTH (FLASK_MAX_CONTENT_LENGTH).";
+  }
+
+  // The panel goes where the answer would have gone; its id is the page's (diff-form → diff-too-large).
+  function showTooLarge(target, form, message) {
+    var panel = document.createElement("section");
+    panel.className = "panel error too-large";
+    panel.setAttribute("role", "alert");
+    panel.id = (form && form.id ? form.id.replace(/-form$/, "") : "request") + "-too-large";
+    var title = document.createElement("h2");
+    title.textContent = "Too large";
+    var text = document.createElement("p");
+    text.textContent = message;
+    panel.append(title, text);
+    if (target) target.replaceChildren(panel);
+  }
+
+  function isMultipart(elt, form) {
+    var holder = elt.closest && elt.closest("[hx-encoding]");
+    var encoding = holder ? holder.getAttribute("hx-encoding") : form && form.getAttribute("enctype");
+    return (encoding || "").toLowerCase() === "multipart/form-data";
+  }
+
+  // htmx requests: what htmx built is what goes (its FormData, after hx-vals and the submitting button).
+  document.addEventListener("htmx:configRequest", function (event) {
+    var limit = limitBytes(), detail = event.detail;
+    if (!limit || !detail.formData || detail.verb === "get") return;
+    var form = detail.elt.closest ? detail.elt.closest("form") || detail.elt.form : null;
+    var size = measure(detail.formData, isMultipart(detail.elt, form));
+    if (size.total <= limit) return;
+    event.preventDefault();
+    showTooLarge(detail.target, form, tooLargeMessage(size, limit));
+  });
+
+  // Plain submits that htmx does not take (a Download button): the form data as the browser builds it.
+  document.addEventListener("submit", function (event) {
+    var form = event.target, limit = limitBytes();
+    if (event.defaultPrevented || !limit || form.method.toLowerCase() !== "post") return;
+    var size = measure(new FormData(form, event.submitter || undefined), form.enctype === "multipart/form-data");
+    if (size.total <= limit) return;
+    event.preventDefault();
+    var holder = form.matches("[hx-target]") ? form : form.querySelector("[hx-target]");
+    var target = holder && document.querySelector(holder.getAttribute("hx-target"));
+    showTooLarge(target, form, tooLargeMessage(size, limit));
+  });
+
+  // Other failed answers (a 5xx; 413 is swapped, see base.html's htmx-config) are said in the result area
+  // instead of leaving it unchanged.
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr, target = event.detail.target;
+    if (!xhr || !target) return;
+    var panel = document.createElement("section");
+    panel.className = "panel error";
+    panel.setAttribute("role", "alert");
+    panel.textContent = "The server answered " + xhr.status + " " + xhr.statusText + "; nothing was changed here.";
+    target.replaceChildren(panel);
+  });
+
   // Files: a file input marked data-read-into="<textarea id>" reads the chosen (or dropped) file here, into that
   // field's editor, and is emptied: the request then carries the text as a paste does and its answer need not
-  // send the file back (a 15 MB file made a 27 MB answer). A file over the form's data-max-bytes is refused
+  // send the file back (a 15 MB file made a 27 MB answer). A file over the limit (body data-max-bytes) is refused
   // before it is read; one that is not UTF-8 stays chosen and goes as it is (the server names the byte). Then
   // the input gets "inspector:file" (detail.read: whether its text is in the field) for the page to act on.
   var FATAL_UTF8 = { fatal: true }; // a BOM at the start is dropped, as the server drops it from an upload
@@ -119,7 +245,7 @@
   function readInto(input) {
     var file = input.files && input.files[0], area = document.getElementById(input.dataset.readInto);
     if (!file || !area) return;
-    var limit = parseInt((input.form && input.form.getAttribute("data-max-bytes")) || "0", 10);
+    var limit = limitBytes();
     if (limit && file.size > limit) {
       input.value = "";
       refuse(input, file, limit);

@@ -1,4 +1,4 @@
-// JSON Format page: copy buttons, Ctrl+Enter, drag and drop, a client-side size check, 413 shown by htmx.
+// JSON Format page: copy buttons, Ctrl+Enter, drag and drop (the size check before sending is static/app.js's).
 // The page works without this file (plain POST, full page).
 (function () {
   "use strict";
@@ -47,22 +47,6 @@
     if (button) button.click();
   }
 
-  function tooLarge(message) {
-    var result = document.getElementById("format-result");
-    result.innerHTML = "";
-    var panel = document.createElement("section");
-    panel.className = "panel error";
-    panel.id = "format-error";
-    panel.setAttribute("role", "alert");
-    var title = document.createElement("h2");
-    title.textContent = "Too large";
-    var text = document.createElement("p");
-    text.textContent = message;
-    panel.appendChild(title);
-    panel.appendChild(text);
-    result.appendChild(panel);
-  }
-
   document.addEventListener("click", function (event) {
     var button = event.target.closest("button[data-copy], button[data-copy-from]");
     if (!button) return;
@@ -75,29 +59,6 @@
     if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey) || !form()) return;
     event.preventDefault();
     submitWith(event.shiftKey ? "minify" : "pretty");
-  });
-
-  // Refuse a document over the server's limit before sending it (the server would answer 413 anyway).
-  document.addEventListener("htmx:confirm", function (event) {
-    var f = form();
-    if (!f || !f.contains(event.target)) return;
-    var limit = parseInt(f.getAttribute("data-max-bytes") || "0", 10);
-    if (!limit) return;
-    var file = document.getElementById("format-file").files[0];
-    var size = file ? file.size : new Blob([document.getElementById("format-document").value]).size;
-    if (size > limit) {
-      event.preventDefault();
-      tooLarge("The document is " + size.toLocaleString("en") + " bytes; the limit is " +
-               limit.toLocaleString("en") + " bytes, so it was not sent.");
-    }
-  });
-
-  // htmx does not swap 4xx answers by default; the 413 answer is a page with the limit named: show it.
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    if (event.detail.xhr && event.detail.xhr.status === 413) {
-      event.detail.shouldSwap = true;
-      event.detail.isError = false;
-    }
   });
 
   // After a file sent as it is (not UTF-8) the textarea holds its text (sent back out of band): clear the input.

@@ -16,10 +16,10 @@ from typing import Any
 from webapp.core import gate
 from webapp.core.convert import Conversion, ConvertError, convert_text
 from webapp.core.diff import ABSENT, Change, DiffError, DiffOptions, DiffResult, diff, parse_ignore_paths
-from webapp.core.inspection import gate_label
-from webapp.core.items import tool_shape
+from webapp.core.inspection import SCHEMA_NEXT, gate_label, locate_items
+from webapp.core.items import tool_shape, type_kind
 from webapp.core.json import pointer as jp
-from webapp.core.json.locate import Position
+from webapp.core.json.locate import Position, in_string
 from webapp.core.json.show import quote
 from webapp.core.json.text import (
     BIG_TEXT,
@@ -35,7 +35,8 @@ from webapp.core.json.text import (
 
 __all__ = [
     "INLINE_PATCH_CHARS", "MAX_CHANGES", "MAX_VALUE_CHARS", "SIDE_BY_SIDE_CHARS", "SIDE_BY_SIDE_LINES", "DiffPage",
-    "PageOptions", "Row", "Side", "SideLine", "diff_page", "patch_download", "side_by_side", "string_hunks",
+    "PageOptions", "Refusal", "Row", "Side", "SideLine", "SideVerdict", "diff_page", "patch_download", "side_by_side",
+    "string_hunks",
 ]
 
 MAX_CHANGES = 200          # change rows rendered; the rest are counted (the JSON Patch has everything)
@@ -126,8 +127,11 @@ class DiffPage:
     :ivar rows: the first :data:`MAX_CHANGES` changes as :class:`Row`; ``more_changes``: how many more.
     :ivar patch_text: the JSON Patch as text, ``None`` when longer than :data:`INLINE_PATCH_CHARS`.
     :ivar sides_view: :func:`side_by_side` of both documents, ``None`` when a text is longer than ``side_limit``.
-    :ivar verdicts: the gate's verdict on each side when both are single items (with ``options.schema`` when
-        given); ``verdicts_note``: why the schema was not used, if so.
+    :ivar verdicts: the gate's verdict on each side that holds items, one item or a journal (with
+        ``options.schema`` when given); ``verdicts_note``: why the schema was not used, if so.
+    :ivar respelled: patch operations that only write a number as the right side spells it (``1e2`` → ``100``,
+        :attr:`webapp.core.diff.DiffResult.same_numbers`): the same number, no change, kept so the patch is exact.
+    :ivar replay_claim: what the page says when no difference blocks the replay (:func:`_replay_claim`).
     :ivar same_numbers: ``(left as written, right as written, pointer)`` of the result's same numbers written
         differently (small texts only).
     """
@@ -147,6 +151,8 @@ class DiffPage:
     same_numbers: list[tuple[str, str, str]] = field(default_factory=list)
     verdicts: list[SideVerdict] = field(default_factory=list)
     verdicts_note: str = ""
+    replay_claim: str | None = None
+    respelled: int = 0
 
 
 def diff_page(left_text: str, right_text: str | None, options: PageOptions | None = None, *,
@@ -186,7 +192,10 @@ def _compare(page: DiffPage, max_depth: int, max_bytes: int | None) -> None:
     small = len(left.text) <= SIDE_BY_SIDE_CHARS and len(right.text) <= SIDE_BY_SIDE_CHARS
     # positions name places in the pasted texts: a converted side's places are in its conversion
     placed = small and left.conversion is None and right.conversion is None
-    page.verdicts, page.verdicts_note = _verdicts(left, right, options.schema, max_depth)
+    page.verdicts, page.verdicts_note = _verdicts(left, right, options.schema, max_depth, placed)
+    page.replay_claim = _replay_claim(result, page.verdicts)
+    same = {right for _, right in result.same_numbers}
+    page.respelled = sum(1 for op in result.patch if op["op"] == "replace" and op["path"] in same)
     shown = result.changes[:MAX_CHANGES]
     patch_text = json.dumps(result.patch, indent=2, ensure_ascii=False)
     page.result = result
@@ -221,49 +230,189 @@ def patch_download(left_text: str, right_text: str, options: PageOptions | None 
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """An item of a journal side the gate refuses, or a journal finding, as a line of that side's verdict.
+
+    :ivar code: the gate's reason (``arguments_parse``, ``refused``…) or the finding's code (``duplicate_call_id``).
+    :ivar message: one sentence; ``pointer``: the item's RFC 6901 pointer in the side's document (``None`` for a
+        finding about no item); ``at``: its (line, column) in the pasted text, when placed (small, not converted).
+    :ivar severity: ``"error"`` or ``"warning"`` (findings only; refused items are errors).
+    """
+
+    code: str
+    message: str
+    pointer: str | None = None
+    at: Position | None = None
+    severity: str = "error"
+
+
+@dataclass(frozen=True)
 class SideVerdict:
-    """The gate's verdict on one side's item as the page shows it: ``side``, ``label`` (the badge: the reason, or
-    :data:`webapp.core.inspection.SCHEMA_NEXT` without a schema), ``ok``, ``message``."""
+    """The gate's verdict on what one side holds, as the page shows it.
+
+    :ivar side: ``"left"``/``"right"``; ``shape``: ``item`` (one item) or the journal's shape (``array``,
+        ``response``, ``request``; JSON Lines are ``array``), see :func:`webapp.core.inspection.locate_items`.
+    :ivar label: the badge: for one item the gate's reason (:data:`webapp.core.inspection.SCHEMA_NEXT` without a
+        schema); for a journal ``replayable``, ``schema next`` (only the tools' schemas are left to check) or
+        ``not replayable``. ``ok``: the gate lets it be replayed; ``message``: one sentence (for a journal, the
+        counts of the items' reasons).
+    :ivar refusals: for a journal, the items the gate refuses and the journal's findings (pairing:
+        ``duplicate_call_id``, ``orphan_output``…), each linked to its item (an ``arguments_parse`` to the place
+        in the ``arguments`` string).
+    :ivar at: one item's ``arguments_parse`` error in the pasted text (placed sides only).
+    """
 
     side: str
     label: str
     ok: bool
     message: str
+    shape: str = "item"
+    refusals: tuple[Refusal, ...] = ()
+    items: int = 1
+    at: Position | None = None
+
+    @property
+    def is_journal(self) -> bool:
+        """The side holds a journal (any number of items), not one item."""
+        return self.shape != "item"
+
+    @property
+    def refused(self) -> bool:
+        """The gate refuses it for more than a schema not yet given (the replay must not go on)."""
+        return not self.ok and self.label != SCHEMA_NEXT
 
 
-def _tool_schema(schema_text: str, name: Any, max_depth: int) -> tuple[dict | bool | None, str]:
-    """The schema the gate uses for a call to ``name``, from the optional schema text: a JSON Schema, a tool
-    definition (its ``parameters``) or a list of tools (the one named). Returns (schema or None, a note)."""
+def _schema_text(schema_text: str, max_depth: int) -> tuple[Any, str]:
+    """The optional schema field parsed: (a JSON Schema, a tool definition or a list of tools, or ``None``; a note
+    saying why it is not used, if so)."""
     if not schema_text.strip():
         return None, "no tool schema given: the gate stops before the schema check"
     try:
         value = parse(schema_text, max_depth=max_depth).value
     except JSONTextError as err:
         return None, f"the tool schema is not JSON (line {err.line}, column {err.column}): not used"
+    if not isinstance(value, (dict, bool, list)):
+        return None, "the tool schema is not an object: not used"
+    return value, ""
+
+
+def _tool_schema(value: Any, name: Any) -> tuple[dict | bool | None, str]:
+    """The schema the gate uses for a call to ``name`` from the schema field's ``value`` (:func:`_schema_text`):
+    a JSON Schema, a tool definition (its ``parameters``) or a list of tools (the one named). Returns (schema or
+    None, a note)."""
+    if value is None:
+        return None, ""
     if isinstance(value, list):
         found = gate.tool_schema(value, name)
         return found, "" if found is not None else f"none of the {len(value)} tools given is named {quote(name)}"
     shape = tool_shape(value)
     if shape is not None:  # a tool definition: its parameters, whatever name it has
         return gate.tool_schema([value], shape.name), ""
-    return (value, "") if isinstance(value, (dict, bool)) else (None, "the tool schema is not an object: not used")
+    return value, ""
 
 
-def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int) -> tuple[list[SideVerdict], str]:
-    """Each side's gate verdict when both sides are single items (the replay-gate article, step 3)."""
-    out, notes = [], set()
+def _holds_items(value: Any) -> tuple[str, str, list[Any]] | None:
+    """Where a side's document holds items (:func:`webapp.core.inspection.locate_items`), else ``None``. One
+    object counts as an item when its ``type`` is one the spec defines or a namespaced one, or it is a message
+    without a type (``role``): ``{"a": 1}`` or a JSON Schema (``"type": "object"``) is no item to gate."""
+    located = locate_items(value)
+    if located is None or located[0] != "item":
+        return located
+    kind = type_kind(value.get("type"))
+    return located if kind in ("core", "spec", "extension") or (kind == "missing" and "role" in value) else None
+
+
+def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int,
+              placed: bool) -> tuple[list[SideVerdict], str]:
+    """The gate's verdict on each side that holds items (one item, or a journal: its items and pairing findings),
+    with the schema field's schema or tools when given; sides that hold none get no verdict."""
+    schema_value, note = _schema_text(schema_text, max_depth)
+    out, notes = [], {note} if note else set()
     for side in (left, right):
-        item = side.document.value if side.document else None
-        if not (isinstance(item, dict) and "type" in item):
-            return [], ""
-        name = item.get("name") if isinstance(item.get("name"), str) else None
-        schema, note = _tool_schema(schema_text, name, max_depth)
-        if note:
-            notes.add(note)
-        verdict = gate.check_item(item, schema, tool_name=name)
-        out.append(SideVerdict(side.name, gate_label(verdict) if schema is None else verdict.reason, verdict.ok,
-                               verdict.message))
+        located = _holds_items(side.document.value) if side.document else None
+        if located is None:
+            continue
+        shape, base, items = located
+        if shape == "item":
+            item = items[0]
+            name = item.get("name") if isinstance(item.get("name"), str) else None
+            schema, missing = _tool_schema(schema_value, name)
+            if missing:
+                notes.add(missing)
+            verdict = gate.check_item(item, schema, tool_name=name, max_depth=max_depth)
+            label = gate_label(verdict) if schema is None else verdict.reason
+            at = _arguments_at(side.document if placed else None, "", item, verdict)
+            out.append(SideVerdict(side.name, label, verdict.ok, verdict.message, at=at))
+        else:
+            document = side.document if placed else None
+            out.append(_journal_verdict(side.name, shape, base, items, schema_value, document, max_depth,
+                                        side.jsonl))
     return out, "; ".join(sorted(notes))
+
+
+def _arguments_at(document: Document | None, where: str, item: Any, verdict: gate.Verdict | None) -> Position | None:
+    """Where the gate's ``arguments_parse`` error (placed in the ``arguments`` string's own text) is in the pasted
+    text, for the item at pointer ``where`` of ``document``; ``None`` without a document or such an error."""
+    error = verdict.parse_error if verdict is not None else None
+    if document is None or error is None or not error.line or not isinstance(item.get("arguments"), str):
+        return None
+    return in_string(document, jp.child(where, "arguments"), item["arguments"], error.line, error.column)
+
+
+def _replay_claim(result: DiffResult, verdicts: list[SideVerdict]) -> str | None:
+    """``"clear"``: no difference blocks the replay and the gate does not refuse the right side; ``"refused"``: no
+    difference blocks it but the gate refuses the right side; ``None`` (no claim): blockers, no changes, or not
+    two sides of the same kind (one item each, or a journal each), so type, call_id, name and status were not
+    compared item to item."""
+    if result.blockers or result.identical or len(verdicts) != 2 or verdicts[0].is_journal != verdicts[1].is_journal:
+        return None
+    return "refused" if verdicts[1].refused else "clear"
+
+
+def _journal_verdict(side: str, shape: str, base: str, items: list[Any], schema_value: Any,
+                     document: Document | None, max_depth: int, jsonl: bool = False) -> SideVerdict:
+    """One journal side through :func:`webapp.core.gate.check_journal`. Without a schema or tools the calls'
+    schemas are left for step 2 (``schema next``, no ``unknown_tool`` for every call, as on the Format page).
+    ``jsonl``: ``document`` is JSON Lines read as an array, whose first line has a ``[`` put before it."""
+    tools = schema_value if isinstance(schema_value, list) else (
+        [schema_value] if tool_shape(schema_value) is not None else None)
+    schema = schema_value if tools is None and schema_value is not None else None
+    report = gate.check_journal(items, tools, schema=schema, max_depth=max_depth)
+    schemaless = tools is None and schema is None
+    findings = [f for f in report.findings if not (schemaless and f.code == "unknown_tool")]
+    errors = {f.code for f in findings if f.severity == "error"}
+
+    def pointer(index: int) -> str:
+        return jp.child(base, index)
+
+    def pasted(place: Position | None) -> Position | None:
+        return (1, place[1] - 1) if jsonl and place is not None and place[0] == 1 else place
+
+    def at(ptr: str | None) -> Position | None:
+        return pasted(document.position(ptr)) if document is not None and ptr is not None else None
+
+    refusals: list[Refusal] = []
+    labels: dict[str, int] = {}
+    for verdict in report.items:
+        label = gate_label(verdict.verdict) if schemaless and verdict.verdict is not None else verdict.reason
+        refused = [code for code in verdict.refused_by if code in errors]
+        label = "refused" if label in ("ok", SCHEMA_NEXT) and refused else label
+        labels[label] = labels.get(label, 0) + 1
+        blocks = verdict.reason == "namespaced" or (verdict.type == "function_call"
+                                                    and label not in ("ok", SCHEMA_NEXT))
+        if blocks and label != "refused":
+            where = pointer(verdict.index)
+            place = pasted(_arguments_at(document, where, items[verdict.index], verdict.verdict)) or at(where)
+            refusals.append(Refusal(label, f"item {verdict.index}: {verdict.message}", where, place))
+    for finding in findings:
+        where = pointer(finding.index) if finding.index is not None else None
+        place = pasted((finding.line, finding.column)) if document is not None and finding.line else at(where)
+        refusals.append(Refusal(finding.code, finding.describe(), where, place, finding.severity))
+    clear = not any(r.severity == "error" for r in refusals)
+    label = (SCHEMA_NEXT if labels.get(SCHEMA_NEXT) else "replayable") if clear else "not replayable"
+    counts = ", ".join(f"{n} {reason}" for reason, n in labels.items())
+    message = f"{len(items)} item{'s' if len(items) != 1 else ''}: {counts}" if items else "no items"
+    return SideVerdict(side, label, label == "replayable", message, shape, tuple(refusals), len(items))
 
 
 def _read_side(name: str, text: str, max_depth: int, max_bytes: int | None, as_items: bool = False) -> Side:

@@ -17,13 +17,14 @@ from webapp.core import gate
 from webapp.core.format import pretty
 from webapp.core.items import type_kind
 from webapp.core.json import pointer as jpointer
+from webapp.core.json.locate import Position, in_string
 from webapp.core.json.show import displayable, kind_of
 from webapp.core.json.text import Document, JSONLine, JSONTextError, JSONWarning, parse
 from webapp.core.tree import value_kind
 
 __all__ = [
     "MAX_FINDINGS", "MAX_ITEMS", "SCHEMA_NEXT", "ArgumentsCheck", "Inspection", "ItemReport", "TypeBadge",
-    "arguments_check", "gate_label", "gate_verdict", "inspect", "type_badge",
+    "arguments_check", "gate_label", "gate_verdict", "inspect", "locate_items", "type_badge",
 ]
 
 
@@ -184,6 +185,8 @@ class ItemReport:
     :ivar arguments: the :class:`ArgumentsCheck` of a ``function_call`` (``None`` for other items).
     :ivar verdict: the gate's :class:`webapp.core.gate.Verdict` with no schema (``check_item(item, None)``).
     :ivar text: the item's JSON as written, pretty-printed, for carrying to the Diff page.
+    :ivar arguments_at: where the ``arguments`` string's parse error (:attr:`ArgumentsCheck.error`, placed in the
+        string's own text) is in the pasted text, when found.
     """
 
     index: int | None
@@ -194,6 +197,7 @@ class ItemReport:
     verdict: gate.Verdict
     text: str
     line: int | None = None
+    arguments_at: Position | None = None
 
     @property
     def gate_label(self) -> str:
@@ -267,7 +271,7 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
     :returns: ``None`` when the document is not item-like (e.g. a tool schema or any other JSON).
     """
     if isinstance(source, Document):
-        located = _locate_items(source.value)
+        located = locate_items(source.value)
         if located is None:
             return None
         shape, base, items = located
@@ -296,9 +300,13 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
             raw_item = document.raw(pointer) or json.dumps(item, ensure_ascii=False)
             fields = {name: displayable(str(item[name])) for name in ("id", "call_id", "name", "status")
                       if isinstance(item, dict) and name in item}
+            error = check.error if check is not None else None
+            at = None if error is None or not error.line else in_string(
+                document, jpointer.child(pointer, "arguments"), item["arguments"], error.line, error.column,
+                first_line=line or 1)
             inspection.items.append(ItemReport(None if shape == "item" else index,
                                                pointer if shape != "jsonl" else "", badge, fields, check, verdict,
-                                               displayable(pretty(raw_item, indent)), line))
+                                               displayable(pretty(raw_item, indent)), line, at))
     if shape != "item":
         tools = source.value.get("tools") if isinstance(source, Document) and isinstance(source.value, dict) else None
         tools = tools if isinstance(tools, list) else None
@@ -315,8 +323,10 @@ def _item_like(value: Any) -> bool:
     return isinstance(value, dict) and ("type" in value or ("role" in value and "content" in value))
 
 
-def _locate_items(value: Any) -> tuple[str, str, list[Any]] | None:
-    """(shape, pointer of the item list, items) for the shapes a journal comes in, else ``None``."""
+def locate_items(value: Any) -> tuple[str, str, list[Any]] | None:
+    """Where a parsed document holds Open Responses items: ``(shape, pointer of the item list, items)``, shape one
+    of ``item`` (the document is one item; pointer ``""``), ``array``, ``response`` (``/output``) or ``request``
+    (``/input``); ``None`` when it holds none (a tool schema, ``{"a": 1}``, an array of numbers)."""
     if isinstance(value, list):
         if value and all(isinstance(v, dict) for v in value) and any(_item_like(v) for v in value):
             return "array", "", value

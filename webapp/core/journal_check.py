@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from webapp.core.convert import Conversion, ConvertError, as_journal, convert_text, placed, tools_from
 from webapp.core.gate import Finding, JournalReport, check_journal
 from webapp.core.items import is_namespaced
+from webapp.core.json import pointer as jp
 from webapp.core.json import text as jsontext
+from webapp.core.json.locate import Position, in_string
 
 #: Rows per page of the item table: a 100,000-item journal is shown a page at a time.
 PAGE_SIZE = 100
@@ -36,6 +39,8 @@ class Row:
     :ivar index: position in the converted conversation; :ivar where: its place in the source (``line 4``,
         ``messages[2].tool_calls[0]``); :ivar reason: the gate's reason; :ivar label: the reason, or ``refused``
         when a finding stops an item the gate passes; :ivar blocks: this item stops the replay.
+    :ivar message_at: where the ``arguments`` string's parse error (``arguments_parse``) is in the pasted text,
+        when the journal is Open Responses items as written (other sources' arguments were converted).
     """
 
     index: int
@@ -51,6 +56,7 @@ class Row:
     findings: tuple[str, ...]
     ok: bool
     blocks: bool
+    message_at: Position | None = None  # an arguments_parse error's place in the pasted text (Open Responses)
 
 
 @dataclass(frozen=True)
@@ -160,7 +166,8 @@ def check_conversation(text: str | bytes, *, source: str = "auto", tools: str = 
     check.pages = max(1, -(-len(shown) // page_size))
     check.page = min(max(page, 1), check.pages)
     start = (check.page - 1) * page_size
-    check.rows = _rows(conversion, check.report, shown[start:start + page_size])  # only this page is built
+    check.rows = _rows(conversion, check.report, shown[start:start + page_size],  # only this page is built
+                       _ArgumentsPlaces(text, conversion, max_depth))
     check.subset = replayable_subset(conversion, check.report, tool_list, complete_statusless=complete_statusless)
     return check
 
@@ -183,7 +190,42 @@ def _blocks(verdict: Any) -> bool:
     return verdict.blocks_replay or bool(verdict.refused_by)
 
 
-def _rows(conversion: Conversion, report: JournalReport, verdicts: list[Any]) -> list[Row]:
+class _ArgumentsPlaces:
+    """Places of ``arguments_parse`` errors in the pasted text, for an Open Responses journal (its items as
+    written). The text is parsed again only when a row of the page needs it: a JSON Lines record alone, else the
+    whole text once."""
+
+    def __init__(self, text: str | bytes, conversion: Conversion, max_depth: int) -> None:
+        self.text = text if isinstance(text, str) else None
+        self.conversion = conversion
+        self.max_depth = max_depth
+        self._rows: list[str] | None = None
+        self._document: jsontext.Document | None = None
+
+    def __call__(self, index: int, item: Any, verdict: Any) -> Position | None:
+        error = verdict.verdict.parse_error if verdict.verdict is not None else None
+        conversion = self.conversion
+        if error is None or not error.line or self.text is None or conversion.source != "open_responses" \
+                or not isinstance(item.get("arguments"), str) or index >= len(conversion.origins):
+            return None
+        origin = conversion.origins[index]
+        try:
+            if conversion.lines:  # JSON Lines: the record's own line, its pointer without the record's index
+                line = conversion.lines[int(jp.split(origin)[0])]
+                self._rows = self._rows if self._rows is not None else self.text.split("\n")
+                document = jsontext.parse(self._rows[line - 1], max_depth=self.max_depth)
+                return in_string(document, jp.child(jp.join(jp.split(origin)[1:]), "arguments"), item["arguments"],
+                                 error.line, error.column, first_line=line)
+            if self._document is None:
+                self._document = jsontext.parse(self.text.removeprefix("\ufeff"), max_depth=self.max_depth)
+            return in_string(self._document, jp.child(origin, "arguments"), item["arguments"], error.line,
+                             error.column)
+        except (jsontext.JSONTextError, ValueError, IndexError):  # the text is not as converted: no place
+            return None
+
+
+def _rows(conversion: Conversion, report: JournalReport, verdicts: list[Any],
+          places: Callable[[int, Any, Any], Position | None] | None = None) -> list[Row]:
     wanted = {v.index for v in verdicts}
     named: dict[int, list[str]] = {}
     for finding in report.findings:
@@ -196,7 +238,8 @@ def _rows(conversion: Conversion, report: JournalReport, verdicts: list[Any]) ->
             verdict.index, conversion.where(verdict.index), verdict.type, verdict.call_id,
             verdict.name, item.get("status") if isinstance(item, dict) else None, verdict.reason, verdict.label,
             verdict.message, tuple((e.pointer, e.message) for e in verdict.errors),
-            tuple(named.get(verdict.index, ())), verdict.ok, _blocks(verdict)))
+            tuple(named.get(verdict.index, ())), verdict.ok, _blocks(verdict),
+            places(verdict.index, item, verdict) if places is not None and isinstance(item, dict) else None))
     return rows
 
 

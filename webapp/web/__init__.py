@@ -55,9 +55,10 @@ def blueprint_modules() -> list[ModuleType]:
 
 def init_app(app: Flask) -> None:
     """Register every blueprint, run each module's ``init_app``, and give templates :data:`PAGES`."""
-    from webapp.web import errors, htmx
+    from webapp.web import errors, htmx, limits
 
     htmx.init_app(app)
+    limits.init_app(app)
     errors.init_app(app)
     for module in blueprint_modules():
         app.register_blueprint(module.bp)

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
+from webapp.web.htmx import is_partial
 from webapp.web.limits import ParseLimits
 
 # HTTP status -> error ``type`` (Open Responses spec, Errors table; ``invalid_request_error`` as the SDKs expect).
@@ -94,10 +95,15 @@ def init_app(app: Flask) -> None:
             if status == 405 and allowed:
                 response.headers["Allow"] = ", ".join(allowed)
             return response
-        if status == 413:
-            limit = ParseLimits.from_config(app.config).max_bytes
-            error.description = f"What you sent is larger than the limit of {limit:,} bytes."
         headers = {"Allow": ", ".join(allowed)} if status == 405 and allowed else {}
+        if status == 413:
+            limit = ParseLimits.from_config(app.config).max_bytes or 0
+            megabytes = f" ({limit / (1 << 20):.3g} MB)" if limit >= 1 << 20 else ""
+            error.description = (f"What you sent is larger than the limit of {limit:,} bytes{megabytes}, so it was "
+                                 "not read. Send less, or start the app with a larger MAX_CONTENT_LENGTH "
+                                 "(FLASK_MAX_CONTENT_LENGTH).")
+            if is_partial():  # htmx swaps a 413 into the page's result area (base.html's htmx-config)
+                return render_template("_too_large.html", message=error.description), status
         return render_template("error.html", error=error), status, headers
 
     @app.errorhandler(Exception)

@@ -7,6 +7,8 @@
 
 Both come from ``webapp.DEFAULTS``, then ``FLASK_JSON_MAX_DEPTH`` / ``FLASK_MAX_CONTENT_LENGTH``, then the test
 config (``create_app``). The core never reads the config: it takes ``max_depth`` / ``max_bytes`` parameters.
+Templates get ``max_request_bytes`` (:func:`init_app`): base.html renders it into ``<body data-max-bytes>``, which
+static/app.js checks every request against before sending it.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
+from flask import Flask, current_app
 
 from webapp.core.json.text import DEFAULT_MAX_DEPTH
 
-__all__ = ["ParseLimits", "parse_limits"]
+__all__ = ["ParseLimits", "init_app", "parse_limits"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,14 @@ class ParseLimits:
 def parse_limits() -> ParseLimits:
     """The limits of the app handling the current request (``flask.current_app``)."""
     return ParseLimits.from_config(current_app.config)
+
+
+def init_app(app: Flask) -> None:
+    """Give every template ``max_request_bytes``: ``MAX_CONTENT_LENGTH`` in bytes, or ``None`` for no limit."""
+
+    @app.context_processor
+    def _limits() -> dict[str, int | None]:
+        return {"max_request_bytes": parse_limits().max_bytes}
 
 
 def _positive(config: Mapping[str, Any], name: str, default: int | None) -> Any:

@@ -20,7 +20,7 @@ Position = tuple[int, int]
 #: Maps a (line, column) inside one text to a position in another, or ``None`` when there is none.
 Move = Callable[[int, int], "Position | None"]
 
-__all__ = ["Locator", "Move", "Position", "string_locator"]
+__all__ = ["Locator", "Move", "Position", "in_string", "string_locator"]
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,16 @@ def string_locator(document: Document, at: str, decoded: str) -> Move:
         return outer_line, raw[index] - line_start + 1
 
     return locate
+
+
+def in_string(document: Document, at: str, decoded: str, line: int, column: int, *,
+              first_line: int = 1) -> Position | None:
+    """Where (``line``, ``column``) inside the string at pointer ``at`` of ``document`` (an item's ``arguments``,
+    whose parse error is placed in the string's own text) is in the pasted text; :func:`string_locator` for one
+    position. ``first_line``: the line ``document`` starts on in the pasted text (a JSON Lines record's), else 1.
+    ``None`` when there is no such place (see :func:`string_locator`)."""
+    place = string_locator(document, at, decoded)(line, column)
+    return None if place is None else (place[0] + first_line - 1, place[1])
 
 
 def _nowhere(line: int, column: int) -> Position | None:

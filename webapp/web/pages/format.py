@@ -49,7 +49,6 @@ def _render(outcome: model.Outcome | None, *, upload: bool = False, status: int 
         "action": outcome.action if outcome else "pretty",
         "indent": outcome.indent if outcome else "2",
         "examples": EXAMPLES,
-        "max_bytes": parse_limits().max_bytes,
         "tree_limit": TREE_NODE_LIMIT,
         "upload": upload,  # an htmx answer to a file sent: the textarea is refreshed out of band with its text
         "limit_error": limit_error,

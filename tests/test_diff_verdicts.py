@@ -1,0 +1,81 @@
+"""The Diff page's gate verdicts (issue 11): a verdict for each side that holds items — one item, or a journal with
+its refused items and pairing findings linked — and no "no replay blocker" claim for what is not items."""
+
+from __future__ import annotations
+
+import json
+
+from webapp.core.diff_page import diff_page
+from webapp.core.examples import DIFF as EXAMPLES
+
+_, FC_001, _ = EXAMPLES["namespaced"]
+TOOL = {"type": "function", "name": FC_001["name"], "parameters": {"type": "object"}}
+
+
+def lines(*items: dict) -> str:
+    return "".join(json.dumps(item) + "\n" for item in items)
+
+
+def test_documents_that_are_not_items_get_no_verdict_and_no_claim():
+    page = diff_page('{"a": 1}', '{"a": 2}')
+    assert page.result.changes and page.verdicts == [] and page.replay_claim is None
+    schemas = diff_page('{"type": "object"}', '{"type": "string"}')
+    assert schemas.verdicts == [] and schemas.replay_claim is None
+
+
+def test_an_item_against_a_journal_of_it_twice_gets_a_verdict_per_side_and_no_claim():
+    page = diff_page(json.dumps(FC_001), lines(FC_001, FC_001))
+    left, right = page.verdicts
+    assert (left.shape, left.label) == ("item", "schema next")
+    assert right.is_journal and right.label == "not replayable" and right.refused
+    duplicate = [r for r in right.refusals if r.code == "duplicate_call_id"]
+    assert len(duplicate) == 1 and duplicate[0].pointer == "/1" and duplicate[0].at == (2, 1)
+    assert page.replay_claim is None and not page.result.blockers
+
+
+def test_a_journal_side_lists_the_items_the_gate_refuses_with_their_place():
+    cut = dict(FC_001, call_id="call_9", arguments='{"region": "ap')
+    page = diff_page(json.dumps([FC_001]), lines(FC_001, cut), schema_options(TOOL))
+    left, right = page.verdicts
+    assert left.label == "replayable" and left.ok and left.refusals == ()
+    assert right.label == "not replayable" and right.message == "2 items: 1 ok, 1 arguments_parse"
+    [refusal] = right.refusals
+    end = json.dumps(cut).index('"ap"') + 4  # where the cut-off string ends on line 2
+    assert (refusal.code, refusal.pointer, refusal.at) == ("arguments_parse", "/1", (2, end))
+
+
+def test_two_journals_without_blockers_claim_the_replay_for_the_matched_items():
+    other = dict(FC_001, arguments='{"region": "emea"}')
+    page = diff_page(json.dumps([FC_001]), json.dumps([other]), schema_options(TOOL))
+    assert [v.label for v in page.verdicts] == ["replayable", "replayable"]
+    assert page.replay_claim == "clear"
+
+
+def test_no_claim_of_a_clear_replay_when_the_gate_refuses_the_right_side():
+    left = json.dumps([FC_001])
+    right = json.dumps([FC_001, {"type": "function_call_output", "call_id": "nobody", "output": "x"}])
+    page = diff_page(left, right, schema_options(TOOL))
+    assert page.verdicts[1].label == "not replayable"
+    assert [r.code for r in page.verdicts[1].refusals] == ["orphan_output"]
+    assert page.replay_claim == "refused"
+
+
+def test_the_page_renders_the_refusals_as_links_and_no_claim(client):
+    body = client.post("/diff", data={"left": json.dumps(FC_001), "right": lines(FC_001, FC_001)},
+                       headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'data-refusal="duplicate_call_id"' in body and 'data-field="diff-right" data-line="2"' in body
+    assert "no replay blocker" not in body
+    body = client.post("/diff", data={"left": '{"a":1}', "right": '{"a":2}'},
+                       headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "no replay blocker" not in body and 'id="diff-verdicts"' not in body
+
+
+def schema_options(tool: dict):
+    from webapp.core.diff_page import PageOptions
+    return PageOptions(schema=json.dumps(tool))
+
+
+def test_patch_operations_that_only_respell_a_number_are_counted():
+    page = diff_page('{"a": 1e2, "b": [1.0, 2]}', '{"a": 100, "b": [1, 3]}')
+    assert len(page.result.changes) == 1 and page.respelled == 2 and len(page.result.patch) == 3
+    assert diff_page('{"a": 1}', '{"a": 2}').respelled == 0
