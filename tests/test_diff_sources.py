@@ -52,6 +52,16 @@ def test_json_lines_sides_are_compared_record_by_record_with_their_lines():
     assert any("status" in b.message for b in page.result.blockers)
 
 
+def test_json_lines_places_on_the_first_record_line_are_its_own_columns():
+    # The sides are compared as one array, "[" put before the first record: its columns were one off.
+    left = '\n{"a": 1, "b": 2}\n{"a": 3}\n'
+    right = '\n{"a": 1, "b": 5}\n{"a": 4}\n'
+    page = diff_page(left, right)
+    assert [(r.left, r.left_at, r.right_at) for r in page.rows] == [
+        ("/0/b", (2, 10), (2, 10)), ("/1/a", (3, 2), (3, 2))]  # where each member starts: its name
+    assert left.splitlines()[1][10 - 1:].startswith('"b"') and left.splitlines()[2][2 - 1:].startswith('"a"')
+
+
 def test_a_bad_json_lines_record_names_its_line():
     page = diff_page('{"a": 1}\n{"a": }\n', '{"a": 1}')
     assert page.result is None and (page.sides[0].error.line, page.sides[0].error.column) == (2, 7)

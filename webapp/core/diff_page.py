@@ -84,6 +84,21 @@ class Side:
     error: JSONTextError | ConvertError | None = None
     jsonl: bool = False  # the text was JSON Lines: compared as the array of its records
     conversion: Conversion | None = None  # compared as Open Responses: what the side was converted from
+    first_line: int | None = None  # JSON Lines: the first record's line, which has the array's ``[`` put before it
+
+    def pasted(self, place: Position | None) -> Position | None:
+        """A (line, column) of :attr:`document` as the place in the pasted text: on a JSON Lines side the first
+        record's columns are one off, for the ``[`` put before it (:func:`_as_array`)."""
+        if place is None or self.first_line is None or place[0] != self.first_line:
+            return place
+        return place[0], max(1, place[1] - 1)
+
+    def position(self, pointer: str | None) -> Position | None:
+        """Where the value at JSON Pointer ``pointer`` starts in the pasted text, (line, column); ``None`` without a
+        document or pointer."""
+        if self.document is None or pointer is None:
+            return None
+        return self.pasted(self.document.position(pointer))
 
     @property
     def warnings(self) -> list[JSONWarning]:
@@ -199,7 +214,7 @@ def _compare(page: DiffPage, max_depth: int, max_bytes: int | None) -> None:
     shown = result.changes[:MAX_CHANGES]
     patch_text = json.dumps(result.patch, indent=2, ensure_ascii=False)
     page.result = result
-    page.rows = _rows(shown, left.document if placed else None, right.document if placed else None)
+    page.rows = _rows(shown, left if placed else None, right if placed else None)
     page.more_changes = len(result.changes) - len(shown)
     page.patch_text = patch_text if len(patch_text) <= INLINE_PATCH_CHARS else None
     if small:
@@ -344,9 +359,8 @@ def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int,
             at = _arguments_at(side.document if placed else None, "", item, verdict)
             out.append(SideVerdict(side.name, label, verdict.ok, verdict.message, at=at))
         else:
-            document = side.document if placed else None
-            out.append(_journal_verdict(side.name, shape, base, items, schema_value, document, max_depth,
-                                        side.jsonl))
+            out.append(_journal_verdict(side.name, shape, base, items, schema_value, side if placed else None,
+                                        max_depth))
     return out, "; ".join(sorted(notes))
 
 
@@ -370,10 +384,10 @@ def _replay_claim(result: DiffResult, verdicts: list[SideVerdict]) -> str | None
 
 
 def _journal_verdict(side: str, shape: str, base: str, items: list[Any], schema_value: Any,
-                     document: Document | None, max_depth: int, jsonl: bool = False) -> SideVerdict:
+                     placed: Side | None, max_depth: int) -> SideVerdict:
     """One journal side through :func:`webapp.core.gate.check_journal`. Without a schema or tools the calls'
     schemas are left for step 2 (``schema next``, no ``unknown_tool`` for every call, as on the Format page).
-    ``jsonl``: ``document`` is JSON Lines read as an array, whose first line has a ``[`` put before it."""
+    ``placed``: the side, when its places in the pasted text are shown."""
     tools = schema_value if isinstance(schema_value, list) else (
         [schema_value] if tool_shape(schema_value) is not None else None)
     schema = schema_value if tools is None and schema_value is not None else None
@@ -385,11 +399,13 @@ def _journal_verdict(side: str, shape: str, base: str, items: list[Any], schema_
     def pointer(index: int) -> str:
         return jp.child(base, index)
 
+    document = placed.document if placed is not None else None
+
     def pasted(place: Position | None) -> Position | None:
-        return (1, place[1] - 1) if jsonl and place is not None and place[0] == 1 else place
+        return placed.pasted(place) if placed is not None else None
 
     def at(ptr: str | None) -> Position | None:
-        return pasted(document.position(ptr)) if document is not None and ptr is not None else None
+        return placed.position(ptr) if placed is not None else None
 
     refusals: list[Refusal] = []
     labels: dict[str, int] = {}
@@ -417,7 +433,8 @@ def _journal_verdict(side: str, shape: str, base: str, items: list[Any], schema_
 
 def _read_side(name: str, text: str, max_depth: int, max_bytes: int | None, as_items: bool = False) -> Side:
     """Parse one side with the shared strict layer: JSON, or JSON Lines (compared as the array of its records,
-    each record keeping its line; only the first line's columns are one off, for the ``[`` put before it).
+    each record keeping its line; only the first line's columns are one off, for the ``[`` put before it:
+    :meth:`Side.pasted` takes it back).
     ``as_items``: converted to Open Responses first; the side is then the converted items (one item alone)."""
     side = Side(name, text)
     if as_items:
@@ -439,7 +456,7 @@ def _read_side(name: str, text: str, max_depth: int, max_bytes: int | None, as_i
         try:
             records = parse_lines(text, max_depth=max_depth, max_bytes=max_bytes)
             side.document = parse(_as_array(text, [r.line for r in records]), max_depth=max_depth + 1)
-            side.jsonl = True
+            side.jsonl, side.first_line = True, records[0].line
         except JSONTextError as lines_err:
             side.error = lines_err
     return side
@@ -475,15 +492,15 @@ def _written(document: Document | None, pointer: str | None, value: Any, text: s
     return raw if raw is not None else text
 
 
-def _rows(changes: list[Change], left: Document | None, right: Document | None) -> list[Row]:
-    """The rows of ``changes``; with the documents, each change's line:column in them and numbers as written."""
+def _rows(changes: list[Change], left: Side | None, right: Side | None) -> list[Row]:
+    """The rows of ``changes``; with the sides, each change's line:column in their pasted texts and numbers as
+    written."""
     rows = []
     for change in changes:
-        old = _written(left, change.left, change.old, _value_text(change.old))
-        new = _written(right, change.right, change.new, _value_text(change.new))
+        old = _written(left.document if left else None, change.left, change.old, _value_text(change.old))
+        new = _written(right.document if right else None, change.right, change.new, _value_text(change.new))
         row = Row(change.kind, change.left, change.right,
-                  left.position(change.left) if left and change.left is not None else None,
-                  right.position(change.right) if right and change.right is not None else None,
+                  left.position(change.left) if left else None, right.position(change.right) if right else None,
                   old if change.old is not ABSENT else None, new if change.new is not ABSENT else None,
                   note=change.note, types=(change.old_type, change.new_type))
         if change.inner:
