@@ -40,16 +40,21 @@ class JournalError(ValueError):
     :ivar column: 1-based column, when known.
     :ivar pointer: RFC 6901 pointer into the document, when the problem is a value.
     :ivar code: the :class:`webapp.core.json.text.JSONTextError` code for a syntax problem, else ``"shape"``.
+    :ivar detail: the message without its place (shown beside a link to line:column); ``message`` when not given.
+    :ivar excerpt: for a syntax problem, the offending line and a caret line under the column; else ``""``.
     """
 
     def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
-                 pointer: str | None = None, code: str = "shape") -> None:
+                 pointer: str | None = None, code: str = "shape", detail: str | None = None,
+                 excerpt: str = "") -> None:
         super().__init__(message)
         self.message = message
         self.line = line
         self.column = column
         self.pointer = pointer
         self.code = code
+        self.detail = message if detail is None else detail
+        self.excerpt = excerpt
 
     def __str__(self) -> str:
         return self.message
@@ -123,7 +128,7 @@ def _from_text(text: str | bytes | bytearray, max_depth: int) -> Journal:
     except jsontext.JSONTextError as err:
         if err.code != "extra_data":
             raise JournalError(f"line {err.line}, column {err.column}: {err.message}", line=err.line,
-                               column=err.column, code=err.code) from None
+                               column=err.column, code=err.code, detail=err.message, excerpt=err.excerpt) from None
         return _from_lines(text, max_depth)
     return from_value(document.value, document.warnings)
 
@@ -134,12 +139,12 @@ def _from_lines(text: str | bytes | bytearray, max_depth: int) -> Journal:
         records = jsontext.parse_lines(bytes(text) if isinstance(text, bytearray) else text, max_depth=max_depth)
     except jsontext.JSONTextError as err:
         raise JournalError(f"JSON Lines, line {err.line}, column {err.column}: {err.message}", line=err.line,
-                           column=err.column, code=err.code) from None
+                           column=err.column, code=err.code, detail=err.message, excerpt=err.excerpt) from None
     items = [record.document.value for record in records]
     for record, item in zip(records, items, strict=True):
         if not isinstance(item, dict):
-            raise JournalError(f"JSON Lines, line {record.line}: each line must be one item (a JSON object), "
-                               f"not {kind_of(item)}", line=record.line, column=1)
+            detail = f"each line must be one item (a JSON object), not {kind_of(item)}"
+            raise JournalError(f"JSON Lines, line {record.line}: {detail}", line=record.line, column=1, detail=detail)
     duplicates = [Duplicate(index, w.pointer, w.line, w.column, w.message)
                   for index, record in enumerate(records) for w in record.document.warnings
                   if w.code == "duplicate_key"]

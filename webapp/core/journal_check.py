@@ -87,7 +87,7 @@ class JournalCheck:
     """What the page shows. ``error`` is set (and the rest empty) when the input cannot be read."""
 
     error: ConvertError | None = None
-    tools_error: str | None = None
+    tools_problem: ConvertError | None = None  # the pasted tools cannot be read (place named)
     conversion: Conversion | None = None
     report: JournalReport | None = None
     rows: list[Row] = field(default_factory=list)   # this page's rows
@@ -108,26 +108,39 @@ class JournalCheck:
         return next((t for t in self.tools or () if t.get("name") == name), None) if isinstance(name, str) else None
 
     @property
+    def tools_error(self) -> str | None:
+        """The tools problem as one sentence (``tools, line 2, column 20: …``), or ``None``."""
+        return self.tools_problem.message if self.tools_problem is not None else None
+
+    @property
     def replayable(self) -> bool:
         return self.report is not None and self.report.replayable
 
 
-def tools_text(text: str) -> tuple[list[dict] | None, str | None]:
+def read_tools(text: str) -> tuple[list[dict] | None, ConvertError | None]:
     """Tool definitions pasted in any provider's shape (a list, or a request holding ``tools``).
 
     :return: ``(tools, None)`` as flat Open Responses function tools, ``(None, None)`` for blank text, or
-        ``(None, message)`` naming line:column or the pointer of the problem.
+        ``(None, error)``: a :class:`ConvertError` whose message names line:column (with ``line``, ``column``,
+        ``detail`` and the caret ``excerpt`` set) or the pointer of the problem.
     """
     if not text.strip():
         return None, None
     try:
         value = jsontext.parse(text).value
     except jsontext.JSONTextError as error:
-        return None, f"tools, line {error.line}, column {error.column}: {error.message}"
+        return None, ConvertError(f"tools, line {error.line}, column {error.column}: {error.message}",
+                                  line=error.line, column=error.column, detail=error.message, excerpt=error.excerpt)
     try:
         return tools_from(value), None
     except ConvertError as error:
-        return None, f"tools{error.pointer}: {error.message}"
+        return None, ConvertError(f"tools{error.pointer}: {error.message}", error.pointer)
+
+
+def tools_text(text: str) -> tuple[list[dict] | None, str | None]:
+    """:func:`read_tools` with the problem as one sentence: ``(tools, None)``, ``(None, None)`` or ``(None, message)``."""
+    tools, error = read_tools(text)
+    return tools, error.message if error is not None else None
 
 
 def check_conversation(text: str | bytes, *, source: str = "auto", tools: str = "", only_blocking: bool = False,
@@ -144,7 +157,7 @@ def check_conversation(text: str | bytes, *, source: str = "auto", tools: str = 
     :return: a :class:`JournalCheck`; unreadable input sets ``error`` (line:column or pointer named), never raises.
     """
     check = JournalCheck()
-    pasted, check.tools_error = tools_text(tools)
+    pasted, check.tools_problem = read_tools(tools)
     try:
         conversion = convert_text(text, source, max_depth=max_depth)
     except ConvertError as error:
@@ -303,4 +316,4 @@ def _left_out(item: Any, verdict: Any, kept_calls: set[str]) -> tuple[str, str] 
 
 
 __all__ = ["PAGE_SIZE", "JournalCheck", "Row", "LeftOut", "Subset", "check_conversation", "gate",
-           "replayable_subset", "statusless_calls", "tools_text"]
+           "replayable_subset", "statusless_calls", "read_tools", "tools_text"]

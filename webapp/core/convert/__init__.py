@@ -98,11 +98,11 @@ def convert_text(text: str | bytes, source: str = "auto", *, max_depth: int = js
         journal = journals.load_journal(text, max_depth=max_depth)
     except journals.JournalError as error:
         if error.code != "shape":
-            raise ConvertError(error.message, error.pointer or "", line=error.line, column=error.column) from None
+            raise ConvertError.from_journal(error) from None
         try:  # JSON, but not an Open Responses journal: another provider's document
             value = jsontext.parse(text, max_depth=max_depth).value
         except jsontext.JSONTextError:  # JSON Lines with a record that is not an object
-            raise ConvertError(error.message, line=error.line, column=error.column) from None
+            raise ConvertError.from_journal(error) from None
         return convert(value, source)
     conversion = convert(_journal_value(journal), source)
     if conversion.source == "open_responses":
@@ -229,8 +229,7 @@ def read_journal(value: Any, source: str = "auto", *, max_depth: int = jsontext.
                 journal = journals.from_value(value)
         except journals.JournalError as error:
             if error.code != "shape" or source == "open_responses":
-                raise ConvertError(error.message, error.pointer or "", line=error.line,
-                                   column=error.column) from None
+                raise ConvertError.from_journal(error) from None
         else:
             if source == "open_responses" or journal.shape not in ("array", "jsonl") or \
                     _is_open_responses(journal.items) or not journal.items:

@@ -43,15 +43,25 @@ class ConvertError(ValueError):
     :ivar message: plain words naming the place.
     :ivar pointer: RFC 6901 pointer of the offending value (``""`` for the document or a text problem).
     :ivar line: 1-based line of a text problem (bad JSON / JSON Lines), else ``None``; :ivar column: likewise.
+    :ivar detail: the message without its line:column (shown beside a link to the place); ``message`` if not given.
+    :ivar excerpt: for a syntax problem, the offending line and a caret line under the column; else ``""``.
     """
 
     def __init__(self, message: str, pointer: str = "", *, line: int | None = None,
-                 column: int | None = None) -> None:
+                 column: int | None = None, detail: str | None = None, excerpt: str = "") -> None:
         super().__init__(message)
         self.message = message
         self.pointer = pointer
         self.line = line
         self.column = column
+        self.detail = message if detail is None else detail
+        self.excerpt = excerpt
+
+    @classmethod
+    def from_journal(cls, error: Any) -> ConvertError:
+        """The same problem as a :class:`webapp.core.journal.JournalError` (its place, detail and excerpt)."""
+        return cls(error.message, error.pointer or "", line=error.line, column=error.column, detail=error.detail,
+                   excerpt=error.excerpt)
 
     def __str__(self) -> str:
         return self.message
