@@ -90,14 +90,39 @@
     return { empty: texts.every(function (t) { return !t.trim(); }), hash: hash(texts.join("\u0000")) };
   }
 
-  // The element whose htmx request showed the result, as an index among the form's [hx-post] ones (-1: the form).
-  function submitterIndex(form, elt) {
-    return elt === form ? -1 : Array.prototype.indexOf.call(form.querySelectorAll("[hx-post]"), elt);
+  // What showed the result, to ask for it again on arrival without touching a control (clicking a checkbox
+  // would toggle it): {post: its URL, target: "#id" of the result, values: what the submitter adds to the form
+  // (a button's name=value: the pager's page, Format's action)}. null: nothing was submitted.
+  function submission(form, detail) {
+    var elt = detail.elt, values = Object.assign({}, detail.etc && detail.etc.values); // a submission again
+    if (elt.tagName === "BUTTON" && elt.name) values[elt.name] = elt.value;
+    // Controls of the form outside it (form="…", in the result): absent on arrival, so kept here.
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (form.contains(el) || !el.name || el === elt || el.type !== "checkbox") return;
+      if (el.checked) values[el.name] = el.value || "on";
+    });
+    var target = detail.target && detail.target.id ? "#" + detail.target.id : null;
+    return { post: detail.requestConfig ? detail.requestConfig.path : elt.getAttribute("hx-post"), target: target,
+             values: values };
   }
-  function submitAgain(form, index) {
-    if (index === -1) { form.requestSubmit(); return; }
-    var elt = form.querySelectorAll("[hx-post]")[index];
-    if (elt) elt.click();
+  function submitAgain(form, submitted) {
+    if (typeof submitted === "number") { // a draft kept by an older version of this file: its index
+      var elt = submitted >= 0 && form.querySelectorAll("[hx-post]")[submitted];
+      submitted = elt && elt.tagName === "BUTTON" ? describe(form, elt) : describe(form, null);
+    }
+    if (!submitted || !submitted.post || !window.htmx) { form.requestSubmit(); return; }
+    var options = { source: form, values: submitted.values || {} };
+    var target = submitted.target && document.querySelector(submitted.target);
+    if (target) options.target = target;
+    window.htmx.ajax("POST", submitted.post, options);
+  }
+  // The submission a click on ``elt`` (null: the form's own hx-post) would make.
+  function describe(form, elt) {
+    var source = elt || form, values = {};
+    if (elt && elt.name) values[elt.name] = elt.value;
+    var holder = source.closest("[hx-target]");
+    return { post: source.getAttribute("hx-post") || form.getAttribute("hx-post"), values: values,
+             target: holder ? holder.getAttribute("hx-target") : null };
   }
 
   // ---- share link: the fields, deflate-raw, base64url, after "#input=" ----
@@ -290,10 +315,8 @@
     });
     document.addEventListener("htmx:beforeRequest", function (event) {
       var elt = event.detail.elt;
-      if (!form.contains(elt) && elt !== form) return;
-      var index = submitterIndex(form, elt);
-      if (index < -1) return;
-      draft.submitted = index;
+      if (!form.contains(elt) && elt !== form && elt.form !== form) return;
+      draft.submitted = submission(form, event.detail);
       lookIn(Array.prototype.map.call(form.querySelectorAll("textarea[name]"), read));
       save();
     });
@@ -394,8 +417,7 @@
   function newer(a, b) { return !a ? b : !b ? a : (b.saved > a.saved ? b : a); }
   // A shared input is shown with the page's first action (the primary button, else the form's own submit).
   function firstSubmitter(form) {
-    var primary = form.querySelector("[hx-post].primary");
-    return primary ? submitterIndex(form, primary) : -1;
+    return describe(form, form.querySelector("[hx-post].primary"));
   }
 
   document.addEventListener("click", function (event) {

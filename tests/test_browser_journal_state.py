@@ -60,3 +60,52 @@ def test_the_journal_tools_field_offers_the_session_tools(page: Page):
     expect(bar).to_contain_text("Tools from this session")
     bar.get_by_role("button", name=TOOL["name"]).click()
     assert json.loads(page.locator("#journal-tools").input_value())["name"] == TOOL["name"]
+
+
+def draft(page: Page) -> dict | None:
+    """The page's kept draft (IndexedDB), as state.js wrote it."""
+    return page.evaluate("""() => new Promise((done) => { const r = indexedDB.open("inspector", 1);
+        r.onsuccess = () => { const g = r.result.transaction("drafts", "readonly").objectStore("drafts")
+          .get("draft:" + location.pathname); g.onsuccess = () => done(g.result || null); }; })""")
+
+
+def kept(page: Page, check) -> None:
+    """Wait until the page's kept draft satisfies ``check`` (a function of the draft)."""
+    for _ in range(100):
+        found = draft(page)
+        if found and check(found):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the draft never matched: {found}")
+
+
+def test_only_what_blocks_stays_ticked_after_a_reload(page: Page):
+    page.goto("/journal")
+    page.locator("#journal-text").fill((SAMPLES / "journal-openai-responses.jsonl").read_text())
+    page.locator("#journal-tools").fill((SAMPLES / "tools.json").read_text())
+    page.locator("#journal-check").click()
+    expect(page.locator("#journal-summary")).to_contain_text("not replayable")
+    page.locator("#journal-only-blocking").check()
+    heading = page.locator("#journal-items h2")
+    expect(heading).to_contain_text("that block: 1 of")
+    kept(page, lambda d: d["fields"]["only_blocking"] is True)
+    page.reload()
+    expect(heading).to_contain_text("that block: 1 of")
+    expect(page.locator("#journal-only-blocking")).to_be_checked()
+
+
+def test_the_journal_page_shown_is_kept_across_a_reload(page: Page):
+    lines = [{"type": "message", "role": "user", "content": f"question {i}"} for i in range(250)]
+    page.goto("/journal")
+    page.locator("#journal-text").fill("".join(json.dumps(line) + "\n" for line in lines))
+    page.locator("#journal-check").click()
+    pager = page.locator("#journal-items .pager").first
+    expect(pager).to_contain_text("page 1 of 3")
+    pager.get_by_role("button", name="next →").click()
+    expect(pager).to_contain_text("page 2 of 3")
+    kept(page, lambda d: (d.get("submitted") or {}).get("values", {}).get("page") == "2")
+    page.reload()
+    expect(pager).to_contain_text("page 2 of 3")
+    expect(page.locator("#journal-item-100")).to_be_visible()
+    page.reload()  # the second arrival asks for the same page again
+    expect(pager).to_contain_text("page 2 of 3")
