@@ -2,8 +2,9 @@
 // - each page's form (form[data-draft]) is kept in this browser (IndexedDB, one entry per page path) as it is
 //   typed, and restored on Back, reload and return; the bar above the form says so and has "Clear";
 // - "Share link" puts small inputs in the URL fragment (deflate-raw, base64url): browsers never send it;
-// - function tools met in any field are kept for the browser session (sessionStorage) and offered on every
-//   field marked data-tools; the server says which are tools (POST /api/tools), nothing is kept there.
+// - function tools met in any field are kept in this browser (localStorage: shared by its tabs, until "Forget"
+//   in the tools bar) and offered on every field marked data-tools; the server says which are tools (POST
+//   /api/tools), nothing is kept there.
 // The page works without this file; with it, a restored page is submitted again so its result is back too.
 (function () {
   "use strict";
@@ -156,7 +157,7 @@
   var TOOLS_URL = (document.currentScript && document.currentScript.dataset.toolsUrl) || "/api/tools";
   var called = {}; // hash of a text asked about -> the function a call in it names (null: none)
   function loadTools() {
-    try { return JSON.parse(sessionStorage.getItem(TOOLS_KEY) || "{}"); } catch (e) { return {}; }
+    try { return JSON.parse(localStorage.getItem(TOOLS_KEY) || "{}"); } catch (e) { return {}; }
   }
   function storeTools(found) {
     var tools = loadTools(), added = false;
@@ -165,8 +166,8 @@
       if (tools[tool.name] !== definition) { tools[tool.name] = definition; added = true; }
     });
     if (!added) return;
-    try { sessionStorage.setItem(TOOLS_KEY, JSON.stringify(tools)); } catch (e) { return; }
-    document.querySelectorAll("textarea[data-tools]").forEach(offerTools);
+    try { localStorage.setItem(TOOLS_KEY, JSON.stringify(tools)); } catch (e) { return; }
+    offerAll();
   }
   // Keeps the tools the texts define; answers, for each text, the function a call in it names (or null).
   // Each text is asked about once per page (texts over PARSE_MAX never: they are documents, not tools).
@@ -198,7 +199,7 @@
       bar.dataset.for = area.id;
       area.before(bar);
     }
-    bar.replaceChildren(document.createTextNode("Tools from this session:"));
+    bar.replaceChildren(document.createTextNode("Tools kept in this browser:"));
     names.forEach(function (name) {
       var button = document.createElement("button");
       button.type = "button";
@@ -215,7 +216,16 @@
       all.title = "Put all of them here: the call's name picks one";
       bar.appendChild(all);
     }
+    var forget = document.createElement("button");
+    forget.type = "button";
+    forget.className = "tools-forget";
+    forget.textContent = "Forget";
+    forget.title = "Forget these tools in every tab of this browser (the fields keep their text)";
+    bar.appendChild(forget);
   }
+  function offerAll() { document.querySelectorAll("textarea[data-tools]").forEach(offerTools); }
+  // Another tab learnt or forgot tools: this one's bars follow.
+  window.addEventListener("storage", function (event) { if (event.key === TOOLS_KEY || event.key === null) offerAll(); });
   function useTool(area, name) {
     var tools = loadTools();
     var text = name ? tools[name] : "[\n" + Object.keys(tools).sort().map(function (n) { return tools[n]; }).join(",\n") + "\n]";
@@ -237,7 +247,7 @@
           var name = other !== area && names[i];
           if (!name || !tools[name]) return false;
           write(area, tools[name]);
-          status("The definition of " + name + " is filled in from this session's tools.");
+          status("The definition of " + name + " is filled in from the tools kept in this browser.");
           return true;
         }) || filled;
       });
@@ -421,6 +431,11 @@
   }
 
   document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest(".tools-bar button.tools-forget")) return;
+    try { localStorage.removeItem(TOOLS_KEY); } catch (e) { /* storage off: nothing kept */ }
+    offerAll();
+  });
+  document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest(".tools-bar button[data-tool]");
     if (!button) return;
     var area = document.getElementById(button.parentNode.dataset.for);
@@ -428,7 +443,7 @@
   });
 
   function start() {
-    document.querySelectorAll("textarea[data-tools]").forEach(offerTools);
+    offerAll();
     document.querySelectorAll("form[data-draft]").forEach(setup);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

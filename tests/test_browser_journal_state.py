@@ -57,7 +57,7 @@ def test_the_journal_tools_field_offers_the_session_tools(page: Page):
     expect(page.locator("#schema-result")).not_to_be_empty()
     page.goto("/journal")
     bar = page.locator('.tools-bar[data-for="journal-tools"]')
-    expect(bar).to_contain_text("Tools from this session")
+    expect(bar).to_contain_text("Tools kept in this browser")
     bar.get_by_role("button", name=TOOL["name"]).click()
     assert json.loads(page.locator("#journal-tools").input_value())["name"] == TOOL["name"]
 
@@ -109,3 +109,18 @@ def test_the_journal_page_shown_is_kept_across_a_reload(page: Page):
     expect(page.locator("#journal-item-100")).to_be_visible()
     page.reload()  # the second arrival asks for the same page again
     expect(pager).to_contain_text("page 2 of 3")
+
+
+def test_tools_are_shared_by_the_tabs_of_the_browser_and_forget_drops_them(page: Page):
+    page.goto("/schema")
+    page.locator("#schema").fill(json.dumps(TOOL))
+    page.get_by_role("button", name="Validate").click()
+    expect(page.locator('.tools-bar[data-for="schema"]')).to_contain_text(TOOL["name"])
+    other = page.context.new_page()  # another tab of the same browser
+    other.goto(page.url.split("/schema")[0] + "/journal")
+    bar = other.locator('.tools-bar[data-for="journal-tools"]')
+    expect(bar.get_by_role("button", name=TOOL["name"])).to_be_visible()
+    bar.get_by_role("button", name="Forget").click()
+    expect(bar).to_have_count(0)
+    expect(page.locator('.tools-bar[data-for="schema"]')).to_have_count(0)  # the first tab follows
+    other.close()

@@ -153,12 +153,12 @@ def test_the_server_decides_what_is_a_tool_and_a_journals_tools_are_offered_on_t
     expect(page.locator("#format-output")).to_be_visible()
     # Kept for the session (in this browser only), once the server has answered.
     page.wait_for_function("""() => "get_latest_sales_report" in JSON.parse(
-        sessionStorage.getItem("inspector:tools") || "{}")""")
-    assert list(json.loads(page.evaluate('sessionStorage.getItem("inspector:tools")'))) == [
+        localStorage.getItem("inspector:tools") || "{}")""")
+    assert list(json.loads(page.evaluate('localStorage.getItem("inspector:tools")'))) == [
         "get_latest_sales_report"]  # the Chat Completions call is no tool
     page.goto("/diff")
     bar = page.locator('.tools-bar[data-for="diff-schema"]')
-    expect(bar.locator("button")).to_have_text(["get_latest_sales_report"])
+    expect(bar.locator("button[data-tool]")).to_have_text(["get_latest_sales_report"])
     page.goto("/schema")
     page.locator("#instance").fill(json.dumps(FC_009))
     page.locator('.tools-bar[data-for="schema"]').get_by_role("button", name="get_latest_sales_report").click()
