@@ -115,7 +115,7 @@
     var options = { source: form, values: submitted.values || {} };
     var target = submitted.target && document.querySelector(submitted.target);
     if (target) options.target = target;
-    window.htmx.ajax("POST", submitted.post, options);
+    return window.htmx.ajax("POST", submitted.post, options);
   }
   // The submission a click on ``elt`` (null: the form's own hx-post) would make.
   function describe(form, elt) {
@@ -406,23 +406,38 @@
       var filling = fillTool(form, say);
       return (wantsTool(form) ? filling : Promise.resolve(false)).then(function (filled) {
         if (filled) save();
-        if (restored && restored.resubmit !== null && restored.resubmit !== undefined) {
-          submitAgain(form, restored.resubmit);
-        }
-        focusNext(form);
+        // A filled-in tool makes the result on screen stale (a carried item "needs a schema"): ask again.
+        var again = restored && restored.resubmit !== null && restored.resubmit !== undefined ? restored.resubmit
+          : filled ? firstSubmitter(form) : null;
+        var asked = again !== null ? submitAgain(form, again) : null;
+        return Promise.resolve(asked).catch(function () { /* the server is away: the page says nothing new */ })
+          .then(function () { focusNext(form, filled || !base.empty); });
       });
     });
   }
   // A page that arrives partly filled (carried from the step before): focus the first empty field, the next
-  // thing to do, unless the user is already somewhere.
-  function focusNext(form) {
+  // thing to do; one that arrives complete (``carried``: filled by the step before or from the kept tools) with
+  // a result: the result's heading, what to read next. Not when the user is already somewhere.
+  function focusNext(form, carried) {
     if (document.activeElement && document.activeElement !== document.body) return;
-    var areas = Array.prototype.slice.call(form.querySelectorAll("textarea[name]"));
+    // Fields folded away (a closed <details>: the Schema page's referenced schemas) are optional.
+    var areas = Array.prototype.filter.call(form.querySelectorAll("textarea[name]"), function (a) {
+      return !a.closest("details:not([open])");
+    });
     var filled = areas.filter(function (a) { return read(a).trim(); });
     var empty = areas.filter(function (a) { return !read(a).trim(); });
-    if (!filled.length || !empty.length) return;
-    var handle = editorOf(empty[0]);
-    (handle && handle.editing ? handle : empty[0]).focus();
+    if (!filled.length) return;
+    if (empty.length) {
+      var handle = editorOf(empty[0]);
+      (handle && handle.editing ? handle : empty[0]).focus();
+      return;
+    }
+    var target = carried && firstSubmitter(form).target;
+    var result = target && document.querySelector(target);
+    var heading = result && (result.querySelector("h2, h3") || result.firstElementChild);
+    if (!heading) return;
+    if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+    heading.focus();
   }
   function newer(a, b) { return !a ? b : !b ? a : (b.saved > a.saved ? b : a); }
   // A shared input is shown with the page's first action (the primary button, else the form's own submit).

@@ -124,3 +124,33 @@ def test_tools_are_shared_by_the_tabs_of_the_browser_and_forget_drops_them(page:
     expect(bar).to_have_count(0)
     expect(page.locator('.tools-bar[data-for="schema"]')).to_have_count(0)  # the first tab follows
     other.close()
+
+
+def test_carrying_a_known_call_to_step_2_validates_it_and_focuses_the_result(page: Page):
+    page.goto("/schema")
+    page.locator("#instance").fill(json.dumps(FC_009))
+    page.locator("#schema").fill(json.dumps(TOOL))
+    page.get_by_role("button", name="Validate").click()
+    expect(page.locator('[data-testid="validity"]')).to_have_text("invalid")
+    page.goto("/format")
+    page.locator("#format-document").fill(json.dumps(FC_009, indent=2))
+    page.locator("#format-pretty").click()
+    page.get_by_role("button", name="Validate the arguments in step 2 →").click()
+    expect(page).to_have_url(re.compile(r"/schema$"))
+    expect(page.locator(".draft-status")).to_contain_text("is filled in")
+    assert json.loads(page.locator("#schema").input_value())["name"] == TOOL["name"]
+    expect(page.locator('[data-testid="validity"]')).to_have_text("invalid")  # validated with the tool
+    expect(page.locator("#schema-result")).not_to_contain_text("schema needed")
+    page.wait_for_function("() => document.activeElement !== document.body")
+    assert page.evaluate("document.getElementById('schema-result').contains(document.activeElement)")
+
+
+def test_a_journal_call_carried_with_its_tool_focuses_the_result(page: Page):
+    page.goto("/journal?example=anthropic")
+    row = page.locator("#journal-item-3")
+    with page.context.expect_page() as opened:
+        row.get_by_title("Check item 3 in 2 · JSON Schema against its tool").click()
+    schema_page = opened.value
+    expect(schema_page.locator('[data-testid="validity"]')).to_be_visible()
+    schema_page.wait_for_function("() => document.activeElement !== document.body")
+    assert schema_page.evaluate("document.getElementById('schema-result').contains(document.activeElement)")
