@@ -154,3 +154,17 @@ def test_a_journal_call_carried_with_its_tool_focuses_the_result(page: Page):
     expect(schema_page.locator('[data-testid="validity"]')).to_be_visible()
     schema_page.wait_for_function("() => document.activeElement !== document.body")
     assert schema_page.evaluate("document.getElementById('schema-result').contains(document.activeElement)")
+
+
+def test_the_journal_carries_an_item_as_written(page: Page):
+    written = '{"type":"function_call","call_id":"call_1","name":"f","arguments":"{}","status":"completed","x":1.10,"y":1e2}'
+    page.goto("/journal")
+    page.locator("#journal-text").fill(written)
+    page.locator("#journal-check").click()
+    row = page.locator("#journal-item-0")
+    expect(row).to_be_visible()
+    for name in ("document", "instance", "left"):
+        assert row.locator(f'textarea[name="{name}"]').input_value() == written
+    with page.context.expect_page() as opened:
+        row.get_by_title(re.compile("Open item 0 in 1")).click()
+    expect(opened.value.locator("#format-document")).to_have_value(written)

@@ -30,6 +30,9 @@ from webapp.core.json.locate import Position, in_string
 PAGE_SIZE = 100
 #: Findings listed on the page (each names its item); the count says how many there are in all.
 FINDINGS_SHOWN = 500
+#: JSON (not JSON Lines) texts up to this many characters are read again for the rows shown, so "open in 1/2/3"
+#: carries each item as written (``1.10`` stays ``1.10``); a bigger document's rows carry the parsed item.
+AS_WRITTEN_LIMIT = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,13 @@ class JournalCheck:
     subset: Subset | None = None
     tools_origin: str = "none"  # "pasted", "journal" or "none"
     tools: list[dict] | None = None
+    texts: dict[int, str] = field(default_factory=dict)  # this page's items as written in the source text
+
+    def item_text(self, index: int) -> str:
+        """Item ``index`` as written in the pasted text (numbers, escapes and member order kept) when it came
+        from it unchanged, else the converted item as indented JSON: what "open in 1/2/3" carries."""
+        text = self.texts.get(index)
+        return text if text is not None else json.dumps(self.conversion.items[index], indent=2, ensure_ascii=False)
 
     def tool(self, name: Any) -> dict | None:
         """The function tool definition called ``name`` (flat Open Responses shape), or ``None``."""
@@ -181,8 +191,48 @@ def check_conversation(text: str | bytes, *, source: str = "auto", tools: str = 
     start = (check.page - 1) * page_size
     check.rows = _rows(conversion, check.report, shown[start:start + page_size],  # only this page is built
                        _ArgumentsPlaces(text, conversion, max_depth))
+    check.texts = _as_written(text, conversion, [row.index for row in check.rows])
     check.subset = replayable_subset(conversion, check.report, tool_list, complete_statusless=complete_statusless)
     return check
+
+
+def _as_written(text: str | bytes, conversion: Conversion, indices: list[int]) -> dict[int, str]:
+    """The source text of each item in ``indices`` that an Open Responses text holds unchanged: its JSON Lines
+    line, or the slice of the JSON document at its origin (up to :data:`AS_WRITTEN_LIMIT` characters)."""
+    if conversion.source != "open_responses" or not indices:
+        return {}
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return {}
+    text = text.removeprefix("\ufeff")
+    found: dict[int, str] = {}
+    if conversion.lines:
+        lines = text.split("\n")
+        for index in indices:
+            origin = conversion.origins[index]
+            record = origin[1:]
+            if record.isdigit() and int(record) < len(conversion.lines):
+                found[index] = lines[conversion.lines[int(record)] - 1].strip()
+    elif len(text) <= AS_WRITTEN_LIMIT:
+        try:
+            document = jsontext.parse(text, warn=False)
+        except jsontext.JSONTextError:
+            return {}
+        for index in indices:
+            raw = document.raw(conversion.origins[index])
+            if raw is not None:
+                found[index] = raw
+    # Only what the conversion left as it was: an item it changed is carried as converted.
+    return {index: raw for index, raw in found.items() if _same(raw, conversion.items[index])}
+
+
+def _same(raw: str, item: Any) -> bool:
+    try:
+        return json.loads(raw) == item
+    except ValueError:
+        return False
 
 
 def gate(conversion: Conversion, tools: list[dict] | None) -> JournalReport:
