@@ -168,3 +168,22 @@ def test_the_journal_carries_an_item_as_written(page: Page):
     with page.context.expect_page() as opened:
         row.get_by_title(re.compile("Open item 0 in 1")).click()
     expect(opened.value.locator("#format-document")).to_have_value(written)
+
+
+@pytest.mark.parametrize("path, field", [("/format", "format-document"), ("/schema", "instance"),
+                                         ("/diff", "diff-left"), ("/journal", "journal-text")])
+def test_without_javascript_the_skip_link_reaches_the_main_input(browser, base_url: str, path: str, field: str):
+    context = browser.new_context(java_script_enabled=False, base_url=base_url)
+    page = context.new_page()
+    page.goto(path + "?example=fc_001" if path == "/format" else path)
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Skip to the input")).to_be_focused()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    expect(page.locator(f"#{field}")).to_be_focused()
+    context.close()
+
+
+def test_a_page_without_an_input_has_no_skip_link(page: Page):
+    page.goto("/")
+    expect(page.get_by_role("link", name="Skip to the input")).to_have_count(0)
