@@ -187,3 +187,26 @@ def test_without_javascript_the_skip_link_reaches_the_main_input(browser, base_u
 def test_a_page_without_an_input_has_no_skip_link(page: Page):
     page.goto("/")
     expect(page.get_by_role("link", name="Skip to the input")).to_have_count(0)
+
+
+def test_the_editor_comes_back_when_the_text_is_under_its_limit_again(page: Page):
+    page.add_init_script("window.InspectorEditorConfig = {maxChars: 2000}")
+    page.goto("/format")
+    big = json.dumps({"items": [FC_009] * 20}, indent=2)
+    assert len(big) > 2000
+    page.locator('.editor-host[data-editor-for="format-document"] .cm-content').click()
+    page.keyboard.insert_text(big)
+    expect(page.locator(".editor-note")).to_contain_text("above 2,000 characters")
+    expect(page.locator(".editor-host")).to_have_count(0)
+    page.get_by_role("button", name="Clear").click()
+    expect(page.locator(".editor-note")).to_have_count(0)
+    expect(page.locator('.editor-host[data-editor-for="format-document"] .cm-lineNumbers')).to_be_visible()
+    assert page.locator("#format-document").input_value() == ""
+    # Cut down by hand in the plain textarea: the editor comes back too, with the text.
+    page.locator('.editor-host[data-editor-for="format-document"] .cm-content').click()
+    page.keyboard.insert_text(big)
+    area = page.locator("#format-document")
+    expect(area).to_be_visible()
+    area.fill('{"small": true}')
+    expect(page.locator(".editor-note")).to_have_count(0)
+    expect(page.locator('.editor-host[data-editor-for="format-document"] .cm-content')).to_have_text('{"small": true}')

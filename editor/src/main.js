@@ -115,6 +115,13 @@ class Handle {
     this.dirty = false;
     this.listeners = [];
     this.note = null;
+    area.addEventListener("input", () => {
+      if (this.view) {
+        if (area.value !== this.view.state.doc.toString()) this.load(area.value);
+      } else {
+        this.remount();
+      }
+    });
   }
 
   get editing() { return this.view !== null; }
@@ -127,8 +134,19 @@ class Handle {
       this.flush();
     } else {
       this.area.value = text;
+      this.remount();
       this.changed();
     }
+  }
+
+  // The plain textarea of a text that was too large, now back under the limit (cleared, cut down): the view
+  // comes back and the note goes, keeping the focus where the user was.
+  remount() {
+    if (this.view || this.area.value.length > EDITOR_MAX_CHARS) return;
+    const focused = document.activeElement === this.area;
+    if (this.note) { this.note.remove(); this.note = null; }
+    this.mountView();
+    if (focused) this.view.focus();
   }
 
   flush() {
@@ -214,9 +232,6 @@ class Handle {
     area.classList.toggle("big", area.value.length > EAGER_SYNC_CHARS);
     area.setAttribute("aria-hidden", "true");
     area.tabIndex = -1;
-    area.addEventListener("input", () => {
-      if (this.view && area.value !== this.view.state.doc.toString()) this.load(area.value);
-    });
   }
 
   // Replace the view's text with ``text`` (written to the textarea from outside), or fall back when too large.
