@@ -258,11 +258,35 @@
     return Array.prototype.some.call(form.querySelectorAll("textarea[data-tools]"), function (a) { return !read(a).trim(); });
   }
 
+  // ---- history entries: each keeps its own draft too, so Back brings back the text that entry showed (an
+  // example or a carried item opened after typing does not cost the typed text) ----
+  var ENTRIES_KEY = "inspector:entries", ENTRIES_MAX = 30;
+  function entryId() {
+    var state = history.state && typeof history.state === "object" ? history.state : {};
+    // Only Back/Forward and reload come back to an entry: a link to the same URL (an example clicked again) is a
+    // new page that may keep the old entry's state.
+    var navigation = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+    var returning = !navigation || navigation.type === "reload" || navigation.type === "back_forward";
+    if (returning && typeof state.inspectorEntry === "string") return state.inspectorEntry;
+    var id = Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
+    try { history.replaceState(Object.assign({}, state, { inspectorEntry: id }), ""); } catch (e) { return id; }
+    // The oldest entries' drafts go: a long day of pages does not fill the disk.
+    var ids = [];
+    try { ids = JSON.parse(localStorage.getItem(ENTRIES_KEY) || "[]"); } catch (e) { ids = []; }
+    ids.push(id);
+    ids.splice(0, Math.max(0, ids.length - ENTRIES_MAX)).forEach(function (old) {
+      drafts.remove("entry:" + old).catch(function () { /* gone already */ });
+    });
+    try { localStorage.setItem(ENTRIES_KEY, JSON.stringify(ids)); } catch (e) { /* storage off */ }
+    return id;
+  }
+
   // ---- one form ----
   function setup(form) {
     var key = "draft:" + location.pathname;
+    var entry = entryId(), entryKey = "entry:" + entry + ":" + location.pathname;
     var base = baseOf(form);
-    var draft = { base: base.hash, fields: null, submitted: null, saved: 0 };
+    var draft = { base: base.hash, fields: null, submitted: null, saved: 0, entry: entry };
     var timer = null;
 
     var bar = document.createElement("div");
@@ -291,12 +315,38 @@
     form.prepend(bar);
     function say(text) { status.textContent = text; }
 
+    // The page arrived with other text (an example, a carried item) than the work kept for it: offer it back.
+    var undo = null;
+    function offerUndo(previous) {
+      var typed = Object.keys(previous.fields).some(function (name) {
+        var value = previous.fields[name];
+        return typeof value === "string" && value.trim();
+      });
+      var now = snapshot(form);
+      if (!typed || Object.keys(previous.fields).every(function (name) { return previous.fields[name] === now[name]; })) {
+        return;
+      }
+      undo = document.createElement("button");
+      undo.type = "button";
+      undo.className = "draft-undo";
+      undo.textContent = "Undo: bring back your previous text";
+      undo.title = "Put back what this page held before (kept since " + new Date(previous.saved).toLocaleTimeString() + ")";
+      undo.addEventListener("click", function () {
+        apply(form, previous.fields);
+        undo.remove();
+        undo = null;
+        save();
+        say("Your previous text is back.");
+      });
+      share.before(undo);
+    }
+
     function save() {
       clearTimeout(timer);
       timer = null;
       draft.fields = snapshot(form);
       draft.saved = Date.now();
-      return drafts.put(key, draft).catch(function () {
+      return Promise.all([drafts.put(key, draft), drafts.put(entryKey, draft)]).catch(function () {
         say("Your input could not be kept in this browser (storage is off or full).");
       });
     }
@@ -360,9 +410,14 @@
       timer = null;
       draft.submitted = null;
       drafts.remove(key).catch(function () { /* nothing kept */ });
+      drafts.remove(entryKey).catch(function () { /* nothing kept */ });
+      if (undo) undo.remove();
       // A reload right after may abort that removal with the page: a tombstone, written at once, outdates the
       // kept draft on arrival, which then removes it for good.
-      try { localStorage.setItem(key, JSON.stringify({ base: draft.base, fields: null, submitted: null, saved: Date.now() })); }
+      try {
+        localStorage.setItem(key, JSON.stringify({ base: draft.base, fields: null, submitted: null, saved: Date.now(),
+                                                   entry: entry }));
+      }
       catch (e) { /* storage off */ }
       url.hidden = true;
       var target = form.getAttribute("hx-target") || (form.querySelector("[hx-target]") || form).getAttribute("hx-target");
@@ -384,14 +439,17 @@
     try { shared = sharedInput(); } catch (e) { say("The link's input could not be read."); }
     var arrival = shared
       ? shared.then(function (values) {
-        history.replaceState(null, "", location.pathname + location.search);
+        history.replaceState(history.state, "", location.pathname + location.search);
         apply(form, values);
         say("Filled in from the link.");
         return { resubmit: firstSubmitter(form) };
       }).catch(function () { say("The link's input could not be read."); return null; })
-      : drafts.get(key).then(function (stored) {
-        var kept = newer(stored, backup);
+      : Promise.all([drafts.get(key), drafts.get(entryKey)]).then(function (found) {
+        var stored = found[0], own = found[1];
+        // This history entry's own draft first (Back, reload); a new entry starts from the page's latest.
+        var kept = own ? newer(own, backup && backup.entry === entry ? backup : null) : newer(stored, backup);
         if (kept && !kept.fields && stored) drafts.remove(key).catch(function () { /* nothing kept */ });
+        if (kept && kept.fields && !(base.empty || kept.base === base.hash)) offerUndo(kept);
         if (!kept || !kept.fields || !(base.empty || kept.base === base.hash)) return null;
         if (!apply(form, kept.fields)) return null;
         say("Your input is back, kept in this browser since " + new Date(kept.saved).toLocaleTimeString() + ".");

@@ -210,3 +210,39 @@ def test_the_editor_comes_back_when_the_text_is_under_its_limit_again(page: Page
     area.fill('{"small": true}')
     expect(page.locator(".editor-note")).to_have_count(0)
     expect(page.locator('.editor-host[data-editor-for="format-document"] .cm-content')).to_have_text('{"small": true}')
+
+
+def test_an_example_does_not_cost_the_typed_text_back_and_undo_bring_it_back(page: Page):
+    page.goto("/format")
+    page.locator("#format-document").fill('{"my":"work"}')
+    kept(page, lambda d: d["fields"]["document"] == '{"my":"work"}')
+    page.get_by_role("link", name="fc_001 (article)").click()
+    expect(page.locator("#format-document")).to_have_value(re.compile('"fc_001"'))
+    undo = page.get_by_role("button", name="Undo: bring back your previous text")
+    undo.click()
+    expect(page.locator("#format-document")).to_have_value('{"my":"work"}')
+    expect(undo).to_have_count(0)
+    kept(page, lambda d: d["fields"]["document"] == '{"my":"work"}')
+    # The example again, then Back: that history entry's own text, also after a reload.
+    page.get_by_role("link", name="fc_001 (article)").click()
+    expect(page.locator("#format-document")).to_have_value(re.compile('"fc_001"'))
+    page.go_back()
+    expect(page.locator("#format-document")).to_have_value('{"my":"work"}')
+    page.reload()
+    expect(page.locator("#format-document")).to_have_value('{"my":"work"}')
+    page.go_forward()
+    expect(page.locator("#format-document")).to_have_value(re.compile('"fc_001"'))
+
+
+def test_a_carried_item_does_not_cost_the_target_pages_draft(page: Page):
+    page.goto("/schema")
+    page.locator("#instance").fill('{"region": "mine"}')
+    kept(page, lambda d: d["fields"]["instance"] == '{"region": "mine"}')
+    page.goto("/format")
+    page.locator("#format-document").fill(json.dumps(FC_009, indent=2))
+    page.locator("#format-pretty").click()
+    page.get_by_role("button", name="Validate the arguments in step 2 →").click()
+    expect(page).to_have_url(re.compile(r"/schema$"))
+    expect(page.locator("#instance")).to_have_value(re.compile("fc_009"))
+    page.get_by_role("button", name="Undo: bring back your previous text").click()
+    expect(page.locator("#instance")).to_have_value('{"region": "mine"}')
