@@ -156,6 +156,7 @@
   // webapp/core/session_tools.py): this file spells no shape. Nothing is stored there; the tools stay here.
   var TOOLS_URL = (document.currentScript && document.currentScript.dataset.toolsUrl) || "/api/tools";
   var called = {}; // hash of a text asked about -> the function a call in it names (null: none)
+  var pending = {}; // hash of a text being asked about -> that request
   function loadTools() {
     try { return JSON.parse(localStorage.getItem(TOOLS_KEY) || "{}"); } catch (e) { return {}; }
   }
@@ -172,11 +173,11 @@
   // Keeps the tools the texts define; answers, for each text, the function a call in it names (or null).
   // Each text is asked about once per page (texts over PARSE_MAX never: they are documents, not tools).
   function lookIn(texts) {
-    var wanted = [];
+    var wanted = [], waits = [];
     texts.forEach(function (text) {
-      if (text && text.trim() && text.length <= PARSE_MAX && !(hash(text) in called) && wanted.indexOf(text) < 0) {
-        wanted.push(text);
-      }
+      if (!text || !text.trim() || text.length > PARSE_MAX || hash(text) in called) return;
+      if (pending[hash(text)]) waits.push(pending[hash(text)]); // asked already, the answer on its way
+      else if (wanted.indexOf(text) < 0) wanted.push(text);
     });
     var asked = !wanted.length ? Promise.resolve() : fetch(TOOLS_URL, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ texts: wanted }),
@@ -185,7 +186,9 @@
       wanted.forEach(function (text, i) { called[hash(text)] = found.calls[i] || null; });
       storeTools(found.tools);
     }).catch(function () { /* the server is away: no tools learnt this time */ });
-    return asked.then(function () {
+    wanted.forEach(function (text) { pending[hash(text)] = asked; });
+    asked.then(function () { wanted.forEach(function (text) { delete pending[hash(text)]; }); });
+    return Promise.all([asked].concat(waits)).then(function () {
       return texts.map(function (text) { return (text && called[hash(text)]) || null; });
     });
   }
@@ -432,6 +435,9 @@
       if (first) (editorOf(first) || first).focus();
     });
 
+    // The tools of what the server sent are asked for at once (not after the kept draft is read): a page left
+    // quickly (an example glanced at) still teaches them.
+    if (!base.empty) lookIn(Array.prototype.map.call(form.querySelectorAll("textarea[name]"), read));
     // Arrival: a share link wins, then a kept draft (see baseOf), else what the server sent.
     var backup = null;
     try { backup = JSON.parse(localStorage.getItem(key) || "null"); localStorage.removeItem(key); } catch (e) { backup = null; }

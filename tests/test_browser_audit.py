@@ -115,7 +115,7 @@ def test_the_referenced_schemas_field_is_an_editor_with_markers(page: Page):
 def test_diff_shows_the_session_tools_bar_without_opening_the_schema_section(page: Page):
     tool = {"type": "function", "name": "get_weather", "parameters": {"type": "object"}}
     page.goto("/diff")
-    page.evaluate("tool => sessionStorage.setItem('inspector:tools', JSON.stringify({get_weather: tool}))",
+    page.evaluate("tool => localStorage.setItem('inspector:tools', JSON.stringify({get_weather: tool}))",
                   json.dumps(tool))
     page.reload()
     bar = page.locator('.tools-bar[data-for="diff-schema"]')
