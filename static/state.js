@@ -172,10 +172,15 @@
   }
   // Keeps the tools the texts define; answers, for each text, the function a call in it names (or null).
   // Each text is asked about once per page (texts over PARSE_MAX never: they are documents, not tools).
+  // A text over the request limit (body data-max-bytes, webapp/web/limits.py) is not sent: the page refuses it.
+  function overLimit(text) {
+    var limit = parseInt(document.body.getAttribute("data-max-bytes") || "0", 10);
+    return limit > 0 && new Blob([text]).size > limit;
+  }
   function lookIn(texts) {
     var wanted = [], waits = [];
     texts.forEach(function (text) {
-      if (!text || !text.trim() || text.length > PARSE_MAX || hash(text) in called) return;
+      if (!text || !text.trim() || text.length > PARSE_MAX || hash(text) in called || overLimit(text)) return;
       if (pending[hash(text)]) waits.push(pending[hash(text)]); // asked already, the answer on its way
       else if (wanted.indexOf(text) < 0) wanted.push(text);
     });
