@@ -157,7 +157,8 @@ def test_a_journal_call_carried_with_its_tool_focuses_the_result(page: Page):
 
 
 def test_the_journal_carries_an_item_as_written(page: Page):
-    written = '{"type":"function_call","call_id":"call_1","name":"f","arguments":"{}","status":"completed","x":1.10,"y":1e2}'
+    written = ('{"type":"function_call","call_id":"call_1","name":"f","arguments":"{}","status":"completed",'
+               '"x":1.10,"y":1e2}')
     page.goto("/journal")
     page.locator("#journal-text").fill(written)
     page.locator("#journal-check").click()

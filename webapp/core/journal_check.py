@@ -148,7 +148,8 @@ def read_tools(text: str) -> tuple[list[dict] | None, ConvertError | None]:
 
 
 def tools_text(text: str) -> tuple[list[dict] | None, str | None]:
-    """:func:`read_tools` with the problem as one sentence: ``(tools, None)``, ``(None, None)`` or ``(None, message)``."""
+    """:func:`read_tools` with the problem as one sentence: ``(tools, None)``, ``(None, None)`` or
+    ``(None, message)``."""
     tools, error = read_tools(text)
     return tools, error.message if error is not None else None
 
