@@ -81,6 +81,21 @@ def serve(tmp_path):
         server.stop()
 
 
+#: The request limit of :func:`small_server`, small enough for a test to cross it with a few pasted lines.
+SMALL_LIMIT = 2000
+
+
+@pytest.fixture
+def small_server(tmp_path) -> Iterator[str]:
+    """Base URL of the app with a :data:`SMALL_LIMIT`-byte request limit, on its own port."""
+    app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN, "MAX_CONTENT_LENGTH": SMALL_LIMIT,
+                      "RESPONSES_DATABASE": str(tmp_path / "r.sqlite3")})
+    server = ServerThread(app)
+    server.start()
+    yield server.url
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def live_app(tmp_path_factory):
     return create_app({

@@ -8,26 +8,13 @@ import json
 import re
 
 import pytest
-from conftest import TEST_TOKEN, ServerThread
 from playwright.sync_api import Page, expect
 
-from webapp import create_app
 from webapp.core.examples import DIFF as DIFF_EXAMPLES
 
 pytestmark = pytest.mark.browser
 
 _, FC_001, WS_001 = DIFF_EXAMPLES["namespaced"]
-
-
-@pytest.fixture
-def small_server(tmp_path):
-    """The app with a 2,000-byte request limit, on its own port."""
-    app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN, "MAX_CONTENT_LENGTH": 2000,
-                      "RESPONSES_DATABASE": str(tmp_path / "r.sqlite3")})
-    server = ServerThread(app)
-    server.start()
-    yield server.url
-    server.stop()
 
 
 def test_diff_refuses_sides_over_the_limit_before_sending_and_names_it(page: Page, small_server: str):

@@ -8,25 +8,11 @@ import json
 import re
 
 import pytest
-from conftest import TEST_TOKEN, ServerThread
+from conftest import SMALL_LIMIT
 from playwright.sync_api import Page, expect
-
-from webapp import create_app
 
 pytestmark = pytest.mark.browser
 
-LIMIT = 2000
-
-
-@pytest.fixture
-def small_server(tmp_path):
-    """The app with a 2,000-byte request limit, on its own port."""
-    app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN, "MAX_CONTENT_LENGTH": LIMIT,
-                      "RESPONSES_DATABASE": str(tmp_path / "r.sqlite3")})
-    server = ServerThread(app)
-    server.start()
-    yield server.url
-    server.stop()
 
 
 def posts_of(page: Page) -> list[str]:
@@ -48,7 +34,7 @@ def big_journal(size: int) -> str:
 
 def test_the_journal_refuses_a_text_over_the_limit_before_sending_and_names_it(page: Page, small_server: str):
     page.goto(small_server + "/journal")
-    page.locator("#journal-text").fill(big_journal(LIMIT))
+    page.locator("#journal-text").fill(big_journal(SMALL_LIMIT))
     posts = posts_of(page)
     page.locator("#journal-check").click()
     panel = page.locator("#journal-result #journal-too-large")
@@ -61,7 +47,7 @@ def test_the_journal_refuses_a_text_over_the_limit_before_sending_and_names_it(p
 
 def test_the_schema_page_refuses_an_instance_over_the_limit_before_sending(page: Page, small_server: str):
     page.goto(small_server + "/schema")
-    page.locator("#instance").fill(json.dumps({"region": "x" * LIMIT}))
+    page.locator("#instance").fill(json.dumps({"region": "x" * SMALL_LIMIT}))
     page.locator("#schema").fill(json.dumps({"type": "object"}))
     posts = posts_of(page)
     page.get_by_role("button", name="Validate").click()
@@ -93,18 +79,18 @@ def test_diff_counts_every_field_and_the_encoding_to_the_byte(page: Page, small_
         compare('"' + "a" * 10 + '"')
     base = len(sent.value.post_data_buffer)
     expect(page.locator("#diff-result")).not_to_be_empty()
-    assert base < LIMIT
+    assert base < SMALL_LIMIT
 
     posts: list[str] = []
     page.on("request", lambda r: posts.append(r.url) if to_diff(r) else None)
     with page.expect_response(lambda r: to_diff(r.request)) as answered:
-        compare('"' + "a" * (10 + LIMIT - base) + '"')  # the body is now exactly LIMIT bytes
-    assert answered.value.status == 200 and len(answered.value.request.post_data_buffer) == LIMIT
+        compare('"' + "a" * (10 + SMALL_LIMIT - base) + '"')  # the body is now exactly SMALL_LIMIT bytes
+    assert answered.value.status == 200 and len(answered.value.request.post_data_buffer) == SMALL_LIMIT
     expect(page.locator("#diff-result")).not_to_contain_text("Too large")
 
-    compare('"' + "a" * (11 + LIMIT - base) + '"')  # one byte over
+    compare('"' + "a" * (11 + SMALL_LIMIT - base) + '"')  # one byte over
     panel = page.locator("#diff-too-large")
-    expect(panel).to_contain_text(f"would carry {LIMIT + 1:,} bytes")
+    expect(panel).to_contain_text(f"would carry {SMALL_LIMIT + 1:,} bytes")
     expect(panel).to_contain_text("over the limit of 2,000 bytes")
     page.wait_for_timeout(200)
     assert len(posts) == 1
@@ -116,7 +102,7 @@ def test_a_413_from_the_server_is_shown_in_the_result_area_with_the_limit(page: 
     page.goto(small_server + "/journal")
     errors = htmx_errors_of(page)
     page.evaluate("document.body.removeAttribute('data-max-bytes')")
-    page.locator("#journal-text").fill(big_journal(LIMIT))
+    page.locator("#journal-text").fill(big_journal(SMALL_LIMIT))
     page.locator("#journal-check").click()
     panel = page.locator("#journal-result #request-too-large")
     expect(panel).to_contain_text("larger than the limit of 2,000 bytes")
@@ -127,4 +113,4 @@ def test_a_413_from_the_server_is_shown_in_the_result_area_with_the_limit(page: 
 def test_the_limit_is_rendered_once_on_every_page(page: Page, small_server: str):
     for path in ("/format", "/schema", "/diff", "/journal"):
         page.goto(small_server + path)
-        assert page.locator("body").get_attribute("data-max-bytes") == str(LIMIT)
+        assert page.locator("body").get_attribute("data-max-bytes") == str(SMALL_LIMIT)

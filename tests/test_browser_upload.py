@@ -8,10 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import TEST_TOKEN, ServerThread
 from playwright.sync_api import Browser, Page, expect
 
-from webapp import create_app
 from webapp.core.examples import FORMAT
 
 pytestmark = pytest.mark.browser
@@ -19,17 +17,6 @@ pytestmark = pytest.mark.browser
 # The article's fc_001 as the Format example shows it: 174 bytes in 8 lines (181 with CR LF line breaks).
 FC_001 = json.dumps(json.loads(FORMAT["fc_001"][1]), indent=2)
 SAMPLES = Path(__file__).parent / "data" / "samples"
-
-
-@pytest.fixture
-def small_server(tmp_path):
-    """The app with a 2,000-byte request limit, on its own port."""
-    app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN, "MAX_CONTENT_LENGTH": 2000,
-                      "RESPONSES_DATABASE": str(tmp_path / "r.sqlite3")})
-    server = ServerThread(app)
-    server.start()
-    yield server.url
-    server.stop()
 
 
 def test_the_pasted_text_is_174_bytes():
