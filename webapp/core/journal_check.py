@@ -190,43 +190,11 @@ def check_conversation(text: str | bytes, *, source: str = "auto", tools: str = 
     check.pages = max(1, -(-len(shown) // page_size))
     check.page = min(max(page, 1), check.pages)
     start = (check.page - 1) * page_size
-    check.rows = _rows(conversion, check.report, shown[start:start + page_size],  # only this page is built
-                       _ArgumentsPlaces(text, conversion, max_depth))
-    check.texts = _as_written(text, conversion, [row.index for row in check.rows])
+    pasted = _Pasted(text, conversion, max_depth)
+    check.rows = _rows(conversion, check.report, shown[start:start + page_size], pasted.place)  # this page only
+    check.texts = pasted.as_written([row.index for row in check.rows])
     check.subset = replayable_subset(conversion, check.report, tool_list, complete_statusless=complete_statusless)
     return check
-
-
-def _as_written(text: str | bytes, conversion: Conversion, indices: list[int]) -> dict[int, str]:
-    """The source text of each item in ``indices`` that an Open Responses text holds unchanged: its JSON Lines
-    line, or the slice of the JSON document at its origin (up to :data:`AS_WRITTEN_LIMIT` characters)."""
-    if conversion.source != "open_responses" or not indices:
-        return {}
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            return {}
-    text = text.removeprefix("\ufeff")
-    found: dict[int, str] = {}
-    if conversion.lines:
-        lines = text.split("\n")
-        for index in indices:
-            origin = conversion.origins[index]
-            record = origin[1:]
-            if record.isdigit() and int(record) < len(conversion.lines):
-                found[index] = lines[conversion.lines[int(record)] - 1].strip()
-    elif len(text) <= AS_WRITTEN_LIMIT:
-        try:
-            document = jsontext.parse(text, warn=False)
-        except jsontext.JSONTextError:
-            return {}
-        for index in indices:
-            raw = document.raw(conversion.origins[index])
-            if raw is not None:
-                found[index] = raw
-    # Only what the conversion left as it was: an item it changed is carried as converted.
-    return {index: raw for index, raw in found.items() if _same(raw, conversion.items[index])}
 
 
 def _same(raw: str, item: Any) -> bool:
@@ -254,35 +222,74 @@ def _blocks(verdict: Any) -> bool:
     return verdict.blocks_replay or bool(verdict.refused_by)
 
 
-class _ArgumentsPlaces:
-    """Places of ``arguments_parse`` errors in the pasted text, for an Open Responses journal (its items as
-    written). The text is parsed again only when a row of the page needs it: a JSON Lines record alone, else the
-    whole text once."""
+class _Pasted:
+    """The pasted text of an Open Responses journal (its items as written), read again only as far as the page's
+    rows need it: a JSON Lines record alone, else the whole document once. Other sources (converted items) have
+    no text to point into."""
 
     def __init__(self, text: str | bytes, conversion: Conversion, max_depth: int) -> None:
-        self.text = text if isinstance(text, str) else None
         self.conversion = conversion
         self.max_depth = max_depth
+        self.placeable = isinstance(text, str)  # an upload's bytes: its places are not the field's
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                text = None
+        self.text = text.removeprefix("\ufeff") if text is not None and conversion.source == "open_responses" \
+            else None
         self._rows: list[str] | None = None
         self._document: jsontext.Document | None = None
 
-    def __call__(self, index: int, item: Any, verdict: Any) -> Position | None:
+    def _row(self, line: int) -> str:
+        self._rows = self._rows if self._rows is not None else self.text.split("\n")
+        return self._rows[line - 1]
+
+    def _whole(self) -> jsontext.Document:
+        if self._document is None:
+            self._document = jsontext.parse(self.text, max_depth=self.max_depth, warn=False)  # places, no warnings
+        return self._document
+
+    def as_written(self, indices: list[int]) -> dict[int, str]:
+        """The source text of each item in ``indices`` that the text holds unchanged: its JSON Lines line, or the
+        slice of the JSON document at its origin (up to :data:`AS_WRITTEN_LIMIT` characters)."""
+        conversion = self.conversion
+        if self.text is None or not indices:
+            return {}
+        found: dict[int, str] = {}
+        if conversion.lines:
+            for index in indices:
+                record = conversion.origins[index][1:]
+                if record.isdigit() and int(record) < len(conversion.lines):
+                    found[index] = self._row(conversion.lines[int(record)]).strip()
+        elif len(self.text) <= AS_WRITTEN_LIMIT:
+            try:
+                document = self._whole()
+            except jsontext.JSONTextError:
+                return {}
+            for index in indices:
+                raw = document.raw(conversion.origins[index])
+                if raw is not None:
+                    found[index] = raw
+        # Only what the conversion left as it was: an item it changed is carried as converted.
+        return {index: raw for index, raw in found.items() if _same(raw, conversion.items[index])}
+
+    def place(self, index: int, item: Any, verdict: Any) -> Position | None:
+        """Where item ``index``'s ``arguments_parse`` error (placed in the ``arguments`` string's own text) is in
+        the pasted text, (line, column); ``None`` without such an error or a text to point into."""
         error = verdict.verdict.parse_error if verdict.verdict is not None else None
         conversion = self.conversion
-        if error is None or not error.line or self.text is None or conversion.source != "open_responses" \
+        if error is None or not error.line or self.text is None or not self.placeable \
                 or not isinstance(item.get("arguments"), str) or index >= len(conversion.origins):
             return None
         origin = conversion.origins[index]
         try:
             if conversion.lines:  # JSON Lines: the record's own line, its pointer without the record's index
                 line = conversion.lines[int(jp.split(origin)[0])]
-                self._rows = self._rows if self._rows is not None else self.text.split("\n")
-                document = jsontext.parse(self._rows[line - 1], max_depth=self.max_depth)
+                document = jsontext.parse(self._row(line), max_depth=self.max_depth)
                 return in_string(document, jp.child(jp.join(jp.split(origin)[1:]), "arguments"), item["arguments"],
                                  error.line, error.column, first_line=line)
-            if self._document is None:
-                self._document = jsontext.parse(self.text.removeprefix("\ufeff"), max_depth=self.max_depth)
-            return in_string(self._document, jp.child(origin, "arguments"), item["arguments"], error.line,
+            return in_string(self._whole(), jp.child(origin, "arguments"), item["arguments"], error.line,
                              error.column)
         except (jsontext.JSONTextError, ValueError, IndexError):  # the text is not as converted: no place
             return None
