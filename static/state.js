@@ -269,15 +269,18 @@
   // ---- history entries: each keeps its own draft too, so Back brings back the text that entry showed (an
   // example or a carried item opened after typing does not cost the typed text) ----
   var ENTRIES_KEY = "inspector:entries", ENTRIES_MAX = 30;
+  // {id, returning}: ``returning`` when Back/Forward or a reload came back to an entry this file had named.
   function entryId() {
     var state = history.state && typeof history.state === "object" ? history.state : {};
     // Only Back/Forward and reload come back to an entry: a link to the same URL (an example clicked again) is a
-    // new page that may keep the old entry's state.
+    // new page that replaces the entry and keeps its state (left before this runs, it keeps the old id, and so the
+    // old entry's text: nothing is lost).
     var navigation = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
     var returning = !navigation || navigation.type === "reload" || navigation.type === "back_forward";
-    if (returning && typeof state.inspectorEntry === "string") return state.inspectorEntry;
+    if (returning && typeof state.inspectorEntry === "string") return { id: state.inspectorEntry, returning: true };
     var id = Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
-    try { history.replaceState(Object.assign({}, state, { inspectorEntry: id }), ""); } catch (e) { return id; }
+    try { history.replaceState(Object.assign({}, state, { inspectorEntry: id }), ""); }
+    catch (e) { return { id: id, returning: false }; }
     // The oldest entries' drafts go: a long day of pages does not fill the disk.
     var ids = [];
     try { ids = JSON.parse(localStorage.getItem(ENTRIES_KEY) || "[]"); } catch (e) { ids = []; }
@@ -286,13 +289,13 @@
       drafts.remove("entry:" + old).catch(function () { /* gone already */ });
     });
     try { localStorage.setItem(ENTRIES_KEY, JSON.stringify(ids)); } catch (e) { /* storage off */ }
-    return id;
+    return { id: id, returning: false };
   }
 
   // ---- one form ----
   function setup(form) {
     var key = "draft:" + location.pathname;
-    var entry = entryId(), entryKey = "entry:" + entry + ":" + location.pathname;
+    var named = entryId(), entry = named.id, entryKey = "entry:" + entry + ":" + location.pathname;
     var base = baseOf(form);
     var draft = { base: base.hash, fields: null, submitted: null, saved: 0, entry: entry };
     var timer = null;
@@ -455,12 +458,19 @@
         say("Filled in from the link.");
         return { resubmit: firstSubmitter(form) };
       }).catch(function () { say("The link's input could not be read."); return null; })
-      : Promise.all([drafts.get(key), drafts.get(entryKey)]).then(function (found) {
+      : Promise.all([drafts.get(key), drafts.get(entryKey), rescue(backup, entry)]).then(function (found) {
         var stored = found[0], own = found[1];
-        // This history entry's own draft first (Back, reload); a new entry starts from the page's latest.
-        var kept = own ? newer(own, backup && backup.entry === entry ? backup : null) : newer(stored, backup);
-        if (kept && !kept.fields && stored) drafts.remove(key).catch(function () { /* nothing kept */ });
-        if (kept && kept.fields && !(base.empty || kept.base === base.hash)) offerUndo(kept);
+        // This history entry's own draft first (Back, reload). A page the server filled (an example, a carried
+        // item) shows what it was sent and offers the page's latest work back (Undo): on a new entry, and on one
+        // come back to that was left before its first save (the latest draft is another entry's work, perhaps on
+        // the same URL). A page that arrived empty starts from the page's latest work.
+        var mine = backup && backup.entry === entry ? backup : null, latest = newer(stored, backup);
+        var kept = own ? newer(own, mine) : base.empty ? latest : named.returning ? mine : null;
+        var offered = kept || (base.empty ? null : latest);
+        if (offered && !offered.fields && stored) drafts.remove(key).catch(function () { /* nothing kept */ });
+        if (offered && offered.fields && (offered !== kept || !(base.empty || kept.base === base.hash))) {
+          offerUndo(offered);
+        }
         if (!kept || !kept.fields || !(base.empty || kept.base === base.hash)) return null;
         if (!apply(form, kept.fields)) return null;
         say("Your input is back, kept in this browser since " + new Date(kept.saved).toLocaleTimeString() + ".");
@@ -509,6 +519,16 @@
     heading.focus();
   }
   function newer(a, b) { return !a ? b : !b ? a : (b.saved > a.saved ? b : a); }
+  // Another history entry's backup (written as it was left, its IndexedDB write perhaps cut off): it becomes that
+  // entry's own draft, unless a newer one is there, so Back to it still finds its text. Done before the arrival
+  // goes on, so it is written once the page shows its text.
+  function rescue(backup, entry) {
+    if (!backup || !backup.fields || !backup.entry || backup.entry === entry) return null;
+    var where = "entry:" + backup.entry + ":" + location.pathname;
+    return drafts.get(where).then(function (found) {
+      if (!found || backup.saved > found.saved) return drafts.put(where, backup);
+    }).catch(function () { /* storage off: the page's draft still holds it */ });
+  }
   // A shared input is shown with the page's first action (the primary button, else the form's own submit).
   function firstSubmitter(form) {
     return describe(form, form.querySelector("[hx-post].primary"));
