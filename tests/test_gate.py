@@ -402,3 +402,12 @@ def test_a_nested_tool_with_an_unusable_schema_is_placed_in_its_function():
     assert report.findings[1].message.startswith("tools[0].function.parameters/type: ")
     flat = check_journal([], [{"type": "function", "name": "f", "parameters": {"type": "objekt"}}])
     assert flat.findings[0].message.startswith("tools[0].parameters/type: ")
+
+
+@pytest.mark.parametrize("name", [["get_weather"], {"a": 1}, None, 3])
+def test_a_call_whose_name_is_not_a_string_is_outside_any_tool_choice(name):
+    """tool_choice allows names; a name that is a list or an object (unhashable) is none of them, not a crash."""
+    call = {"type": "function_call", "call_id": "c1", "name": name, "status": "completed", "arguments": "{}"}
+    report = check_journal([call], SAMPLE_TOOLS, tool_choice={"type": "function", "name": "get_weather"})
+    assert [f.code for f in report.findings] == ["unknown_tool", "tool_not_allowed"]
+    assert report.replayable is False

@@ -726,7 +726,7 @@ class JournalChecker:
                     _item(index), f" calls {_q(name)}, which is not among the tools (known: {known})"), call_id))
             verdict = check_item(item, tool.schema if tool else None, format_assertion=self._format_assertion,
                                  tool_name=name if isinstance(name, str) else None, max_depth=self._max_depth)
-        if self._allowed is not None and name not in self._allowed:
+        if self._allowed is not None and not (isinstance(name, str) and name in self._allowed):
             findings.append(_finding("tool_not_allowed", index, (
                 _item(index), f" calls {_q(name)}, but {self._allowed_words}"), call_id))
         if not isinstance(call_id, str) or not call_id:
