@@ -410,13 +410,15 @@ def _journal_verdict(side: str, shape: str, base: str, items: list[Any], schema_
 
     refusals: list[Refusal] = []
     labels: dict[str, int] = {}
+    passing = ("ok", SCHEMA_NEXT)
     for verdict in report.items:
-        label = gate_label(verdict.verdict) if schemaless and verdict.verdict is not None else verdict.reason
-        label = "refused" if label in ("ok", SCHEMA_NEXT) and verdict.refused_by else label
+        reason = verdict.reason
+        label = gate_label(verdict.verdict) if schemaless and verdict.verdict is not None else reason
+        if verdict.refused_by and label in passing:
+            label = "refused"
         labels[label] = labels.get(label, 0) + 1
-        blocks = verdict.reason == "namespaced" or (verdict.type == "function_call"
-                                                    and label not in ("ok", SCHEMA_NEXT))
-        if blocks and label != "refused":
+        if label != "refused" and (reason == "namespaced" or (verdict.type == "function_call"
+                                                              and label not in passing)):
             where = pointer(verdict.index)
             place = pasted(_arguments_at(document, where, items[verdict.index], verdict.verdict)) or at(where)
             refusals.append(Refusal(label, f"item {verdict.index}: {verdict.message}", where, place))

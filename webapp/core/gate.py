@@ -25,8 +25,9 @@ data (:class:`Finding`: code, item index, pointer, line:column, and the items it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 from webapp.core.items import RUNNABLE_STATUS, is_namespaced, tool_shape
@@ -73,6 +74,8 @@ NO_PARAMETERS_SCHEMA: dict[str, Any] = {"type": "object"}
 #: How many item types, and how many tool names, a :class:`JournalChecker` remembers a verdict or a compiled schema
 #: for: a journal uses a handful; a stream that invents a new one on every line must not grow the memory.
 REMEMBERED = 256
+
+_NO_MEMBERS: Mapping[str, Any] = MappingProxyType({})  # what a journal entry that is not an object has
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -741,18 +744,18 @@ class JournalChecker:
         index = self._count
         self._count += 1
         findings = self._findings
-        item_type = item.get("type") if isinstance(item, dict) else None
-        call_id = item.get("call_id") if isinstance(item, dict) else None
-        name = item.get("name") if isinstance(item, dict) else None
+        member = item.get if isinstance(item, dict) else _NO_MEMBERS.get
+        item_type, call_id, name, role = member("type"), member("call_id"), member("name"), member("role")
         if duplicates:
             findings += [_duplicate_finding(d, call_id) for d in duplicates]
 
-        if isinstance(item, dict) and (isinstance(item.get("tool_calls"), list) or item.get("role") == "tool"):
-            what = "a tool_calls array" if isinstance(item.get("tool_calls"), list) else "a role \"tool\" message"
+        tool_calls = member("tool_calls")
+        if isinstance(tool_calls, list) or role == "tool":
+            what = "a tool_calls array" if isinstance(tool_calls, list) else "a role \"tool\" message"
             findings.append(_finding("chat_completions_envelope", index, (
                 _item(index), f" is {what} from Chat Completions: replaying it sends the wrong envelope to an Open "
                 "Responses provider (use function_call / function_call_output items)"),
-                call_id or item.get("tool_call_id")))
+                call_id or member("tool_call_id")))
 
         if item_type == "function_call":
             verdict = self._call(index, item, name, call_id)
@@ -760,7 +763,7 @@ class JournalChecker:
             verdict = self._not_a_call(item, item_type)
             if item_type == "function_call_output":
                 _pair_output(index, call_id, self._calls, self._answered, findings)
-            elif item_type == "message" and item.get("role") == "user":
+            elif item_type == "message" and role == "user":
                 for call_index, waiting in self._pending:
                     if waiting not in self._answered:
                         findings.append(_finding("missing_output", call_index, (
@@ -768,9 +771,10 @@ class JournalChecker:
                             "message at ", _item(index)), waiting))
                 self._pending = []
 
+        item_id = member("id")
         line = ItemVerdict(
-            index, item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else None,
-            item_type if isinstance(item_type, str) else None, verdict.reason, verdict.errors, verdict.message,
+            index, item_id if isinstance(item_id, str) else None, item_type if isinstance(item_type, str) else None,
+            verdict.reason, verdict.errors, verdict.message,
             name if item_type == "function_call" and isinstance(name, str) else None,
             call_id if isinstance(call_id, str) else None, verdict)
         self._blocked = self._blocked or line.blocks_replay
@@ -779,10 +783,12 @@ class JournalChecker:
     def _not_a_call(self, item: Any, item_type: Any) -> Verdict:
         """The verdict of an item that is not a function_call: it depends on its type alone, so it is made once
         per type (for the first :data:`REMEMBERED` types)."""
-        verdict = self._by_type.get(item_type) if isinstance(item_type, str) else None
+        if not isinstance(item_type, str):  # not an object, or no type: namespaced, said in its own words
+            return check_item(item, None, max_depth=self._max_depth)
+        verdict = self._by_type.get(item_type)
         if verdict is None:
             verdict = check_item(item, None, max_depth=self._max_depth)
-            if isinstance(item_type, str) and len(self._by_type) < REMEMBERED:
+            if len(self._by_type) < REMEMBERED:
                 self._by_type[item_type] = verdict
         return verdict
 
