@@ -705,6 +705,7 @@ class JournalChecker:
         self._format_assertion, self._max_depth, self._memo = format_assertion, max_depth, memo
         self._unknown_tools = not (tools_later and tools is None and schema is None)  # report unknown_tool
         self._table = _tool_table(tools, self._findings) if schema is None else {}
+        self._known = ", ".join(_q(n) for n in self._table) or "none"  # for unknown_tool messages
         # How calls are checked: against the one schema, else against their tool's, by name (compiled once).
         self._one_schema = None if schema is None else _why_of(schema, format_assertion, None, max_depth)
         if self._one_schema is not None and self._one_schema.problem is not None:
@@ -810,9 +811,8 @@ class JournalChecker:
             why = self._one_schema
         else:
             if self._unknown_tools and (not isinstance(name, str) or name not in self._table):
-                known = ", ".join(_q(n) for n in self._table) or "none"
                 findings.append(_finding("unknown_tool", index, (
-                    _item(index), f" calls {_q(name)}, which is not among the tools (known: {known})"), call_id))
+                    _item(index), f" calls {_q(name)}, which is not among the tools (known: {self._known})"), call_id))
             why = self._checked_as(name)
         verdict = _gate(item, why) if self._memo is None else self._memo._verdict(item, why)
         if self._allowed is not None and not (isinstance(name, str) and name in self._allowed):
