@@ -393,9 +393,13 @@ class Finding:
                 "severity": self.severity, "pointer": self.pointer, "line": self.line, "column": self.column}
 
 
-@dataclass(frozen=True)
+@dataclass
 class ItemVerdict:
-    """One item's line in a :class:`JournalReport`."""
+    """One item's line in a :class:`JournalReport`: read-only once made (``refused_by`` is set with
+    :func:`dataclasses.replace`). Not frozen because a journal makes one per item: a frozen dataclass sets each of
+    its ten fields through ``object.__setattr__``, a third of a 24,000-item journal's check. The :class:`Verdict`
+    it holds, which items share, is frozen.
+    """
 
     index: int
     id: str | None
