@@ -697,8 +697,10 @@ class JournalChecker:
     any length (``python -m webapp gate --stream``) runs line by line.
 
     It keeps only what pairing needs — each call's ``call_id`` with its index and status, each answered
-    ``call_id``, the completed calls still waiting for an output — never the items or their verdicts. Findings
-    accumulate until :meth:`take_findings`. Arguments are as :func:`check_journal`'s.
+    ``call_id``, the completed calls still waiting for an output — never the items or their verdicts, except the
+    one verdict of each item type that is not a call and each tool name's compiled schema (the first
+    :data:`REMEMBERED` of each), and what a ``memo`` given keeps. Findings accumulate until :meth:`take_findings`.
+    Arguments are as :func:`check_journal`'s.
     """
 
     def __init__(self, tools: Iterable[Any] | None = None, *, tool_choice: Any = None,
