@@ -145,18 +145,21 @@ def breakdown(left_text: str, right_text: str) -> dict[str, float]:
 def verdicts_breakdown(left_text: str, right_text: str) -> dict[str, float]:
     """The gate's verdicts on both journals, outside Flask: as the page asks for them (no tools given, so ``schema
     next`` with ``tools_later``; one :class:`~webapp.core.gate.VerdictMemo`, so the right side reuses the left
-    side's calls), and as ``python -m webapp gate`` and ``/api/gate`` ask (``unknown_tool`` findings, no memo)."""
+    side's calls), and as ``python -m webapp gate`` and ``/api/gate`` ask (``unknown_tool`` findings, no memo).
+    The collector is paused, as the page pauses it for texts this big."""
     from webapp.core.gate import VerdictMemo, check_journal
+    from webapp.core.json.text import paused_gc
 
     left, right = json.loads(left_text), json.loads(right_text)
-    start = time.perf_counter()
-    memo = VerdictMemo()
-    check_journal(left, tools_later=True, memo=memo)
-    check_journal(right, tools_later=True, memo=memo)
-    paged = time.perf_counter()
-    check_journal(left)
-    check_journal(right)
-    done = time.perf_counter()
+    with paused_gc():
+        start = time.perf_counter()
+        memo = VerdictMemo()
+        check_journal(left, tools_later=True, memo=memo)
+        check_journal(right, tools_later=True, memo=memo)
+        paged = time.perf_counter()
+        check_journal(left)
+        check_journal(right)
+        done = time.perf_counter()
     return {"gate verdicts of both as the page asks": paged - start, "as the CLI and /api/gate ask": done - paged}
 
 
