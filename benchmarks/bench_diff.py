@@ -13,8 +13,8 @@ from the npm registry into ``benchmarks/.cache/node`` (gitignored). Without ``no
 with a message.
 
 Prints both numbers of reported changes (ours: the page's count and the JSON Patch length; jsondiffpatch: its JSON
-Patch length), both times and the ratio. Target: the same number of changes and at most jsondiffpatch's time
-(issue 11).
+Patch length), both times and the ratio, and where our time goes outside Flask (parse, diff, the gate's verdicts).
+Target: the same number of changes and at most jsondiffpatch's time (issue 11).
 """
 
 from __future__ import annotations
@@ -142,6 +142,27 @@ def breakdown(left_text: str, right_text: str) -> dict[str, float]:
     return {"parse both": parsed - start, "diff": done - parsed}
 
 
+def verdicts_breakdown(left_text: str, right_text: str) -> dict[str, float]:
+    """The gate's verdicts on both journals, outside Flask: as the page asks for them (no tools given, so ``schema
+    next`` with ``tools_later``; one :class:`~webapp.core.gate.VerdictMemo`, so the right side reuses the left
+    side's calls), and as ``python -m webapp gate`` and ``/api/gate`` ask (``unknown_tool`` findings, no memo).
+    The collector is paused, as the page pauses it for texts this big."""
+    from webapp.core.gate import VerdictMemo, check_journal
+    from webapp.core.json.text import paused_gc
+
+    left, right = json.loads(left_text), json.loads(right_text)
+    with paused_gc():
+        start = time.perf_counter()
+        memo = VerdictMemo()
+        check_journal(left, tools_later=True, memo=memo)
+        check_journal(right, tools_later=True, memo=memo)
+        paged = time.perf_counter()
+        check_journal(left)
+        check_journal(right)
+        done = time.perf_counter()
+    return {"gate verdicts of both as the page asks": paged - start, "as the CLI and /api/gate ask": done - paged}
+
+
 def run_jsondiffpatch(left_file: Path, right_file: Path, runs: int) -> tuple[int, float] | None:
     """(JSON Patch operations, best seconds) from jsondiffpatch, or None (with a message) without Node."""
     node, npm = shutil.which("node"), shutil.which("npm")
@@ -187,6 +208,8 @@ def main() -> int:
           f"{ours:.3f} s")
     print("  of which, outside Flask: " + ", ".join(f"{k} {v:.3f} s" for k, v in
                                                    breakdown(left_text, right_text).items()))
+    print("  and, outside Flask: " + ", ".join(f"{k} {v:.3f} s" for k, v in
+                                              verdicts_breakdown(left_text, right_text).items()))
     baseline = run_jsondiffpatch(left_file, right_file, args.runs)
     if baseline is None:
         return 0

@@ -141,6 +141,13 @@ def test_journal_allowed_tools(client):
     assert [f["code"] for f in body["findings"]] == ["tool_not_allowed"]
 
 
+def test_journal_tool_choice_with_a_call_named_by_a_list_is_a_finding_not_a_500(client):
+    response = post(client, {"items": [{**call("{}"), "name": ["get_weather"]}], "tools": TOOLS,
+                             "tool_choice": "none"})
+    assert response.status_code == 200
+    assert [f["code"] for f in response.get_json()["findings"]] == ["unknown_tool", "tool_not_allowed"]
+
+
 @pytest.mark.parametrize(("body", "param", "words"), [
     ("this is not json", None, "not valid JSON: line 1, column 1"),
     ('{"item": {"type": "function_call",}}', None, "line 1, column 34"),

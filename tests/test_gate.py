@@ -402,3 +402,112 @@ def test_a_nested_tool_with_an_unusable_schema_is_placed_in_its_function():
     assert report.findings[1].message.startswith("tools[0].function.parameters/type: ")
     flat = check_journal([], [{"type": "function", "name": "f", "parameters": {"type": "objekt"}}])
     assert flat.findings[0].message.startswith("tools[0].parameters/type: ")
+
+
+@pytest.mark.parametrize("name", [["get_weather"], {"a": 1}, None, 3])
+def test_a_call_whose_name_is_not_a_string_is_outside_any_tool_choice(name):
+    """tool_choice allows names; a name that is a list or an object (unhashable) is none of them, not a crash."""
+    call = {"type": "function_call", "call_id": "c1", "name": name, "status": "completed", "arguments": "{}"}
+    report = check_journal([call], SAMPLE_TOOLS, tool_choice={"type": "function", "name": "get_weather"})
+    assert [f.code for f in report.findings] == ["unknown_tool", "tool_not_allowed"]
+    assert report.replayable is False
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# tools_later (the pages' "schema next") and the call-verdict memo: the same answers, less work
+
+
+def everything(report) -> tuple:
+    """All a report says, the per-item verdicts' details and the findings' parts included."""
+    return (report.as_dict(), [(i.verdict.as_dict(), i.verdict.arguments) for i in report.items],
+            [f.parts for f in report.findings])
+
+
+def journal_cases() -> list[tuple[list, list | None]]:
+    cases = [(load_journal(case["journal"]).items, case.get("tools")) for case in JOURNALS]
+    sample = load_journal((SAMPLES / "journal-openai-responses.jsonl").read_bytes()).items
+    odd = [{"type": "function_call", "call_id": f"c{k}", "name": name, "status": status, "arguments": arguments}
+           for k, (name, status, arguments) in enumerate([
+               ("get_weather", "completed", '{"location": "Paris"}'), ("get_weather", 1, "{}"),
+               ("get_weather", True, "{}"), ("get_weather", None, "{}"), ("nope", "completed", '{"location": "x"}'),
+               (["get_weather"], "completed", "{}"), ("get_weather", "completed", {"location": "x"}),
+               ("get_weather", "completed", '{"location": 3}'), ("get_weather", "completed", "[" * 200 + "]" * 200),
+               ("get_weather", "completed", "NaN"), ("get_weather", "in_progress", '{"locat')])]
+    return cases + [(sample, SAMPLE_TOOLS), (sample, None), (odd + odd, SAMPLE_TOOLS), (odd, None)]
+
+
+@pytest.mark.parametrize(("items", "tools"), journal_cases())
+def test_tools_later_only_drops_unknown_tool_when_no_tools_are_given(items, tools):
+    now, later = check_journal(items, tools), check_journal(items, tools, tools_later=True)
+    if tools is not None:
+        assert everything(later) == everything(now)
+        return
+    assert not any(f.code == "unknown_tool" for f in later.findings)
+    assert later.findings == [f for f in now.findings if f.code != "unknown_tool"]
+    assert everything(later)[1] == everything(now)[1]  # every item's verdict, details and all
+    assert [i.refused_by for i in later.items] == [tuple(c for c in i.refused_by if c != "unknown_tool")
+                                                   for i in now.items]
+
+
+def test_tools_later_keeps_unknown_tool_when_the_journal_or_a_schema_gives_the_tools():
+    call = {"type": "function_call", "call_id": "c1", "name": "nope", "status": "completed", "arguments": "{}"}
+    journal = load_journal({"input": [call], "tools": SAMPLE_TOOLS})
+    assert [f.code for f in check_journal(journal, tools_later=True).findings] == ["unknown_tool"]
+    assert [f.code for f in check_journal([call], [], tools_later=True).findings] == ["unknown_tool"]
+    assert check_journal([call], schema={"type": "object"}, tools_later=True).items[0].reason == "ok"
+    assert [f.code for f in check_journal([call]).findings] == ["unknown_tool"]  # the default: the CLI's, the API's
+
+
+@pytest.mark.parametrize("tools_later", [False, True])
+@pytest.mark.parametrize("settings", [{}, {"schema": SCHEMAS["get_weather"]}, {"schema": {"type": 12}},
+                                      {"max_depth": 3}, {"format_assertion": True},
+                                      {"tool_choice": {"type": "function", "name": "get_weather"}}])
+def test_a_memo_shared_by_several_checks_changes_no_answer(settings, tools_later):
+    memo = gate.VerdictMemo()
+    for items, tools in journal_cases() + journal_cases():  # the second round answers from the memo
+        assert everything(check_journal(items, tools, memo=memo, tools_later=tools_later, **settings)) == \
+            everything(check_journal(items, tools, tools_later=tools_later, **settings))
+
+
+def test_a_memo_keeps_the_calls_checked_differently_apart():
+    """One call, one memo: against another schema, another depth limit or under another name it is gated anew."""
+    call = {"type": "function_call", "call_id": "c1", "name": "get_weather", "status": "completed",
+            "arguments": '{"location": "Paris", "unit": "kelvin"}'}
+    memo = gate.VerdictMemo()
+    assert check_journal([call], SAMPLE_TOOLS, memo=memo).items[0].reason == "arguments_schema"
+    assert check_journal([call], schema={"type": "object"}, memo=memo).items[0].reason == "ok"
+    assert check_journal([call], schema={"type": "object"}, max_depth=0, memo=memo).items[0].reason == \
+        "arguments_parse"
+    renamed = check_journal([{**call, "name": "other"}], schema=True, memo=memo).items[0]
+    assert renamed.reason == "ok"
+    unknown = check_journal([{**call, "name": "other"}], SAMPLE_TOOLS, memo=memo).items[0]
+    assert unknown.message == 'no schema of "other" to check the arguments against'
+    assert len(memo) == 5
+
+
+def test_a_memo_reuses_the_calls_the_other_side_gated():
+    """The two sides of a diff: the right side's unchanged calls are answered from the left side's verdicts."""
+    def calls(cities):
+        return [{"type": "function_call", "call_id": f"c{k}", "name": "get_weather", "status": "completed",
+                 "arguments": json.dumps({"location": city})} for k, city in enumerate(cities)]
+    memo = gate.VerdictMemo()
+    left = check_journal(calls(["Paris", "Lyon", "Nice"]), SAMPLE_TOOLS, memo=memo)
+    right = check_journal(calls(["Paris", "Lyon", "Brest", "Nice"]), SAMPLE_TOOLS, memo=memo)
+    assert len(memo) == 4
+    assert right.items[1].verdict is left.items[1].verdict
+    assert [i.reason for i in right.items] == ["ok"] * 4
+
+
+def test_a_stream_of_ever_new_item_types_and_names_keeps_each_verdict_its_own():
+    """The checker remembers the verdict of at most REMEMBERED types and names; past them each is made anew."""
+    checker = gate.JournalChecker(SAMPLE_TOOLS)
+    count = gate.REMEMBERED + 10
+    for k in range(count):
+        extension = checker.add({"type": f"acme:kind_{k}"})
+        assert extension.reason == "namespaced" and f'"acme:kind_{k}"' in extension.message
+        portable = checker.add({"type": f"kind_{k}"})
+        assert portable.reason == "not_function_call" and f'"kind_{k}"' in portable.message
+        call = checker.add({"type": "function_call", "call_id": f"c{k}", "name": f"tool_{k}", "status": "completed",
+                            "arguments": "{}"})
+        assert call.message == f'no schema of "tool_{k}" to check the arguments against'
+    assert [f.code for f in checker.take_findings()] == ["unknown_tool"] * count

@@ -340,9 +340,11 @@ def _holds_items(value: Any) -> tuple[str, str, list[Any]] | None:
 def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int,
               placed: bool) -> tuple[list[SideVerdict], str]:
     """The gate's verdict on each side that holds items (one item, or a journal: its items and pairing findings),
-    with the schema field's schema or tools when given; sides that hold none get no verdict."""
+    with the schema field's schema or tools when given; sides that hold none get no verdict. The two journals are
+    mostly the same calls: the right side reuses the left side's call verdicts (one :class:`gate.VerdictMemo`)."""
     schema_value, note = _schema_text(schema_text, max_depth)
     out, notes = [], {note} if note else set()
+    memo = gate.VerdictMemo()
     for side in (left, right):
         located = _holds_items(side.document.value) if side.document else None
         if located is None:
@@ -360,7 +362,7 @@ def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int,
             out.append(SideVerdict(side.name, label, verdict.ok, verdict.message, at=at))
         else:
             out.append(_journal_verdict(side.name, shape, base, items, schema_value, side if placed else None,
-                                        max_depth))
+                                        max_depth, memo))
     return out, "; ".join(sorted(notes))
 
 
@@ -384,17 +386,16 @@ def _replay_claim(result: DiffResult, verdicts: list[SideVerdict]) -> str | None
 
 
 def _journal_verdict(side: str, shape: str, base: str, items: list[Any], schema_value: Any,
-                     placed: Side | None, max_depth: int) -> SideVerdict:
+                     placed: Side | None, max_depth: int, memo: gate.VerdictMemo | None = None) -> SideVerdict:
     """One journal side through :func:`webapp.core.gate.check_journal`. Without a schema or tools the calls'
-    schemas are left for step 2 (``schema next``, no ``unknown_tool`` for every call, as on the Format page).
-    ``placed``: the side, when its places in the pasted text are shown."""
+    schemas are left for step 2 (``schema next``, ``tools_later``: no ``unknown_tool`` for every call, as on the
+    Format page). ``placed``: the side, when its places in the pasted text are shown; ``memo``: call verdicts
+    shared with the other side."""
     tools = schema_value if isinstance(schema_value, list) else (
         [schema_value] if tool_shape(schema_value) is not None else None)
     schema = schema_value if tools is None and schema_value is not None else None
-    report = gate.check_journal(items, tools, schema=schema, max_depth=max_depth)
+    report = gate.check_journal(items, tools, schema=schema, max_depth=max_depth, tools_later=True, memo=memo)
     schemaless = tools is None and schema is None
-    findings = [f for f in report.findings if not (schemaless and f.code == "unknown_tool")]
-    errors = {f.code for f in findings if f.severity == "error"}
 
     def pointer(index: int) -> str:
         return jp.child(base, index)
@@ -409,18 +410,19 @@ def _journal_verdict(side: str, shape: str, base: str, items: list[Any], schema_
 
     refusals: list[Refusal] = []
     labels: dict[str, int] = {}
+    passing = ("ok", SCHEMA_NEXT)
     for verdict in report.items:
-        label = gate_label(verdict.verdict) if schemaless and verdict.verdict is not None else verdict.reason
-        refused = [code for code in verdict.refused_by if code in errors]
-        label = "refused" if label in ("ok", SCHEMA_NEXT) and refused else label
+        reason = verdict.reason
+        label = gate_label(verdict.verdict) if schemaless and verdict.verdict is not None else reason
+        if verdict.refused_by and label in passing:
+            label = "refused"
         labels[label] = labels.get(label, 0) + 1
-        blocks = verdict.reason == "namespaced" or (verdict.type == "function_call"
-                                                    and label not in ("ok", SCHEMA_NEXT))
-        if blocks and label != "refused":
+        if label != "refused" and (reason == "namespaced" or (verdict.type == "function_call"
+                                                              and label not in passing)):
             where = pointer(verdict.index)
             place = pasted(_arguments_at(document, where, items[verdict.index], verdict.verdict)) or at(where)
             refusals.append(Refusal(label, f"item {verdict.index}: {verdict.message}", where, place))
-    for finding in findings:
+    for finding in report.findings:
         where = pointer(finding.index) if finding.index is not None else None
         place = pasted((finding.line, finding.column)) if document is not None and finding.line else at(where)
         refusals.append(Refusal(finding.code, finding.describe(), where, place, finding.severity))

@@ -25,8 +25,9 @@ data (:class:`Finding`: code, item index, pointer, line:column, and the items it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 from webapp.core.items import RUNNABLE_STATUS, is_namespaced, tool_shape
@@ -45,7 +46,7 @@ from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compi
 
 __all__ = [
     "REASONS", "STEPS", "Step", "replay_gate", "check_item", "Verdict", "check_journal", "tool_schema",
-    "JournalReport", "ItemVerdict", "Finding", "ItemRef", "DEFAULT_MAX_DEPTH",
+    "JournalReport", "ItemVerdict", "Finding", "ItemRef", "DEFAULT_MAX_DEPTH", "VerdictMemo", "REMEMBERED",
     "FINDINGS", "load_journal", "Journal", "JournalError", "SchemaInvalid", "SchemaError",
 ]
 
@@ -70,6 +71,12 @@ FINDINGS = {
 # When a function tool has no `parameters`, its arguments must still be a JSON object.
 NO_PARAMETERS_SCHEMA: dict[str, Any] = {"type": "object"}
 
+#: How many item types, and how many tool names, a :class:`JournalChecker` remembers a verdict or a compiled schema
+#: for: a journal uses a handful; a stream that invents a new one on every line must not grow the memory.
+REMEMBERED = 256
+
+_NO_MEMBERS: Mapping[str, Any] = MappingProxyType({})  # what a journal entry that is not an object has
+
 
 # --------------------------------------------------------------------------------------------------------------
 # The rules, once
@@ -80,7 +87,10 @@ _REFUSED = object()  # what a step's test answers when its rule refuses the item
 
 @dataclass(frozen=True)
 class _Why:
-    """What a step's explanation may need besides the value it refused (check_item only)."""
+    """How one item is checked besides its own value: what the steps' tests need (the compiled schema, the depth
+    limit) and what their explanations add (the schema's problem, the tool's name). Hashable (the schema and its
+    problem by identity): with an item's status and arguments, the key of a memoised verdict (:class:`VerdictMemo`).
+    """
 
     compiled: CompiledSchema | None
     problem: SchemaInvalid | None
@@ -287,6 +297,11 @@ def check_item(item: Any, schema: dict | bool | None, *, format_assertion: bool 
     :param max_depth: nesting limit (JSON levels) for the parsed ``arguments``; deeper is ``arguments_parse``.
     :return: a :class:`Verdict`; never raises for a bad schema (see ``Verdict.schema_problem``).
     """
+    return _gate(item, _why_of(schema, format_assertion, tool_name, max_depth))
+
+
+def _why_of(schema: dict | bool | None, format_assertion: bool, tool_name: str | None, max_depth: int) -> _Why:
+    """How items are checked against ``schema`` (compiled here: an unusable one is kept as its problem)."""
     compiled: CompiledSchema | None = None
     problem: SchemaInvalid | None = None
     if schema is not None:
@@ -294,11 +309,15 @@ def check_item(item: Any, schema: dict | bool | None, *, format_assertion: bool 
             compiled = compile_schema(schema, format_assertion=format_assertion)
         except SchemaInvalid as exc:
             problem = exc
-    why = _Why(compiled, problem, f" of {_q(tool_name)}" if tool_name else "", max_depth)
+    return _Why(compiled, problem, f" of {_q(tool_name)}" if tool_name else "", max_depth)
+
+
+def _gate(item: Any, why: _Why) -> Verdict:
+    """:func:`check_item`'s run of :data:`STEPS`, the schema compiled beforehand (``why``)."""
     value = item
     for step in STEPS:
         try:
-            passed = step.test(value, compiled, max_depth)
+            passed = step.test(value, why.compiled, why.max_depth)
             if passed is not _REFUSED:
                 value = passed
                 continue
@@ -306,7 +325,7 @@ def check_item(item: Any, schema: dict | bool | None, *, format_assertion: bool 
         except SchemaInvalid as exc:  # a catastrophic pattern the reference engine alone had to run
             return Verdict(step.reason, False, arguments=value, schema_problem=exc,
                            message=f"the schema{why.tool} cannot be evaluated on these arguments: {exc}")
-        return Verdict(step.reason, False, schema_problem=problem, message=message, **details)
+        return Verdict(step.reason, False, schema_problem=why.problem, message=message, **details)
     return Verdict("ok", True, arguments=value, message="may be executed, and its function_call_output written")
 
 
@@ -374,9 +393,13 @@ class Finding:
                 "severity": self.severity, "pointer": self.pointer, "line": self.line, "column": self.column}
 
 
-@dataclass(frozen=True)
+@dataclass
 class ItemVerdict:
-    """One item's line in a :class:`JournalReport`."""
+    """One item's line in a :class:`JournalReport`: read-only once made (``refused_by`` is set with
+    :func:`dataclasses.replace`). Not frozen because a journal makes one per item: a frozen dataclass sets each of
+    its ten fields through ``object.__setattr__``, a third of a 24,000-item journal's check. The :class:`Verdict`
+    it holds, which items share, is frozen.
+    """
 
     index: int
     id: str | None
@@ -590,9 +613,41 @@ def _allowed_names(tool_choice: Any) -> tuple[set[str] | None, str, str | None]:
     return names, f"tool_choice allowed_tools lists {shown}", None
 
 
+class VerdictMemo:
+    """The verdicts of the function_calls already gated, for checks that meet the same calls again: the two sides
+    of a Diff page are mostly one journal. Give one to each :func:`check_journal` of one request.
+
+    A call's verdict depends only on how it is checked (its tool's compiled schema, its name for messages, the depth
+    limit) and on its ``status`` and ``arguments`` string: that is the key, and a hit skips the parse and the schema
+    check. The findings (pairing, ``tool_choice``, ``duplicate_member``) stay each journal's own, never memoised. A
+    call whose ``arguments`` is not a string, or whose ``status`` is neither a string nor missing, is gated each time
+    (cheap, and ``1 == True`` would mix keys whose messages differ).
+
+    It holds one entry per distinct call it has seen: make one per request, never keep it across requests.
+    """
+
+    def __init__(self) -> None:
+        self._verdicts: dict[tuple[_Why, str | None, str], Verdict] = {}
+
+    def __len__(self) -> int:
+        """The number of distinct calls it holds."""
+        return len(self._verdicts)
+
+    def _verdict(self, item: dict, why: _Why) -> Verdict:
+        status, arguments = item.get("status"), item.get("arguments")
+        if not isinstance(arguments, str) or not (status is None or isinstance(status, str)):
+            return _gate(item, why)
+        key = (why, status, arguments)
+        verdict = self._verdicts.get(key)
+        if verdict is None:
+            verdict = self._verdicts[key] = _gate(item, why)
+        return verdict
+
+
 def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = None, *, tool_choice: Any = None,
                   schema: dict | bool | None = None, format_assertion: bool = False,
-                  max_depth: int = DEFAULT_MAX_DEPTH) -> JournalReport:
+                  max_depth: int = DEFAULT_MAX_DEPTH, tools_later: bool = False,
+                  memo: VerdictMemo | None = None) -> JournalReport:
     """Gate every item of a conversation and check the pairing rules (Open Responses spec, function_call /
     function_call_output; "tool_choice"; the article's "do not mix Chat Completions envelopes").
 
@@ -606,6 +661,13 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
     :param schema: one schema for every function_call, whatever its name (then ``tools`` is not consulted).
     :param format_assertion: assert ``format`` in the schemas.
     :param max_depth: nesting limit (JSON levels) for each call's parsed ``arguments`` (see :func:`check_item`).
+    :param tools_later: the tools are given in a later step (the Diff and Format pages' ``schema next``): when
+        neither ``tools`` (nor the journal's own) nor ``schema`` is given, a call naming no tool is no
+        ``unknown_tool`` finding. Its verdict is the same (``arguments_schema`` at best: there is no schema to check
+        it against). Without it a journal with no tools has an ``unknown_tool`` error for every call, as the CLI and
+        ``/api/gate`` report it.
+    :param memo: verdicts of calls other checks of this request made (:class:`VerdictMemo`); the report is the
+        same with or without it.
     :return: a :class:`JournalReport`. ``replayable`` is false when any item blocks the replay
         (:attr:`ItemVerdict.blocks_replay`: a ``namespaced`` item, a function_call that is not ``ok``) or any finding
         is an error. Findings name items by their position in ``items``, as data (:attr:`Finding.parts`).
@@ -620,8 +682,12 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
         tool_choice = items.tool_choice if tool_choice is None else tool_choice
         items = items.items
     checker = JournalChecker(tools, tool_choice=tool_choice, schema=schema, format_assertion=format_assertion,
-                             max_depth=max_depth, duplicates=duplicates.get(None, ()))
-    verdicts = [checker.add(item, duplicates.get(index, ())) for index, item in enumerate(items)]
+                             max_depth=max_depth, duplicates=duplicates.get(None, ()), tools_later=tools_later,
+                             memo=memo)
+    if duplicates:
+        verdicts = [checker.add(item, duplicates.get(index, ())) for index, item in enumerate(items)]
+    else:
+        verdicts = [checker.add(item) for item in items]
     findings = checker.take_findings()
     return JournalReport(checker.replayable, _refused(verdicts, findings), findings, shape)
 
@@ -631,21 +697,27 @@ class JournalChecker:
     any length (``python -m webapp gate --stream``) runs line by line.
 
     It keeps only what pairing needs — each call's ``call_id`` with its index and status, each answered
-    ``call_id``, the completed calls still waiting for an output — never the items or their verdicts. Findings
-    accumulate until :meth:`take_findings`. Arguments are as :func:`check_journal`'s.
+    ``call_id``, the completed calls still waiting for an output — never the items or their verdicts, except the
+    one verdict of each item type that is not a call and each tool name's compiled schema (the first
+    :data:`REMEMBERED` of each), and what a ``memo`` given keeps. Findings accumulate until :meth:`take_findings`.
+    Arguments are as :func:`check_journal`'s.
     """
 
     def __init__(self, tools: Iterable[Any] | None = None, *, tool_choice: Any = None,
                  schema: dict | bool | None = None, format_assertion: bool = False,
-                 max_depth: int = DEFAULT_MAX_DEPTH, duplicates: Iterable[Duplicate] = ()) -> None:
+                 max_depth: int = DEFAULT_MAX_DEPTH, duplicates: Iterable[Duplicate] = (), tools_later: bool = False,
+                 memo: VerdictMemo | None = None) -> None:
         self._findings: list[Finding] = []
-        self._schema, self._format_assertion, self._max_depth = schema, format_assertion, max_depth
+        self._format_assertion, self._max_depth, self._memo = format_assertion, max_depth, memo
+        self._unknown_tools = not (tools_later and tools is None and schema is None)  # report unknown_tool
         self._table = _tool_table(tools, self._findings) if schema is None else {}
-        if schema is not None:
-            try:
-                compile_schema(schema, format_assertion=format_assertion)
-            except SchemaInvalid as exc:
-                self._findings.append(_finding("tool_schema_invalid", None, f"schema: {exc}"))
+        self._known = ", ".join(_q(n) for n in self._table) or "none"  # for unknown_tool messages
+        # How calls are checked: against the one schema, else against their tool's, by name (compiled once).
+        self._one_schema = None if schema is None else _why_of(schema, format_assertion, None, max_depth)
+        if self._one_schema is not None and self._one_schema.problem is not None:
+            self._findings.append(_finding("tool_schema_invalid", None, f"schema: {self._one_schema.problem}"))
+        self._by_name: dict[str | None, _Why] = {}
+        self._by_type: dict[str, Verdict] = {}  # the verdict of each item type that is not function_call
         self._findings += [_duplicate_finding(d) for d in duplicates]
         self._allowed, self._allowed_words, choice_problem = _allowed_names(tool_choice)
         if choice_problem is not None:
@@ -679,25 +751,26 @@ class JournalChecker:
         index = self._count
         self._count += 1
         findings = self._findings
-        item_type = item.get("type") if isinstance(item, dict) else None
-        call_id = item.get("call_id") if isinstance(item, dict) else None
-        name = item.get("name") if isinstance(item, dict) else None
-        findings += [_duplicate_finding(d, call_id) for d in duplicates]
+        member = item.get if isinstance(item, dict) else _NO_MEMBERS.get
+        item_type, call_id, name, role = member("type"), member("call_id"), member("name"), member("role")
+        if duplicates:
+            findings += [_duplicate_finding(d, call_id) for d in duplicates]
 
-        if isinstance(item, dict) and (isinstance(item.get("tool_calls"), list) or item.get("role") == "tool"):
-            what = "a tool_calls array" if isinstance(item.get("tool_calls"), list) else "a role \"tool\" message"
+        tool_calls = member("tool_calls")
+        if isinstance(tool_calls, list) or role == "tool":
+            what = "a tool_calls array" if isinstance(tool_calls, list) else "a role \"tool\" message"
             findings.append(_finding("chat_completions_envelope", index, (
                 _item(index), f" is {what} from Chat Completions: replaying it sends the wrong envelope to an Open "
                 "Responses provider (use function_call / function_call_output items)"),
-                call_id or item.get("tool_call_id")))
+                call_id or member("tool_call_id")))
 
         if item_type == "function_call":
             verdict = self._call(index, item, name, call_id)
         else:
-            verdict = check_item(item, None, max_depth=self._max_depth)
+            verdict = self._not_a_call(item, item_type)
             if item_type == "function_call_output":
                 _pair_output(index, call_id, self._calls, self._answered, findings)
-            elif item_type == "message" and item.get("role") == "user":
+            elif item_type == "message" and role == "user":
                 for call_index, waiting in self._pending:
                     if waiting not in self._answered:
                         findings.append(_finding("missing_output", call_index, (
@@ -705,28 +778,50 @@ class JournalChecker:
                             "message at ", _item(index)), waiting))
                 self._pending = []
 
+        item_id = member("id")
         line = ItemVerdict(
-            index, item.get("id") if isinstance(item, dict) and isinstance(item.get("id"), str) else None,
-            item_type if isinstance(item_type, str) else None, verdict.reason, verdict.errors, verdict.message,
+            index, item_id if isinstance(item_id, str) else None, item_type if isinstance(item_type, str) else None,
+            verdict.reason, verdict.errors, verdict.message,
             name if item_type == "function_call" and isinstance(name, str) else None,
             call_id if isinstance(call_id, str) else None, verdict)
         self._blocked = self._blocked or line.blocks_replay
         return line
 
+    def _not_a_call(self, item: Any, item_type: Any) -> Verdict:
+        """The verdict of an item that is not a function_call: it depends on its type alone, so it is made once
+        per type (for the first :data:`REMEMBERED` types)."""
+        if not isinstance(item_type, str):  # not an object, or no type: namespaced, said in its own words
+            return check_item(item, None, max_depth=self._max_depth)
+        verdict = self._by_type.get(item_type)
+        if verdict is None:
+            verdict = check_item(item, None, max_depth=self._max_depth)
+            if len(self._by_type) < REMEMBERED:
+                self._by_type[item_type] = verdict
+        return verdict
+
+    def _checked_as(self, name: Any) -> _Why:
+        """How a call naming ``name`` is checked: its tool's schema, compiled once (for the first
+        :data:`REMEMBERED` names), or none when no tool has that name."""
+        name = name if isinstance(name, str) else None
+        why = self._by_name.get(name)
+        if why is None:
+            tool = self._table.get(name) if name is not None else None
+            why = _why_of(tool.schema if tool else None, self._format_assertion, name, self._max_depth)
+            if len(self._by_name) < REMEMBERED:
+                self._by_name[name] = why
+        return why
+
     def _call(self, index: int, item: dict, name: Any, call_id: Any) -> Verdict:
         findings = self._findings
-        if self._schema is not None:
-            verdict = check_item(item, self._schema, format_assertion=self._format_assertion,
-                                 max_depth=self._max_depth)
+        if self._one_schema is not None:
+            why = self._one_schema
         else:
-            tool = self._table.get(name) if isinstance(name, str) else None
-            if tool is None:
-                known = ", ".join(_q(n) for n in self._table) or "none"
+            if self._unknown_tools and (not isinstance(name, str) or name not in self._table):
                 findings.append(_finding("unknown_tool", index, (
-                    _item(index), f" calls {_q(name)}, which is not among the tools (known: {known})"), call_id))
-            verdict = check_item(item, tool.schema if tool else None, format_assertion=self._format_assertion,
-                                 tool_name=name if isinstance(name, str) else None, max_depth=self._max_depth)
-        if self._allowed is not None and name not in self._allowed:
+                    _item(index), f" calls {_q(name)}, which is not among the tools (known: {self._known})"), call_id))
+            why = self._checked_as(name)
+        verdict = _gate(item, why) if self._memo is None else self._memo._verdict(item, why)
+        if self._allowed is not None and not (isinstance(name, str) and name in self._allowed):
             findings.append(_finding("tool_not_allowed", index, (
                 _item(index), f" calls {_q(name)}, but {self._allowed_words}"), call_id))
         if not isinstance(call_id, str) or not call_id:
@@ -749,6 +844,8 @@ def _refused(verdicts: list[ItemVerdict], findings: list[Finding]) -> list[ItemV
         if finding.severity == "error" and finding.index is not None and finding.code not in codes.get(
                 finding.index, []):
             codes.setdefault(finding.index, []).append(finding.code)
+    if not codes:
+        return verdicts
     marked = []
     for verdict in verdicts:
         refused = tuple(codes.get(verdict.index, ()))

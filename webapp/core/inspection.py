@@ -311,8 +311,7 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
         tools = source.value.get("tools") if isinstance(source, Document) and isinstance(source.value, dict) else None
         tools = tools if isinstance(tools, list) else None
         # Without the tools every call would be "unknown_tool": that finding needs the tools the document names.
-        findings = [f for f in gate.check_journal(items, tools).findings
-                    if tools is not None or f.code != "unknown_tool"]
+        findings = gate.check_journal(items, tools, tools_later=True).findings
         inspection.findings = findings[:MAX_FINDINGS]
         for finding in findings:
             inspection.finding_counts[finding.code] = inspection.finding_counts.get(finding.code, 0) + 1
