@@ -9,7 +9,7 @@
 (function () {
   "use strict";
 
-  var DB_NAME = "inspector", STORE = "drafts", TOOLS_KEY = "inspector:tools";
+  var DB_NAME = "inspector", STORE = "drafts", TOOLS_KEY = "inspector:tools", FORGOTTEN_KEY = "inspector:forgotten";
   var SHARE_MAX = 8000; // characters in the fragment: a link that still fits in a chat message or an issue
   var PARSE_MAX = 1024 * 1024; // characters of a text sent to be looked into for tools (more is a document)
   var BACKUP_MAX = 1024 * 1024; // characters of a draft also written synchronously when the page goes away
@@ -160,27 +160,50 @@
   function loadTools() {
     try { return JSON.parse(localStorage.getItem(TOOLS_KEY) || "{}"); } catch (e) { return {}; }
   }
-  function storeTools(found) {
-    var tools = loadTools(), added = false;
+  // Tools "Forget" dropped ({name: definition}): a restored draft or an example does not teach them again; the
+  // user's own submission of one does.
+  function loadForgotten() {
+    try { return JSON.parse(localStorage.getItem(FORGOTTEN_KEY) || "{}"); } catch (e) { return {}; }
+  }
+  function forgetTools() {
+    var forgotten = Object.assign(loadForgotten(), loadTools());
+    try {
+      localStorage.setItem(FORGOTTEN_KEY, JSON.stringify(forgotten));
+      localStorage.removeItem(TOOLS_KEY);
+    } catch (e) { /* storage off: nothing kept */ }
+    offerAll();
+  }
+  function storeTools(found, byUser) {
+    var tools = loadTools(), forgotten = loadForgotten(), added = false, remembered = false;
     found.forEach(function (tool) {
       var definition = JSON.stringify(tool.definition, null, 2);
+      if (forgotten[tool.name] === definition) {
+        if (!byUser) return;
+        delete forgotten[tool.name];
+        remembered = true;
+      }
       if (tools[tool.name] !== definition) { tools[tool.name] = definition; added = true; }
     });
+    if (remembered) {
+      try { localStorage.setItem(FORGOTTEN_KEY, JSON.stringify(forgotten)); } catch (e) { /* storage off */ }
+    }
     if (!added) return;
     try { localStorage.setItem(TOOLS_KEY, JSON.stringify(tools)); } catch (e) { return; }
     offerAll();
   }
   // Keeps the tools the texts define; answers, for each text, the function a call in it names (or null).
-  // Each text is asked about once per page (texts over PARSE_MAX never: they are documents, not tools).
+  // Each text is asked about once per page (texts over PARSE_MAX never: they are documents, not tools), but again
+  // when the user submits it while forgotten tools may be in it (``byUser``).
   // A text over the request limit (body data-max-bytes, webapp/web/limits.py) is not sent: the page refuses it.
   function overLimit(text) {
     var limit = parseInt(document.body.getAttribute("data-max-bytes") || "0", 10);
     return limit > 0 && new Blob([text]).size > limit;
   }
-  function lookIn(texts) {
-    var wanted = [], waits = [];
+  function lookIn(texts, byUser) {
+    var wanted = [], waits = [], again = byUser && Object.keys(loadForgotten()).length > 0;
     texts.forEach(function (text) {
-      if (!text || !text.trim() || text.length > PARSE_MAX || hash(text) in called || overLimit(text)) return;
+      if (!text || !text.trim() || text.length > PARSE_MAX || overLimit(text)) return;
+      if (hash(text) in called && !again) return;
       if (pending[hash(text)]) waits.push(pending[hash(text)]); // asked already, the answer on its way
       else if (wanted.indexOf(text) < 0) wanted.push(text);
     });
@@ -189,7 +212,7 @@
     }).then(function (response) { return response.ok ? response.json() : null; }).then(function (found) {
       if (!found) return;
       wanted.forEach(function (text, i) { called[hash(text)] = found.calls[i] || null; });
-      storeTools(found.tools);
+      storeTools(found.tools, byUser);
     }).catch(function () { /* the server is away: no tools learnt this time */ });
     wanted.forEach(function (text) { pending[hash(text)] = asked; });
     asked.then(function () { wanted.forEach(function (text) { delete pending[hash(text)]; }); });
@@ -228,7 +251,8 @@
     forget.type = "button";
     forget.className = "tools-forget";
     forget.textContent = "Forget";
-    forget.title = "Forget these tools in every tab of this browser (the fields keep their text)";
+    forget.title = "Forget these tools in every tab of this browser (the fields keep their text, and teach them " +
+      "again only when you submit them)";
     bar.appendChild(forget);
   }
   function offerAll() { document.querySelectorAll("textarea[data-tools]").forEach(offerTools); }
@@ -388,7 +412,7 @@
       var elt = event.detail.elt;
       if (!form.contains(elt) && elt !== form && elt.form !== form) return;
       draft.submitted = submission(form, event.detail);
-      lookIn(Array.prototype.map.call(form.querySelectorAll("textarea[name]"), read));
+      lookIn(Array.prototype.map.call(form.querySelectorAll("textarea[name]"), read), !replaying);
       save();
     });
 
@@ -488,7 +512,9 @@
         // A filled-in tool makes the result on screen stale (a carried item "needs a schema"): ask again.
         var again = restored && restored.resubmit !== null && restored.resubmit !== undefined ? restored.resubmit
           : filled ? firstSubmitter(form) : null;
-        var asked = again !== null ? submitAgain(form, again) : null;
+        replaying = true; // the arrival asks for the result again: not the user's submission
+        var asked = null;
+        try { asked = again !== null ? submitAgain(form, again) : null; } finally { replaying = false; }
         return Promise.resolve(asked).catch(function () { /* the server is away: the page says nothing new */ })
           .then(function () { focusNext(form, filled || !base.empty); });
       });
@@ -518,6 +544,7 @@
     if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
     heading.focus();
   }
+  var replaying = false; // an arrival's submission again is under way (htmx:beforeRequest fires within it)
   function newer(a, b) { return !a ? b : !b ? a : (b.saved > a.saved ? b : a); }
   // Another history entry's backup (written as it was left, its IndexedDB write perhaps cut off): it becomes that
   // entry's own draft, unless a newer one is there, so Back to it still finds its text. Done before the arrival
@@ -536,8 +563,7 @@
 
   document.addEventListener("click", function (event) {
     if (!event.target.closest || !event.target.closest(".tools-bar button.tools-forget")) return;
-    try { localStorage.removeItem(TOOLS_KEY); } catch (e) { /* storage off: nothing kept */ }
-    offerAll();
+    forgetTools();
   });
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest(".tools-bar button[data-tool]");

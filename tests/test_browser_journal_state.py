@@ -126,6 +126,26 @@ def test_tools_are_shared_by_the_tabs_of_the_browser_and_forget_drops_them(page:
     other.close()
 
 
+def test_forgotten_tools_stay_forgotten_over_a_restored_draft_until_submitted_again(page: Page):
+    page.goto("/schema")
+    page.locator("#schema").fill(json.dumps(TOOL))
+    page.get_by_role("button", name="Validate").click()
+    bar = page.locator('.tools-bar[data-for="schema"]')
+    expect(bar).to_contain_text(TOOL["name"])
+    bar.get_by_role("button", name="Forget").click()
+    expect(bar).to_have_count(0)
+    page.reload()  # the draft, holding the definition, comes back and its result is asked for again
+    expect(page.locator("#schema")).to_have_value(re.compile(TOOL["name"]))
+    expect(page.locator("#schema-result")).not_to_be_empty()
+    page.goto("/journal")
+    expect(page.locator('.tools-bar[data-for="journal-tools"]')).to_have_count(0)
+    page.go_back()
+    expect(page.locator("#schema-result")).not_to_be_empty()
+    expect(bar).to_have_count(0)
+    page.get_by_role("button", name="Validate").click()  # the user's own submission teaches it again
+    expect(bar.get_by_role("button", name=TOOL["name"])).to_be_visible()
+
+
 def test_carrying_a_known_call_to_step_2_validates_it_and_focuses_the_result(page: Page):
     page.goto("/schema")
     page.locator("#instance").fill(json.dumps(FC_009))
