@@ -47,7 +47,9 @@ def text(name: str, default: str | None = "") -> str | None:
     value = _fields().get(name)
     if value is None:
         return default
-    return value.replace("\r\n", "\n")
+    # A text from a client other than a browser (or with no line break) holds no CR: the membership test is a
+    # fast C scan, several times cheaper on megabytes than a replace that finds nothing to replace.
+    return value.replace("\r\n", "\n") if "\r" in value else value
 
 
 def flag(name: str) -> bool:
