@@ -757,6 +757,37 @@ def test_a_big_parse_without_warnings_gives_the_same_verdict(small_limits):
     with pytest.raises(JSONTextError) as info:
         parse(text[:-1] + ",]", warn=False)
     assert info.value.code == "trailing_comma"
+
+
+#: Strings with every escape and the characters the C-speed verdict of a big text looks at.
+VERDICT_ITEM = ('{"i": %d, "s": "a \\\\ b \\\\\\" c \\u00e9 \\/ \\b\\f\\n\\r\\t, : {} []", '
+                '"n": [1.10, -0, 1e2, true, null], "o": {}}')
+
+
+@pytest.mark.parametrize("change", [
+    ("", ""),  # valid, checked without being decoded
+    ('"i": 150,', '"i": 150, "x": "tab\there",'), ('"i": 150,', '"i": 150, "x": "line\nbreak",'),
+    ('"i": 150,', '"i": 150, "x": "\x01",'), ('"i": 150,', '"i": 150, "x": "\\q",'),
+    ('"i": 150,', '"i": 150, "x": "\\u12g4",'), ('"i": 150,', '"i": 150, "x": \\ 1,'),
+    ('"i": 150,', '"i": 150, "x": NaN,'), ('"i": 150,', '"i": 150, "x" 1,'), ('"i": 150,', '"i": 150, "x": 01,'),
+    ('"i": 299,', '"i": 299, "x": "open'), ("}]", '}, "open]'), ("[", "\ufeff["), ('"i": 150,', '"i": 150, "x": 1 2,'),
+    ('"i": 150,', '"i": 150, "x": 1e400,'),  # valid: the json module reads it (inf), orjson does not
+    ('"i": 150,', '"i": 150, "x": "\\\\q",'),  # valid: an escaped backslash, then a letter
+])
+def test_a_big_verdict_without_values_is_the_json_modules(small_limits, change):
+    text = big_document(VERDICT_ITEM).replace(*change) if change[0] else big_document(VERDICT_ITEM)
+    assert text != big_document(VERDICT_ITEM) or not change[0]
+    try:
+        expected = parse(text, warn=False)
+    except JSONTextError as err:
+        with pytest.raises(JSONTextError) as info:
+            parse(text, warn=False, string_parts=True, values=False)
+        assert (info.value.code, info.value.line, info.value.column) == (err.code, err.line, err.column)
+    else:
+        quiet = parse(text, warn=False, string_parts=True, values=False)
+        assert quiet.text == text and quiet.value in (None, expected.value)
+        if change == ("", ""):
+            assert quiet.value is None  # valid, and shown so without decoding
 def test_the_skeleton_keeps_the_brackets_and_colons_outside_strings_only():
     from webapp.core.json.bytes import nesting_depth, neutral_escapes, outside_test, skeleton
 

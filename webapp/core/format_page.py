@@ -123,7 +123,8 @@ def format_document(source: str | bytes, *, action: str = "pretty", indent: str 
     :param preview: characters of the formatted text the caller will show; a longer answer is not built whole
         (``Outcome.output`` is then ``None``; ``Outcome.shown`` has the part). ``None``: the whole text.
     :param as_bytes: the whole formatted text as UTF-8 in ``Outcome.data`` (not in ``output``), for a download:
-        nothing else is reported (no warnings are looked for, no items inspected, no tree built).
+        nothing else is reported (no warnings are looked for, no items inspected, no tree built; the document's
+        ``value`` may be ``None``: a big text is checked, not decoded).
     :raises ValueError: for an unknown ``action`` or ``indent`` (a programming error, not user input).
     """
     if action not in ACTIONS:
@@ -144,7 +145,9 @@ def _format_document(source: str | bytes, action: str, indent: str, max_depth: i
     spaces = INDENTS[indent]
     outcome = Outcome("", action, indent)
     try:
-        document = parse(source, max_depth=max_depth, max_bytes=max_bytes, warn=not as_bytes, string_parts=True)
+        # A download shows nothing but the formatted text: no warnings are looked for and no values built.
+        document = parse(source, max_depth=max_depth, max_bytes=max_bytes, warn=not as_bytes, string_parts=True,
+                         values=not as_bytes)
     except JSONTextError as err:
         outcome.text = source.decode("utf-8", "replace").removeprefix("\ufeff") \
             if isinstance(source, (bytes, bytearray)) else source
