@@ -22,7 +22,7 @@ from operator import mul
 from typing import Any
 
 from webapp.core.json.bytes import join_pieces, outside_strings
-from webapp.core.json.text import BIG_TEXT, STRING_MARK, JSONLine, join_strings, paused_gc, split_strings
+from webapp.core.json.text import BIG_TEXT, STRING_MARK, JSONLine, paused_gc, split_strings
 
 __all__ = [
     "ACTIONS", "INDENTS", "Split", "format_bytes", "format_lines", "format_text", "formatted_part", "minify",
@@ -35,12 +35,15 @@ ACTIONS = ("pretty", "minify", "sort")
 
 # Formatting works on :func:`webapp.core.json.text.split_strings` parts (UTF-8 bytes): even items (outside strings) are
 # rewritten, string bodies are untouched. The marks below are control characters, which valid JSON never holds raw.
-_STRING_MARK, _EMPTY_OBJECT, _EMPTY_ARRAY, _BRACKET = STRING_MARK, b"\x04", b"\x05", b"\x06"
+# An empty ``{}``/``[]`` is written as two marks of its own (no bracket: it stays on one line), the same length, so
+# the translate that ends the work restores them with the placeholders (no pass of their own over the output).
+_STRING_MARK, _EMPTY_OBJECT, _EMPTY_ARRAY, _BRACKET = STRING_MARK, b"\x0e\x0f", b"\x10\x11", b"\x06"
 _WHITESPACE = b" \t\n\r"
 _NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
 _NOT_MARKS = bytes(c for c in range(256) if c not in b"[]{},")
 _MARK_BRACKETS = bytes.maketrans(b"[]{}", _BRACKET * 4)
 _RESTORE = bytes.maketrans(b"\x01\x02", b'\\"')  # the placeholders split_strings writes
+_FINISH = bytes.maketrans(b"\x01\x02" + _EMPTY_OBJECT + _EMPTY_ARRAY, b'\\"{}[]')  # and the empty containers
 _DEPTH_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")  # read as signed bytes: +1 and -1
 
 
@@ -67,7 +70,7 @@ def _skeleton(parts: list[bytes], outside: bytes | None = None) -> bytes:
 def _joined(parts: list[bytes], skeleton: bytes) -> bytes:
     """Put the rewritten ``skeleton`` back between the string bodies (``parts`` is changed)."""
     parts[0::2] = skeleton.split(_STRING_MARK)
-    return join_strings(parts)
+    return join_pieces(b'"', parts).translate(_FINISH)  # join_strings, and the empty containers restored
 
 
 def minify(text: str, *, split: Split | None = None) -> str:
@@ -111,13 +114,12 @@ def _pretty(parts: list[bytes], indent: bytes, outside: bytes | None = None) -> 
         pieces[1::2] = map(list.__getitem__, map(shapes.__getitem__, brackets), depths)
         pieces[2::2] = map(bytes.replace, segments[1:], repeat(b","), map(comma.__getitem__, depths))
         skeleton = join_pieces(b"", pieces)
-    skeleton = skeleton.replace(_EMPTY_OBJECT, b"{}").replace(_EMPTY_ARRAY, b"[]")
     return _joined(parts, skeleton)
 
 
 class _Layout:
-    """What pretty-printing a skeleton (:func:`_skeleton`) needs: the skeleton with each empty ``{}``/``[]`` as one
-    mark (it stays on one line), its other brackets in order and the depth after each of them."""
+    """What pretty-printing a skeleton (:func:`_skeleton`) needs: the skeleton with each empty ``{}``/``[]`` as its
+    marks (it stays on one line), its other brackets in order and the depth after each of them."""
 
     __slots__ = ("skeleton", "brackets", "depths")
 
