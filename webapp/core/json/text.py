@@ -88,7 +88,7 @@ class Document:
     """A parsed JSON text: the text itself, plain Python values (ints exact) and the warnings.
 
     ``value`` uses dict/list/str/int/float/bool/None; of duplicate member names the last value is kept, as
-    every mainstream parser does.
+    every mainstream parser does. A text parsed for its verdict only (``parse(values=False)``) may hold ``None``.
     """
 
     text: str
