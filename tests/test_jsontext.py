@@ -788,6 +788,18 @@ def test_a_big_verdict_without_values_is_the_json_modules(small_limits, change):
         assert quiet.text == text and quiet.value in (None, expected.value)
         if change == ("", ""):
             assert quiet.value is None  # valid, and shown so without decoding
+
+
+def test_join_pieces_is_join_then_translate_for_many_pieces():
+    from webapp.core.json.bytes import join_pieces
+
+    table = bytes.maketrans(b"ab", b"AB")
+    for count in (0, 1, 8192, 8193, 20_000):
+        pieces = [b"a%db" % i for i in range(count)]
+        assert join_pieces(b'"', pieces) == b'"'.join(pieces)
+        assert join_pieces(b'"', pieces, table) == b'"'.join(pieces).translate(table)
+
+
 def test_the_skeleton_keeps_the_brackets_and_colons_outside_strings_only():
     from webapp.core.json.bytes import nesting_depth, neutral_escapes, outside_test, skeleton
 

@@ -70,7 +70,7 @@ def _skeleton(parts: list[bytes], outside: bytes | None = None) -> bytes:
 def _joined(parts: list[bytes], skeleton: bytes) -> bytes:
     """Put the rewritten ``skeleton`` back between the string bodies (``parts`` is changed)."""
     parts[0::2] = skeleton.split(_STRING_MARK)
-    return join_pieces(b'"', parts).translate(_FINISH)  # join_strings, and the empty containers restored
+    return join_pieces(b'"', parts, _FINISH)  # join_strings, and the empty containers restored
 
 
 def minify(text: str, *, split: Split | None = None) -> str:

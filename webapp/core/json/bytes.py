@@ -85,12 +85,20 @@ def outside_strings(parts: list[bytes]) -> bytes:
     return join_pieces(STRING_MARK, parts[0::2])
 
 
-def join_pieces(separator: bytes, pieces: list[bytes]) -> bytes:
+def join_pieces(separator: bytes, pieces: list[bytes], table: bytes | None = None) -> bytes:
     """``separator.join(pieces)``, about twice as fast for millions of small pieces: joined a few thousand at a
-    time (``join`` keeps a buffer record per piece; a chunk's records stay in the CPU cache), then the chunks."""
+    time (``join`` keeps a buffer record per piece; a chunk's records stay in the CPU cache), then the chunks.
+
+    :param table: a ``bytes.translate`` table for the result (``separator`` must be one it keeps): each chunk is
+        translated while it is in the cache, which saves a pass over the whole result and a copy of it.
+    """
     if len(pieces) <= _CHUNK:
-        return separator.join(pieces)
-    return separator.join([separator.join(pieces[i:i + _CHUNK]) for i in range(0, len(pieces), _CHUNK)])
+        joined = separator.join(pieces)
+        return joined if table is None else joined.translate(table)
+    starts = range(0, len(pieces), _CHUNK)
+    if table is None:
+        return separator.join([separator.join(pieces[i:i + _CHUNK]) for i in starts])
+    return separator.join([separator.join(pieces[i:i + _CHUNK]).translate(table) for i in starts])
 
 
 def nesting_depth(outside: bytes) -> int:
