@@ -60,6 +60,40 @@ def test_no_claim_of_a_clear_replay_when_the_gate_refuses_the_right_side():
     assert page.replay_claim == "refused"
 
 
+def test_a_member_name_given_twice_refuses_the_side_as_on_the_journal_page():
+    text = json.dumps(FC_001)
+    twice = text.replace('"status": "completed"', '"status": "in_progress", "status": "completed"')
+    assert twice != text
+    second = twice.index('"status": "completed"') + 1
+    other = dict(FC_001, call_id="call_2")
+    # A journal in JSON Lines: a duplicate_member finding linked to the item's line.
+    page = diff_page(lines(FC_001, other), twice + "\n" + json.dumps(other) + "\n", schema_options(TOOL))
+    left, right = page.verdicts
+    assert left.label == "replayable"
+    assert right.label == "not replayable" and right.refused
+    [refusal] = [r for r in right.refusals if r.code == "duplicate_member"]
+    assert refusal.pointer == "/0" and refusal.at == (1, second)
+    assert page.replay_claim != "clear"
+    # A journal as an array, and one item: refused too.
+    array = diff_page(json.dumps([FC_001]), "[" + twice + "]", schema_options(TOOL))
+    assert array.verdicts[1].label == "not replayable"
+    assert "duplicate_member" in [r.code for r in array.verdicts[1].refusals]
+    item = diff_page(text, twice, schema_options(TOOL))
+    assert [v.label for v in item.verdicts] == ["ok", "duplicate_member"]
+    assert item.verdicts[1].refused and item.verdicts[1].at == (1, second)
+    assert item.replay_claim != "clear"
+
+
+def test_a_response_side_is_gated_with_the_tools_it_carries():
+    response = {"object": "response", "status": "completed", "tools": [TOOL], "output": [FC_001]}
+    page = diff_page(json.dumps(response), json.dumps(response))
+    assert [v.label for v in page.verdicts] == ["replayable", "replayable"]
+    strict = dict(TOOL, parameters={"type": "object", "required": ["nowhere"]})
+    page = diff_page(json.dumps(response), json.dumps(dict(response, tools=[strict])))
+    assert page.verdicts[1].label == "not replayable"
+    assert "arguments_schema" in page.verdicts[1].message
+
+
 def test_the_page_renders_the_refusals_as_links_and_no_claim(client):
     body = client.post("/diff", data={"left": json.dumps(FC_001), "right": lines(FC_001, FC_001)},
                        headers={"HX-Request": "true"}).get_data(as_text=True)

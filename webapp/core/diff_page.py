@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webapp.core import gate
-from webapp.core.convert import Conversion, ConvertError, convert_text
+from webapp.core.convert import Conversion, ConvertError, as_journal, convert_text
 from webapp.core.diff import ABSENT, Change, DiffError, DiffOptions, DiffResult, diff, parse_ignore_paths
 from webapp.core.inspection import SCHEMA_NEXT, gate_label, locate_items
 from webapp.core.items import tool_shape, type_kind
+from webapp.core.journal import Journal, JournalError, from_value
 from webapp.core.json import pointer as jp
 from webapp.core.json.locate import Position, in_string
 from webapp.core.json.show import quote
@@ -356,13 +357,18 @@ def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int,
             schema, missing = _tool_schema(schema_value, name)
             if missing:
                 notes.add(missing)
+            twice = _named_twice(side)
+            if twice is not None:  # unclear which item it is: another parser may keep the other value
+                out.append(SideVerdict(side.name, "duplicate_member", False, f"{twice.pointer}: {twice.message}",
+                                       at=side.pasted((twice.line, twice.column)) if placed else None))
+                continue
             verdict = gate.check_item(item, schema, tool_name=name, max_depth=max_depth)
             label = gate_label(verdict) if schema is None else verdict.reason
             at = _arguments_at(side.document if placed else None, "", item, verdict)
             out.append(SideVerdict(side.name, label, verdict.ok, verdict.message, at=at))
         else:
-            out.append(_journal_verdict(side.name, shape, base, items, schema_value, side if placed else None,
-                                        max_depth, memo))
+            out.append(_journal_verdict(side.name, shape, base, _side_journal(side, items), schema_value,
+                                        side if placed else None, max_depth, memo))
     return out, "; ".join(sorted(notes))
 
 
@@ -385,17 +391,39 @@ def _replay_claim(result: DiffResult, verdicts: list[SideVerdict]) -> str | None
     return "refused" if verdicts[1].refused else "clear"
 
 
-def _journal_verdict(side: str, shape: str, base: str, items: list[Any], schema_value: Any,
+def _named_twice(side: Side) -> JSONWarning | None:
+    """The first member name a side's one item gives twice (its text's ``duplicate_key`` warning), if any; a
+    converted side's own text is not the item's."""
+    if side.conversion is not None or side.document is None:
+        return None
+    return next((w for w in side.document.warnings if w.code == "duplicate_key"), None)
+
+
+def _side_journal(side: Side, items: list[Any]) -> Journal:
+    """The journal a side holds (``items``, where :func:`_holds_items` found them), as the gate reads it: with the
+    tools and ``tool_choice`` it carries and the member names its text gives twice (``duplicate_member``: another
+    parser may keep the other value), as on the Journal page. A converted side: its conversion's."""
+    if side.conversion is not None:
+        return as_journal(side.conversion)
+    try:
+        journal = from_value(side.document.value, side.document.warnings)
+    except JournalError:
+        return Journal(items)
+    return journal if journal.items is items else Journal(items)
+
+
+def _journal_verdict(side: str, shape: str, base: str, journal: Journal, schema_value: Any,
                      placed: Side | None, max_depth: int, memo: gate.VerdictMemo | None = None) -> SideVerdict:
-    """One journal side through :func:`webapp.core.gate.check_journal`. Without a schema or tools the calls'
-    schemas are left for step 2 (``schema next``, ``tools_later``: no ``unknown_tool`` for every call, as on the
-    Format page). ``placed``: the side, when its places in the pasted text are shown; ``memo``: call verdicts
-    shared with the other side."""
+    """One journal side through :func:`webapp.core.gate.check_journal`, with the tools of the schema field, else
+    the tools the journal carries. Without either (or a schema) the calls' schemas are left for step 2
+    (``schema next``, ``tools_later``: no ``unknown_tool`` for every call, as on the Format page). ``placed``: the
+    side, when its places in the pasted text are shown; ``memo``: call verdicts shared with the other side."""
+    items = journal.items
     tools = schema_value if isinstance(schema_value, list) else (
         [schema_value] if tool_shape(schema_value) is not None else None)
     schema = schema_value if tools is None and schema_value is not None else None
-    report = gate.check_journal(items, tools, schema=schema, max_depth=max_depth, tools_later=True, memo=memo)
-    schemaless = tools is None and schema is None
+    report = gate.check_journal(journal, tools, schema=schema, max_depth=max_depth, tools_later=True, memo=memo)
+    schemaless = tools is None and schema is None and journal.tools is None
 
     def pointer(index: int) -> str:
         return jp.child(base, index)
