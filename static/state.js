@@ -293,6 +293,10 @@
   // ---- history entries: each keeps its own draft too, so Back brings back the text that entry showed (an
   // example or a carried item opened after typing does not cost the typed text) ----
   var ENTRIES_KEY = "inspector:entries", ENTRIES_MAX = 30;
+  // The ids of the entries whose drafts are kept, oldest first.
+  function entryIds() {
+    try { return JSON.parse(localStorage.getItem(ENTRIES_KEY) || "[]"); } catch (e) { return []; }
+  }
   // {id, returning}: ``returning`` when Back/Forward or a reload came back to an entry this file had named.
   function entryId() {
     var state = history.state && typeof history.state === "object" ? history.state : {};
@@ -306,8 +310,7 @@
     try { history.replaceState(Object.assign({}, state, { inspectorEntry: id }), ""); }
     catch (e) { return { id: id, returning: false }; }
     // The oldest entries' drafts go: a long day of pages does not fill the disk.
-    var ids = [];
-    try { ids = JSON.parse(localStorage.getItem(ENTRIES_KEY) || "[]"); } catch (e) { ids = []; }
+    var ids = entryIds();
     ids.push(id);
     ids.splice(0, Math.max(0, ids.length - ENTRIES_MAX)).forEach(function (old) {
       drafts.remove("entry:" + old).catch(function () { /* gone already */ });
@@ -321,7 +324,9 @@
     var key = "draft:" + location.pathname;
     var named = entryId(), entry = named.id, entryKey = "entry:" + entry + ":" + location.pathname;
     var base = baseOf(form);
-    var draft = { base: base.hash, fields: null, submitted: null, saved: 0, entry: entry };
+    // previous: the work an example or a carried item replaced on this entry ({fields, saved, submitted}), kept
+    // with the entry so its Undo offer outlives a reload and Back/Forward.
+    var draft = { base: base.hash, fields: null, submitted: null, saved: 0, entry: entry, previous: null };
     var timer = null;
 
     var bar = document.createElement("div");
@@ -353,6 +358,7 @@
     // The page arrived with other text (an example, a carried item) than the work kept for it: offer it back.
     var undo = null;
     function offerUndo(previous) {
+      if (undo) return;
       var typed = Object.keys(previous.fields).some(function (name) {
         var value = previous.fields[name];
         return typeof value === "string" && value.trim();
@@ -361,6 +367,7 @@
       if (!typed || Object.keys(previous.fields).every(function (name) { return previous.fields[name] === now[name]; })) {
         return;
       }
+      draft.previous = { fields: previous.fields, saved: previous.saved, submitted: previous.submitted || null };
       undo = document.createElement("button");
       undo.type = "button";
       undo.className = "draft-undo";
@@ -370,8 +377,14 @@
         apply(form, previous.fields);
         undo.remove();
         undo = null;
+        // The result on screen was the replaced text's: the previous text's result is asked for again, if it had one.
+        draft.previous = null;
+        draft.submitted = previous.submitted || null;
         save();
         say("Your previous text is back.");
+        var result = resultOf(form);
+        if (result) result.replaceChildren();
+        if (draft.submitted) submitAgain(form, draft.submitted);
       });
       share.before(undo);
     }
@@ -444,9 +457,14 @@
       clearTimeout(timer);
       timer = null;
       draft.submitted = null;
+      draft.previous = null;
       drafts.remove(key).catch(function () { /* nothing kept */ });
-      drafts.remove(entryKey).catch(function () { /* nothing kept */ });
+      // Every history entry's text of this page goes too: Back must not bring the cleared text back.
+      entryIds().concat([entry]).forEach(function (id) {
+        drafts.remove("entry:" + id + ":" + location.pathname).catch(function () { /* nothing kept */ });
+      });
       if (undo) undo.remove();
+      undo = null;
       // A reload right after may abort that removal with the page: a tombstone, written at once, outdates the
       // kept draft on arrival, which then removes it for good.
       try {
@@ -455,8 +473,7 @@
       }
       catch (e) { /* storage off */ }
       url.hidden = true;
-      var target = form.getAttribute("hx-target") || (form.querySelector("[hx-target]") || form).getAttribute("hx-target");
-      var result = target && document.querySelector(target);
+      var result = resultOf(form);
       if (result) result.replaceChildren();
       document.querySelectorAll("textarea[data-editor]").forEach(function (area) {
         var handle = editorOf(area);
@@ -492,11 +509,12 @@
         var kept = own ? newer(own, mine) : base.empty ? latest : named.returning ? mine : null;
         var offered = kept || (base.empty ? null : latest);
         if (offered && !offered.fields && stored) drafts.remove(key).catch(function () { /* nothing kept */ });
-        if (offered && offered.fields && (offered !== kept || !(base.empty || kept.base === base.hash))) {
-          offerUndo(offered);
-        }
-        if (!kept || !kept.fields || !(base.empty || kept.base === base.hash)) return null;
-        if (!apply(form, kept.fields)) return null;
+        var restoring = kept && kept.fields && (base.empty || kept.base === base.hash);
+        if (offered && offered.fields && !restoring) offerUndo(offered);
+        if (!restoring) return null;
+        var changed = apply(form, kept.fields);
+        if (kept.previous) offerUndo(kept.previous); // still on offer: this entry's text replaced it
+        if (!changed) return null;
         say("Your input is back, kept in this browser since " + new Date(kept.saved).toLocaleTimeString() + ".");
         draft.submitted = kept.submitted;
         return { resubmit: kept.submitted };
@@ -545,6 +563,11 @@
     heading.focus();
   }
   var replaying = false; // an arrival's submission again is under way (htmx:beforeRequest fires within it)
+  // Where the form's result is shown (its hx-target).
+  function resultOf(form) {
+    var target = form.getAttribute("hx-target") || (form.querySelector("[hx-target]") || form).getAttribute("hx-target");
+    return target ? document.querySelector(target) : null;
+  }
   function newer(a, b) { return !a ? b : !b ? a : (b.saved > a.saved ? b : a); }
   // Another history entry's backup (written as it was left, its IndexedDB write perhaps cut off): it becomes that
   // entry's own draft, unless a newer one is there, so Back to it still finds its text. Done before the arrival

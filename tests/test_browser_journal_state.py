@@ -294,6 +294,70 @@ def test_text_typed_just_before_leaving_comes_back_on_back_though_its_write_was_
     expect(page.locator("#format-document")).to_have_value('{"my":"work"}')
 
 
+def test_the_undo_offer_outlives_a_reload_and_back_forward(page: Page):
+    # From a fresh user's audit: the example edited, then opened again (the same URL: Chromium replaces the entry),
+    # then reloaded — the edited text must stay reachable.
+    page.goto("/format?example=fc_001")
+    document = page.locator("#format-document")
+    expect(document).to_have_value(re.compile('"fc_001"'))
+    document.fill('{"edited": true}')
+    kept(page, lambda d: d["fields"]["document"] == '{"edited": true}')
+    page.get_by_role("link", name="fc_001 (article)").click()
+    undo = page.get_by_role("button", name="Undo: bring back your previous text")
+    expect(undo).to_be_visible()
+    expect(document).to_have_value(re.compile('"fc_001"'))
+    page.reload()
+    expect(undo).to_be_visible()
+    page.goto("/schema")
+    page.go_back()
+    expect(undo).to_be_visible()
+    undo.click()
+    expect(document).to_have_value('{"edited": true}')
+    kept(page, lambda d: d["fields"]["document"] == '{"edited": true}' and not d.get("previous"))
+    page.reload()
+    expect(document).to_have_value('{"edited": true}')
+    expect(undo).to_have_count(0)
+
+
+def test_undo_asks_for_the_previous_texts_result_again(page: Page):
+    page.goto("/format")
+    page.locator("#format-document").fill("[1, 2, 3]")
+    page.locator("#format-pretty").click()
+    result = page.locator("#format-result")
+    expect(result).to_contain_text("4 values")
+    kept(page, lambda d: d.get("submitted"))
+    page.get_by_role("link", name="fc_001 (article)").click()
+    page.get_by_role("button", name="Undo: bring back your previous text").click()
+    expect(page.locator("#format-document")).to_have_value("[1, 2, 3]")
+    expect(result).to_contain_text("4 values")
+    expect(result).not_to_contain_text("fc_001")
+    kept(page, lambda d: d["fields"]["document"] == "[1, 2, 3]" and d.get("submitted"))
+    page.reload()
+    expect(result).to_contain_text("4 values")
+    expect(result).not_to_contain_text("fc_001")
+
+
+def test_clear_forgets_the_text_of_every_history_entry_of_the_page(page: Page):
+    page.goto("/format")
+    page.locator("#format-document").fill('{"d": 4}')
+    kept(page, lambda d: d["fields"]["document"] == '{"d": 4}')
+    page.goto("/schema")
+    page.goto("/format")
+    document = page.locator("#format-document")
+    expect(document).to_have_value('{"d": 4}')
+    page.get_by_role("button", name="Clear").click()
+    expect(document).to_have_value("")
+    page.wait_for_function("""() => new Promise((done) => { const r = indexedDB.open("inspector", 1);
+        r.onsuccess = () => { const g = r.result.transaction("drafts", "readonly").objectStore("drafts").getAllKeys();
+          g.onsuccess = () => done(!g.result.some((k) => k.endsWith(":/format"))); }; })""")
+    page.go_back()
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/format$"))
+    expect(document).to_have_value("")
+    page.goto("/format")
+    expect(document).to_have_value("")
+
+
 def test_a_carried_item_does_not_cost_the_target_pages_draft(page: Page):
     page.goto("/schema")
     page.locator("#instance").fill('{"region": "mine"}')
