@@ -463,6 +463,10 @@ def test_json_lines_warnings_name_the_line_in_the_whole_text():
     records = parse_lines('{"a": 1}\n{"b": 1, "b": 2}')
     [warning] = records[1].document.warnings
     assert (warning.line, warning.pointer) == (2, "/b")
+    # The message names both places in the whole text too (a fresh user's audit found "line 1" here).
+    assert "line 2, column 2 and line 2, column 10" in warning.message
+    [far] = parse_lines('{"a": 1}\n\n\n{"n": 12345678901234567890}').pop().document.warnings
+    assert far.line == 4 and far.code == "big_integer"
 
 
 def test_line_records_give_each_non_blank_line_with_its_number_and_offset():

@@ -325,6 +325,12 @@ def test_json_lines_is_read_as_the_format_page_reads_it():
     assert check.records is None and check.valid is True
 
 
+def test_json_lines_warnings_name_their_places_in_the_whole_text():
+    check = run_check('{"region": "apac"}\n{"region": "apac", "region": "emea"}\n', pretty(REGION_SCHEMA))
+    [warning] = [w for w in check.warnings if w.code == "duplicate_key"]
+    assert warning.position == (2, 20) and "line 2, column 2 and line 2, column 20" in warning.message
+
+
 def test_json_lines_are_bounded_every_record_counted_the_first_shown():
     from webapp.core.schema_check import MAX_RECORD_ERRORS_SHOWN, MAX_RECORDS_SHOWN
 

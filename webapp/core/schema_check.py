@@ -455,7 +455,7 @@ def _check_record(whole: Check, side: _SchemaSide, limits: dict[str, Any], line:
         return inner_line + line - 1, column
 
     try:
-        document = parse(raw, **limits)
+        document = parse(raw, first_line=line, **limits)  # its warnings name places in the whole text
     except JSONTextError as error:
         error = error.shifted(line - 1, offset)  # its line and offset in the whole text; the excerpt is the record's
         check.parse_problems.append(ParseProblem("instance", error, (error.line, error.column)))
@@ -463,7 +463,7 @@ def _check_record(whole: Check, side: _SchemaSide, limits: dict[str, Any], line:
     start = document.position("")
     position = shift(*start) if start is not None else (line, 1)
     if detailed:
-        check.warnings.extend(_warnings("instance", document, shift))
+        check.warnings.extend(_warnings("instance", document, None))
     locate_instance = _take_instance(check, document, limits, shift)
     if not detailed:
         check.warnings.clear()

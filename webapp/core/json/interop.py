@@ -74,13 +74,13 @@ class Warnings:
     and :attr:`counts` tells how many of each code were found, listed or not.
     """
 
-    def __init__(self, text: str, *, ijson: bool = False) -> None:
+    def __init__(self, text: str, *, ijson: bool = False, first_line: int = 1) -> None:
         self.text = text
         self.ijson = ijson
         self.found: list[JSONWarning] = []
         self.counts: dict[str, int] = {}
         self.dropped = 0
-        self.lines = Lines(text)
+        self.lines = Lines(text, first_line)  # places in the messages too: a JSON Lines record's in the whole text
         #: Called once when :data:`MAX_WARNINGS` are listed (a bounded scan may stop there: the rest is counted).
         self.when_full: Callable[[], None] | None = None
 
@@ -338,7 +338,7 @@ _COUNTED = {"big_integer": "integers beyond 2^53", "number_overflow": "numbers b
 def bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: list[bytes] | None = None,
                      outside: bytes | None = None, data: bytes | None = None,
                      limit: int = PRECISE_WARNINGS_LIMIT, neutral: bytes | None = None,
-                     nines: bytes | None = None) -> list[JSONWarning]:
+                     nines: bytes | None = None, first_line: int = 1) -> list[JSONWarning]:
     """The warnings of a document longer than ``limit`` characters, in bounded time: C-speed scans of its bytes
     find what there is; when there is something, a :class:`Warnings` scan locates it in the first ``limit // 8``
     characters (or until :data:`MAX_WARNINGS` are listed), and what lies after is counted in one warning per code,
@@ -350,6 +350,7 @@ def bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: li
     :param data: ``text`` as UTF-8 (``surrogatepass``) when already encoded; ``neutral``: its
         :func:`~webapp.core.json.bytes.neutral_escapes`, when already computed (and no parts are given), and
         ``nines`` its :func:`number_nines`.
+    :param first_line: the number of the text's first line (a JSON Lines record's), for the warnings' places.
     """
     data = text.encode("utf-8", "surrogatepass") if data is None else data
     if outside is None and parts is not None:
@@ -379,7 +380,7 @@ def bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: li
         found["noncharacter"] = [""]
     if not found and not duplicates and not _holds(data, _COMBINING_BYTES):
         return []
-    checks = Warnings(text)
+    checks = Warnings(text, first_line=first_line)
     scanner = Scanner(text, max_depth=max_depth, checks=checks, stop_at=limit // 8)
     checks.when_full = scanner.stop  # no more are listed: what follows is only counted
     scanner.run()
@@ -387,7 +388,7 @@ def bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: li
     start = scanner.stopped_at
     if start is None:
         return warnings
-    line = scanner.line_col(start)[0]
+    line = scanner.line_col(start)[0] + first_line - 1
     located = checks.counts
     for code, tokens in found.items():
         more = len(tokens) - located.get(code, 0)

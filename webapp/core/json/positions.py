@@ -22,13 +22,15 @@ class Lines:
 
     Lines end at ``\\n`` (a ``\\r`` before it counts as a character of its line); columns count characters. The
     table grows on demand (at least doubling what was read), so a scan that stops early in a 45 MB text, or a
-    question about its first lines, does not index all of it.
+    question about its first lines, does not index all of it. ``first_line``: the number of the text's first line
+    (a JSON Lines record's line in the whole text), else 1.
     """
 
-    __slots__ = ("text", "starts", "read")
+    __slots__ = ("text", "starts", "read", "first")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, first_line: int = 1) -> None:
         self.text = text
+        self.first = first_line - 1
         self.starts: list[int] = []  # where each line after the first starts, for the newlines before ``read``
         self.read = 0
 
@@ -40,7 +42,7 @@ class Lines:
             self.read = end
         line = bisect_right(self.starts, offset)
         start = self.starts[line - 1] if line else 0
-        return line + 1, offset - start + 1
+        return line + 1 + self.first, offset - start + 1
 
 
 _NEWLINE = re.compile("\n")

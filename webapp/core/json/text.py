@@ -235,7 +235,8 @@ class JSONLine:
 # Public functions
 
 def parse(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: int | None = None,
-          ijson: bool = False, warn: bool = True, string_parts: bool = False, values: bool = True) -> Document:
+          ijson: bool = False, warn: bool = True, string_parts: bool = False, values: bool = True,
+          first_line: int = 1) -> Document:
     """Parse one JSON text strictly (RFC 8259) and collect warnings.
 
     :param text: a ``str``, or UTF-8 ``bytes`` (a UTF-8 BOM is stripped with a ``bom_stripped`` warning; a BOM
@@ -255,6 +256,8 @@ def parse(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: i
     :param values: ``False`` when the caller needs only the verdict and the text (a download of the formatted
         text), with ``warn=False``: a big text split with ``string_parts`` is then not decoded when C-speed checks
         show it valid (:func:`_surely_valid`), and :attr:`Document.value` is ``None``. The verdict is the same.
+    :param first_line: the number of the text's first line in a bigger text (a JSON Lines record's line): the
+        warnings' lines, and the places their messages name, count from it. Errors keep the text's own lines.
     :returns: a :class:`Document`.
     :raises JSONTextError: on the first mistake in the text, naming it and its line:column. ``NaN`` and
         ``Infinity`` are always errors (RFC 8259 §6).
@@ -277,12 +280,13 @@ def parse(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: i
             raise _too_large(len(data), max_bytes)
 
     with paused_gc(len(text) > BIG_TEXT):
-        return _parse_text(text, max_depth, ijson, warnings, data, warn or ijson, string_parts, values or ijson)
+        return _parse_text(text, max_depth, ijson, warnings, data, warn or ijson, string_parts, values or ijson,
+                           first_line)
 
 
 def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarning],
                 data: bytes | None = None, warn: bool = True, string_parts: bool = False,
-                values: bool = True) -> Document:
+                values: bool = True, first_line: int = 1) -> Document:
     """:func:`parse` of a decoded text; ``data``: the text as UTF-8 when already encoded."""
     big = _BigText(text, data, string_parts) if len(text) > BIG_TEXT else None
     if big is None:
@@ -319,9 +323,9 @@ def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarni
     if big is not None and len(text) > PRECISE_WARNINGS_LIMIT and not ijson:
         warnings.extend(bounded_warnings(text, max_depth, duplicates or [], parts, outside, data,
                                          limit=PRECISE_WARNINGS_LIMIT, neutral=big.neutral,
-                                         nines=big.nines if big.outside is None else None))
+                                         nines=big.nines if big.outside is None else None, first_line=first_line))
     elif duplicates is not None or may_warn(text, data):
-        warnings.extend(_warnings(text, max_depth, ijson))
+        warnings.extend(_warnings(text, max_depth, ijson, first_line))
     return Document(text, value, warnings, _split=(parts, outside) if parts is not None and outside else None,
                     _unique_names=duplicates is None, _size=None if data is None else len(data))
 
@@ -501,11 +505,9 @@ def parse_lines(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_by
     records: list[JSONLine] = []
     for number, offset, raw in line_records(text):
         try:
-            doc = parse(raw, max_depth=max_depth, ijson=ijson)
+            doc = parse(raw, max_depth=max_depth, ijson=ijson, first_line=number)
         except JSONTextError as err:
             raise err.shifted(number - 1, offset) from None
-        doc.warnings = [JSONWarning(w.code, w.message, w.pointer, w.line + number - 1, w.column)
-                        for w in doc.warnings]
         records.append(JSONLine(number, offset, doc))
     if not records:
         raise JSONTextError("empty", "The text is empty: paste a JSON value (or JSON Lines, one per line).", text, 0)
@@ -691,10 +693,10 @@ def _decode_utf8(data: bytes) -> tuple[str, bool]:
                             shown, offset) from None
 
 
-def _warnings(text: str, max_depth: int, ijson: bool) -> list[JSONWarning]:
-    """The precise path: the warnings of ``text``. :raises JSONTextError: at its first mistake (with ``ijson``,
-    also at the first thing I-JSON forbids)."""
-    checks = Warnings(text, ijson=ijson)
+def _warnings(text: str, max_depth: int, ijson: bool, first_line: int = 1) -> list[JSONWarning]:
+    """The precise path: the warnings of ``text`` (its first line numbered ``first_line``). :raises JSONTextError:
+    at its first mistake (with ``ijson``, also at the first thing I-JSON forbids)."""
+    checks = Warnings(text, ijson=ijson, first_line=first_line)
     Scanner(text, max_depth=max_depth, checks=checks).run()
     return checks.result()
 
