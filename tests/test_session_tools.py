@@ -23,6 +23,19 @@ def test_tools_and_calls_of_each_text():
     assert found.calls == ["get_latest_sales_report", None, None, None, "get_weather"]
 
 
+def test_anthropic_and_gemini_tools_are_kept_as_the_open_responses_tools_they_convert_to():
+    for name in ("anthropic-messages.json", "gemini-contents.json"):
+        found = find_tools([(SAMPLES / name).read_text()])
+        assert list(found.tools) == ["get_latest_sales_report", "get_weather"], name
+        tool = found.tools["get_weather"]
+        assert tool["type"] == "function" and tool["name"] == "get_weather" and tool["parameters"]["type"] == "object"
+    one = {"name": "lookup", "input_schema": {"type": "object", "properties": {"q": {"type": "string"}}}}
+    gemini = {"functionDeclarations": [{"name": "find", "parameters": {"type": "OBJECT"}}]}
+    found = find_tools([json.dumps(one), json.dumps([gemini]), json.dumps({"a": 1}), "[1, 2]"])
+    assert found.tools["lookup"]["parameters"] == one["input_schema"]
+    assert list(found.tools) == ["lookup", "find"]
+
+
 def test_a_journal_in_json_lines_and_a_request_body_hold_tools_too():
     journal = "\n".join([json.dumps(FC_009), "{broken", json.dumps({"tools": [TOOL]})])
     found = find_tools([journal, json.dumps({"model": "m", "input": [], "tools": [WEATHER]})])

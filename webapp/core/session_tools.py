@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from webapp.core.convert import ConvertError, tools_from
 from webapp.core.items import call_shape, tools_in
 from webapp.core.json.text import DEFAULT_MAX_DEPTH, JSONTextError, line_records, looks_like_lines, parse
 
@@ -23,8 +24,9 @@ __all__ = ["SessionTools", "find_tools"]
 class SessionTools:
     """What the texts hold for the session.
 
-    :ivar tools: tool name -> its whole definition as pasted (flat or nested shape), in the order first met; of
-        two definitions of one name the last is kept (the newer paste wins, as in the browser's store).
+    :ivar tools: tool name -> its whole definition as pasted (flat or nested shape; an Anthropic or Gemini tool as
+        the flat Open Responses tool it converts to), in the order first met; of two definitions of one name the
+        last is kept (the newer paste wins, as in the browser's store).
     :ivar calls: for each text, in order: the function a pasted call (a ``function_call`` item or a Chat
         Completions tool call) names, or ``None`` (not JSON, not one call, or a call without a name).
     """
@@ -49,10 +51,23 @@ def find_tools(texts: Iterable[str], *, max_depth: int = DEFAULT_MAX_DEPTH) -> S
     for text in texts:
         values = _values(text, max_depth)
         for value in values:
-            tools.update(tools_in(value))
+            tools.update(tools_in(value) or _other_providers(value))
         shape = call_shape(values[0]) if len(values) == 1 else None
         calls.append(None if shape is None else shape.name)
     return SessionTools(tools, calls)
+
+
+def _other_providers(value: Any) -> list[tuple[str, dict]]:
+    """Anthropic (``{name, input_schema}``) and Gemini (``{functionDeclarations}``) function tools in a pasted value
+    (one of them, a list, or a request with ``tools``), as the flat Open Responses tools they convert to
+    (:func:`webapp.core.convert.tools_from`): the shape every page's schema field reads."""
+    if isinstance(value, dict) and ("input_schema" in value or "functionDeclarations" in value
+                                    or "function_declarations" in value):
+        value = [value]
+    try:
+        return [(tool["name"], tool) for tool in tools_from(value) if isinstance(tool.get("name"), str)]
+    except ConvertError:
+        return []
 
 
 def _values(text: str, max_depth: int) -> list[Any]:
