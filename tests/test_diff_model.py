@@ -120,3 +120,13 @@ def test_replay_blockers_read_pairs_and_added_items():
     assert [(b.code, b.pointer) for b in found] == [("call_id", "/0"), ("namespaced", "/1"),
                                                      ("chat_completions", "/2")]
     assert '"x"' in found[0].message and "(missing)" in item_blockers({}, {"name": "n"}, "")[0].message
+
+
+def test_an_added_call_the_gate_stops_is_a_blocker_too():
+    # From a fresh user's audit: a changed call in progress was a blocker, an added one was not.
+    running = {**FC_001, "call_id": "call_new", "status": "in_progress"}
+    cut = {**FC_001, "call_id": "call_cut", "arguments": '{"region": NaN}'}
+    found = replay_blockers([FC_001], [FC_001, running, cut], [], [("/1", running), ("/2", cut)])
+    assert [(b.code, b.pointer) for b in found] == [("status", "/1"), ("arguments_parse", "/2/arguments")]
+    assert found[0].message.startswith('status is "in_progress" on the added item: only a completed call')
+    assert replay_blockers([FC_001], [FC_001, FC_001], [], [("/1", FC_001)]) == []

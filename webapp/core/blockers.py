@@ -64,6 +64,8 @@ def replay_blockers(left: Any, right: Any, pairs: Iterable[tuple[str, Any, Any]]
         elif isinstance(b, dict) and "tool_calls" in b:
             found.append(Blocker("chat_completions", where, "added item is a Chat Completions message with "
                                  "a tool_calls envelope, not an Open Responses item"))
+        elif isinstance(b, dict):
+            found.extend(_unrunnable(b, where, "on the added item"))
     return found
 
 
@@ -100,16 +102,23 @@ def item_blockers(a: Any, b: Any, where: str) -> list[Blocker]:
         if a.get(member, _MISSING) != b.get(member, _MISSING) and (member in a or member in b):
             found.append(Blocker(member, where, f"{member} changed from {_show(a.get(member, _MISSING))} to "
                                  f"{_show(b.get(member, _MISSING))}: not the same call"))
+    found.extend(_unrunnable(b, where, "on the right", f" (left: {_show(a.get('status', _MISSING))})"))
+    return found
+
+
+def _unrunnable(b: dict, where: str, side: str, was: str = "") -> list[Blocker]:
+    """What stops the replay of the right side's item ``b`` whatever the left one was: a status other than
+    ``completed``, and for a function_call the gate up to its schema step (any schema passes: an object or a
+    cut-off string in ``arguments`` stops it whatever the tool's schema says). ``side``: which item, for the
+    messages (``was``: the left item's status, when there is one)."""
+    found = []
     if "status" in b and b["status"] != RUNNABLE_STATUS:
-        found.append(Blocker("status", where, f"status is {_show(b['status'])} on the right "
-                             f"(left: {_show(a.get('status', _MISSING))}): only a completed call may be replayed "
-                             "and given a function_call_output"))
+        found.append(Blocker("status", where, f"status is {_show(b['status'])} {side}{was}: only a completed call "
+                             "may be replayed and given a function_call_output"))
     if b.get("type") == "function_call":
-        # The gate up to its schema step (any schema passes): an object or a cut-off string in arguments stops
-        # the replay whatever the tool's schema says.
         verdict = gate.check_item({**b, "status": RUNNABLE_STATUS}, True)
         if verdict.reason in ("arguments_type", "arguments_parse"):
-            found.append(Blocker(verdict.reason, jp.child(where, "arguments"), f"on the right, {verdict.message}"))
+            found.append(Blocker(verdict.reason, jp.child(where, "arguments"), f"{side}, {verdict.message}"))
     return found
 
 
