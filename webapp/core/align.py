@@ -15,7 +15,7 @@ import bisect
 import json
 import marshal
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import ne
 from typing import Any
@@ -117,35 +117,27 @@ def _lcs_dp(a: Sequence[int], b: Sequence[int], alo: int, ahi: int, blo: int, bh
 
 
 def _common_prefix(a: Sequence[Any], b: Sequence[Any], i: int, j: int, n: int) -> int:
-    """Length of the common prefix of ``a[i:i + n]`` and ``b[j:j + n]``, by slice comparisons (C speed) of
-    doubling chunks, then bisection inside the first chunk that differs."""
-    done, chunk = 0, 16
-    while done < n:
-        size = min(chunk, n - done)
-        if a[i + done:i + done + size] != b[j + done:j + done + size]:
-            lo, hi = 0, size - 1      # the first difference is at an offset in [lo, hi] of this chunk
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if a[i + done:i + done + mid + 1] == b[j + done:j + done + mid + 1]:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            return done + lo
-        done += size
-        chunk *= 2
-    return n
+    """Length of the common prefix of ``a[i:i + n]`` and ``b[j:j + n]`` (see :func:`_agreeing`)."""
+    return _agreeing(lambda done, size: a[i + done:i + done + size] == b[j + done:j + done + size], n)
 
 
 def _common_suffix(a: Sequence[Any], b: Sequence[Any], ahi: int, bhi: int, n: int) -> int:
-    """Length of the common suffix of ``a[ahi - n:ahi]`` and ``b[bhi - n:bhi]`` (see :func:`_common_prefix`)."""
+    """Length of the common suffix of ``a[ahi - n:ahi]`` and ``b[bhi - n:bhi]`` (see :func:`_agreeing`)."""
+    return _agreeing(lambda done, size: a[ahi - done - size:ahi - done] == b[bhi - done - size:bhi - done], n)
+
+
+def _agreeing(same: Callable[[int, int], bool], n: int) -> int:
+    """How many of ``n`` items agree from one end, where ``same(done, size)`` compares the ``size`` items that
+    follow the first ``done`` by slices (C speed): chunks of doubling size, then bisection inside the first chunk
+    that differs (the first difference is at an offset in ``[lo, hi]`` of it)."""
     done, chunk = 0, 16
     while done < n:
         size = min(chunk, n - done)
-        if a[ahi - done - size:ahi - done] != b[bhi - done - size:bhi - done]:
-            lo, hi = 0, size - 1      # the last difference is ``lo`` items before the matched tail
+        if not same(done, size):
+            lo, hi = 0, size - 1
             while lo < hi:
                 mid = (lo + hi) // 2
-                if a[ahi - done - mid - 1:ahi - done] == b[bhi - done - mid - 1:bhi - done]:
+                if same(done, mid + 1):
                     lo = mid + 1
                 else:
                     hi = mid
