@@ -62,17 +62,20 @@ def test_the_journal_tools_field_offers_the_session_tools(page: Page):
     assert json.loads(page.locator("#journal-tools").input_value())["name"] == TOOL["name"]
 
 
-def draft(page: Page) -> dict | None:
-    """The page's kept draft (IndexedDB), as state.js wrote it."""
-    return page.evaluate("""() => new Promise((done) => { const r = indexedDB.open("inspector", 1);
+def draft(page: Page, entry: bool = False) -> dict | None:
+    """The page's kept draft (IndexedDB), as state.js wrote it; ``entry``: the current history entry's own."""
+    return page.evaluate("""(entry) => new Promise((done) => { const r = indexedDB.open("inspector", 1);
+        const key = entry ? "entry:" + history.state.inspectorEntry + ":" + location.pathname
+          : "draft:" + location.pathname;
         r.onsuccess = () => { const g = r.result.transaction("drafts", "readonly").objectStore("drafts")
-          .get("draft:" + location.pathname); g.onsuccess = () => done(g.result || null); }; })""")
+          .get(key); g.onsuccess = () => done(g.result || null); }; })""", entry)
 
 
-def kept(page: Page, check) -> None:
-    """Wait until the page's kept draft satisfies ``check`` (a function of the draft)."""
+def kept(page: Page, check, entry: bool = False) -> None:
+    """Wait until the page's kept draft (``entry``: the history entry's own) satisfies ``check`` (a function of
+    the draft)."""
     for _ in range(100):
-        found = draft(page)
+        found = draft(page, entry)
         if found and check(found):
             return
         page.wait_for_timeout(100)
@@ -269,10 +272,7 @@ def test_an_example_opened_again_shows_the_example_not_the_work_kept_on_the_same
     expect(undo).to_be_visible()  # the arrival is over: the kept work was looked at, and offered back
     expect(page.locator("#format-document")).to_have_value(re.compile('"fc_001"'))
     # and this history entry keeps the example as its own text (Forward to it later shows the example).
-    page.wait_for_function("""() => new Promise((done) => { const r = indexedDB.open("inspector", 1);
-        r.onsuccess = () => { const g = r.result.transaction("drafts", "readonly").objectStore("drafts")
-          .get("entry:" + history.state.inspectorEntry + ":" + location.pathname);
-          g.onsuccess = () => done(Boolean(g.result && /"fc_001"/.test(g.result.fields.document))); }; })""")
+    kept(page, lambda d: '"fc_001"' in d["fields"]["document"], entry=True)
     undo.click()
     expect(page.locator("#format-document")).to_have_value('{"my":"work"}')
 
