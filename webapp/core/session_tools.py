@@ -61,6 +61,7 @@ def _other_providers(value: Any) -> list[tuple[str, dict]]:
     """Anthropic (``{name, input_schema}``) and Gemini (``{functionDeclarations}``) function tools in a pasted value
     (one of them, a list, or a request with ``tools``), as the flat Open Responses tools they convert to
     (:func:`webapp.core.convert.tools_from`): the shape every page's schema field reads."""
+    # Only these two shapes alone are wrapped: tools_from would read a Chat Completions tool *call* as a tool.
     if isinstance(value, dict) and ("input_schema" in value or "functionDeclarations" in value
                                     or "function_declarations" in value):
         value = [value]
