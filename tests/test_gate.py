@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -169,6 +170,11 @@ ARGUMENT_TEXTS = [
     ' ', '{"a":1}x', '{"a":01}', "{'a':1}", '{"a":"\t"}', '"\\u0000"', '[' * 101 + ']' * 101,
     '[' * 100 + ']' * 100, '{"b":{"c":{"c":1,"c":2}}}', '{"a":"\\uFFFF"}', '{"a":"\ufdd0"}', 'true', 'null',
     '1E+400', '{"x":"1e400"}', '{"a":[1e400]}', '{"a":1.5e-400}',
+    # where orjson's quick read must not decide (webapp.core.json.text._orjson_exact): a name repeated with its
+    # colon escaped (the colon count alone would miss it), integers wider than 64 bits (orjson reads floats)
+    '{"a\\u003a":1,"a\\u003a":2}', '{"a\\u003A":1,"a:":2}', '{"a:":1,"a":2}', '{"a":"b:c","a":1}',
+    '{"n":123456789012345678901234567890}', '[-9223372036854775809, 18446744073709551616]', '-0', '-0.0',
+    '{"s":"1234567890123456789012"}', '{"a":1.0,"b":1}',
 ]
 
 
@@ -183,7 +189,16 @@ def test_quick_parse_has_the_same_verdict_as_the_careful_parse(text):
     quick = try_loads_ijson(text, max_depth=100)
     assert (quick is NOT_IJSON) is refused
     if not refused:
-        assert quick == careful
+        assert repr(quick) == repr(careful)  # the same values and types (1.0 is not 1, -0.0 is not 0)
+
+
+def test_quick_parse_reads_deep_arguments_past_what_orjson_writes_again():
+    """Nesting deeper than orjson writes back (its duplicate-name proof) is read by the json module instead."""
+    text = '{"a":' * 300 + '1' + '}' * 300
+    value = try_loads_ijson(text, max_depth=400)
+    assert value is not NOT_IJSON and json.dumps(value, separators=(",", ":")) == text
+    duplicated = '{"a":' * 300 + '{"b":1,"b":2}' + '}' * 300
+    assert try_loads_ijson(duplicated, max_depth=400) is NOT_IJSON
 
 
 def test_quick_parse_agrees_on_random_mutations():
@@ -496,6 +511,45 @@ def test_a_memo_reuses_the_calls_the_other_side_gated():
     assert len(memo) == 4
     assert right.items[1].verdict is left.items[1].verdict
     assert [i.reason for i in right.items] == ["ok"] * 4
+
+
+@pytest.mark.parametrize("case", JOURNALS, ids=[c["description"] for c in JOURNALS])
+def test_a_report_makes_its_item_lines_as_the_checker_does_one_by_one(case):
+    """check_journal keeps each item's Verdict and makes the ItemVerdicts when first read: the same lines, counts
+    and refusals as JournalChecker.add gives item by item (findings naming an item later make it refused)."""
+    report = run_journal(case)
+    assert len(report.items) == len(report.verdicts)
+    assert all(line.verdict is verdict for line, verdict in zip(report.items, report.verdicts, strict=True))
+    journal = load_journal(case["journal"])
+    tools = journal.tools if case.get("tools") is None else case["tools"]
+    choice = journal.tool_choice if case.get("tool_choice") is None else case["tool_choice"]
+    twice: dict = {}
+    for duplicate in journal.duplicates:
+        twice.setdefault(duplicate.index, []).append(duplicate)
+    checker = gate.JournalChecker(tools, tool_choice=choice, duplicates=twice.get(None, ()))
+    one_by_one = [checker.add(item, twice.get(index, ())) for index, item in enumerate(journal.items)]
+    codes = {}
+    for finding in checker.take_findings():
+        if finding.severity == "error" and finding.index is not None:
+            codes.setdefault(finding.index, []).append(finding.code)
+    assert [(line.index, line.id, line.type, line.reason, line.name, line.call_id) for line in report.items] == [
+        (line.index, line.id, line.type, line.reason, line.name, line.call_id) for line in one_by_one]
+    assert {i: list(dict.fromkeys(c)) for i, c in codes.items()} == {i: list(c) for i, c in report.refused.items()}
+    assert [line.refused_by for line in report.items] == [report.refused.get(i, ()) for i in range(len(one_by_one))]
+    assert report.counts == dict(Counter(line.label for line in report.items))
+    assert report.items[1:] == list(report.items)[1:] and report.items == list(report.items)
+
+
+def test_refused_lines_say_what_stops_an_item_the_gate_passes():
+    call = {"type": "function_call", "call_id": "c1", "name": "get_weather", "status": "completed",
+            "arguments": '{"location": "Paris"}'}
+    report = check_journal([call, dict(call, id="again")], SAMPLE_TOOLS)
+    first, second = report.items
+    assert (first.reason, first.refused_by, first.ok) == ("ok", (), True)
+    assert (second.reason, second.label, second.refused_by, second.ok) == ("ok", "refused", ("duplicate_call_id",),
+                                                                           False)
+    assert second.message.startswith("the gate passes its value, but duplicate_call_id stops this item")
+    assert report.counts == {"ok": 1, "refused": 1} and not report.replayable
 
 
 def test_a_stream_of_ever_new_item_types_and_names_keeps_each_verdict_its_own():

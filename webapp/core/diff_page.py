@@ -439,17 +439,23 @@ def _journal_verdict(side: str, shape: str, base: str, journal: Journal, schema_
     refusals: list[Refusal] = []
     labels: dict[str, int] = {}
     passing = ("ok", SCHEMA_NEXT)
-    for verdict in report.items:
-        reason = verdict.reason
-        label = gate_label(verdict.verdict) if schemaless and verdict.verdict is not None else reason
-        if verdict.refused_by and label in passing:
+    # Alike items share a verdict (report.verdicts): its label, and whether it is refused, are found once.
+    seen: dict[int, tuple[str, bool]] = {}
+    refused = report.refused
+    for index, verdict in enumerate(report.verdicts):
+        known = seen.get(id(verdict))
+        if known is None:
+            label = gate_label(verdict) if schemaless else verdict.reason
+            # a namespaced item, or a call the gate stops (a call's reason is never not_function_call)
+            known = seen[id(verdict)] = label, label not in passing and verdict.reason != "not_function_call"
+        label, stopped = known
+        if index in refused and label in passing:
             label = "refused"
         labels[label] = labels.get(label, 0) + 1
-        if label != "refused" and (reason == "namespaced" or (verdict.type == "function_call"
-                                                              and label not in passing)):
-            where = pointer(verdict.index)
-            place = pasted(_arguments_at(document, where, items[verdict.index], verdict.verdict)) or at(where)
-            refusals.append(Refusal(label, f"item {verdict.index}: {verdict.message}", where, place))
+        if stopped:
+            where = pointer(index)
+            place = pasted(_arguments_at(document, where, items[index], verdict)) or at(where)
+            refusals.append(Refusal(label, f"item {index}: {verdict.message}", where, place))
     for finding in report.findings:
         where = pointer(finding.index) if finding.index is not None else None
         place = pasted((finding.line, finding.column)) if document is not None and finding.line else at(where)

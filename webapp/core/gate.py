@@ -25,8 +25,8 @@ data (:class:`Finding`: code, item index, pointer, line:column, and the items it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -247,9 +247,11 @@ def _parse_arguments(text: str, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
     return loads_ijson(text, max_depth=max_depth)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Verdict:
-    """:func:`check_item`'s answer.
+    """:func:`check_item`'s answer: read-only once made, and shared (a journal's items of one type, and the calls a
+    :class:`VerdictMemo` met again, share one). Not frozen because the gate makes one per call: a frozen dataclass
+    sets each of its seven fields through ``object.__setattr__``, three times the cost of making a plain one.
 
     :ivar reason: one of :data:`REASONS` (the same as :func:`replay_gate`'s).
     :ivar ok: ``reason == "ok"``.
@@ -445,19 +447,29 @@ class ItemVerdict:
 
 @dataclass(frozen=True)
 class JournalReport:
-    """:func:`check_journal`'s answer: ``replayable`` plus one verdict per item and the findings."""
+    """:func:`check_journal`'s answer: ``replayable`` plus one verdict per item and the findings.
+
+    :ivar items: one :class:`ItemVerdict` per item, in order; made when first read (:class:`ItemVerdicts`).
+    :ivar verdicts: each item's gate :class:`Verdict`, in order: what :attr:`items` are made of, without an object
+        per item (items that are alike share one), for a reader that needs only counts and the refused items.
+    :ivar refused: the index of each item that error findings name -> their codes (:attr:`ItemVerdict.refused_by`).
+    """
 
     replayable: bool
-    items: list[ItemVerdict]
+    items: Sequence[ItemVerdict]
     findings: list[Finding]
     shape: str | None = None
+    verdicts: Sequence[Verdict] = ()
+    refused: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def counts(self) -> dict[str, int]:
         """How many items have each :attr:`ItemVerdict.label`, in order of first appearance."""
         counts: dict[str, int] = {}
-        for item in self.items:
-            counts[item.label] = counts.get(item.label, 0) + 1
+        refused = self.refused
+        for index, verdict in enumerate(self.verdicts):
+            label = "refused" if verdict.reason == "ok" and index in refused else verdict.reason
+            counts[label] = counts.get(label, 0) + 1
         return counts
 
     def as_dict(self) -> dict[str, Any]:
@@ -469,6 +481,61 @@ class JournalReport:
             "items": [item.as_dict() for item in self.items],
             "findings": [finding.as_dict() for finding in self.findings],
         }
+
+
+class ItemVerdicts(Sequence[ItemVerdict]):
+    """A :class:`JournalReport`'s :attr:`~JournalReport.items`, all made on first reading (then kept): a page that
+    shows only a journal's counts and its refused items (the Diff page's sides) never makes 24,000 of them.
+
+    :param items: the journal's items; ``verdicts``: each one's gate verdict; ``refused``: as
+        :attr:`JournalReport.refused`.
+    """
+
+    __slots__ = ("_items", "_verdicts", "_refused", "_made")
+
+    def __init__(self, items: Sequence[Any], verdicts: Sequence[Verdict],
+                 refused: Mapping[int, tuple[str, ...]]) -> None:
+        self._items, self._verdicts, self._refused = items, verdicts, refused
+        self._made: list[ItemVerdict] | None = None
+
+    def _lines(self) -> list[ItemVerdict]:
+        if self._made is None:
+            refused = self._refused
+            self._made = [_item_line(index, item, verdict, refused.get(index, ()))
+                          for index, (item, verdict) in enumerate(zip(self._items, self._verdicts, strict=True))]
+            self._items = ()  # the journal's items are no longer needed here
+        return self._made
+
+    def __len__(self) -> int:
+        return len(self._verdicts)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._lines()[index]
+
+    def __iter__(self) -> Iterator[ItemVerdict]:
+        return iter(self._lines())
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, Sequence) else NotImplemented
+
+    def __repr__(self) -> str:
+        return f"ItemVerdicts({self._lines()!r})"
+
+
+def _item_line(index: int, item: Any, verdict: Verdict, refused_by: tuple[str, ...] = ()) -> ItemVerdict:
+    """The :class:`ItemVerdict` of ``item`` at ``index`` gated as ``verdict``; ``refused_by``: the codes of the
+    error findings that name it (an item the gate passes is then refused, and says why)."""
+    get = item.get if isinstance(item, dict) else _NO_MEMBERS.get
+    item_type, item_id, name, call_id = get("type"), get("id"), get("name"), get("call_id")
+    message = verdict.message
+    if refused_by and verdict.reason == "ok":
+        message = (f"the gate passes its value, but {', '.join(refused_by)} stops this item (see the findings): "
+                   "it may not be executed")
+    return ItemVerdict(
+        index, item_id if isinstance(item_id, str) else None, item_type if isinstance(item_type, str) else None,
+        verdict.reason, verdict.errors, message,
+        name if item_type == "function_call" and isinstance(name, str) else None,
+        call_id if isinstance(call_id, str) else None, verdict, refused_by)
 
 
 def _finding(code: str, index: int | None, says: str | tuple[str | ItemRef, ...], call_id: Any = None,
@@ -681,15 +748,20 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
         tools = items.tools if tools is None else tools
         tool_choice = items.tool_choice if tool_choice is None else tool_choice
         items = items.items
+    if not isinstance(items, (list, tuple)):
+        items = list(items)  # its ItemVerdicts are made from the items when first read
     checker = JournalChecker(tools, tool_choice=tool_choice, schema=schema, format_assertion=format_assertion,
                              max_depth=max_depth, duplicates=duplicates.get(None, ()), tools_later=tools_later,
                              memo=memo)
+    check = checker.check
     if duplicates:
-        verdicts = [checker.add(item, duplicates.get(index, ())) for index, item in enumerate(items)]
+        verdicts = [check(item, duplicates.get(index, ())) for index, item in enumerate(items)]
     else:
-        verdicts = [checker.add(item) for item in items]
+        verdicts = [check(item) for item in items]
     findings = checker.take_findings()
-    return JournalReport(checker.replayable, _refused(verdicts, findings), findings, shape)
+    refused = _refused(findings)
+    return JournalReport(checker.replayable, ItemVerdicts(items, verdicts, refused), findings, shape, verdicts,
+                         refused)
 
 
 class JournalChecker:
@@ -749,43 +821,45 @@ class JournalChecker:
             later, e.g. ``missing_output``).
         """
         index = self._count
-        self._count += 1
-        findings = self._findings
-        member = item.get if isinstance(item, dict) else _NO_MEMBERS.get
-        item_type, call_id, name, role = member("type"), member("call_id"), member("name"), member("role")
-        if duplicates:
-            findings += [_duplicate_finding(d, call_id) for d in duplicates]
+        return _item_line(index, item, self.check(item, duplicates))
 
-        tool_calls = member("tool_calls")
-        if isinstance(tool_calls, list) or role == "tool":
+    def check(self, item: Any, duplicates: Iterable[Duplicate] = ()) -> Verdict:
+        """:meth:`add` without the :class:`ItemVerdict`: the item's gate :class:`Verdict` (items that are alike
+        share one), for a caller that keeps the items and makes their lines only if asked (:class:`ItemVerdicts`).
+        """
+        index = self._count
+        self._count = index + 1
+        findings = self._findings
+        get = item.get if isinstance(item, dict) else _NO_MEMBERS.get
+        item_type, role = get("type"), get("role")
+        if duplicates:
+            findings += [_duplicate_finding(d, get("call_id")) for d in duplicates]
+        tool_calls = get("tool_calls")
+        if role == "tool" or isinstance(tool_calls, list):
             what = "a tool_calls array" if isinstance(tool_calls, list) else "a role \"tool\" message"
             findings.append(_finding("chat_completions_envelope", index, (
                 _item(index), f" is {what} from Chat Completions: replaying it sends the wrong envelope to an Open "
                 "Responses provider (use function_call / function_call_output items)"),
-                call_id or member("tool_call_id")))
+                get("call_id") or get("tool_call_id")))
 
         if item_type == "function_call":
-            verdict = self._call(index, item, name, call_id)
-        else:
-            verdict = self._not_a_call(item, item_type)
-            if item_type == "function_call_output":
-                _pair_output(index, call_id, self._calls, self._answered, findings)
-            elif item_type == "message" and role == "user":
-                for call_index, waiting in self._pending:
-                    if waiting not in self._answered:
-                        findings.append(_finding("missing_output", call_index, (
-                            _call(call_index), f" ({_q(waiting)}) has no function_call_output before the user "
-                            "message at ", _item(index)), waiting))
-                self._pending = []
-
-        item_id = member("id")
-        line = ItemVerdict(
-            index, item_id if isinstance(item_id, str) else None, item_type if isinstance(item_type, str) else None,
-            verdict.reason, verdict.errors, verdict.message,
-            name if item_type == "function_call" and isinstance(name, str) else None,
-            call_id if isinstance(call_id, str) else None, verdict)
-        self._blocked = self._blocked or line.blocks_replay
-        return line
+            verdict = self._call(index, item, get("name"), get("call_id"))
+            if verdict.reason != "ok":  # a call that may not run stops the journal
+                self._blocked = True
+            return verdict
+        verdict = self._not_a_call(item, item_type)
+        if item_type == "function_call_output":
+            _pair_output(index, get("call_id"), self._calls, self._answered, findings)
+        elif item_type == "message" and role == "user" and self._pending:
+            for call_index, waiting in self._pending:
+                if waiting not in self._answered:
+                    findings.append(_finding("missing_output", call_index, (
+                        _call(call_index), f" ({_q(waiting)}) has no function_call_output before the user "
+                        "message at ", _item(index)), waiting))
+            self._pending = []
+        if verdict.reason == "namespaced":  # the other items have nothing to run
+            self._blocked = True
+        return verdict
 
     def _not_a_call(self, item: Any, item_type: Any) -> Verdict:
         """The verdict of an item that is not a function_call: it depends on its type alone, so it is made once
@@ -837,26 +911,16 @@ class JournalChecker:
         return verdict
 
 
-def _refused(verdicts: list[ItemVerdict], findings: list[Finding]) -> list[ItemVerdict]:
-    """Mark each item that an error finding names: it is not ``ok`` whatever the gate said of its value."""
+def _refused(findings: list[Finding]) -> dict[int, tuple[str, ...]]:
+    """Each item that error findings name -> their codes, in order, once each: it is not ``ok`` whatever the gate
+    said of its value."""
     codes: dict[int, list[str]] = {}
     for finding in findings:
-        if finding.severity == "error" and finding.index is not None and finding.code not in codes.get(
-                finding.index, []):
-            codes.setdefault(finding.index, []).append(finding.code)
-    if not codes:
-        return verdicts
-    marked = []
-    for verdict in verdicts:
-        refused = tuple(codes.get(verdict.index, ()))
-        if refused:
-            message = verdict.message
-            if verdict.reason == "ok":
-                message = (f"the gate passes its value, but {', '.join(refused)} stops this item (see the "
-                           "findings): it may not be executed")
-            verdict = replace(verdict, refused_by=refused, message=message)
-        marked.append(verdict)
-    return marked
+        if finding.severity == "error" and finding.index is not None:
+            named = codes.setdefault(finding.index, [])
+            if finding.code not in named:
+                named.append(finding.code)
+    return {index: tuple(named) for index, named in codes.items()}
 
 
 def _pair_output(index: int, call_id: Any, calls: dict[str, tuple[int, Any]], answered: dict[str, int],
