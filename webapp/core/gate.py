@@ -694,7 +694,7 @@ class VerdictMemo:
     """
 
     def __init__(self) -> None:
-        self._verdicts: dict[tuple[_Why, str | None, str], Verdict] = {}
+        self._verdicts: dict[tuple[Any, ...], Verdict] = {}
 
     def __len__(self) -> int:
         """The number of distinct calls it holds."""
@@ -704,7 +704,8 @@ class VerdictMemo:
         status, arguments = item.get("status"), item.get("arguments")
         if not isinstance(arguments, str) or not (status is None or isinstance(status, str)):
             return _gate(item, why)
-        key = (why, status, arguments)
+        # why's fields spelled out: a flat tuple hashes and compares in C (a dataclass's hash is Python code)
+        key = (why.compiled, why.problem, why.tool, why.max_depth, status, arguments)
         verdict = self._verdicts.get(key)
         if verdict is None:
             verdict = self._verdicts[key] = _gate(item, why)
@@ -847,7 +848,9 @@ class JournalChecker:
             if verdict.reason != "ok":  # a call that may not run stops the journal
                 self._blocked = True
             return verdict
-        verdict = self._not_a_call(item, item_type)
+        verdict = self._by_type.get(item_type) if isinstance(item_type, str) else None
+        if verdict is None:
+            verdict = self._not_a_call(item, item_type)
         if item_type == "function_call_output":
             _pair_output(index, get("call_id"), self._calls, self._answered, findings)
         elif item_type == "message" and role == "user" and self._pending:
@@ -862,15 +865,12 @@ class JournalChecker:
         return verdict
 
     def _not_a_call(self, item: Any, item_type: Any) -> Verdict:
-        """The verdict of an item that is not a function_call: it depends on its type alone, so it is made once
-        per type (for the first :data:`REMEMBERED` types)."""
-        if not isinstance(item_type, str):  # not an object, or no type: namespaced, said in its own words
-            return check_item(item, None, max_depth=self._max_depth)
-        verdict = self._by_type.get(item_type)
-        if verdict is None:
-            verdict = check_item(item, None, max_depth=self._max_depth)
-            if len(self._by_type) < REMEMBERED:
-                self._by_type[item_type] = verdict
+        """The verdict of an item that is not a function_call, made: it depends on its type alone, so it is kept
+        for :meth:`check` to find (for the first :data:`REMEMBERED` types; an item that is not an object or has no
+        string type is namespaced, in its own words, each time)."""
+        verdict = check_item(item, None, max_depth=self._max_depth)
+        if isinstance(item_type, str) and len(self._by_type) < REMEMBERED:
+            self._by_type[item_type] = verdict
         return verdict
 
     def _checked_as(self, name: Any) -> _Why:
@@ -905,8 +905,9 @@ class JournalChecker:
             findings.append(_finding("duplicate_call_id", index, (
                 _item(index), f" reuses call_id {_q(call_id)} of ", _item(self._calls[call_id][0])), call_id))
         else:
-            self._calls[call_id] = (index, item.get("status"))
-            if item.get("status") == RUNNABLE_STATUS:
+            status = item.get("status")
+            self._calls[call_id] = (index, status)
+            if status == RUNNABLE_STATUS:
                 self._pending.append((index, call_id))
         return verdict
 

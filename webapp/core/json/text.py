@@ -474,17 +474,27 @@ def _orjson_exact(text: str) -> Any:
     duplicate-name hook), or :data:`_UNDECODED` when the json module must decide: orjson refuses the text (it
     refuses ``NaN``, ``1e400`` and unpaired surrogate escapes, as I-JSON does, and all RFC 8259 errors), an integer
     may be wider than 64 bits (orjson would read it as a float), or a member name may be repeated (orjson keeps the
-    last value silently): written again, the value must have the text's colons, one per member plus those in
-    strings, which holds when no colon is written as an escape."""
-    if _LONG_DIGITS.search(text) or ("\\u003" in text and _ESCAPED_COLON_TEXT.search(text)):
+    last value silently).
+
+    No name is repeated when the members kept account for every colon of the text (kept <= written <= colons), the
+    usual ``arguments`` object; else when the value written again has the text's colons, one per member plus those
+    in strings, which holds when no colon is written as an escape."""
+    if _LONG_DIGITS.search(text):
         return _UNDECODED
     try:
         value = orjson.loads(text)
-        if ":" in text and orjson.dumps(value).count(b":") != text.count(":"):
-            return _UNDECODED
-    except (orjson.JSONDecodeError, orjson.JSONEncodeError):  # JSONEncodeError: nesting deeper than it writes
+    except orjson.JSONDecodeError:
         return _UNDECODED
-    return value
+    colons = text.count(":")
+    if not colons or (value.__class__ is dict and len(value) == colons):
+        return value
+    if "\\u003" in text and _ESCAPED_COLON_TEXT.search(text):
+        return _UNDECODED
+    try:
+        again = orjson.dumps(value)
+    except orjson.JSONEncodeError:  # nesting deeper than orjson writes
+        return _UNDECODED
+    return value if again.count(b":") == colons else _UNDECODED
 
 
 def try_loads_ijson(text: str, *, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
