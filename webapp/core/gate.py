@@ -317,9 +317,10 @@ def _why_of(schema: dict | bool | None, format_assertion: bool, tool_name: str |
 def _gate(item: Any, why: _Why) -> Verdict:
     """:func:`check_item`'s run of :data:`STEPS`, the schema compiled beforehand (``why``)."""
     value = item
+    compiled, max_depth = why.compiled, why.max_depth
     for step in STEPS:
         try:
-            passed = step.test(value, why.compiled, why.max_depth)
+            passed = step.test(value, compiled, max_depth)
             if passed is not _REFUSED:
                 value = passed
                 continue
