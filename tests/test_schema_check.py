@@ -276,6 +276,18 @@ def test_json_lines_of_bare_arguments_are_checked_record_by_record():
     assert check.records[1].position == (2, 1)
 
 
+def test_a_record_of_bare_arguments_that_is_not_ijson_names_its_line_in_the_whole_text():
+    """A duplicate name is only a warning for JSON, but the gate reads arguments as I-JSON: arguments_parse, with
+    the record's line in the whole text (not the record's own line 1)."""
+    text = jsonl({"region": "apac"}, "", '{"region": "apac", "region": "emea"}')
+    check = run_check(text, pretty(REGION_SCHEMA))
+    record = check.records[1]
+    assert record.line == 3 and record.outcome == "arguments_parse"
+    error = record.check.ijson_error
+    assert (error.line, error.code) == (3, "duplicate_key") and str(error).startswith("line 3, column ")
+    assert text.splitlines()[2][error.column - 1:].startswith('"region": "emea"')
+
+
 def test_a_journal_is_judged_by_the_gate_item_by_item_against_its_tools():
     tools = pretty([TOOL, WEATHER])
     weather = {"type": "function_call", "id": "fc_w", "call_id": "c_w", "name": "get_weather", "status": "completed",

@@ -465,6 +465,8 @@ def _check_record(whole: Check, side: _SchemaSide, limits: dict[str, Any], line:
     if detailed:
         check.warnings.extend(_warnings("instance", document, None))
     locate_instance = _take_instance(check, document, limits, shift)
+    if check.ijson_error is not None:  # the gate's I-JSON error names the place in the whole text, as others do
+        check.ijson_error = check.ijson_error.shifted(line - 1, offset)
     if not detailed:
         check.warnings.clear()
     if check.item is not None and check.call_name is None:
