@@ -130,3 +130,17 @@ def test_an_added_call_the_gate_stops_is_a_blocker_too():
     assert [(b.code, b.pointer) for b in found] == [("status", "/1"), ("arguments_parse", "/2/arguments")]
     assert found[0].message.startswith('status is "in_progress" on the added item: only a completed call')
     assert replay_blockers([FC_001], [FC_001, FC_001], [], [("/1", FC_001)]) == []
+
+
+def test_a_response_or_a_request_is_not_compared_as_an_item():
+    # A response's status is the response's, not an item's: an item against a response, or two responses, compare
+    # the items they hold (none paired with a lone item), never the envelopes' members as an item's.
+    response = {"id": "resp_1", "object": "response", "status": "incomplete", "output": [FC_001]}
+    request = {"model": "m", "input": [FC_001]}
+    for left, right in ((FC_001, response), (response, FC_001), (FC_001, request)):
+        assert replay_blockers(left, right, [], []) == []
+    cut = {**FC_001, "status": "incomplete"}
+    found = replay_blockers({**response, "status": "completed"}, {**response, "output": [cut]},
+                            [("/output/0", FC_001, cut)], [])
+    assert [(b.code, b.pointer) for b in found] == [("status", "/output/0")]
+    assert [b.code for b in replay_blockers(FC_001, cut, [], [])] == ["status"]  # two items: compared as such

@@ -18,13 +18,16 @@ from webapp.core.items import RUNNABLE_STATUS, is_namespaced
 from webapp.core.json import pointer as jp
 from webapp.core.json.show import quote
 
-__all__ = ["BLOCKERS", "Blocker", "item_blockers", "replay_blockers"]
+__all__ = ["BLOCKERS", "ITEM_ARRAYS", "Blocker", "item_blockers", "replay_blockers"]
 
 BLOCKERS = ("namespaced", "type_changed", "call_id", "name", "status", "arguments_type", "arguments_parse",
             "chat_completions")
 """Codes of :class:`Blocker` (``arguments_type``/``arguments_parse``: the gate refuses the right side's
 ``arguments`` before any schema is involved; ``chat_completions``: a Chat Completions message where an Open
 Responses item belongs)."""
+
+#: Items in arrays at these root members (or in a root array) are Open Responses items: blockers are checked there.
+ITEM_ARRAYS = ("input", "output", "items")
 
 _MISSING = object()  # a member one side does not have (not JSON null)
 
@@ -49,11 +52,13 @@ def replay_blockers(left: Any, right: Any, pairs: Iterable[tuple[str, Any, Any]]
     """Every blocker between two documents, in the order the diff found the items.
 
     :param left: the document from the source provider; ``right``: the one about to be replayed (parsed JSON).
+        Two objects are compared as items themselves unless one holds items (an array at one of
+        :data:`ITEM_ARRAYS`: a response or a request, whose ``status`` is not an item's).
     :param pairs: ``(pointer in the right document, left item, right item)`` for each matched pair of items that
         differ. :param added: ``(pointer, item)`` for each item only the right side has.
     """
     found = []
-    if isinstance(left, dict) and isinstance(right, dict):
+    if isinstance(left, dict) and isinstance(right, dict) and not (_holds_items(left) or _holds_items(right)):
         found.extend(item_blockers(left, right, ""))
     for where, a, b in pairs:
         found.extend(item_blockers(a, b, where))
@@ -120,6 +125,11 @@ def _unrunnable(b: dict, where: str, side: str, was: str = "") -> list[Blocker]:
         if verdict.reason in ("arguments_type", "arguments_parse"):
             found.append(Blocker(verdict.reason, jp.child(where, "arguments"), f"{side}, {verdict.message}"))
     return found
+
+
+def _holds_items(document: dict) -> bool:
+    """The document is an envelope of items (a response's ``output``, a request's ``input``), not an item."""
+    return any(isinstance(document.get(member), list) for member in ITEM_ARRAYS)
 
 
 def _show(value: Any) -> str:

@@ -38,7 +38,7 @@ from typing import Any
 from deepdiff import DeepDiff
 
 from webapp.core.align import lcs_runs, pair_gaps, strictly_equal, unequal_offsets
-from webapp.core.blockers import Blocker, replay_blockers
+from webapp.core.blockers import ITEM_ARRAYS, Blocker, replay_blockers
 from webapp.core.json import pointer as jp
 from webapp.core.json.text import DEFAULT_MAX_DEPTH, json_type  # JSON Schema's type names: integer, number apart
 
@@ -50,8 +50,6 @@ __all__ = [
 KINDS = ("added", "removed", "changed", "type_changed", "moved")
 """Kinds of :class:`Change`, in the order the summary lists them."""
 
-# Items in arrays at these root members (or in a root array) are Open Responses items: blockers are checked there.
-ITEM_ARRAYS = ("input", "output", "items")
 # Object members whose string value is JSON text compared by content (Open Responses spec: ``arguments`` is a
 # JSON string; Chat Completions' ``function.arguments`` too).
 JSON_STRING_KEYS = ("arguments",)
