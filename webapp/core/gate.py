@@ -46,7 +46,7 @@ from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compi
 
 __all__ = [
     "REASONS", "STEPS", "Step", "replay_gate", "check_item", "Verdict", "check_journal", "tool_schema",
-    "JournalReport", "ItemVerdict", "Finding", "ItemRef", "DEFAULT_MAX_DEPTH", "VerdictMemo", "REMEMBERED",
+    "JournalReport", "ItemVerdict", "ItemVerdicts", "Finding", "ItemRef", "DEFAULT_MAX_DEPTH", "VerdictMemo", "REMEMBERED",
     "FINDINGS", "load_journal", "Journal", "JournalError", "SchemaInvalid", "SchemaError",
 ]
 
