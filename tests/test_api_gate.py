@@ -145,7 +145,7 @@ def test_journal_tool_choice_with_a_call_named_by_a_list_is_a_finding_not_a_500(
     response = post(client, {"items": [{**call("{}"), "name": ["get_weather"]}], "tools": TOOLS,
                              "tool_choice": "none"})
     assert response.status_code == 200
-    assert [f["code"] for f in response.get_json()["findings"]] == ["unknown_tool", "tool_not_allowed"]
+    assert [f["code"] for f in response.get_json()["findings"]] == ["missing_name"]
 
 
 @pytest.mark.parametrize(("body", "param", "words"), [

@@ -420,13 +420,26 @@ def test_a_nested_tool_with_an_unusable_schema_is_placed_in_its_function():
     assert flat.findings[0].message.startswith("tools[0].parameters/type: ")
 
 
-@pytest.mark.parametrize("name", [["get_weather"], {"a": 1}, None, 3])
+@pytest.mark.parametrize("name", [["get_weather"], {"a": 1}, None, 3, ""])
 def test_a_call_whose_name_is_not_a_string_is_outside_any_tool_choice(name):
-    """tool_choice allows names; a name that is a list or an object (unhashable) is none of them, not a crash."""
+    """tool_choice allows names; a name that is a list or an object (unhashable) is none of them, not a crash: the
+    call has no tool's name (missing_name), whatever the tools and tool_choice say."""
     call = {"type": "function_call", "call_id": "c1", "name": name, "status": "completed", "arguments": "{}"}
     report = check_journal([call], SAMPLE_TOOLS, tool_choice={"type": "function", "name": "get_weather"})
-    assert [f.code for f in report.findings] == ["unknown_tool", "tool_not_allowed"]
-    assert report.replayable is False
+    assert [f.code for f in report.findings] == ["missing_name"]
+    assert report.replayable is False and report.items[0].refused_by == ("missing_name",)
+
+
+@pytest.mark.parametrize(("tools", "schema"), [(SAMPLE_TOOLS, None), (None, True), (None, None)])
+def test_a_call_without_a_name_never_runs(tools, schema):
+    """The FunctionCall schema requires a name: without one, which tool would run is unknown — against the tools,
+    one schema for every call, or none yet (tools_later)."""
+    call = {"type": "function_call", "call_id": "c1", "status": "completed", "arguments": "{}"}
+    report = check_journal([call], tools, schema=schema, tools_later=True)
+    [finding] = report.findings
+    assert (finding.code, finding.severity, finding.index) == ("missing_name", "error", 0)
+    assert finding.message == "function_call 0 has no name: which tool it would run is unknown"
+    assert not report.replayable and not report.items[0].ok
 
 
 # ---------------------------------------------------------------------------------------------------------------

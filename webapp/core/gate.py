@@ -58,6 +58,7 @@ FINDINGS = {
     "duplicate_call_id": "error",          # two function_calls share a call_id
     "duplicate_output": "error",           # two function_call_outputs answer one call
     "missing_call_id": "error",            # a function_call or function_call_output without a call_id string
+    "missing_name": "error",               # a function_call without a name string: which tool would run?
     "missing_output": "warning",           # a completed call with no output before the next user message
     "chat_completions_envelope": "error",  # Chat Completions `tool_calls` / role "tool" mixed into the journal
     "chat_completions_tool": "warning",    # a tool in the nested Chat Completions shape (recognised, still used)
@@ -888,20 +889,25 @@ class JournalChecker:
 
     def _call(self, index: int, item: dict, name: Any, call_id: Any) -> Verdict:
         findings = self._findings
+        named = isinstance(name, str) and name != ""
+        if not named:  # the FunctionCall schema requires a name: which tool would run?
+            shown = "no name" if name is None else f"the name {_q(name)}, not a tool's name"
+            findings.append(_finding("missing_name", index, (
+                _call(index), f" has {shown}: which tool it would run is unknown"), call_id))
         if self._one_schema is not None:
             why = self._one_schema
         else:
-            if self._unknown_tools and (not isinstance(name, str) or name not in self._table):
+            if self._unknown_tools and named and name not in self._table:
                 findings.append(_finding("unknown_tool", index, (
                     _item(index), f" calls {_q(name)}, which is not among the tools (known: {self._known})"), call_id))
             why = self._checked_as(name)
         verdict = _gate(item, why) if self._memo is None else self._memo._verdict(item, why)
-        if self._allowed is not None and not (isinstance(name, str) and name in self._allowed):
+        if self._allowed is not None and named and name not in self._allowed:
             findings.append(_finding("tool_not_allowed", index, (
                 _item(index), f" calls {_q(name)}, but {self._allowed_words}"), call_id))
         if not isinstance(call_id, str) or not call_id:
             findings.append(_finding("missing_call_id", index, (
-                "function_call ", _item(index), " has no call_id: its output cannot be paired")))
+                _call(index), " has no call_id: its output cannot be paired")))
         elif call_id in self._calls:
             findings.append(_finding("duplicate_call_id", index, (
                 _item(index), f" reuses call_id {_q(call_id)} of ", _item(self._calls[call_id][0])), call_id))
