@@ -44,7 +44,8 @@ def test_one_item_ok(client):
     assert response.status_code == 200
     assert response.get_json() == {"reason": "ok", "ok": True,
                                    "message": "may be executed, and its function_call_output written",
-                                   "errors": [], "parse_error": None, "schema_error": None, "dialect": "2020-12"}
+                                   "errors": [], "parse_error": None, "schema_error": None, "dialect": "2020-12",
+                                   "refused_by": [], "findings": []}
 
 
 def test_one_item_schema_errors_point_at_members(client):
@@ -313,3 +314,16 @@ def test_json_max_depth_limits_the_body_too(app, client):
     nested = {"item": {"type": "function_call", "x": [[[[[1]]]]]}}
     assert_error(post(client, nested), 400, None, "deeper than")
     assert_error(post(client, {"journal": json.dumps([[[[[[1]]]]]])}), 400, "journal", "deeper than")
+
+
+@pytest.mark.parametrize(("change", "code"), [({"call_id": None}, "missing_call_id"), ({"name": None}, "missing_name"),
+                                              ({"name": 5, "call_id": [1]}, "missing_name")])
+def test_one_call_that_cannot_be_paired_or_named_is_never_ok(client, change, code):
+    """From a fresh user's audit: {"type": "function_call", "status": "completed", "arguments": "{}"} with any
+    schema was ok, while the CLI and /v1/responses refuse it (a FunctionCall requires call_id and name)."""
+    item = {k: v for k, v in {**call("{}"), **change}.items() if v is not None}
+    answer = post(client, {"item": item, "schema": True}).get_json()
+    assert (answer["reason"], answer["ok"]) == ("ok", False) and code in answer["refused_by"]
+    assert answer["message"].startswith(f"the gate passes its value, but {', '.join(answer['refused_by'])} stops")
+    assert {f["code"] for f in answer["findings"]} == set(answer["refused_by"])
+    assert all(f["message"].startswith("the item ") for f in answer["findings"])

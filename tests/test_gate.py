@@ -579,3 +579,37 @@ def test_a_stream_of_ever_new_item_types_and_names_keeps_each_verdict_its_own():
                             "arguments": "{}"})
         assert call.message == f'no schema of "tool_{k}" to check the arguments against'
     assert [f.code for f in checker.take_findings()] == ["unknown_tool"] * count
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# One item, as the pages and /api/gate judge it
+
+ONE_CALL = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather", "status": "completed",
+            "arguments": '{"location": "Paris"}'}
+
+
+def test_one_item_is_refused_by_what_a_journal_of_it_would_find():
+    schema = SCHEMAS["get_weather"]
+    line, findings = gate.check_one(ONE_CALL, schema, tool_name="get_weather")
+    assert (line.reason, line.ok, findings) == ("ok", True, [])
+    for missing, code in (("call_id", "missing_call_id"), ("name", "missing_name")):
+        item = {k: v for k, v in ONE_CALL.items() if k != missing}
+        line, findings = gate.check_one(item, schema)
+        assert (line.reason, line.refused_by, line.ok, line.label) == ("ok", (code,), False, "refused")
+        assert [f.code for f in findings] == [code] and findings[0].describe(lambda ref: "the item").startswith(
+            "the item has no " + missing)
+    # Named twice in its text: which status counts depends on the parser.
+    text = json.dumps(ONE_CALL)[:-1] + ', "status": "incomplete", "status": "completed"}'
+    line, findings = gate.check_one(load_journal(text), schema)
+    assert line.reason == "ok" and line.refused_by == ("duplicate_member",) and not line.ok
+    assert findings[0].pointer == "/status" and findings[0].line == 1
+
+
+def test_one_item_has_none_of_the_findings_about_other_items():
+    output = {"type": "function_call_output", "call_id": "call_9", "output": "18°C"}
+    line, findings = gate.check_one(output)
+    assert (line.reason, line.refused_by, findings) == ("not_function_call", (), [])  # no orphan_output alone
+    line, findings = gate.check_one({"role": "assistant", "tool_calls": []})
+    assert [f.code for f in findings] == ["chat_completions_envelope"] and line.refused_by
+    line, findings = gate.check_one({**ONE_CALL, "status": "incomplete"})
+    assert line.reason == "status" and not findings  # the gate's own reason needs no finding

@@ -45,7 +45,7 @@ from webapp.core.json.text import quote as _q
 from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 
 __all__ = [
-    "REASONS", "STEPS", "Step", "replay_gate", "check_item", "Verdict", "check_journal", "tool_schema",
+    "REASONS", "STEPS", "Step", "replay_gate", "check_item", "check_one", "Verdict", "check_journal", "tool_schema",
     "JournalReport", "ItemVerdict", "ItemVerdicts", "Finding", "ItemRef", "DEFAULT_MAX_DEPTH", "VerdictMemo", "REMEMBERED",
     "FINDINGS", "load_journal", "Journal", "JournalError", "SchemaInvalid", "SchemaError",
 ]
@@ -680,6 +680,36 @@ def _allowed_names(tool_choice: Any) -> tuple[set[str] | None, str, str | None]:
     if mode == "none":
         return set(), f"tool_choice allowed_tools has mode \"none\" (no tool may be called; it lists {shown})", None
     return names, f"tool_choice allowed_tools lists {shown}", None
+
+
+#: Findings whose rule needs another item of the journal (pairing, order): never made about one item alone.
+_ABOUT_OTHERS = frozenset({"orphan_output", "output_for_unfinished_call", "duplicate_call_id", "duplicate_output",
+                           "missing_output"})
+
+
+def check_one(item: Any | Journal, schema: dict | bool | None = None, *, format_assertion: bool = False,
+              tool_name: str | None = None, max_depth: int = DEFAULT_MAX_DEPTH) -> tuple[ItemVerdict, list[Finding]]:
+    """One item, as every page and ``/api/gate`` judge it: :func:`check_item`'s reason, and what stops the item
+    whatever its value's verdict, as a journal's check of it would find (Open Responses spec: a FunctionCall
+    requires ``call_id`` and ``name``): a member name its text gives twice (``duplicate_member``), a function_call
+    without a call_id or a name (``missing_call_id``, ``missing_name``), a Chat Completions envelope. Not the
+    findings about other items (pairing: ``orphan_output``…), which one item alone cannot have.
+
+    :param item: the item, or the :class:`Journal` of one item read from its text (its duplicate names kept).
+    :param schema, format_assertion, tool_name, max_depth: as :func:`check_item`'s.
+    :return: ``(line, findings)``: its :class:`ItemVerdict` (index 0; ``refused_by`` names the error findings, so
+        ``ok`` only without them) and those findings, whose messages call it item 0 (render them with
+        :meth:`Finding.describe`, e.g. ``lambda ref: "the item"``).
+    """
+    duplicates: tuple[Duplicate, ...] | list[Duplicate] = ()
+    if isinstance(item, Journal):
+        duplicates, item = item.duplicates, item.items[0]
+    verdict = check_item(item, schema, format_assertion=format_assertion, tool_name=tool_name, max_depth=max_depth)
+    # Its rules without its value's verdict (made above): any schema passes, no tool is looked up.
+    checker = JournalChecker(schema=True, max_depth=max_depth, duplicates=[d for d in duplicates if d.index is None])
+    checker.check(item, [d for d in duplicates if d.index is not None])
+    findings = [f for f in checker.take_findings() if f.code not in _ABOUT_OTHERS]
+    return _item_line(0, item, verdict, _refused(findings).get(0, ())), findings
 
 
 class VerdictMemo:

@@ -6,7 +6,13 @@ One item::
     {"item": {...}, "tools": [...]}          (the schema of the tool the item names)
     -> {"reason", "ok", "message", "errors": [{"pointer", "keyword", "schema_path", "message"}],
         "parse_error": null | {"message", "code", "line", "column"},
-        "schema_error": null | {"message", "pointer", "keyword"}, "dialect": "2020-12" | null}
+        "schema_error": null | {"message", "pointer", "keyword"}, "dialect": "2020-12" | null,
+        "refused_by": [...], "findings": [{"code", "message", "severity", ...}]}
+
+``reason`` is the gate's (the replay-gate article's codes); ``ok`` is true only when it is ``ok`` and no error
+finding stops the item, as a journal's check of it would find (:func:`webapp.core.gate.check_one`): a
+``function_call`` without a ``call_id`` (``missing_call_id``: its output cannot be paired) or a ``name``
+(``missing_name``: which tool would run?), a Chat Completions envelope; ``refused_by`` lists their codes.
 
 Referenced schemas: ``"schemas"`` — a list of schema documents, each known by its ``$id``, or an object
 ``{"<absolute URI>": schema}`` — supplies the documents that ``schema`` and the tools' parameters ``$ref`` by URI;
@@ -50,7 +56,7 @@ from typing import Any
 from flask import Blueprint
 
 from webapp.core.convert import SOURCES, Conversion, ConvertError, placed, read_journal
-from webapp.core.gate import check_item, check_journal, tool_schema
+from webapp.core.gate import check_journal, check_one, tool_schema
 from webapp.core.items import tool_shape
 from webapp.core.journal import from_value
 from webapp.core.json.pointer import split as split_pointer
@@ -204,9 +210,12 @@ def _one_item(item: Any, schema: dict | bool | None, format_assertion: bool,
     name = item.get("name")
     if schema is None and tools is not None:
         schema = tool_schema(tools, name)
-    verdict = check_item(item, schema, format_assertion=format_assertion,
-                         tool_name=name if isinstance(name, str) else None, max_depth=parse_limits().max_depth)
+    line, findings = check_one(item, schema, format_assertion=format_assertion,
+                               tool_name=name if isinstance(name, str) else None, max_depth=parse_limits().max_depth)
+    verdict = line.verdict
     result = verdict.as_dict()
+    result.update(ok=line.ok, message=line.message, refused_by=list(line.refused_by),
+                  findings=[dict(f.as_dict(), message=f.describe(_the_item)) for f in findings])
     dialect = None
     compiled = None
     if schema is not None and verdict.schema_problem is None:
@@ -220,6 +229,10 @@ def _one_item(item: Any, schema: dict | bool | None, format_assertion: bool,
         validated = compiled is not None and verdict.reason in ("ok", "arguments_schema")
         result["output"] = compiled.output(verdict.arguments, output) if validated else None
     return result
+
+
+def _the_item(ref: Any) -> str:
+    return "the item"
 
 
 def _journal(body: dict[str, Any], mode: str, schema: dict | bool | None, format_assertion: bool,
