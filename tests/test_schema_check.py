@@ -362,3 +362,37 @@ def test_json_lines_without_a_schema_are_not_checked_but_items_get_the_gate():
     check = run_check(text, "")
     assert check.needs == ["schema"]
     assert [r.outcome for r in check.records] == ["not_function_call", "not checked", "not JSON"]
+
+
+# -- what stops an item whatever its value's verdict (a fresh user's audit: these were "ok" here only) ----------
+
+DUPLICATE_STATUS = ('{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_latest_sales_report",'
+                    '"status":"incomplete","status":"completed","arguments":"{\\"region\\":\\"apac\\"}"}')
+
+
+def test_an_item_giving_a_member_name_twice_is_refused_as_every_page_refuses_it():
+    check = run_check(DUPLICATE_STATUS, pretty(TOOL))
+    assert check.valid is True and check.verdict.reason == "ok"  # its arguments pass; the item does not
+    assert check.verdict.refused_by == ("duplicate_member",) and not check.verdict.ok
+    assert check.refused == "duplicate_member"
+    assert check.findings[0].startswith('the item gives the member name "status" twice, at /status')
+
+
+@pytest.mark.parametrize(("missing", "code"), [("call_id", "missing_call_id"), ("name", "missing_name")])
+def test_a_call_without_a_call_id_or_a_name_is_refused(missing, code):
+    item = {k: v for k, v in call("apac").items() if k != missing}
+    check = run_check(pretty(item), pretty(REGION_SCHEMA))
+    assert check.valid is True and check.verdict.refused_by == (code,) and check.refused == code
+
+
+def test_an_unknown_item_type_is_judged_as_an_item_not_validated_as_arguments():
+    item = {**call("apac"), "type": "function_call_v2"}
+    check = run_check(pretty(item), pretty(TOOL))
+    assert check.verdict.reason == "not_function_call" and check.error_count == 0 and not check.has_instance
+
+
+def test_a_record_giving_a_member_name_twice_is_refused():
+    check = run_check(jsonl(call("apac"), DUPLICATE_STATUS), pretty(TOOL))
+    assert [r.outcome for r in check.records] == ["ok", "refused"]
+    assert check.records_badge == "not replayable"
+    assert check.records[1].check.findings[0].startswith('the item gives the member name "status" twice')

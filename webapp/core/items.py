@@ -50,6 +50,22 @@ def type_kind(item_type: Any) -> str:
     return "spec" if item_type in SPEC_TYPES else "unknown"
 
 
+#: Members only an item has (a call's or an output's), not a tool's arguments: with an unknown ``type`` they still
+#: make an object an item (a newer or a misspelt item type), not bare arguments.
+ITEM_ONLY_MEMBERS = ("call_id", "arguments")
+
+
+def looks_like_item(value: Any) -> bool:
+    """Whether a pasted object is an Open Responses item, not a tool's arguments (which may have a ``type`` member
+    of their own): its ``type`` is one the spec defines or a provider extension, or any other string with
+    :data:`ITEM_ONLY_MEMBERS` beside it (``{"type": "function_call_v2", "call_id": …}``: the gate says
+    ``not_function_call``, nothing to execute)."""
+    if not isinstance(value, dict):
+        return False
+    kind = type_kind(value.get("type"))
+    return kind in ("core", "spec", "extension") or (kind == "unknown" and any(m in value for m in ITEM_ONLY_MEMBERS))
+
+
 @dataclass(frozen=True)
 class ToolShape:
     """Where a function tool definition keeps its parts.

@@ -17,8 +17,9 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from webapp.core.gate import REASONS, Verdict, check_item
-from webapp.core.items import ToolShape, call_shape, tool_shape, type_kind
+from webapp.core.gate import REASONS, ItemVerdict, check_one
+from webapp.core.items import ToolShape, call_shape, looks_like_item, tool_shape
+from webapp.core.journal import Journal, JournalError, from_value
 from webapp.core.json import pointer
 from webapp.core.json.locate import Locator, Move, Position, string_locator
 from webapp.core.json.show import quote
@@ -51,8 +52,9 @@ MAX_RECORD_ERRORS_SHOWN = 20
 #: A record's outcomes that let it pass: the schema accepts it, or the gate lets the item be replayed
 #: (``ok``) or finds nothing to execute in it (``not_function_call``, not a refusal).
 PASSING = ("valid", "ok", "not_function_call")
-#: The gate's reasons that refuse an item (every reason but those in :data:`PASSING`).
-REFUSALS = tuple(reason for reason in REASONS if reason not in PASSING)
+#: The gate's reasons that refuse an item (every reason but those in :data:`PASSING`), and ``refused``: an item a
+#: finding stops whatever its value's verdict (:func:`webapp.core.gate.check_one`: a member name given twice…).
+REFUSALS = tuple(reason for reason in REASONS if reason not in PASSING) + ("refused",)
 #: Instance values and expected values are shown as JSON text cut to this many characters.
 MAX_VALUE_CHARS = 160
 
@@ -155,7 +157,10 @@ class Check:
     """Everything the result pane shows for one submission.
 
     :ivar instance_taken: the part of the instance text used; ``None``: all of it. ``schema_taken`` likewise.
-    :ivar item: the pasted Open Responses item (``function_call`` or another), if any: the gate judges it.
+    :ivar item: the pasted Open Responses item (``function_call`` or another), if any: the gate judges it
+        (:func:`webapp.core.gate.check_one`); ``item_read``: it as read from its text, the member names it gives
+        twice kept. ``verdict``: the gate's line for it (``refused_by`` names what stops it whatever its value's
+        verdict); ``findings``: those stops, in words naming "the item".
     :ivar ijson_error: bare arguments that are not I-JSON: the gate stops at ``arguments_parse``.
     :ivar call_name: the function name of a pasted call.
     :ivar instance: the value validated; ``has_instance``: there is one.
@@ -177,6 +182,7 @@ class Check:
     instance_taken: Taken | None = None
     schema_taken: Taken | None = None
     item: dict[str, Any] | None = None
+    item_read: Journal | None = None
     ijson_error: JSONTextError | None = None
     call_name: str | None = None
     instance: Any = None
@@ -185,7 +191,8 @@ class Check:
     compiled: CompiledSchema | None = None
     checkable_formats: tuple[str, ...] = ()
     unchecked_formats: list[str] = field(default_factory=list)
-    verdict: Verdict | None = None
+    verdict: ItemVerdict | None = None
+    findings: list[str] = field(default_factory=list)
     groups: list[ErrorGroup] = field(default_factory=list)
     error_count: int = 0
     records: list[Record] | None = None
@@ -216,6 +223,16 @@ class Check:
     def shown_count(self) -> int:
         """Errors listed (at most :data:`MAX_ERRORS_SHOWN`)."""
         return sum(len(group.rows) for group in self.groups)
+
+    @property
+    def refused(self) -> str | None:
+        """What stops the pasted item before (or whatever) the schema says: the error findings' codes (``refused_by``)
+        or the gate's reason before the schema step; ``None`` when nothing does."""
+        if self.verdict is None:
+            return None
+        if self.verdict.refused_by:
+            return ", ".join(self.verdict.refused_by)
+        return None if self.verdict.reason in ("ok", "arguments_schema") else self.verdict.reason
 
     @property
     def records_passed(self) -> int:
@@ -389,8 +406,7 @@ def _validate(check: Check, prepared: _Prepared, locate_instance: Locator | None
     assert prepared.compiled is not None and prepared.locate is not None
     if check.item is not None:
         # A tool definition for another function is no schema for this call: the gate never runs it.
-        check.verdict = check_item(check.item, None if check.name_mismatch else prepared.schema,
-                                   format_assertion=check.format_assertion, tool_name=check.call_name)
+        _judge_item(check, None if check.name_mismatch else prepared.schema)
     if locate_instance is None:
         return
     try:
@@ -471,7 +487,7 @@ def _check_record(whole: Check, side: _SchemaSide, limits: dict[str, Any], line:
         check.warnings.clear()
     if check.item is not None and check.call_name is None:
         # Not a call (a message, an output, an extension): the gate decides before any schema step.
-        check.verdict = check_item(check.item, None, tool_name=None)
+        _judge_item(check, None)
     elif side.document is not None:
         prepared = side.prepare(check.call_name)
         prepared.apply(check)
@@ -480,12 +496,34 @@ def _check_record(whole: Check, side: _SchemaSide, limits: dict[str, Any], line:
     return Record(line, position, check, _outcome(check, side.document is not None))
 
 
+def _judge_item(check: Check, schema: Any) -> None:
+    """The gate's line for the pasted item against ``schema`` (``None``: none), as every page judges one item."""
+    assert check.item is not None
+    check.verdict, findings = check_one(check.item_read or check.item, schema,
+                                        format_assertion=check.format_assertion, tool_name=check.call_name)
+    check.findings = [finding.describe(_the_item) for finding in findings]
+
+
+def _the_item(ref: Any) -> str:
+    return "the item"
+
+
+def _item_read(document: Document) -> Journal | None:
+    """The document's one item with the member names its text gives twice (for ``duplicate_member``)."""
+    try:
+        journal = from_value(document.value, document.warnings)
+    except JournalError:
+        return None
+    return journal if journal.shape == "item" else None
+
+
 def _outcome(check: Check, has_schema: bool) -> str:
-    """A record's :attr:`Record.outcome`: the gate's word when it judged an item, else the schema's."""
+    """A record's :attr:`Record.outcome`: the gate's word when it judged an item (``refused`` when a finding stops
+    an item the gate passes), else the schema's."""
     if any(problem.source == "instance" for problem in check.parse_problems):
         return "not JSON"
     if check.verdict is not None:
-        return check.verdict.reason
+        return "refused" if check.verdict.refused_by and check.verdict.reason in PASSING else check.verdict.reason
     if not has_schema:
         return "not checked"
     if check.schema_problem is not None:
@@ -530,7 +568,7 @@ def _take_instance(check: Check, document: Document, limits: dict[str, Any],
         if _is_item(value):
             # A message, an output, a namespaced extension...: no arguments to validate (its members against the
             # tool's schema would be noise); the gate's verdict says why it is not replayed.
-            check.item = value
+            check.item, check.item_read = value, _item_read(document)
             return None
         check.instance, check.has_instance = value, True
         if try_loads_ijson(document.text) is NOT_IJSON:
@@ -545,6 +583,7 @@ def _take_instance(check: Check, document: Document, limits: dict[str, Any],
     arguments = pointer.resolve(value, at)
     check.call_name = envelope.name
     check.item = value if kind == "call" else None
+    check.item_read = _item_read(document) if kind == "call" else None
     check.instance_taken = Taken(kind, at, check.call_name, _str_or_none(value.get("id")), json_type(arguments))
     if not isinstance(arguments, str):
         # Stored as an object: the wrong form (the gate says arguments_type), but its content can still be checked.
@@ -579,8 +618,7 @@ def _is_item(value: Any) -> bool:
 
     A ``function_call`` with ``arguments`` was unwrapped before; one without them is validated as it stands.
     """
-    kind = value.get("type") if isinstance(value, dict) else None
-    return type_kind(kind) in ("core", "spec", "extension") and kind != "function_call"
+    return looks_like_item(value) and value.get("type") != "function_call"
 
 
 def _take_schema(document: Document, call_name: str | None) -> _Prepared:
