@@ -46,8 +46,8 @@ from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compi
 
 __all__ = [
     "REASONS", "STEPS", "Step", "replay_gate", "check_item", "check_one", "Verdict", "check_journal", "tool_schema",
-    "JournalReport", "ItemVerdict", "ItemVerdicts", "Finding", "ItemRef", "DEFAULT_MAX_DEPTH", "VerdictMemo", "REMEMBERED",
-    "FINDINGS", "load_journal", "Journal", "JournalError", "SchemaInvalid", "SchemaError",
+    "JournalReport", "ItemVerdict", "ItemVerdicts", "Finding", "ItemRef", "DEFAULT_MAX_DEPTH", "VerdictMemo",
+    "REMEMBERED", "FINDINGS", "load_journal", "Journal", "JournalError", "SchemaInvalid", "SchemaError",
 ]
 
 # Finding codes of check_journal -> severity. "error" findings make a journal not replayable.
