@@ -113,3 +113,14 @@ def test_patch_operations_that_only_respell_a_number_are_counted():
     page = diff_page('{"a": 1e2, "b": [1.0, 2]}', '{"a": 100, "b": [1, 3]}')
     assert len(page.result.changes) == 1 and page.respelled == 2 and len(page.result.patch) == 3
     assert diff_page('{"a": 1}', '{"a": 2}').respelled == 0
+
+
+def test_one_call_without_a_call_id_or_a_name_is_refused_on_its_side():
+    # From a fresh user's audit: both sides said "ok" for a call with no call_id, which the CLI refuses.
+    for missing, code in (("call_id", "missing_call_id"), ("name", "missing_name")):
+        bare = {k: v for k, v in FC_001.items() if k != missing}
+        page = diff_page(json.dumps(FC_001), json.dumps(bare), schema_options(TOOL))
+        left, right = page.verdicts
+        assert left.label == "ok" and (right.label, right.ok, right.refused) == (code, False, True)
+        assert right.message.startswith(f"the item has no {missing}")
+        assert page.replay_claim != "clear"

@@ -357,12 +357,15 @@ def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int,
             schema, missing = _tool_schema(schema_value, name)
             if missing:
                 notes.add(missing)
-            twice = _named_twice(side)
-            if twice is not None:  # unclear which item it is: another parser may keep the other value
-                out.append(SideVerdict(side.name, "duplicate_member", False, f"{twice.pointer}: {twice.message}",
-                                       at=side.pasted((twice.line, twice.column)) if placed else None))
+            line, findings = gate.check_one(_item_read(side) or item, schema, tool_name=name, max_depth=max_depth)
+            stops = [f for f in findings if f.severity == "error"]
+            if stops:  # a member name given twice, no call_id or name: refused whatever its value's verdict
+                first = stops[0]
+                at = side.pasted((first.line, first.column)) if placed and first.line else None
+                out.append(SideVerdict(side.name, first.code, False,
+                                       "; ".join(f.describe(_the_item) for f in stops), at=at))
                 continue
-            verdict = gate.check_item(item, schema, tool_name=name, max_depth=max_depth)
+            verdict = line.verdict
             label = gate_label(verdict) if schema is None else verdict.reason
             at = _arguments_at(side.document if placed else None, "", item, verdict)
             out.append(SideVerdict(side.name, label, verdict.ok, verdict.message, at=at))
@@ -391,12 +394,20 @@ def _replay_claim(result: DiffResult, verdicts: list[SideVerdict]) -> str | None
     return "refused" if verdicts[1].refused else "clear"
 
 
-def _named_twice(side: Side) -> JSONWarning | None:
-    """The first member name a side's one item gives twice (its text's ``duplicate_key`` warning), if any; a
-    converted side's own text is not the item's."""
+def _item_read(side: Side) -> Journal | None:
+    """A side's one item as its text gives it, the member names given twice kept (``duplicate_member``); a converted
+    side's own text is not the item's."""
     if side.conversion is not None or side.document is None:
         return None
-    return next((w for w in side.document.warnings if w.code == "duplicate_key"), None)
+    try:
+        journal = from_value(side.document.value, side.document.warnings)
+    except JournalError:
+        return None
+    return journal if journal.shape == "item" else None
+
+
+def _the_item(ref: Any) -> str:
+    return "the item"
 
 
 def _side_journal(side: Side, items: list[Any]) -> Journal:
