@@ -132,11 +132,39 @@ def test_inspect_reads_json_lines_and_keeps_line_numbers():
 
 
 def test_inspect_shows_the_first_items_and_counts_them_all():
-    items = [{**FC_001, "id": f"fc_{i}", "arguments": "" if i % 2 else "{}"} for i in range(120)]
+    items = [{**FC_001, "id": f"fc_{i}", "call_id": f"call_{i}", "arguments": "" if i % 2 else "{}"}
+             for i in range(120)]
     inspection = inspect(parse(json.dumps(items)), limit=10)
     assert inspection.total == 120 and len(inspection.items) == 10
     assert inspection.states == {"json_object": 60, "empty": 60}
     assert inspection.reasons == {SCHEMA_NEXT: 60, "arguments_parse": 60}
+    # One call_id for them all: every call after the first is refused (duplicate_call_id), as the Journal page says.
+    again = inspect(parse(json.dumps([{**item, "call_id": "call_0"} for item in items])), limit=10)
+    assert again.reasons == {SCHEMA_NEXT: 1, "arguments_parse": 60, "refused": 59}
+    assert again.items[2].gate_label == "refused" and again.items[2].refused_by == ("duplicate_call_id",)
+    assert again.items[2].gate_summary[0] == "bad"
+
+
+def test_a_lone_item_is_refused_by_what_stops_it_whatever_its_value():
+    # From a fresh user's audit: Format said "schema next" for an item giving "status" twice.
+    text = json.dumps(FC_001)[:-1] + ', "status": "incomplete", "status": "completed"}'
+    inspection = inspect(parse(text))
+    [item] = inspection.items
+    assert item.gate_label == "refused" and item.refused_by == ("duplicate_member",)
+    finding = inspection.findings[0]  # FC_001 has a status already: given three times, two findings
+    assert {f.code for f in inspection.findings} == {"duplicate_member"}
+    assert finding.index is None and finding.message.startswith('the item gives the member name "status" twice')
+    bare = inspect(parse(json.dumps({k: v for k, v in FC_001.items() if k != "call_id"})))
+    assert bare.items[0].refused_by == ("missing_call_id",) and bare.findings[0].message.startswith("the item has no")
+    assert inspect(parse(json.dumps(FC_001))).findings == []
+
+
+def test_journal_items_giving_a_name_twice_are_refused_on_json_lines_too():
+    line = json.dumps(FC_001)[:-1] + ', "status": "incomplete", "status": "completed"}'
+    other = json.dumps({**FC_001, "call_id": "call_other"})
+    inspection = inspect(parse_lines(other + "\n" + line + "\n"))
+    assert [item.refused_by for item in inspection.items] == [(), ("duplicate_member",)]
+    assert {(f.code, f.index, f.line) for f in inspection.findings} == {("duplicate_member", 1, 2)}
 
 
 def test_item_text_is_the_item_as_written():

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from webapp.core import gate
 from webapp.core.format import pretty
 from webapp.core.items import type_kind
+from webapp.core.journal import Duplicate, Journal, JournalError, from_value
 from webapp.core.json import pointer as jpointer
 from webapp.core.json.locate import Position, in_string
 from webapp.core.json.show import displayable, kind_of
@@ -198,15 +199,21 @@ class ItemReport:
     text: str
     line: int | None = None
     arguments_at: Position | None = None
+    refused_by: tuple[str, ...] = ()
 
     @property
     def gate_label(self) -> str:
-        """The badge: the gate's reason, or :data:`SCHEMA_NEXT` when only the tool's schema is left to check."""
-        return gate_label(self.verdict)
+        """The badge: the gate's reason, :data:`SCHEMA_NEXT` when only the tool's schema is left to check, or
+        ``refused`` when an error finding stops an item that would pass (:attr:`refused_by`)."""
+        label = gate_label(self.verdict)
+        return "refused" if self.refused_by and label in ("ok", SCHEMA_NEXT) else label
 
     @property
     def gate_summary(self) -> tuple[str, str]:
         """(tone, sentence) for the gate's verdict without a schema."""
+        if self.refused_by:
+            return "bad", (f"{', '.join(self.refused_by)} stops this item whatever its value's verdict (see the "
+                           f"findings): it may not be executed. The gate: {displayable(self.verdict.message)}")
         if self.gate_label == SCHEMA_NEXT:
             return "info", "passes every check that needs no schema; the tool's schema decides (step 2)."
         return ("info" if self.verdict.reason == "not_function_call" else "bad"), displayable(self.verdict.message)
@@ -284,9 +291,11 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
         shape = "jsonl"
         sources = [(record.document, "", record.line) for record in source]
     inspection = Inspection(shape, [], len(items))
+    refused = _findings(inspection, source, items)
     for index, (item, (document, pointer, line)) in enumerate(zip(items, sources, strict=True)):
         badge = type_badge(item)
         verdict = gate_verdict(item)
+        refused_by = refused.get(index, ())
         check = None
         if isinstance(item, dict) and item.get("type") == "function_call":
             need_raw = index < limit and isinstance(item.get("arguments"), dict)
@@ -295,6 +304,7 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
             inspection.states[check.state] = inspection.states.get(check.state, 0) + 1
         inspection.kinds[badge.kind] = inspection.kinds.get(badge.kind, 0) + 1
         label = gate_label(verdict)
+        label = "refused" if refused_by and label in ("ok", SCHEMA_NEXT) else label
         inspection.reasons[label] = inspection.reasons.get(label, 0) + 1
         if index < limit:
             raw_item = document.raw(pointer) or json.dumps(item, ensure_ascii=False)
@@ -306,16 +316,48 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
                 first_line=line or 1)
             inspection.items.append(ItemReport(None if shape == "item" else index,
                                                pointer if shape != "jsonl" else "", badge, fields, check, verdict,
-                                               displayable(pretty(raw_item, indent)), line, at))
-    if shape != "item":
-        tools = source.value.get("tools") if isinstance(source, Document) and isinstance(source.value, dict) else None
-        tools = tools if isinstance(tools, list) else None
-        # Without the tools every call would be "unknown_tool": that finding needs the tools the document names.
-        findings = gate.check_journal(items, tools, tools_later=True).findings
-        inspection.findings = findings[:MAX_FINDINGS]
-        for finding in findings:
-            inspection.finding_counts[finding.code] = inspection.finding_counts.get(finding.code, 0) + 1
+                                               displayable(pretty(raw_item, indent)), line, at, refused_by))
     return inspection
+
+
+def _findings(inspection: Inspection, source: Document | Sequence[JSONLine], items: list[Any]) -> dict[int, tuple]:
+    """The gate's findings on what the document holds, into ``inspection`` (the first :data:`MAX_FINDINGS`, all
+    counted): a journal's (pairing, ``tool_choice``, member names given twice), or what stops a lone item whatever
+    its value's verdict (:func:`webapp.core.gate.check_one`: no call_id, no name, a name given twice), worded for
+    "the item". The tools are the document's own, when it names them: without them every call would be
+    ``unknown_tool`` (``tools_later``). Returns each refused item's index -> the codes that stop it."""
+    journal = _as_read(source, items)
+    if inspection.shape == "item":
+        line, findings = gate.check_one(journal)
+        findings = [replace(f, index=None, message=f.describe(_the_item)) for f in findings]
+        refused = {0: line.refused_by} if line.refused_by else {}
+    else:
+        report = gate.check_journal(journal, tools_later=True)
+        findings, refused = report.findings, dict(report.refused)
+    inspection.findings = findings[:MAX_FINDINGS]
+    for finding in findings:
+        inspection.finding_counts[finding.code] = inspection.finding_counts.get(finding.code, 0) + 1
+    return refused
+
+
+def _as_read(source: Document | Sequence[JSONLine], items: list[Any]) -> Journal:
+    """The items as the gate reads them from their text: with the tools and ``tool_choice`` the document carries
+    and the member names each item gives twice (JSON Lines: each record's, by its index)."""
+    if isinstance(source, Document):
+        try:
+            journal = from_value(source.value, source.warnings)
+        except JournalError:
+            return Journal(items)
+        # the items this page found (locate_items), or another reading of the shape: those items, as they are
+        return journal if journal.items is items or (journal.shape == "item" and items == journal.items) else \
+            Journal(items)
+    twice = [Duplicate(index, w.pointer, w.line, w.column, w.message) for index, record in enumerate(source)
+             for w in record.document.warnings if w.code == "duplicate_key"]
+    return Journal(items, duplicates=twice)
+
+
+def _the_item(ref: gate.ItemRef) -> str:
+    return "the item"
 
 
 def _item_like(value: Any) -> bool:
