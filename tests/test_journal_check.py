@@ -98,3 +98,18 @@ def test_bad_input_names_the_place():
     assert tools_text('{"tools": 3}') == (None, "tools: expected an array of tool definitions (or a request with "
                                                 "tools)")
     assert tools_text("  ") == (None, None)
+
+
+def test_one_tool_definition_is_taken_as_the_tools():
+    # From a fresh user's audit: the Schema page takes one flat tool, the Journal page asked for an array.
+    from webapp.core.journal_check import read_tools
+
+    flat = {"type": "function", "name": "get_weather", "parameters": {"type": "object"}}
+    anthropic = {"name": "get_time", "input_schema": {"type": "object"}}
+    for one in (flat, anthropic):
+        tools, error = read_tools(json.dumps(one))
+        assert error is None and [t["name"] for t in tools] == [one["name"]]
+    tools, error = read_tools(json.dumps({"model": "m", "tools": [flat]}))
+    assert error is None and [t["name"] for t in tools] == ["get_weather"]
+    tools, error = read_tools('{"a": 1}')
+    assert tools is None and error is not None

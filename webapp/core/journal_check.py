@@ -19,7 +19,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from webapp.core.convert import Conversion, ConvertError, as_journal, convert_text, placed, tools_from
+from webapp.core.convert import (
+    Conversion,
+    ConvertError,
+    as_journal,
+    convert_text,
+    is_tool_definition,
+    placed,
+    tools_from,
+)
 from webapp.core.gate import Finding, JournalReport, check_journal
 from webapp.core.items import is_namespaced
 from webapp.core.json import pointer as jp
@@ -128,7 +136,7 @@ class JournalCheck:
 
 
 def read_tools(text: str) -> tuple[list[dict] | None, ConvertError | None]:
-    """Tool definitions pasted in any provider's shape (a list, or a request holding ``tools``).
+    """Tool definitions pasted in any provider's shape (a list, one definition, or a request holding ``tools``).
 
     :return: ``(tools, None)`` as flat Open Responses function tools, ``(None, None)`` for blank text, or
         ``(None, error)``: a :class:`ConvertError` whose message names line:column (with ``line``, ``column``,
@@ -141,6 +149,8 @@ def read_tools(text: str) -> tuple[list[dict] | None, ConvertError | None]:
     except jsontext.JSONTextError as error:
         return None, ConvertError(f"tools, line {error.line}, column {error.column}: {error.message}",
                                   line=error.line, column=error.column, detail=error.message, excerpt=error.excerpt)
+    if is_tool_definition(value):
+        value = [value]  # one definition, as the Schema page takes it (a field for tools holds no call)
     try:
         return tools_from(value), None
     except ConvertError as error:

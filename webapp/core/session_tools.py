@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from webapp.core.convert import ConvertError, tools_from
+from webapp.core.convert import ConvertError, is_other_provider_tool, tools_from
 from webapp.core.items import call_shape, tools_in
 from webapp.core.json.text import DEFAULT_MAX_DEPTH, JSONTextError, line_records, looks_like_lines, parse
 
@@ -62,8 +62,7 @@ def _other_providers(value: Any) -> list[tuple[str, dict]]:
     (one of them, a list, or a request with ``tools``), as the flat Open Responses tools they convert to
     (:func:`webapp.core.convert.tools_from`): the shape every page's schema field reads."""
     # Only these two shapes alone are wrapped: tools_from would read a Chat Completions tool *call* as a tool.
-    if isinstance(value, dict) and ("input_schema" in value or "functionDeclarations" in value
-                                    or "function_declarations" in value):
+    if is_other_provider_tool(value):
         value = [value]
     try:
         return [(tool["name"], tool) for tool in tools_from(value) if isinstance(tool.get("name"), str)]

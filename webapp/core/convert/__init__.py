@@ -25,11 +25,12 @@ from webapp.core.convert.base import (
     Note,
     display_path,
 )
+from webapp.core.items import tool_shape
 from webapp.core.json import text as jsontext
 from webapp.core.json.show import kind_of
 
 __all__ = ["SOURCES", "NOTE_CODES", "Conversion", "ConvertError", "Note", "convert", "convert_text", "detect",
-           "display_path", "tools_from", "as_journal", "read_journal", "placed"]
+           "display_path", "is_other_provider_tool", "is_tool_definition", "tools_from", "as_journal", "read_journal", "placed"]
 
 _CONVERTERS = {"chat_completions": chat_completions, "anthropic": anthropic, "gemini": gemini}
 
@@ -173,6 +174,18 @@ def _journal_value(journal: journals.Journal) -> Any:
     if journal.tool_choice is not None:
         value["tool_choice"] = journal.tool_choice
     return value
+
+
+def is_other_provider_tool(value: Any) -> bool:
+    """One Anthropic (``{name, input_schema}``) or Gemini (``{functionDeclarations}``) tool definition."""
+    return isinstance(value, dict) and ("input_schema" in value or "functionDeclarations" in value
+                                        or "function_declarations" in value)
+
+
+def is_tool_definition(value: Any) -> bool:
+    """One function tool definition in a shape :func:`tools_from` reads: Open Responses or Chat Completions
+    (:func:`webapp.core.items.tool_shape`, which a Chat Completions tool *call* has too), Anthropic or Gemini."""
+    return tool_shape(value) is not None or is_other_provider_tool(value)
 
 
 def tools_from(value: Any) -> list[dict]:
