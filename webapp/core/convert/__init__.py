@@ -30,7 +30,8 @@ from webapp.core.json import text as jsontext
 from webapp.core.json.show import kind_of
 
 __all__ = ["SOURCES", "NOTE_CODES", "Conversion", "ConvertError", "Note", "convert", "convert_text", "detect",
-           "display_path", "is_other_provider_tool", "is_tool_definition", "tools_from", "as_journal", "read_journal", "placed"]
+           "display_path", "is_other_provider_tool", "is_tool_definition", "tools_from", "as_journal",
+           "read_journal", "placed"]
 
 _CONVERTERS = {"chat_completions": chat_completions, "anthropic": anthropic, "gemini": gemini}
 
