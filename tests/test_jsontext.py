@@ -869,3 +869,81 @@ def test_a_big_text_of_numbers_reads_the_same_on_the_fast_path(monkeypatch):
                                                                       for _ in range(1000)]
     text = "[" + ",".join(tokens) + "]"
     assert repr(parse(text).value) == repr(json.loads(text))
+
+
+# A filler for big texts: brackets, colons, quotes and backslashes inside strings only, no \u escape.
+_FILLER = ",".join(f'{{"id": "x{k}", "text": "a: [b] \\" {{c}} \\n\\\\", "n": {k}}}' for k in range(200))
+
+
+def _nested(depth: int, kind: str) -> str:
+    """A JSON value nesting ``depth`` deep (arrays, objects, or both in turn), a number innermost."""
+    text = "1"
+    for level in range(depth):
+        text = f"[{text}]" if kind == "array" or (kind == "mixed" and level % 2) else f'{{"k": {text}}}'
+    return text
+
+
+def _outcome(text: str, **options) -> tuple:
+    try:
+        doc = parse(text, **options)
+    except JSONTextError as err:
+        return err.code, err.line, err.column, str(err)
+    return repr(doc.value), [(w.code, w.pointer, w.line, w.column, w.message) for w in doc.warnings]
+
+
+@pytest.mark.parametrize("kind", ["array", "object", "mixed"])
+def test_a_big_text_read_by_orjson_has_its_nesting_measured_on_its_value(small_limits, kind):
+    # orjson refuses to write values nested beyond _DUMPS_DEPTH: wrapped in arrays, the value is written exactly
+    # when it nests at most max_depth deep. Beyond what orjson writes, the text's brackets are measured.
+    assert small_limits._DUMPS_DEPTH is not None
+    for depth, max_depth in [(10, 10), (11, 10), (100, 100), (101, 100), (250, 300), (300, 300), (301, 300)]:
+        text = f"[{_FILLER}, {_nested(depth - 1, kind)}]"  # the outer array is one level
+        fast = _outcome(text, max_depth=max_depth)
+        small_limits.BIG_TEXT = 10**9  # the json module's path, which measures the text first
+        assert fast == _outcome(text, max_depth=max_depth), (depth, max_depth)
+        small_limits.BIG_TEXT = 1_000
+        assert (fast[0] == "too_deep") == (depth > max_depth)
+    # A repeated member name may hide a deep value from orjson's (the last value is kept): the text still counts.
+    with pytest.raises(JSONTextError) as err:
+        parse(f'[{_FILLER}, {{"a": {_nested(100, kind)}, "a": 1}}]')
+    assert err.value.code == "too_deep"
+
+
+def test_a_big_text_without_backslash_u_is_spared_the_escape_scans(small_limits):
+    plain = f"[{_FILLER}]"
+    assert not small_limits._BigText(plain, None, False).u_escapes
+    assert parse(plain).warnings == [] and parse(plain).value == json.loads(plain)
+    # With a \u escape the scans run: an escaped colon hides a repeated name from the colon count, an escaped
+    # surrogate may be unpaired.
+    for tail, code in [('{"a\\u003a": 1, "a:": 2}', "duplicate_key"), ('"\\ud800"', "lone_surrogate"),
+                       ('"\\udc00 x"', "lone_surrogate")]:
+        text = f"[{_FILLER}, {tail}]"
+        assert small_limits._BigText(text, None, False).u_escapes, tail
+        assert [w.code for w in parse(text).warnings] == [code], tail
+
+
+def test_a_big_text_read_by_orjson_looks_for_underflows_only_where_there_may_be_one(small_limits):
+    # orjson refuses numbers beyond a double, so a text it read has no overflow; an underflow needs a negative
+    # exponent of 3 digits or more, or hundreds of zeros after the point.
+    cases = [("1e-400", ["number_underflow"]), ("-1E-0400", ["number_underflow"]),
+             ("0." + "0" * 500 + "1e100", ["number_underflow"]), ("0." + "0" * 299 + "1e100", []),
+             ("1e-300", []), ("1e300", []), ('"1e-400 in a string"', []),
+             ("1e400", ["number_overflow"]), ("-1e999", ["number_overflow"])]  # these two: the json module's path
+    for tail, codes in cases:
+        text = f"[{_FILLER}, {tail}]"
+        warnings = parse(text).warnings
+        assert [w.code for w in warnings] == codes, tail
+        assert all("after line" in w.message for w in warnings), tail  # counted after the part scanned closely
+        assert repr(parse(text).value) == repr(json.loads(text)), tail
+
+
+def test_a_number_in_a_big_text_is_told_apart_from_a_strings_only_when_it_may_be_one(small_limits):
+    # A long digit run led by what may come before a value is looked at closely: inside a string, no warning.
+    for tail, codes in [('"in a string: 12345678901234567890"', []), ('"a 9007199254740993"', []),
+                        ("9007199254740993", ["big_integer"]), ("12345678901234567890", ["big_integer"]),
+                        ('"x", 12345678901234567890', ["big_integer"])]:
+        text = f"[{_FILLER}, {tail}]"
+        doc = parse(text)
+        assert [w.code for w in doc.warnings] == codes, tail
+        assert repr(doc.value) == repr(json.loads(text)), tail
+    assert type(parse(f"[{_FILLER}, 12345678901234567890]").value[-1]) is int

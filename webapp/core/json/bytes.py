@@ -61,13 +61,19 @@ def skeleton(neutral: bytes) -> bytes:
     return _QUOTED.sub(b"", kept) if b'"' in kept else kept
 
 
-def outside_test(neutral: bytes) -> Callable[[int], bool]:
+def outside_test(neutral: bytes | Callable[[], bytes]) -> Callable[[int], bool]:
     """A test of whether offsets into ``neutral`` (:func:`neutral_escapes` of a valid JSON text) lie outside its
-    strings, for offsets asked in ascending order: the quotes since the previous offset are counted (C speed)."""
+    strings, for offsets asked in ascending order: the quotes since the previous offset are counted (C speed).
+
+    ``neutral`` may be a function that makes it, called at the first question only: most big texts never ask one,
+    and then their escapes are never made plain."""
     seen = [0, 0]  # the offset asked last, and the quotes before it
+    made: list[bytes] = []
 
     def outside(offset: int) -> bool:
-        seen[1] += neutral.count(b'"', seen[0], offset)
+        if not made:
+            made.append(neutral() if callable(neutral) else neutral)
+        seen[1] += made[0].count(b'"', seen[0], offset)
         seen[0] = offset
         return not seen[1] & 1
 

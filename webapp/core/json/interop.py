@@ -15,6 +15,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache, partial
 from itertools import islice
 
 from webapp.core.json import pointer as jpointer
@@ -268,7 +269,8 @@ def may_warn(text: str, data: bytes | None = None) -> bool:
 _NINE_DIGITS = bytes.maketrans(b"0123456789E", b"9999999999e")
 _NINES = re.compile(rb"9+")
 _LONG_EXPONENT = re.compile(rb"e[-+]?999")
-_SURROGATE_HINTS = [_SURROGATE_BYTES, (re.compile(rb"\\u[dD][89a-fA-F]"), (b"\\u",))]
+_MANY_ZEROS = b"9" * 300
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 _SURROGATE_TOKEN = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?"
                               rb"|\\u[dD][c-fC-F][0-9a-fA-F]{2}|\xed[\xa0-\xbf][\x80-\xbf]")
 _NUMBER_BYTES = frozenset(b"0123456789.-+eE")
@@ -309,11 +311,19 @@ def _big_integers(source: bytes, outside: Callable[[int], bool] | None = None, *
 
 
 def _extreme_exponents(source: bytes, outside: Callable[[int], bool] | None = None, *,
-                       nines: bytes | None = None) -> Iterator[tuple[str, str]]:
+                       nines: bytes | None = None, finite: bool = False) -> Iterator[tuple[str, str]]:
     """(code, token) of the numbers outside strings that overflow or underflow a double (exponent of 3 digits
     or more; found by a literal-led pattern once digits are mapped to ``9``). ``source``, ``outside``, ``nines``:
-    as for :func:`integer_tokens`."""
+    as for :func:`integer_tokens`.
+
+    :param finite: no number of the text overflows (orjson read it: it refuses those), so only underflows are
+        looked for, and only when there may be one: a negative exponent of 3 digits or more, or hundreds of zeros
+        (with an exponent of 0 or more, a number reads as 0 only with over 322 zeros after its point, as the
+        smallest double is about 4.9e-324). Two literal searches then spare the pattern, which stops at every
+        ``e`` of the text."""
     nines = number_nines(source) if nines is None else nines
+    if finite and b"e-999" not in nines and _MANY_ZEROS not in nines:
+        return
     for match in _LONG_EXPONENT.finditer(nines):
         start = match.start()
         while start > 0 and source[start - 1] in _NUMBER_BYTES:
@@ -337,8 +347,9 @@ _COUNTED = {"big_integer": "integers beyond 2^53", "number_overflow": "numbers b
 
 def bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: list[bytes] | None = None,
                      outside: bytes | None = None, data: bytes | None = None,
-                     limit: int = PRECISE_WARNINGS_LIMIT, neutral: bytes | None = None,
-                     nines: bytes | None = None, first_line: int = 1) -> list[JSONWarning]:
+                     limit: int = PRECISE_WARNINGS_LIMIT, neutral: bytes | Callable[[], bytes] | None = None,
+                     nines: bytes | None = None, first_line: int = 1,
+                     u_escapes: bool | None = None, finite: bool = False) -> list[JSONWarning]:
     """The warnings of a document longer than ``limit`` characters, in bounded time: C-speed scans of its bytes
     find what there is; when there is something, a :class:`Warnings` scan locates it in the first ``limit // 8``
     characters (or until :data:`MAX_WARNINGS` are listed), and what lies after is counted in one warning per code,
@@ -348,9 +359,13 @@ def bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: li
     :param parts: :func:`~webapp.core.json.bytes.split_strings` of ``data``, and ``outside`` its even parts joined
         with :data:`~webapp.core.json.bytes.STRING_MARK`, when already computed.
     :param data: ``text`` as UTF-8 (``surrogatepass``) when already encoded; ``neutral``: its
-        :func:`~webapp.core.json.bytes.neutral_escapes`, when already computed (and no parts are given), and
-        ``nines`` its :func:`number_nines`.
+        :func:`~webapp.core.json.bytes.neutral_escapes` (when no parts are given), or a function that makes it
+        when a number must be told apart from a string's (most texts never need it), and ``nines`` its
+        :func:`number_nines`.
     :param first_line: the number of the text's first line (a JSON Lines record's), for the warnings' places.
+    :param u_escapes: whether ``data`` holds a ``\\u`` escape, when the caller knows (``None``: looked for here);
+        without one, no escaped surrogate needs looking for.
+    :param finite: every number of the text is finite as a double (orjson read it), so none overflows.
     """
     data = text.encode("utf-8", "surrogatepass") if data is None else data
     if outside is None and parts is not None:
@@ -361,17 +376,21 @@ def bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: li
     if outside is not None:
         nines = number_nines(outside)
         big = list(islice(_big_integers(outside, nines=nines), MAX_COUNTED))
-        extreme = list(islice(_extreme_exponents(outside, nines=nines), MAX_COUNTED))
+        extreme = list(islice(_extreme_exponents(outside, nines=nines, finite=finite), MAX_COUNTED))
     else:
-        neutral = neutral_escapes(data) if neutral is None else neutral
+        if neutral is None:
+            neutral = cache(partial(neutral_escapes, data))  # made once, if a candidate needs it
         nines = number_nines(data) if nines is None else nines
         big = list(islice(_big_integers(data, outside_test(neutral), nines=nines), MAX_COUNTED))
-        extreme = list(islice(_extreme_exponents(data, outside_test(neutral), nines=nines), MAX_COUNTED))
+        extreme = list(islice(_extreme_exponents(data, outside_test(neutral), nines=nines, finite=finite),
+                              MAX_COUNTED))
     if big:
         found["big_integer"] = big
     for code, token in extreme:
         found.setdefault(code, []).append(token)
-    if _holds(data, _SURROGATE_HINTS):
+    escaped_surrogates = (b"\\u" in data if u_escapes is None else u_escapes) and \
+        _ESCAPED_SURROGATE.search(data) is not None
+    if escaped_surrogates or _holds(data, [_SURROGATE_BYTES]):
         lone = [m.group() for m in islice(_SURROGATE_TOKEN.finditer(data), MAX_COUNTED * 2)
                 if len(m.group()) != 12]
         if lone:

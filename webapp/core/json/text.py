@@ -293,27 +293,33 @@ def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarni
         parts, outside = _check_depth(text, max_depth, ijson, data)
     else:
         data, parts, outside = big.data, big.parts, big.outside
-        if nesting_depth(big.structure) > max_depth:
-            _warnings(text, max_depth, ijson)  # names the first problem, maybe an earlier one
+        if not warn or ijson or big.outside is not None:  # else orjson's value is measured (_fast_decode)
+            big.check_depth(max_depth, ijson)
     duplicates: list[str] | None = None
+    read_by_orjson = False  # then every number is finite (orjson refuses the others)
     try:
         if not warn:  # duplicate names are only warnings: the plain parser's verdict is the same
             surely = not values and big is not None and big.parts is not None and _surely_valid(big)
             value = None if surely else _PLAIN_DECODER.decode(text)
             return Document(text, value, warnings, _split=(parts, outside) if parts is not None and outside else None,
                             _size=None if data is None else len(data))
-        value = _fast_decode(big) if big is not None and not ijson else _UNDECODED
-        if value is not _UNDECODED:
+        value = _fast_decode(big, max_depth) if big is not None and not ijson else _UNDECODED
+        read_by_orjson = value is not _UNDECODED
+        if read_by_orjson:
             pass
         elif big is None and outside is None:
             value = _STRICT_DECODER.decode(text)
         else:
+            if big is not None:
+                big.check_depth(max_depth, ijson)  # before the recursive C parser reads it
             # The members the parser kept against those written (one colon outside strings each): fewer kept means
             # a duplicate name. Cheaper than the pairs hook, which builds a list of pairs for every object.
             members = _MemberCount()
             value = json.JSONDecoder(object_hook=members, parse_constant=_refuse_constant).decode(text)
             if members.kept != (outside if big is None else big.structure).count(b":"):  # type: ignore[union-attr]
                 raise _Duplicate
+    except JSONTextError:  # too deep (a big text's depth is measured late when orjson reads it)
+        raise
     except _Duplicate:
         duplicates = []
         value = _dup_tolerant_decode(text, max_depth, ijson, duplicates)
@@ -322,8 +328,9 @@ def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarni
 
     if big is not None and len(text) > PRECISE_WARNINGS_LIMIT and not ijson:
         warnings.extend(bounded_warnings(text, max_depth, duplicates or [], parts, outside, data,
-                                         limit=PRECISE_WARNINGS_LIMIT, neutral=big.neutral,
-                                         nines=big.nines if big.outside is None else None, first_line=first_line))
+                                         limit=PRECISE_WARNINGS_LIMIT, neutral=big.neutral_of,
+                                         nines=big.nines if big.outside is None else None, first_line=first_line,
+                                         u_escapes=big.u_escapes, finite=read_by_orjson))
     elif duplicates is not None or may_warn(text, data):
         warnings.extend(_warnings(text, max_depth, ijson, first_line))
     return Document(text, value, warnings, _split=(parts, outside) if parts is not None and outside else None,
@@ -331,13 +338,15 @@ def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarni
 
 
 class _BigText:
-    """What the checks of a big text share, computed once at C speed: :attr:`data` (the text as UTF-8), its quotes
-    made plain (:attr:`neutral`, :func:`~webapp.core.json.bytes.neutral_escapes`) and, asked for by
-    ``string_parts`` (for the formatter), its strings split from the structure (:attr:`parts`, :attr:`outside`)."""
+    """What the checks of a big text share, each computed once at C speed when first needed: :attr:`data` (the
+    text as UTF-8), its quotes made plain (:attr:`neutral`, :func:`~webapp.core.json.bytes.neutral_escapes`) and,
+    asked for by ``string_parts`` (for the formatter), its strings split from the structure (:attr:`parts`,
+    :attr:`outside`)."""
 
     def __init__(self, text: str, data: bytes | None, string_parts: bool) -> None:
+        self.text = text
         self.data = text.encode("utf-8", "surrogatepass") if data is None else data
-        self.neutral = neutral_escapes(self.data)
+        self._neutral: bytes | None = None
         self.parts: list[bytes] | None = None
         self.outside: bytes | None = None
         if string_parts:
@@ -345,6 +354,19 @@ class _BigText:
             self.outside = outside_strings(self.parts)
         self._structure: bytes | None = self.outside
         self._nines: bytes | None = None
+        self._u_escapes: bool | None = None
+        self._depth_checked = False
+
+    @property
+    def neutral(self) -> bytes:
+        """:func:`~webapp.core.json.bytes.neutral_escapes` of :attr:`data`."""
+        return self.neutral_of()
+
+    def neutral_of(self) -> bytes:
+        """:attr:`neutral`, as a function (for the checks that need it only now and then)."""
+        if self._neutral is None:
+            self._neutral = neutral_escapes(self.data)
+        return self._neutral
 
     @property
     def structure(self) -> bytes:
@@ -360,11 +382,28 @@ class _BigText:
             self._nines = number_nines(self.data)
         return self._nines
 
+    @property
+    def u_escapes(self) -> bool:
+        """Whether :attr:`data` holds ``\\u`` (an escape, or a string's backslash followed by ``u``): without one,
+        no escaped colon, surrogate or noncharacter needs looking for. A text without backslashes (one C-speed
+        ``memchr``) holds none."""
+        if self._u_escapes is None:
+            self._u_escapes = b"\\" in self.data and _U_ESCAPE.search(self.data) is not None
+        return self._u_escapes
+
+    def check_depth(self, max_depth: int, ijson: bool) -> None:
+        """Refuse nesting deeper than ``max_depth`` (measured on :attr:`structure`) before the recursive C parser
+        reads the text: the precise path names the first problem, maybe an earlier one. Once is enough."""
+        if not self._depth_checked:
+            self._depth_checked = True
+            if nesting_depth(self.structure) > max_depth:
+                _warnings(self.text, max_depth, ijson)
+
     def integers(self, digits: int) -> Iterator[str]:
         """The integer tokens of at least ``digits`` digits (outside strings)."""
         if self.outside is not None:
             return integer_tokens(self.outside, digits)
-        return integer_tokens(self.data, digits, outside_test(self.neutral), nines=self.nines)
+        return integer_tokens(self.data, digits, outside_test(self.neutral_of), nines=self.nines)
 
 
 _NOT_CONTROLS = bytes(range(0x20, 0x100))
@@ -404,22 +443,59 @@ _UNDECODED = object()
 #: Integers of this many digits or more may be wider than 64 bits, which orjson reads as floats.
 _WIDE_INTEGER_DIGITS = 19
 _ESCAPED_COLON = re.compile(rb"\\u003[aA]")  # orjson writes it back as ":"
+_U_ESCAPE = re.compile(rb"\\u")  # a regex finds these two bytes faster than bytes.find
 
 
-def _fast_decode(big: _BigText) -> Any:
+def _dumps_depth_limit() -> int | None:
+    """The deepest nesting ``orjson.dumps`` writes (``[]`` is 1; it refuses deeper values with "Recursion limit
+    reached", 254 in orjson 3), found once by trying nested arrays and objects; ``None`` when they disagree."""
+    limits = []
+    for wrap in (lambda v: [v], lambda v: {"": v}):
+        lo, hi = 0, 4096  # the limit is in [lo, hi)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            value: Any = 0
+            for _ in range(mid):
+                value = wrap(value)
+            try:
+                orjson.dumps(value)
+                lo = mid
+            except orjson.JSONEncodeError:
+                hi = mid
+        limits.append(lo)
+    return limits[0] if limits[0] == limits[1] and 0 < limits[0] < 4095 else None
+
+
+_DUMPS_DEPTH = _dumps_depth_limit()
+
+
+def _fast_decode(big: _BigText, max_depth: int) -> Any:
     """The value of a big text read by orjson, several times faster than the json module (a journal is mostly
-    strings, which it builds faster), or :data:`_UNDECODED` when its value could differ from the json module's:
-    orjson refuses the text (the json module then reads it, or names the mistake), an integer may be wider than 64
-    bits (orjson would read it as a float), or a member name is repeated in an object (orjson keeps the last value
-    without a trace, so its value written again is missing that member's colon, at least)."""
+    strings, which it builds faster), or :data:`_UNDECODED` when its value could differ from the json module's or
+    the text may nest deeper than ``max_depth``: orjson refuses the text (the json module then reads it, or names
+    the mistake), an integer may be wider than 64 bits (orjson would read it as a float), or a member name is
+    repeated in an object (orjson keeps the last value without a trace, so its value written again is missing that
+    member's colon, at least).
+
+    The value is written again anyway (for the colons), so its nesting is measured there too, instead of on the
+    text's brackets outside strings (which needs its escapes made plain: the costliest scan of a big text). orjson
+    refuses to write values nested deeper than :data:`_DUMPS_DEPTH`: wrapped in that many arrays less
+    ``max_depth``, the value is written exactly when it nests at most ``max_depth`` deep, as the text does when
+    no member name is repeated (each array or object of the text is one of the value)."""
     if next(big.integers(_WIDE_INTEGER_DIGITS), None) is not None:
         return _UNDECODED
+    wraps = -1 if _DUMPS_DEPTH is None else _DUMPS_DEPTH - max_depth
+    if wraps < 0:  # deeper than orjson writes: measured on the text
+        big.check_depth(max_depth, False)
     try:
         value = orjson.loads(big.data)
-        again = orjson.dumps(value)
+        wrapped = value
+        for _ in range(max(wraps, 0)):
+            wrapped = [wrapped]
+        again = orjson.dumps(wrapped)  # the wrapping adds brackets only, no colon
     except (orjson.JSONDecodeError, orjson.JSONEncodeError):
-        return _UNDECODED
-    if _ESCAPED_COLON.search(big.data) is None:
+        return _UNDECODED  # refused, or nested too deep: the text is measured, then read by the json module
+    if not big.u_escapes or _ESCAPED_COLON.search(big.data) is None:
         # Written again, the value has the text's colons (one per member, the rest in strings), as none is escaped.
         unchanged = again.count(b":") == big.data.count(b":")
     else:
