@@ -324,6 +324,18 @@ def test_unequal_offsets_keep_json_types_apart_in_equal_looking_runs():
         assert unequal_offsets(x, y, 0, 0, len(x)) == [k for k in range(len(x)) if not strictly_equal(x[k], y[k])]
 
 
+def test_strict_equality_where_orjson_cannot_write_the_values_and_for_signed_zeros():
+    # A run is first compared as orjson texts; what orjson refuses (an integer beyond 64 bits, a lone surrogate)
+    # is compared by marshal's bytes instead, and a run that differs there is looked at pair by pair.
+    wide, lone = 2**70, "\ud800"
+    a = [{"n": wide}, lone, -0.0, {"a": [0.0]}, {"n": wide}, [lone, 1]]
+    b = [{"n": wide}, lone, 0.0, {"a": [-0.0]}, {"n": float(wide)}, [lone, 1]]
+    assert unequal_offsets(a, b, 0, 0, len(a)) == [2, 3, 4]  # -0.0 and 0.0 are == for Python, not the same JSON
+    assert unequal_offsets(a, a[:], 0, 0, len(a)) == []
+    assert strictly_equal([wide, lone], [wide, lone]) and not strictly_equal([wide], [float(wide)])
+    assert not strictly_equal({"z": -0.0}, {"z": 0.0}) and strictly_equal({"a": 1, "b": [2]}, {"b": [2], "a": 1})
+
+
 def lcs_length(a: list, b: list) -> int:
     row = [0] * (len(b) + 1)
     for x in a:

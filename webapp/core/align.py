@@ -20,6 +20,8 @@ from itertools import compress
 from operator import ne
 from typing import Any
 
+import orjson
+
 __all__ = ["PAIR_THRESHOLD", "lcs_pairs", "lcs_runs", "pair_gaps", "similarity", "strictly_equal", "unequal_offsets"]
 
 _DP_CELLS = 40_000      # exact LCS on a gap with at most this many cells (n*m); bigger gaps use anchors only
@@ -33,13 +35,29 @@ def strictly_equal(a: Any, b: Any) -> bool:
     Python's ``==`` does not say); key order ignored."""
     if a != b:
         return False
+    if _same_dump(a, b):
+        return True
     # ``==`` already ignores key order. The marshal bytes (format 2: no back-references, so equal values give equal
     # bytes) tell int/float/bool apart at C speed when key order matches; the sorted dump settles the rest.
     return marshal.dumps(a, 2) == marshal.dumps(b, 2) or \
         json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
-def _same_marshal(x: list, y: list) -> bool:
+def _same_dump(x: Any, y: Any) -> bool:
+    """True only when ``x`` and ``y``, already ``==``, are strictly equal: their orjson texts are equal. orjson
+    writes each JSON type apart (``1``, ``1.0``, ``true``; ``-0.0``; a float always with a point or an exponent)
+    and floats exactly (the shortest text that reads back the same), so equal texts of ``==``-equal values mean
+    equal types everywhere. About three times faster than marshal's bytes (no table of the objects seen).
+
+    Members in another order give other texts; what orjson does not write (an integer beyond 64 bits, a lone
+    surrogate) is left to marshal: ``False`` only means "look closer"."""
+    try:
+        return orjson.dumps(x) == orjson.dumps(y)
+    except orjson.JSONEncodeError:
+        return _same_marshal(x, y)
+
+
+def _same_marshal(x: Any, y: Any) -> bool:
     """True only when ``x`` and ``y`` are strictly equal (types kept apart), by one C-speed serialisation each.
 
     Marshal's current format writes a value shared within the dump once and refers back to it later, so its bytes
@@ -62,7 +80,7 @@ def unequal_offsets(a: Sequence[Any], b: Sequence[Any], i: int, j: int, n: int) 
     found: list[int] = []
     start = 0
     for end in (*unequal, n):
-        if end > start and not _same_marshal(xs[start:end], ys[start:end]):
+        if end > start and not _same_dump(xs[start:end], ys[start:end]):
             found.extend(k for k in range(start, end) if not strictly_equal(xs[k], ys[k]))
         if end < n:
             found.append(end)
