@@ -388,8 +388,8 @@ def bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: li
         found["big_integer"] = big
     for code, token in extreme:
         found.setdefault(code, []).append(token)
-    escaped_surrogates = (b"\\u" in data if u_escapes is None else u_escapes) and \
-        _ESCAPED_SURROGATE.search(data) is not None
+    escaped_surrogates = ((b"\\u" in data if u_escapes is None else u_escapes)
+                          and _ESCAPED_SURROGATE.search(data) is not None)
     if escaped_surrogates or _holds(data, [_SURROGATE_BYTES]):
         lone = [m.group() for m in islice(_SURROGATE_TOKEN.finditer(data), MAX_COUNTED * 2)
                 if len(m.group()) != 12]

@@ -385,8 +385,8 @@ class _BigText:
     @property
     def u_escapes(self) -> bool:
         """Whether :attr:`data` holds ``\\u`` (an escape, or a string's backslash followed by ``u``): without one,
-        no escaped colon, surrogate or noncharacter needs looking for. A text without backslashes (one C-speed
-        ``memchr``) holds none."""
+        no escaped colon or surrogate needs looking for. A text without backslashes (one C-speed ``memchr``) holds
+        none."""
         if self._u_escapes is None:
             self._u_escapes = b"\\" in self.data and _U_ESCAPE.search(self.data) is not None
         return self._u_escapes
