@@ -287,6 +287,29 @@
     if (input && input.matches && input.matches("input[type=file][data-read-into]")) readInto(input);
   });
 
+  // A text box's note that its text is not the uploaded file (not UTF-8: templates/_macros.html not_the_file) stays
+  // while the text is the one the server put there with it (the textarea's defaultValue), and goes, with its
+  // marker, once the text is edited or replaced. The emptied note stays in place for the next upload's answer.
+  var watched = typeof WeakSet === "function" ? new WeakSet() : null;
+  function valueOf(area) { var handle = editorFor(area.id); return handle ? handle.getValue() : area.value; }
+  function checkNotTheFile() {
+    var gone = false;
+    document.querySelectorAll("[data-replaced-for]:not([hidden])").forEach(function (note) {
+      var area = document.getElementById(note.dataset.replacedFor), handle = area && editorFor(area.id);
+      if (handle && watched && !watched.has(handle)) { watched.add(handle); handle.onChange(checkNotTheFile); }
+      if (area && valueOf(area) === area.defaultValue) return;
+      note.hidden = true;
+      note.replaceChildren();
+      gone = true;
+    });
+    if (gone) showMarkers();
+  }
+  document.addEventListener("input", function (event) {
+    if (event.target && event.target.tagName === "TEXTAREA") checkNotTheFile();
+  });
+  document.addEventListener("htmx:load", checkNotTheFile);
+
   document.addEventListener("DOMContentLoaded", showMarkers);
+  document.addEventListener("DOMContentLoaded", checkNotTheFile);
   document.addEventListener("htmx:afterSettle", showMarkers);
 })();
