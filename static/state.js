@@ -1,7 +1,8 @@
 // Work is never lost, and nothing of it goes to the server:
 // - each page's form (form[data-draft]) is kept in this browser (IndexedDB, one entry per page path) as it is
 //   typed, and restored on Back, reload and return; the bar above the form says so and has "Clear";
-// - "Share link" puts small inputs in the URL fragment (deflate-raw, base64url): browsers never send it;
+// - "Share link" puts small inputs in the URL fragment (deflate-raw, base64url): browsers never send it; a link
+//   opened shows its input as an example does, the text it replaced offered back (Undo);
 // - function tools met in any field are kept in this browser (localStorage: shared by its tabs, until "Forget"
 //   in the tools bar) and offered on every field marked data-tools; the server says which are tools (POST
 //   /api/tools), nothing is kept there.
@@ -484,6 +485,35 @@
       if (first) (editorOf(first) || first).focus();
     });
 
+    // A share link shows what it brings, as an example does, and offers back (Undo, kept with the entry) the work
+    // it replaced: ``before`` ({fields, saved, submitted, previous}: a kept draft, or the page as it was). The
+    // fragment is dropped once read, so a reload shows the kept text, never the link's again.
+    function fromLink(values, before) {
+      history.replaceState(Object.assign({}, history.state, { inspectorEntry: entry }), "",
+                           location.pathname + location.search);
+      if (apply(form, values) && undo) { undo.remove(); undo = null; } // the offer is of the text just replaced
+      if (before && before.fields) offerUndo(before);
+      if (before && before.previous) offerUndo(before.previous); // the link changed nothing: the older offer
+      say("Filled in from the link.");
+      return { resubmit: firstSubmitter(form) };
+    }
+    // A share link followed on its own page (only the fragment changes: no new page, no arrival).
+    window.addEventListener("hashchange", function () {
+      var reading = null;
+      try { reading = sharedInput(); } catch (e) { reading = Promise.reject(e); }
+      if (!reading) return;
+      reading.then(function (values) {
+        var before = { fields: snapshot(form), saved: Date.now(), submitted: draft.submitted, previous: draft.previous };
+        var shown = fromLink(values, before);
+        var result = resultOf(form);
+        if (result) result.replaceChildren(); // the replaced text's result
+        draft.submitted = null;
+        save();
+        replaying = true;
+        try { submitAgain(form, shown.resubmit); } finally { replaying = false; }
+      }, function () { say("The link's input could not be read."); });
+    });
+
     // The tools of what the server sent are asked for at once (not after the kept draft is read): a page left
     // quickly (an example glanced at) still teaches them.
     if (!base.empty) lookIn(Array.prototype.map.call(form.querySelectorAll("textarea[name]"), read));
@@ -493,12 +523,12 @@
     var shared = null;
     try { shared = sharedInput(); } catch (e) { say("The link's input could not be read."); }
     var arrival = shared
-      ? shared.then(function (values) {
-        history.replaceState(history.state, "", location.pathname + location.search);
-        apply(form, values);
-        say("Filled in from the link.");
-        return { resubmit: firstSubmitter(form) };
-      }).catch(function () { say("The link's input could not be read."); return null; })
+      ? Promise.all([shared, quietly(drafts.get(key)), quietly(drafts.get(entryKey)), rescue(backup, entry)])
+        .then(function (found) {
+          // What the page held before the link: this entry's own text (a reload), else the page's latest work.
+          var own = found[2], mine = backup && backup.entry === entry ? backup : null;
+          return fromLink(found[0], own ? newer(own, mine) : newer(found[1], backup));
+        }, function () { say("The link's input could not be read."); return null; })
       : Promise.all([drafts.get(key), drafts.get(entryKey), rescue(backup, entry)]).then(function (found) {
         var stored = found[0], own = found[1];
         // This history entry's own draft first (Back, reload). A page the server filled (an example, a carried
@@ -568,6 +598,7 @@
     var target = form.getAttribute("hx-target") || (form.querySelector("[hx-target]") || form).getAttribute("hx-target");
     return target ? document.querySelector(target) : null;
   }
+  function quietly(promise) { return promise.catch(function () { return null; }); } // storage off: nothing kept
   function newer(a, b) { return !a ? b : !b ? a : (b.saved > a.saved ? b : a); }
   // Another history entry's backup (written as it was left, its IndexedDB write perhaps cut off): it becomes that
   // entry's own draft, unless a newer one is there, so Back to it still finds its text. Done before the arrival
