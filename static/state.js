@@ -259,12 +259,18 @@
   function offerAll() { document.querySelectorAll("textarea[data-tools]").forEach(offerTools); }
   // Another tab learnt or forgot tools: this one's bars follow.
   window.addEventListener("storage", function (event) { if (event.key === TOOLS_KEY || event.key === null) offerAll(); });
+  var replacers = new WeakMap(); // form -> its setup's function(change): runs change and offers Undo for it
   function useTool(area, name) {
     var tools = loadTools();
     var text = name ? tools[name] : "[\n" + Object.keys(tools).sort().map(function (n) { return tools[n]; }).join(",\n") + "\n]";
     if (text === undefined) return;
-    write(area, text);
-    area.dispatchEvent(new Event("change", { bubbles: true }));
+    var change = function () {
+      write(area, text);
+      area.dispatchEvent(new Event("change", { bubbles: true }));
+    };
+    var replacer = area.form && replacers.get(area.form);
+    if (replacer) replacer(change);
+    else change();
   }
   // An empty tools field on a page whose other field holds a call to a tool of this session: fill it in.
   // Done once the server has said which tools the fields define and which function each field's call names.
@@ -357,9 +363,11 @@
     function say(text) { status.textContent = text; }
 
     // The page arrived with other text (an example, a carried item) than the work kept for it: offer it back.
+    // ``replacing``: the text just replaced is offered instead of what is on offer already (a share link followed,
+    // a kept tool put in), if it is typed text that differs from what the page holds now.
     var undo = null;
-    function offerUndo(previous) {
-      if (undo) return;
+    function offerUndo(previous, replacing) {
+      if (undo && !replacing) return;
       var typed = Object.keys(previous.fields).some(function (name) {
         var value = previous.fields[name];
         return typeof value === "string" && value.trim();
@@ -368,6 +376,7 @@
       if (!typed || Object.keys(previous.fields).every(function (name) { return previous.fields[name] === now[name]; })) {
         return;
       }
+      if (undo) undo.remove();
       draft.previous = { fields: previous.fields, saved: previous.saved, submitted: previous.submitted || null };
       undo = document.createElement("button");
       undo.type = "button";
@@ -491,12 +500,19 @@
     function fromLink(values, before) {
       history.replaceState(Object.assign({}, history.state, { inspectorEntry: entry }), "",
                            location.pathname + location.search);
-      if (apply(form, values) && undo) { undo.remove(); undo = null; } // the offer is of the text just replaced
-      if (before && before.fields) offerUndo(before);
+      apply(form, values);
+      if (before && before.fields) offerUndo(before, true);
       if (before && before.previous) offerUndo(before.previous); // the link changed nothing: the older offer
       say("Filled in from the link.");
       return { resubmit: firstSubmitter(form) };
     }
+    // A kept tool put into a field (the tools bar) replaces its text: offered back as a link's replacement is.
+    replacers.set(form, function (change) {
+      var before = { fields: snapshot(form), saved: Date.now(), submitted: draft.submitted };
+      change();
+      offerUndo(before, true);
+      save();
+    });
     // A share link followed on its own page (only the fragment changes: no new page, no arrival).
     window.addEventListener("hashchange", function () {
       var reading = null;
