@@ -318,3 +318,13 @@ def test_a_journal_with_a_finding_per_item_lists_the_first_findings_and_counts_a
     assert f"{3 * MAX_FINDINGS + 1:,} findings" in cut
     assert f"{3 * MAX_FINDINGS:,} orphan_output" in cut and "1 duplicate_call_id" in cut
     assert 'href="/journal"' in cut
+
+
+def test_the_item_counts_use_one_thousands_separator(client):
+    """Audit: "57,714 items: 57714 core" — every count of the line is written the same way."""
+    call = {"type": "function_call", "name": "f", "arguments": "{}", "status": "completed"}
+    journal = "\n".join(json.dumps({**call, "call_id": f"call_{i}"}) for i in range(1001))
+    page = post(client, journal, htmx=True).get_data(as_text=True)
+    counts = re.search(r'<p class="counts">(.*?)</p>', page, re.S)
+    said = " ".join(re.sub(r"<[^>]+>", "", counts.group(1)).split())
+    assert said == "1,001 items: 1,001 core · gate without schema: 1,001 schema next · arguments: 1,001 json object"
