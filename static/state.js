@@ -403,6 +403,7 @@
       clearTimeout(timer);
       timer = null;
       draft.fields = snapshot(form);
+      draft.notes = notesOf(form);
       draft.saved = Date.now();
       return Promise.all([drafts.put(key, draft), drafts.put(entryKey, draft)]).catch(function () {
         say("Your input could not be kept in this browser (storage is off or full).");
@@ -559,6 +560,7 @@
         if (offered && offered.fields && !restoring) offerUndo(offered);
         if (!restoring) return null;
         var changed = apply(form, kept.fields);
+        showNotes(form, kept.notes);
         if (kept.previous) offerUndo(kept.previous); // still on offer: this entry's text replaced it
         if (!changed) return null;
         say("Your input is back, kept in this browser since " + new Date(kept.saved).toLocaleTimeString() + ".");
@@ -613,6 +615,39 @@
   function resultOf(form) {
     var target = form.getAttribute("hx-target") || (form.querySelector("[hx-target]") || form).getAttribute("hx-target");
     return target ? document.querySelector(target) : null;
+  }
+  // The notes that a field's text is not the file uploaded into it (templates/_macros.html not_the_file) are kept
+  // with the draft, as their text and links ([tag, text, attributes]), and shown again with the text they are
+  // about; static/app.js hides them once it is edited (told by "inspector:note" what text that is).
+  var NOTE_TAGS = ["STRONG", "A", "CODE"];
+  function notesOf(form) {
+    return Array.prototype.map.call(form.querySelectorAll("[data-replaced-for]:not([hidden])"), function (note) {
+      return { field: note.dataset.replacedFor, parts: Array.prototype.map.call(note.childNodes, function (node) {
+        if (node.nodeType !== 1) return ["", node.textContent, {}];
+        var attributes = {};
+        Array.prototype.forEach.call(node.attributes, function (a) { attributes[a.name] = a.value; });
+        return [node.tagName, node.textContent, attributes];
+      }) };
+    });
+  }
+  function showNotes(form, notes) {
+    (notes || []).forEach(function (kept) {
+      var note = Array.prototype.find.call(form.querySelectorAll("[data-replaced-for]"), function (el) {
+        return el.dataset.replacedFor === kept.field;
+      });
+      if (!note || !Array.isArray(kept.parts)) return;
+      note.replaceChildren.apply(note, kept.parts.map(function (part) {
+        if (NOTE_TAGS.indexOf(part[0]) < 0) return document.createTextNode(String(part[1]));
+        var el = document.createElement(part[0]);
+        Object.keys(part[2] || {}).forEach(function (name) {
+          if (/^(class|href|data-[a-z-]+)$/.test(name)) el.setAttribute(name, String(part[2][name]));
+        });
+        el.textContent = String(part[1]);
+        return el;
+      }));
+      note.hidden = false;
+      note.dispatchEvent(new CustomEvent("inspector:note", { bubbles: true }));
+    });
   }
   function quietly(promise) { return promise.catch(function () { return null; }); } // storage off: nothing kept
   function newer(a, b) { return !a ? b : !b ? a : (b.saved > a.saved ? b : a); }

@@ -184,6 +184,18 @@ def test_a_file_that_is_not_utf8_is_said_not_to_be_the_text_shown(page: Page, tm
         page.locator("#format-pretty").click()
     expect(page.locator("#format-summary")).to_be_visible()
     expect(note).to_be_visible()
+    # The text is kept in this browser and comes back after a reload: so does the note (until the text is edited).
+    for _ in range(100):
+        if page.evaluate("""() => new Promise((done) => { const r = indexedDB.open("inspector", 1);
+            r.onsuccess = () => { const g = r.result.transaction("drafts").objectStore("drafts").get("draft:/format");
+              g.onsuccess = () => done(Boolean(g.result && g.result.notes && g.result.notes.length)); }; })"""):
+            break
+        page.wait_for_timeout(100)
+    page.reload()
+    expect(page.locator("#format-summary")).to_be_visible()
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("byte 0xE9 (byte offset 10), is at line 1, column 11")
+    expect(note.locator("a.pos")).to_have_attribute("data-line", "1")
     # An edit makes it the user's own text: the note goes (and comes back with the next such upload).
     page.locator('.editor-host[data-editor-for="format-document"] .cm-content').click()
     page.keyboard.press("End")
