@@ -287,6 +287,37 @@
     if (input && input.matches && input.matches("input[type=file][data-read-into]")) readInto(input);
   });
 
+  // A text box's note that its text is not the uploaded file (not UTF-8: templates/_macros.html not_the_file) stays
+  // while the text is the one it came with (the server's: the textarea's defaultValue; a restored draft's: the text
+  // when static/state.js showed it again, "inspector:note"), and goes, with its marker, once the text is edited or
+  // replaced. The emptied note stays in place for the next upload's answer.
+  var watched = new WeakSet(), about = new WeakMap(); // editors listened to; note -> the text it is about
+  function valueOf(area) { var handle = editorFor(area.id); return handle ? handle.getValue() : area.value; }
+  function checkNotTheFile() {
+    var gone = false;
+    document.querySelectorAll("[data-replaced-for]:not([hidden])").forEach(function (note) {
+      var area = document.getElementById(note.dataset.replacedFor), handle = area && editorFor(area.id);
+      if (handle && !watched.has(handle)) { watched.add(handle); handle.onChange(checkNotTheFile); }
+      if (area && valueOf(area) === (about.has(note) ? about.get(note) : area.defaultValue)) return;
+      about.delete(note);
+      note.hidden = true;
+      note.replaceChildren();
+      gone = true;
+    });
+    if (gone) showMarkers();
+  }
+  document.addEventListener("input", function (event) {
+    if (event.target && event.target.tagName === "TEXTAREA") checkNotTheFile();
+  });
+  document.addEventListener("htmx:load", checkNotTheFile);
+  document.addEventListener("inspector:note", function (event) {
+    var note = event.target, area = document.getElementById(note.dataset.replacedFor);
+    if (area) about.set(note, valueOf(area));
+    checkNotTheFile();
+    showMarkers();
+  });
+
   document.addEventListener("DOMContentLoaded", showMarkers);
+  document.addEventListener("DOMContentLoaded", checkNotTheFile);
   document.addEventListener("htmx:afterSettle", showMarkers);
 })();

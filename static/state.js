@@ -1,7 +1,8 @@
 // Work is never lost, and nothing of it goes to the server:
 // - each page's form (form[data-draft]) is kept in this browser (IndexedDB, one entry per page path) as it is
 //   typed, and restored on Back, reload and return; the bar above the form says so and has "Clear";
-// - "Share link" puts small inputs in the URL fragment (deflate-raw, base64url): browsers never send it;
+// - "Share link" puts small inputs in the URL fragment (deflate-raw, base64url): browsers never send it; a link
+//   opened shows its input as an example does, the text it replaced offered back (Undo);
 // - function tools met in any field are kept in this browser (localStorage: shared by its tabs, until "Forget"
 //   in the tools bar) and offered on every field marked data-tools; the server says which are tools (POST
 //   /api/tools), nothing is kept there.
@@ -258,12 +259,18 @@
   function offerAll() { document.querySelectorAll("textarea[data-tools]").forEach(offerTools); }
   // Another tab learnt or forgot tools: this one's bars follow.
   window.addEventListener("storage", function (event) { if (event.key === TOOLS_KEY || event.key === null) offerAll(); });
+  var replacers = new WeakMap(); // form -> its setup's function(change): runs change and offers Undo for it
   function useTool(area, name) {
     var tools = loadTools();
     var text = name ? tools[name] : "[\n" + Object.keys(tools).sort().map(function (n) { return tools[n]; }).join(",\n") + "\n]";
     if (text === undefined) return;
-    write(area, text);
-    area.dispatchEvent(new Event("change", { bubbles: true }));
+    var change = function () {
+      write(area, text);
+      area.dispatchEvent(new Event("change", { bubbles: true }));
+    };
+    var replacer = area.form && replacers.get(area.form);
+    if (replacer) replacer(change);
+    else change();
   }
   // An empty tools field on a page whose other field holds a call to a tool of this session: fill it in.
   // Done once the server has said which tools the fields define and which function each field's call names.
@@ -356,9 +363,11 @@
     function say(text) { status.textContent = text; }
 
     // The page arrived with other text (an example, a carried item) than the work kept for it: offer it back.
+    // ``replacing``: the text just replaced is offered instead of what is on offer already (a share link followed,
+    // a kept tool put in), if it is typed text that differs from what the page holds now.
     var undo = null;
-    function offerUndo(previous) {
-      if (undo) return;
+    function offerUndo(previous, replacing) {
+      if (undo && !replacing) return;
       var typed = Object.keys(previous.fields).some(function (name) {
         var value = previous.fields[name];
         return typeof value === "string" && value.trim();
@@ -367,6 +376,7 @@
       if (!typed || Object.keys(previous.fields).every(function (name) { return previous.fields[name] === now[name]; })) {
         return;
       }
+      if (undo) undo.remove();
       draft.previous = { fields: previous.fields, saved: previous.saved, submitted: previous.submitted || null };
       undo = document.createElement("button");
       undo.type = "button";
@@ -393,6 +403,7 @@
       clearTimeout(timer);
       timer = null;
       draft.fields = snapshot(form);
+      draft.notes = notesOf(form);
       draft.saved = Date.now();
       return Promise.all([drafts.put(key, draft), drafts.put(entryKey, draft)]).catch(function () {
         say("Your input could not be kept in this browser (storage is off or full).");
@@ -484,6 +495,42 @@
       if (first) (editorOf(first) || first).focus();
     });
 
+    // A share link shows what it brings, as an example does, and offers back (Undo, kept with the entry) the work
+    // it replaced: ``before`` ({fields, saved, submitted, previous}: a kept draft, or the page as it was). The
+    // fragment is dropped once read, so a reload shows the kept text, never the link's again.
+    function fromLink(values, before) {
+      history.replaceState(Object.assign({}, history.state, { inspectorEntry: entry }), "",
+                           location.pathname + location.search);
+      apply(form, values);
+      if (before && before.fields) offerUndo(before, true);
+      if (before && before.previous) offerUndo(before.previous); // the link changed nothing: the older offer
+      say("Filled in from the link.");
+      return { resubmit: firstSubmitter(form) };
+    }
+    // A kept tool put into a field (the tools bar) replaces its text: offered back as a link's replacement is.
+    replacers.set(form, function (change) {
+      var before = { fields: snapshot(form), saved: Date.now(), submitted: draft.submitted };
+      change();
+      offerUndo(before, true);
+      save();
+    });
+    // A share link followed on its own page (only the fragment changes: no new page, no arrival).
+    window.addEventListener("hashchange", function () {
+      var reading = null;
+      try { reading = sharedInput(); } catch (e) { reading = Promise.reject(e); }
+      if (!reading) return;
+      reading.then(function (values) {
+        var before = { fields: snapshot(form), saved: Date.now(), submitted: draft.submitted, previous: draft.previous };
+        var shown = fromLink(values, before);
+        var result = resultOf(form);
+        if (result) result.replaceChildren(); // the replaced text's result
+        draft.submitted = null;
+        save();
+        replaying = true;
+        try { submitAgain(form, shown.resubmit); } finally { replaying = false; }
+      }, function () { say("The link's input could not be read."); });
+    });
+
     // The tools of what the server sent are asked for at once (not after the kept draft is read): a page left
     // quickly (an example glanced at) still teaches them.
     if (!base.empty) lookIn(Array.prototype.map.call(form.querySelectorAll("textarea[name]"), read));
@@ -493,12 +540,12 @@
     var shared = null;
     try { shared = sharedInput(); } catch (e) { say("The link's input could not be read."); }
     var arrival = shared
-      ? shared.then(function (values) {
-        history.replaceState(history.state, "", location.pathname + location.search);
-        apply(form, values);
-        say("Filled in from the link.");
-        return { resubmit: firstSubmitter(form) };
-      }).catch(function () { say("The link's input could not be read."); return null; })
+      ? Promise.all([shared, quietly(drafts.get(key)), quietly(drafts.get(entryKey)), rescue(backup, entry)])
+        .then(function (found) {
+          // What the page held before the link: this entry's own text (a reload), else the page's latest work.
+          var own = found[2], mine = backup && backup.entry === entry ? backup : null;
+          return fromLink(found[0], own ? newer(own, mine) : newer(found[1], backup));
+        }, function () { say("The link's input could not be read."); return null; })
       : Promise.all([drafts.get(key), drafts.get(entryKey), rescue(backup, entry)]).then(function (found) {
         var stored = found[0], own = found[1];
         // This history entry's own draft first (Back, reload). A page the server filled (an example, a carried
@@ -513,6 +560,7 @@
         if (offered && offered.fields && !restoring) offerUndo(offered);
         if (!restoring) return null;
         var changed = apply(form, kept.fields);
+        showNotes(form, kept.notes);
         if (kept.previous) offerUndo(kept.previous); // still on offer: this entry's text replaced it
         if (!changed) return null;
         say("Your input is back, kept in this browser since " + new Date(kept.saved).toLocaleTimeString() + ".");
@@ -568,6 +616,40 @@
     var target = form.getAttribute("hx-target") || (form.querySelector("[hx-target]") || form).getAttribute("hx-target");
     return target ? document.querySelector(target) : null;
   }
+  // The notes that a field's text is not the file uploaded into it (templates/_macros.html not_the_file) are kept
+  // with the draft, as their text and links ([tag, text, attributes]), and shown again with the text they are
+  // about; static/app.js hides them once it is edited (told by "inspector:note" what text that is).
+  var NOTE_TAGS = ["STRONG", "A", "CODE"];
+  function notesOf(form) {
+    return Array.prototype.map.call(form.querySelectorAll("[data-replaced-for]:not([hidden])"), function (note) {
+      return { field: note.dataset.replacedFor, parts: Array.prototype.map.call(note.childNodes, function (node) {
+        if (node.nodeType !== 1) return ["", node.textContent, {}];
+        var attributes = {};
+        Array.prototype.forEach.call(node.attributes, function (a) { attributes[a.name] = a.value; });
+        return [node.tagName, node.textContent, attributes];
+      }) };
+    });
+  }
+  function showNotes(form, notes) {
+    (notes || []).forEach(function (kept) {
+      var note = Array.prototype.find.call(form.querySelectorAll("[data-replaced-for]"), function (el) {
+        return el.dataset.replacedFor === kept.field;
+      });
+      if (!note || !Array.isArray(kept.parts)) return;
+      note.replaceChildren.apply(note, kept.parts.map(function (part) {
+        if (NOTE_TAGS.indexOf(part[0]) < 0) return document.createTextNode(String(part[1]));
+        var el = document.createElement(part[0]);
+        Object.keys(part[2] || {}).forEach(function (name) {
+          if (/^(class|href|data-[a-z-]+)$/.test(name)) el.setAttribute(name, String(part[2][name]));
+        });
+        el.textContent = String(part[1]);
+        return el;
+      }));
+      note.hidden = false;
+      note.dispatchEvent(new CustomEvent("inspector:note", { bubbles: true }));
+    });
+  }
+  function quietly(promise) { return promise.catch(function () { return null; }); } // storage off: nothing kept
   function newer(a, b) { return !a ? b : !b ? a : (b.saved > a.saved ? b : a); }
   // Another history entry's backup (written as it was left, its IndexedDB write perhaps cut off): it becomes that
   // entry's own draft, unless a newer one is there, so Back to it still finds its text. Done before the arrival

@@ -5,8 +5,10 @@ an item as written, the editor comes back after Clear, and the skip link reaches
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import zlib
 from pathlib import Path
 
 import pytest
@@ -370,3 +372,66 @@ def test_a_carried_item_does_not_cost_the_target_pages_draft(page: Page):
     expect(page.locator("#instance")).to_have_value(re.compile("fc_009"))
     page.get_by_role("button", name="Undo: bring back your previous text").click()
     expect(page.locator("#instance")).to_have_value('{"region": "mine"}')
+
+
+def share_link(base_url: str, path: str, fields: dict) -> str:
+    """The link the page's "Share link" makes of ``fields``: their JSON, deflate-raw, base64url after #input=."""
+    packer = zlib.compressobj(wbits=-15)
+    packed = packer.compress(json.dumps(fields, separators=(",", ":")).encode()) + packer.flush()
+    return f"{base_url}{path}#input=" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
+
+
+def test_a_share_link_shows_what_it_brings_and_offers_the_kept_work_back(page: Page, base_url: str):
+    """Audit: a share link opened in a new tab replaced the page's kept text with no Undo, and a fresh tab then
+    showed the shared text: the draft was gone. Now it is offered back, as an example's arrival offers it."""
+    page.goto("/format")
+    document = page.locator("#format-document")
+    document.fill('{"precious":"draft"}')
+    page.keyboard.press("Control+Enter")
+    expect(page.locator("#format-summary")).to_be_visible()
+    kept(page, lambda d: d["fields"]["document"] == '{"precious":"draft"}' and d.get("submitted"))
+    context = page.context
+    page.close()
+    shared = context.new_page()
+    shared.goto(share_link(base_url, "/format", {"document": '{"shared": 1}', "indent": "2"}))
+    expect(shared.locator("#format-document")).to_have_value('{"shared": 1}')
+    expect(shared.locator(".draft-status")).to_contain_text("Filled in from the link")
+    undo = shared.get_by_role("button", name="Undo: bring back your previous text")
+    expect(undo).to_be_visible()
+    kept(shared, lambda d: d["fields"]["document"] == '{"shared": 1}' and d.get("previous"))
+    # A fresh tab shows the page's latest text (the link's) and offers the draft back too.
+    fresh = context.new_page()
+    fresh.goto("/format")
+    expect(fresh.locator("#format-document")).to_have_value('{"shared": 1}')
+    expect(fresh.get_by_role("button", name="Undo: bring back your previous text")).to_be_visible()
+    fresh.close()
+    # The offer outlives a reload, and brings the draft back with its result.
+    shared.reload()
+    expect(shared.locator("#format-document")).to_have_value('{"shared": 1}')
+    expect(undo).to_be_visible()
+    undo.click()
+    expect(shared.locator("#format-document")).to_have_value('{"precious":"draft"}')
+    expect(shared.locator("#format-result")).to_contain_text("precious")
+    kept(shared, lambda d: d["fields"]["document"] == '{"precious":"draft"}' and not d.get("previous"))
+
+
+def test_a_share_link_followed_on_its_own_page_loads_and_a_reload_keeps_the_undo(page: Page, base_url: str):
+    """Audit: with /format open, following a share link (only the hash changes) did nothing; the reload after it
+    replaced the text with no Undo."""
+    page.goto("/format")
+    document = page.locator("#format-document")
+    document.fill('{"my":"work"}')
+    kept(page, lambda d: d["fields"]["document"] == '{"my":"work"}')
+    page.evaluate("(url) => { location.href = url; }",
+                  share_link(base_url, "/format", {"document": "[1, 2, 3]", "indent": "2"}))
+    expect(document).to_have_value("[1, 2, 3]")
+    expect(page.locator("#format-result")).to_contain_text("4 values")  # shown with the page's first action
+    undo = page.get_by_role("button", name="Undo: bring back your previous text")
+    expect(undo).to_be_visible()
+    expect(page).to_have_url(base_url + "/format")  # read and dropped: a reload shows the kept text
+    kept(page, lambda d: d["fields"]["document"] == "[1, 2, 3]" and d.get("previous"), entry=True)
+    page.reload()
+    expect(document).to_have_value("[1, 2, 3]")
+    expect(undo).to_be_visible()
+    undo.click()
+    expect(document).to_have_value('{"my":"work"}')

@@ -131,6 +131,26 @@ def test_a_tool_pasted_once_is_offered_on_the_schema_page(page: Page):
     expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
 
 
+def test_a_kept_tool_put_over_typed_schema_text_offers_it_back(page: Page):
+    """Audit: the tools bar's button replaced the typed schema with no Undo button (only Ctrl+Z)."""
+    page.goto("/schema?example=tool")  # the tool definition, met once in this session
+    expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
+    page.get_by_role("button", name="Clear").click()
+    typed = '{"type": "object", "required": ["mine"]}'
+    page.locator("#schema").fill(typed)
+    kept(page, "schema", typed)
+    page.locator('.tools-bar[data-for="schema"]').get_by_role("button", name="get_latest_sales_report").click()
+    assert json.loads(page.locator("#schema").input_value()) == TOOL
+    undo = page.get_by_role("button", name="Undo: bring back your previous text")
+    expect(undo).to_be_visible()
+    page.reload()  # the offer is kept with the page, as an example's is
+    assert json.loads(page.locator("#schema").input_value()) == TOOL
+    expect(undo).to_be_visible()
+    undo.click()
+    expect(page.locator("#schema")).to_have_value(typed)
+    expect(undo).to_have_count(0)
+
+
 def test_an_empty_schema_is_filled_with_the_session_tool_the_call_names(page: Page):
     page.goto("/schema?example=tool")  # the tool definition, met once in this session
     expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")

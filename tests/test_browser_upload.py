@@ -164,3 +164,49 @@ def test_without_javascript_an_upload_comes_back_as_the_fields_text(browser: Bro
         page.locator("#journal-export").click()
     assert len(Path(download.value.path()).read_text().splitlines()) == 7
     context.close()
+
+
+def test_a_file_that_is_not_utf8_is_said_not_to_be_the_text_shown(page: Page, tmp_path: Path):
+    """Audit: the text box held the file's text with U+FFFD for its byte 0xE9 and a second Format said "valid JSON"
+    of it, with nothing saying that text was not the file. The note by the editor says so until the text changes."""
+    path = tmp_path / "latin1.json"
+    path.write_bytes(b'{"a": "caf\xe9"}')
+    page.goto("/format")
+    with page.expect_response(lambda r: r.url.endswith("/format") and r.request.method == "POST"):
+        page.locator("#format-file").set_input_files(str(path))
+    expect(page.locator("#format-error")).to_contain_text("Byte 0xE9")  # the file's own verdict
+    note = page.locator("#format-document-not-the-file")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("This text is not the file latin1.json")
+    expect(note).to_contain_text("byte 0xE9 (byte offset 10), is at line 1, column 11")
+    # Formatting the text box again formats the U+FFFD text: the note stays by it.
+    with page.expect_response(lambda r: r.url.endswith("/format") and r.request.method == "POST"):
+        page.locator("#format-pretty").click()
+    expect(page.locator("#format-summary")).to_be_visible()
+    expect(note).to_be_visible()
+    # The text is kept in this browser and comes back after a reload: so does the note (until the text is edited).
+    for _ in range(100):
+        if page.evaluate("""() => new Promise((done) => { const r = indexedDB.open("inspector", 1);
+            r.onsuccess = () => { const g = r.result.transaction("drafts").objectStore("drafts").get("draft:/format");
+              g.onsuccess = () => done(Boolean(g.result && g.result.notes && g.result.notes.length)); }; })"""):
+            break
+        page.wait_for_timeout(100)
+    page.reload()
+    expect(page.locator("#format-summary")).to_be_visible()
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("byte 0xE9 (byte offset 10), is at line 1, column 11")
+    expect(note.locator("a.pos")).to_have_attribute("data-line", "1")
+    # An edit makes it the user's own text: the note goes (and comes back with the next such upload).
+    page.locator('.editor-host[data-editor-for="format-document"] .cm-content').click()
+    page.keyboard.press("End")
+    page.keyboard.type(" ")
+    expect(note).to_be_hidden()
+    with page.expect_response(lambda r: r.url.endswith("/format") and r.request.method == "POST"):
+        page.locator("#format-file").set_input_files(str(path))
+    expect(note).to_be_visible()
+    # Replaced by an example's text (a link) or a UTF-8 file, it goes too.
+    good = tmp_path / "good.json"
+    good.write_text('{"a": "café"}', encoding="utf-8")
+    page.locator("#format-file").set_input_files(str(good))
+    expect(page.locator("#format-file-note")).to_contain_text("Read good.json")
+    expect(note).to_be_hidden()

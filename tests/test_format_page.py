@@ -168,6 +168,30 @@ def test_an_upload_that_is_not_utf8_is_named(client):
     assert "invalid_utf8" in page and "0xE9" in page
 
 
+@pytest.mark.parametrize("htmx", [False, True])
+def test_the_text_box_of_an_upload_that_is_not_utf8_says_it_is_not_the_file(client, htmx):
+    """Audit: the text box showed the file with U+FFFD for its byte 0xE9, and nothing said that text was not it."""
+    data = {"file": (io.BytesIO(b'{"a": 1,\n "b": "caf\xe9 \xff"}'), "latin1.json")}
+    page = client.post("/format", data=data, content_type="multipart/form-data",
+                       headers=HX if htmx else {}).get_data(as_text=True)
+    note = re.search(r'<p class="replaced-note[^>]*id="format-document-not-the-file"[^>]*>(.*?)</p>', page, re.S)
+    assert note and "hidden" not in note.group(0)
+    said = " ".join(html.unescape(re.sub(r"<[^>]+>", "", note.group(1))).split())
+    assert said.startswith("This text is not the file latin1.json: the file is not UTF-8, so 2 characters here are "
+                           "U+FFFD (\ufffd) in place of its bytes that are not UTF-8; the first, byte 0xE9 (byte "
+                           "offset 19), is at line 2, column 11.")
+    assert ('hx-swap-oob="true"' in note.group(0)) is htmx  # with the textarea it replaces, out of band
+
+
+def test_a_utf8_upload_and_a_paste_have_no_such_note(client):
+    data = {"file": (io.BytesIO('{"a": "café"}'.encode()), "item.json")}
+    uploaded = client.post("/format", data=data, content_type="multipart/form-data").get_data(as_text=True)
+    pasted = post(client, '{"a": "caf\ufffd"}').get_data(as_text=True)
+    for page in (uploaded, pasted, client.get("/format").get_data(as_text=True)):
+        note = re.search(r'<p class="replaced-note[^>]*>(.*?)</p>', page, re.S)
+        assert note and " hidden" in note.group(0) and not note.group(1).strip()
+
+
 @pytest.fixture
 def small_app(tmp_path):
     return create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN, "MAX_CONTENT_LENGTH": 2000,
@@ -294,3 +318,13 @@ def test_a_journal_with_a_finding_per_item_lists_the_first_findings_and_counts_a
     assert f"{3 * MAX_FINDINGS + 1:,} findings" in cut
     assert f"{3 * MAX_FINDINGS:,} orphan_output" in cut and "1 duplicate_call_id" in cut
     assert 'href="/journal"' in cut
+
+
+def test_the_item_counts_use_one_thousands_separator(client):
+    """Audit: "57,714 items: 57714 core" — every count of the line is written the same way."""
+    call = {"type": "function_call", "name": "f", "arguments": "{}", "status": "completed"}
+    journal = "\n".join(json.dumps({**call, "call_id": f"call_{i}"}) for i in range(1001))
+    page = post(client, journal, htmx=True).get_data(as_text=True)
+    counts = re.search(r'<p class="counts">(.*?)</p>', page, re.S)
+    said = " ".join(re.sub(r"<[^>]+>", "", counts.group(1)).split())
+    assert said == "1,001 items: 1,001 core · gate without schema: 1,001 schema next · arguments: 1,001 json object"

@@ -72,6 +72,17 @@ def test_without_javascript_an_upload_comes_back_as_the_journal_fields_text(clie
     assert field and html.unescape(field.group(1)) == text.decode()
 
 
+def test_without_javascript_an_upload_that_is_not_utf8_is_said_not_to_be_the_fields_text(client):
+    text = b'{"type": "message", "role": "user", "content": "caf\xe9"}\n'
+    body = client.post("/journal", data={"journal": "", "file": (io.BytesIO(text), "j.jsonl")},
+                       content_type="multipart/form-data").get_data(as_text=True)
+    note = re.search(r'<p class="replaced-note[^>]*id="journal-text-not-the-file"[^>]*>(.*?)</p>', body, re.S)
+    assert note and " hidden" not in note.group(0)
+    said = " ".join(re.sub(r"<[^>]+>", "", note.group(1)).split())
+    assert said.startswith("This text is not the file j.jsonl:")
+    assert "0xE9 (byte offset 51), is at line 1, column 52" in said
+
+
 def test_an_unreadable_export_is_a_400_page(client):
     answer = client.post("/journal/export", data={"journal": "{"})
     assert answer.status_code == 400 and "This journal cannot be read" in answer.get_data(as_text=True)

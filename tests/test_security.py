@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import threading
 import time
 
@@ -223,6 +224,41 @@ def test_bad_session_items_parameters_are_400_naming_them(client, stored, query)
     response = client.get(f"/v1/sessions/qs/items?{query}", headers=AUTH)
     assert response.status_code == 400
     assert error_of(response)["param"] == query.split("=")[0]
+
+
+def raw_get(port: int, target: bytes) -> tuple[int, dict]:
+    """GET ``target`` with its bytes as they are (curl sends ``?limit=²`` unescaped), over a socket."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
+        connection.sendall(b"GET " + target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                           b"Authorization: Bearer " + TEST_TOKEN.encode() + b"\r\n\r\n")
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(body)
+
+
+@pytest.mark.parametrize(("path", "param"), [("/v1/sessions/qs/items", "limit"), ("/v1/sessions/qs/items", "offset"),
+                                             ("/v1/responses/resp_x/input_items", "limit"),
+                                             ("/v1/responses/resp_x/input_items", "order")])
+def test_a_raw_non_ascii_query_value_is_named_as_its_escaped_spelling_is(tmp_path, param, path):
+    app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN, "RESPONSES_DATABASE": str(tmp_path / "r.sqlite3")})
+    client = app.test_client()
+    stored = create(client, {"input": "one", "user": "qs"}).get_json()["id"]
+    path = path.replace("resp_x", stored)
+    server = ServerThread(app)
+    server.start()
+    try:
+        escaped = raw_get(server.port, f"{path}?{param}=%C2%B2".encode())
+        raw = raw_get(server.port, f"{path}?{param}=²".encode())
+    finally:
+        server.stop()
+    # What a WSGI server passes (PEP 3333: each byte one latin-1 character), through the test client too.
+    wsgi = client.get(path, headers=AUTH,
+                      environ_overrides={"QUERY_STRING": f"{param}=²".encode().decode("latin-1")}).get_json()
+    assert escaped[0] == raw[0] == 400
+    assert raw[1] == escaped[1] == wsgi
+    assert raw[1]["error"]["param"] == param and "'²'" in raw[1]["error"]["message"]
 
 
 def test_the_largest_offset_is_answered(client, stored):

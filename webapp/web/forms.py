@@ -17,8 +17,22 @@ from typing import NamedTuple
 from flask import request
 from werkzeug.datastructures import MultiDict
 
+from webapp.core.json.positions import line_col
+
 #: what a checkbox sends when ticked (``on``), and what a link's query string may say instead
 TRUE_VALUES = ("on", "1", "true")
+
+
+class Undecodable(NamedTuple):
+    """Where an upload's text stops being its file: ``byte`` (0-255), the first byte that is not UTF-8, at
+    ``offset`` (0-based, in the file's bytes) and at ``line``:``column`` (1-based, characters) of the text shown;
+    ``replaced``: how many U+FFFD characters of that text stand for such bytes."""
+
+    byte: int
+    offset: int
+    line: int
+    column: int
+    replaced: int
 
 
 class Upload(NamedTuple):
@@ -31,6 +45,18 @@ class Upload(NamedTuple):
         """The file as a text box shows it: UTF-8, a BOM dropped, a byte that is not UTF-8 as U+FFFD (what is
         checked is :attr:`data` itself, whose such bytes are named with their place)."""
         return self.data.decode("utf-8", "replace").removeprefix("\ufeff")
+
+    def undecodable(self) -> Undecodable | None:
+        """Where :meth:`text` is not the file (its first byte that is not UTF-8), or ``None`` when it is."""
+        try:
+            self.data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            shown = self.text()
+            before = self.data[:err.start].decode("utf-8", "replace").removeprefix("\ufeff")
+            line, column = line_col(shown, len(before))
+            replaced = shown.count("\ufffd") - self.data.decode("utf-8", "ignore").count("\ufffd")
+            return Undecodable(self.data[err.start], err.start, line, column, replaced)
+        return None
 
 
 def _fields() -> MultiDict[str, str]:

@@ -18,12 +18,15 @@ Checked before any view, for every route (pages, machine routes, static files), 
 Every response gets the headers of :data:`HEADERS` (``secure``: Content-Security-Policy with scripts and styles
 from this origin only and no framing, ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: same-origin``,
 same-origin resource and opener policies). The ``Server`` header, which the HTTP server writes, names no versions
-when served by ``python -m webapp serve`` (:class:`RequestHandler`).
+when served by ``python -m webapp serve`` (:class:`RequestHandler`), which also reads a request target's raw
+non-ASCII bytes as UTF-8, as an escaped one is read.
 """
 
 from __future__ import annotations
 
+import re
 from io import BytesIO
+from urllib.parse import quote
 
 import secure
 from flask import Flask, Response, abort, current_app, request
@@ -175,12 +178,25 @@ def require_json_media_type() -> None:
     raise ApiError(f"Content-Type must be application/json ({got}).", 415, code="unsupported_media_type")
 
 
+# A request target's bytes outside printable ASCII (the standard library hands them over as latin-1 characters).
+_RAW_BYTES = re.compile(r"[^\x21-\x7e]+")
+
+
 class RequestHandler(WSGIRequestHandler):
     """Werkzeug's request handler with a ``Server`` header that names no versions (the standard library's
-    ``BaseHTTPRequestHandler`` sends ``Werkzeug/x Python/y`` on every response, whatever the app sets)."""
+    ``BaseHTTPRequestHandler`` sends ``Werkzeug/x Python/y`` on every response, whatever the app sets), and that
+    reads raw non-ASCII bytes of the request target (``curl '...?limit=²'`` sends them unescaped) as their
+    percent-escaped spelling: Werkzeug's server encodes the latin-1 characters ``http.server`` made of them as
+    UTF-8 once more (``²`` arrived as ``Â²``), where PEP 3333 wants each byte as one latin-1 character.
+    """
 
     def version_string(self) -> str:
         return SERVER_NAME
+
+    def make_environ(self):  # type: ignore[no-untyped-def]  # werkzeug's WSGIEnvironment
+        """The WSGI environ of this request, its target's raw bytes escaped first (RFC 3986, 2.1: ``%C2%B2``)."""
+        self.path = _RAW_BYTES.sub(lambda m: quote(m.group().encode("latin-1"), safe=""), self.path)
+        return super().make_environ()
 
 
 def add_headers(response: Response) -> Response:

@@ -42,7 +42,9 @@ def _settings() -> dict[str, Any]:
 
 
 def _render(outcome: model.Outcome | None, *, upload: bool = False, status: int = 200,
-            limit_error: str | None = None) -> Any:
+            limit_error: str | None = None, uploaded: forms.Upload | None = None) -> Any:
+    """The page or its partial; ``uploaded``: the file the text box now holds, named by the note beside it when
+    that text is not the file (not UTF-8)."""
     context = {
         "outcome": outcome,
         "text": outcome.text if outcome else "",
@@ -52,6 +54,8 @@ def _render(outcome: model.Outcome | None, *, upload: bool = False, status: int 
         "tree_limit": TREE_NODE_LIMIT,
         "upload": upload,  # an htmx answer to a file sent: the textarea is refreshed out of band with its text
         "limit_error": limit_error,
+        "upload_name": uploaded.name if uploaded else None,
+        "undecodable": uploaded.undecodable() if uploaded and outcome else None,
     }
     template = "format/_result.html" if is_partial() else "format/page.html"
     return render_template(template, **context), status
@@ -68,22 +72,22 @@ def page() -> Any:
                                          **_settings()))
 
 
-def _submitted(preview: int | None, as_bytes: bool = False) -> tuple[model.Outcome, bool]:
+def _submitted(preview: int | None, as_bytes: bool = False) -> tuple[model.Outcome, forms.Upload | None]:
     """Format what the form sent: the uploaded ``file`` (it wins; bytes, decoded as UTF-8, BOM dropped) or the
-    pasted ``document``. Returns the outcome and whether it came from an upload."""
+    pasted ``document``. Returns the outcome and the upload it came from (``None``: the pasted text)."""
     upload = forms.upload()
     source = upload.data if upload else forms.text("document")
     outcome = model.format_document(source, action=forms.choice("action", ACTIONS, "pretty"),
                                     indent=forms.choice("indent", INDENTS, "2"), preview=preview,
                                     as_bytes=as_bytes, **_settings())
-    return outcome, upload is not None
+    return outcome, upload
 
 
 @bp.post("/format")
 def format_document() -> Any:
     """Format the pasted ``document`` or the uploaded ``file``; invalid JSON is shown (200) with the text kept."""
     outcome, upload = _submitted(model.OUTPUT_SHOWN)
-    return _render(outcome, upload=upload and is_partial())
+    return _render(outcome, upload=upload is not None and is_partial(), uploaded=upload)
 
 
 @bp.post("/format/download")
@@ -92,9 +96,9 @@ def download() -> Any:
 
     When the input is not valid JSON the page with the error panel is answered instead, status 400.
     """
-    outcome, _ = _submitted(None, as_bytes=True)
+    outcome, upload = _submitted(None, as_bytes=True)
     if not outcome.ok:
-        return _render(outcome, status=400)
+        return _render(outcome, status=400, uploaded=upload)
     file = model.download_file(outcome)
     return Response(file.body, mimetype=file.mimetype,
                     headers={"Content-Disposition": f'attachment; filename="{file.name}"'})

@@ -67,11 +67,13 @@ def _render(check: JournalCheck | None, fields: dict[str, Any], upload: forms.Up
     file input is empty) comes back as the journal field's text, so paging and the export send it again; with
     JavaScript the file is read into the field before sending (static/app.js) or, not UTF-8, stays chosen."""
     partial = is_partial()
+    undecodable = None
     if upload is not None and not partial:
         fields = {**fields, "text": upload.text()}
+        undecodable = upload.undecodable()  # the text box's text is not the file: the note beside it says so
     return render_template("journal/_result.html" if partial else "journal/page.html", check=check,
                            upload=upload.name if upload else None, upload_echoed=not partial, examples=EXAMPLES,
-                           sources=SOURCE_LABELS, **fields)
+                           sources=SOURCE_LABELS, undecodable=undecodable, **fields)
 
 
 @bp.get("/journal")
