@@ -613,3 +613,15 @@ def test_one_item_has_none_of_the_findings_about_other_items():
     assert [f.code for f in findings] == ["chat_completions_envelope"] and line.refused_by
     line, findings = gate.check_one({**ONE_CALL, "status": "incomplete"})
     assert line.reason == "status" and not findings  # the gate's own reason needs no finding
+
+
+def test_a_journal_read_from_one_item_has_no_pairing_findings():
+    # The CLI and /api/gate's journal mode read a file of one item as a journal of it: an output alone is no orphan
+    # there, as the pages (check_one) judge it; in an array it is one (its call is missing from the journal).
+    output = {"type": "function_call_output", "call_id": "call_9", "output": "18°C"}
+    alone = check_journal(load_journal(json.dumps(output)))
+    assert alone.shape == "item" and alone.findings == [] and alone.replayable
+    assert [f.code for f in check_journal(load_journal(json.dumps([output]))).findings] == ["orphan_output"]
+    bare = {k: v for k, v in ONE_CALL.items() if k != "call_id"}
+    assert [f.code for f in check_journal(load_journal(json.dumps(bare)), SAMPLE_TOOLS).findings] == [
+        "missing_call_id"]

@@ -752,7 +752,8 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
     function_call_output; "tool_choice"; the article's "do not mix Chat Completions envelopes").
 
     :param items: the items in order, or a :class:`Journal` (its tools and tool_choice are used unless given;
-        each member name its text gives twice is a ``duplicate_member`` error, with pointer and line:column).
+        each member name its text gives twice is a ``duplicate_member`` error, with pointer and line:column). A
+        journal read from one item (shape ``item``) has none of the findings about other items (pairing).
     :param tools: tool definitions as in ``CreateResponseBody.tools``; each ``function_call`` is checked against
         the schema of the tool it names.
     :param tool_choice: ``{"type": "allowed_tools", "tools": [...], "mode": ...}`` (or ``"none"``, or a forced
@@ -792,9 +793,11 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
     else:
         verdicts = [check(item) for item in items]
     findings = checker.take_findings()
+    if shape == "item":  # a document of one item: nothing else to pair it with (as check_one judges it)
+        findings = [f for f in findings if f.code not in _ABOUT_OTHERS]
     refused = _refused(findings)
-    return JournalReport(checker.replayable, ItemVerdicts(items, verdicts, refused), findings, shape, verdicts,
-                         refused)
+    replayable = not checker.blocked and not any(f.severity == "error" for f in findings)
+    return JournalReport(replayable, ItemVerdicts(items, verdicts, refused), findings, shape, verdicts, refused)
 
 
 class JournalChecker:
@@ -834,6 +837,11 @@ class JournalChecker:
         self._count = 0
         self._blocked = False
         self._errors = 0
+
+    @property
+    def blocked(self) -> bool:
+        """An item so far blocks the replay by the gate's own answer (:attr:`ItemVerdict.blocks_replay`)."""
+        return self._blocked
 
     @property
     def replayable(self) -> bool:

@@ -197,6 +197,9 @@ def _from_value(value: Any) -> Journal:
         raise JournalError("this is a Chat Completions request (it has messages); the gate reads Open Responses "
                            "items: send its input items, a response (output) or a JSON array of items",
                            pointer="/messages")
+    if (isinstance(value.get("type"), str) and value.get("object") != "response"
+            and not isinstance(value.get("output"), list) and not isinstance(value.get("input"), list)):
+        return Journal([value], None, None, "item")  # a function_call_output's "output" is its result, a string
     if "output" in value and (value.get("object") == "response" or "input" not in value):
         items = value["output"]
         if not isinstance(items, list):
