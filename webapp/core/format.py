@@ -3,10 +3,11 @@
 Formatting works on the *text*, not on parsed values, so numbers stay exactly as written (``1.10``, ``1e2``,
 ``-0``, 30-digit integers) and strings keep their escapes. The text must be valid JSON (what
 :func:`webapp.core.json.text.parse` accepted): only whitespace outside strings changes. The work is done by C-speed
-operations on the UTF-8 bytes (split at the quotes, ``translate``, ``replace``, ``join``), not by a Python loop per
-token. A page shows only the start of a big answer: :func:`formatted_part` formats the first parts of the text and
-counts the size of the rest (``benchmarks/bench_format.py`` measures the page and the download against orjson and
-``python -m json.tool`` in one run).
+operations on the UTF-8 bytes (split at the quotes, ``translate``, ``replace``, ``join``, and one ``bytes %`` that
+puts the strings back), not by a Python loop per token. A page shows only the start of a big answer:
+:func:`formatted_part` formats the first parts of the text and counts the size of the rest
+(``benchmarks/bench_format.py`` measures the page and the download against orjson and ``python -m json.tool`` in
+one run).
 
 The Format page's model (what one submission shows) is :mod:`webapp.core.format_page`; its tree
 :mod:`webapp.core.tree`, its item reports :mod:`webapp.core.inspection`.
