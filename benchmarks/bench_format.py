@@ -8,7 +8,8 @@ page is the htmx partial, the download the whole formatted text), orjson in this
 ``orjson.loads``, ``orjson.dumps(option=OPT_INDENT_2)``: a Rust parser and writer, the fastest well-kept one) and
 ``json.tool`` (a subprocess on the same file). Targets: the page and the download at most 2x orjson's time, and no
 slower than ``json.tool``. It checks that every token came back exactly as written (``1.10``, ``1e2``, ``-0``,
-30-digit integers), which neither orjson nor ``json.tool`` does.
+30-digit integers), which neither orjson nor ``json.tool`` does. A breakdown line times the download's two core
+steps outside Flask (the parse for the verdict, the formatter), after the timed runs.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ import orjson  # noqa: E402  (the baseline)
 from bench_diff import multipart  # noqa: E402  (the same form body a browser sends)
 
 from webapp import create_app  # noqa: E402
-from webapp.core.format import minify  # noqa: E402
+from webapp.core.format import format_bytes, minify  # noqa: E402
+from webapp.core.json.text import parse, paused_gc  # noqa: E402
 
 # Spellings json.tool rewrites (1.10 -> 1.1, 1e2 -> 100.0, -0 -> 0, 1E-7 -> 1e-07, the long decimal -> 0.1).
 SPELLINGS = ["1.10", "1e2", "-0", "1E-7", "0.1000000000000000055511151231257827", "-0.0", "2.50E+3"]
@@ -64,6 +66,21 @@ def generate(target_bytes: int, seed: int = 7) -> str:
 
 def best(runs: list[float]) -> float:
     return min(runs)
+
+
+def breakdown(text: str, limit: int, repeat: int) -> tuple[float, float]:
+    """Best seconds of the download's two core steps as the endpoint runs them (collector paused): the parse for
+    the verdict only and the formatter on the parts it split (``webapp.core.format_page.format_document``)."""
+    parse_runs, format_runs = [], []
+    for _ in range(repeat):
+        with paused_gc():
+            start = time.perf_counter()
+            document = parse(text, max_bytes=limit, warn=False, values=False, string_parts=True)
+            parse_runs.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            format_bytes(document.text, "pretty", "  ", split=document.take_string_parts())
+            format_runs.append(time.perf_counter() - start)
+    return best(parse_runs), best(format_runs)
 
 
 def main() -> int:
@@ -128,6 +145,10 @@ def main() -> int:
         print(f"    ratio to orjson {took / fast:.2f} (target <= {ORJSON_TARGET:.2f}: "
               f"{'met' if took <= ORJSON_TARGET * fast else 'NOT met'}),  "
               f"ratio to json.tool {took / tool:.2f} (target <= 1.00: {'met' if took <= tool else 'NOT met'})")
+
+    parse_time, format_time = breakdown(text, limit, args.repeat)
+    print(f"    the download's core, outside Flask (best of {args.repeat}): parse for the verdict {parse_time:.2f} s, "
+          f"format {format_time:.2f} s (its parts freed)")
 
     exact = minify(output) == minify(text)
     print(f"every token kept as written (minify(output) == minify(input)): {'yes' if exact else 'NO'}")

@@ -85,6 +85,23 @@ def test_strings_keep_their_escapes(action):
         assert raw in output
 
 
+@pytest.mark.parametrize("action", ["pretty", "minify", "sort"])
+def test_percent_signs_in_strings_are_text_not_placeholders(action):
+    # The string bodies are put back with ``bytes %``: a % in a string is the user's text.
+    value = {"%s": "%d %% %(a)s %", "b%": ["%", "%%s", "%s%s"], "%": {"%": "%%"}}
+    output = format_text(json.dumps(value), action, "  ")
+    assert json.loads(output) == value
+    assert output == (json.dumps(value, indent=2) if action == "pretty" else
+                      json.dumps(value, separators=(",", ":")) if action == "minify" else
+                      json.dumps(value, indent=2, sort_keys=True))
+
+
+def test_a_percent_outside_strings_is_not_json_and_is_written_as_itself():
+    # Not JSON, so the output is not promised, but it is never an error (JSON has no % outside strings).
+    assert minify('[1 %s, "x", %%]') == '[1%s,"x",%%]'
+    assert pretty('[%, "%s"]') == '[\n  %,\n  "%s"\n]'
+
+
 def test_pretty_layout_details():
     assert pretty('{"a":{},"b":[],"c":[{}],"d":{"e":[[]]}}') == (
         '{\n  "a": {},\n  "b": [],\n  "c": [\n    {}\n  ],\n  "d": {\n    "e": [\n      []\n    ]\n  }\n}')
