@@ -124,3 +124,17 @@ def test_one_call_without_a_call_id_or_a_name_is_refused_on_its_side():
         assert left.label == "ok" and (right.label, right.ok, right.refused) == (code, False, True)
         assert right.message.startswith(f"the item has no {missing}")
         assert page.replay_claim != "clear"
+
+
+def test_the_same_refused_item_on_both_sides_says_the_gate_refuses_it():
+    # From a fresh user's audit: "no changes" and no word of the refusal for the same item without a call_id.
+    bare = json.dumps({k: v for k, v in FC_001.items() if k != "call_id"})
+    page = diff_page(bare, bare, schema_options(TOOL))
+    assert page.result.identical and page.replay_claim == "refused"
+    assert diff_page(json.dumps(FC_001), json.dumps(FC_001), schema_options(TOOL)).replay_claim is None
+
+
+def test_an_item_of_an_unknown_type_gets_its_verdict():
+    newer = json.dumps({**FC_001, "type": "function_call_v2"})
+    page = diff_page(newer, newer, schema_options(TOOL))
+    assert [v.label for v in page.verdicts] == ["not_function_call", "not_function_call"]

@@ -396,3 +396,9 @@ def test_a_record_giving_a_member_name_twice_is_refused():
     assert [r.outcome for r in check.records] == ["ok", "refused"]
     assert check.records_badge == "not replayable"
     assert check.records[1].check.findings[0].startswith('the item gives the member name "status" twice')
+
+
+def test_an_item_with_nothing_to_execute_is_no_refusal():
+    # From a fresh user's audit: "not replayable … refuses at not_function_call" for a lone output.
+    check = run_check(pretty({"type": "function_call_output", "call_id": "c1", "output": "ok"}), pretty(TOOL))
+    assert check.verdict.reason == "not_function_call" and check.refused is None

@@ -17,7 +17,7 @@ from webapp.core import gate
 from webapp.core.convert import Conversion, ConvertError, as_journal, convert_text
 from webapp.core.diff import ABSENT, Change, DiffError, DiffOptions, DiffResult, diff, parse_ignore_paths
 from webapp.core.inspection import SCHEMA_NEXT, gate_label, locate_items
-from webapp.core.items import tool_shape, type_kind
+from webapp.core.items import looks_like_item, tool_shape
 from webapp.core.journal import Journal, JournalError, from_value
 from webapp.core.json import pointer as jp
 from webapp.core.json.locate import Position, in_string
@@ -334,8 +334,7 @@ def _holds_items(value: Any) -> tuple[str, str, list[Any]] | None:
     located = locate_items(value)
     if located is None or located[0] != "item":
         return located
-    kind = type_kind(value.get("type"))
-    return located if kind in ("core", "spec", "extension") or (kind == "missing" and "role" in value) else None
+    return located if looks_like_item(value) or (value.get("type") is None and "role" in value) else None
 
 
 def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int,
@@ -386,12 +385,14 @@ def _arguments_at(document: Document | None, where: str, item: Any, verdict: gat
 
 def _replay_claim(result: DiffResult, verdicts: list[SideVerdict]) -> str | None:
     """``"clear"``: no difference blocks the replay and the gate does not refuse the right side; ``"refused"``: no
-    difference blocks it but the gate refuses the right side; ``None`` (no claim): blockers, no changes, or not
-    two sides of the same kind (one item each, or a journal each), so type, call_id, name and status were not
-    compared item to item."""
-    if result.blockers or result.identical or len(verdicts) != 2 or verdicts[0].is_journal != verdicts[1].is_journal:
+    difference blocks it (or there is none) but the gate refuses the right side; ``None`` (no claim): blockers, no
+    changes and nothing refused, or not two sides of the same kind (one item each, or a journal each), so type,
+    call_id, name and status were not compared item to item."""
+    if result.blockers or len(verdicts) != 2 or verdicts[0].is_journal != verdicts[1].is_journal:
         return None
-    return "refused" if verdicts[1].refused else "clear"
+    if verdicts[1].refused:  # the same documents, too: no difference stops it, the gate does
+        return "refused"
+    return None if result.identical else "clear"
 
 
 def _item_read(side: Side) -> Journal | None:

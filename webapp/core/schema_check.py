@@ -232,7 +232,8 @@ class Check:
             return None
         if self.verdict.refused_by:
             return ", ".join(self.verdict.refused_by)
-        return None if self.verdict.reason in ("ok", "arguments_schema") else self.verdict.reason
+        # not_function_call is no refusal: nothing to execute (a message, an output)
+        return None if self.verdict.reason in ("ok", "arguments_schema", "not_function_call") else self.verdict.reason
 
     @property
     def records_passed(self) -> int:
