@@ -327,3 +327,14 @@ def test_one_call_that_cannot_be_paired_or_named_is_never_ok(client, change, cod
     assert answer["message"].startswith(f"the gate passes its value, but {', '.join(answer['refused_by'])} stops")
     assert {f["code"] for f in answer["findings"]} == set(answer["refused_by"])
     assert all(f["message"].startswith("the item ") for f in answer["findings"])
+
+
+def test_a_tool_definition_as_the_schema_is_read_as_its_parameters(client):
+    # From a fresh user's audit: the Schema page takes the tool definition, /api/gate called it an unusable schema.
+    parameters = {"type": "object", "properties": {"region": {"enum": ["apac"]}}, "required": ["region"]}
+    for tool in ({"type": "function", "name": "get_weather", "parameters": parameters},
+                 {"type": "function", "function": {"name": "get_weather", "parameters": parameters}}):
+        good = post(client, {"item": call('{"region": "apac"}'), "schema": tool}).get_json()
+        bad = post(client, {"item": call('{"region": "emea"}'), "schema": tool}).get_json()
+        assert (good["reason"], good["ok"], bad["reason"]) == ("ok", True, "arguments_schema")
+        assert bad["schema_error"] is None and bad["errors"][0]["pointer"] == "/region"

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from webapp.core.convert import SOURCES, Conversion, ConvertError, convert_text, placed, read_journal
-from webapp.core.gate import JournalChecker, JournalReport, check_item, check_journal, tool_schema
+from webapp.core.gate import JournalChecker, JournalReport, check_item, check_journal, parameters_of, tool_schema
 from webapp.core.items import tool_shape
 from webapp.core.journal import Duplicate
 from webapp.core.json import text as jsontext
@@ -132,7 +132,7 @@ def _add_outputs(answer: dict[str, Any], items: list[Any], tools: list[Any] | No
 
 
 def _load_schema(path: str, documents: dict[str, Any] | None = None) -> Any:
-    schema = _read_json(path)
+    schema = parameters_of(_read_json(path))  # a tool definition: its parameters, as the Schema page reads one
     try:
         if documents:
             schema = bundle(schema, documents)

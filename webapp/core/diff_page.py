@@ -321,10 +321,7 @@ def _tool_schema(value: Any, name: Any) -> tuple[dict | bool | None, str]:
     if isinstance(value, list):
         found = gate.tool_schema(value, name)
         return found, "" if found is not None else f"none of the {len(value)} tools given is named {quote(name)}"
-    shape = tool_shape(value)
-    if shape is not None:  # a tool definition: its parameters, whatever name it has
-        return gate.tool_schema([value], shape.name), ""
-    return value, ""
+    return gate.parameters_of(value), ""  # a tool definition: its parameters, whatever name it has
 
 
 def _holds_items(value: Any) -> tuple[str, str, list[Any]] | None:

@@ -46,6 +46,7 @@ from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compi
 
 __all__ = [
     "REASONS", "STEPS", "Step", "replay_gate", "check_item", "check_one", "Verdict", "check_journal", "tool_schema",
+    "parameters_of",
     "JournalReport", "ItemVerdict", "ItemVerdicts", "Finding", "ItemRef", "DEFAULT_MAX_DEPTH", "VerdictMemo",
     "REMEMBERED", "FINDINGS", "load_journal", "Journal", "JournalError", "SchemaInvalid", "SchemaError",
 ]
@@ -629,6 +630,16 @@ def tool_schema(tools: Iterable[Any] | None, name: Any) -> dict | bool | None:
     ``{"type": "object"}`` when it has none), or ``None`` when there is no such tool."""
     entry = _tool_table(tools, []).get(name) if isinstance(name, str) else None
     return entry.schema if entry is not None else None
+
+
+def parameters_of(value: Any) -> Any:
+    """``value`` as the schema of a call: a function tool definition (flat or Chat Completions shape) is its
+    ``parameters`` (``{"type": "object"}`` without them), as the Schema page reads one; anything else is itself."""
+    shape = tool_shape(value)
+    if shape is None:
+        return value
+    parameters = shape.definition.get("parameters")
+    return NO_PARAMETERS_SCHEMA if parameters is None else parameters
 
 
 TOOL_CHOICE_MODES = ("none", "auto", "required")

@@ -56,7 +56,7 @@ from typing import Any
 from flask import Blueprint
 
 from webapp.core.convert import SOURCES, Conversion, ConvertError, placed, read_journal
-from webapp.core.gate import check_journal, check_one, tool_schema
+from webapp.core.gate import check_journal, check_one, parameters_of, tool_schema
 from webapp.core.items import tool_shape
 from webapp.core.journal import from_value
 from webapp.core.json.pointer import split as split_pointer
@@ -120,9 +120,9 @@ def _optional_bool(body: dict[str, Any], name: str) -> bool:
 def _optional_schema(body: dict[str, Any]) -> dict | bool | None:
     schema = body.get("schema")
     if schema is not None and not isinstance(schema, (dict, bool)):
-        raise ApiError(f"schema must be a JSON Schema (an object or a boolean), not {kind_of(schema)}.",
-                       param="schema", code="invalid_type")
-    return schema
+        raise ApiError(f"schema must be a JSON Schema (an object or a boolean) or a tool definition, not "
+                       f"{kind_of(schema)}.", param="schema", code="invalid_type")
+    return parameters_of(schema)  # a tool definition: its parameters, as the Schema page reads one
 
 
 @bp.post("/gate")
