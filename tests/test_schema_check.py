@@ -402,3 +402,16 @@ def test_an_item_with_nothing_to_execute_is_no_refusal():
     # From a fresh user's audit: "not replayable … refuses at not_function_call" for a lone output.
     check = run_check(pretty({"type": "function_call_output", "call_id": "c1", "output": "ok"}), pretty(TOOL))
     assert check.verdict.reason == "not_function_call" and check.refused is None
+
+
+def test_records_that_are_items_are_paired_as_the_journal_they_make():
+    # From a fresh user's audit: "valid, 2 of 2" here, duplicate_call_id on every other page and in the CLI.
+    again = {**call("apac"), "id": "fc_2"}
+    check = run_check(jsonl(call("apac"), again), pretty(TOOL))
+    assert [r.outcome for r in check.records] == ["ok", "refused"]
+    assert check.records_badge == "not replayable" and check.outcomes == {"ok": 1, "refused": 1}
+    assert check.records[1].check.findings == [
+        f'the item on line 2 reuses call_id "{again["call_id"]}" of the item on line 1']
+    answered = {"type": "function_call_output", "call_id": again["call_id"], "output": "ok"}
+    fine = run_check(jsonl(call("apac"), answered), pretty(TOOL))
+    assert [r.outcome for r in fine.records] == ["ok", "not_function_call"] and fine.records_badge == "valid"

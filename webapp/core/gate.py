@@ -46,7 +46,7 @@ from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compi
 
 __all__ = [
     "REASONS", "STEPS", "Step", "replay_gate", "check_item", "check_one", "Verdict", "check_journal", "tool_schema",
-    "parameters_of",
+    "parameters_of", "PAIRING_FINDINGS",
     "JournalReport", "ItemVerdict", "ItemVerdicts", "Finding", "ItemRef", "DEFAULT_MAX_DEPTH", "VerdictMemo",
     "REMEMBERED", "FINDINGS", "load_journal", "Journal", "JournalError", "SchemaInvalid", "SchemaError",
 ]
@@ -694,8 +694,8 @@ def _allowed_names(tool_choice: Any) -> tuple[set[str] | None, str, str | None]:
 
 
 #: Findings whose rule needs another item of the journal (pairing, order): never made about one item alone.
-_ABOUT_OTHERS = frozenset({"orphan_output", "output_for_unfinished_call", "duplicate_call_id", "duplicate_output",
-                           "missing_output"})
+PAIRING_FINDINGS = frozenset({"orphan_output", "output_for_unfinished_call", "duplicate_call_id", "duplicate_output",
+                              "missing_output"})
 
 
 def check_one(item: Any | Journal, schema: dict | bool | None = None, *, format_assertion: bool = False,
@@ -719,7 +719,7 @@ def check_one(item: Any | Journal, schema: dict | bool | None = None, *, format_
     # Its rules without its value's verdict (made above): any schema passes, no tool is looked up.
     checker = JournalChecker(schema=True, max_depth=max_depth, duplicates=[d for d in duplicates if d.index is None])
     checker.check(item, [d for d in duplicates if d.index is not None])
-    findings = [f for f in checker.take_findings() if f.code not in _ABOUT_OTHERS]
+    findings = [f for f in checker.take_findings() if f.code not in PAIRING_FINDINGS]
     return _item_line(0, item, verdict, _refused(findings).get(0, ())), findings
 
 
@@ -805,7 +805,7 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
         verdicts = [check(item) for item in items]
     findings = checker.take_findings()
     if shape == "item":  # a document of one item: nothing else to pair it with (as check_one judges it)
-        findings = [f for f in findings if f.code not in _ABOUT_OTHERS]
+        findings = [f for f in findings if f.code not in PAIRING_FINDINGS]
     refused = _refused(findings)
     replayable = not checker.blocked and not any(f.severity == "error" for f in findings)
     return JournalReport(replayable, ItemVerdicts(items, verdicts, refused), findings, shape, verdicts, refused)

@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from webapp.core.gate import REASONS, ItemVerdict, check_one
+from webapp.core.gate import PAIRING_FINDINGS, REASONS, ItemVerdict, check_journal, check_one
 from webapp.core.items import ToolShape, call_shape, looks_like_item, tool_shape
 from webapp.core.journal import Journal, JournalError, from_value
 from webapp.core.json import pointer
@@ -443,15 +443,20 @@ def _parse_instance(check: Check, text: str, limits: dict[str, Any]) -> tuple[Do
 
 def _check_records(check: Check, side: _SchemaSide, limits: dict[str, Any]) -> None:
     """Check each record of a JSON Lines instance on its own (every record counted, the first
-    :data:`MAX_RECORDS_SHOWN` kept with their details) and show the schema side as the records share it."""
+    :data:`MAX_RECORDS_SHOWN` kept with their details), then the records that are items as the journal they make
+    (:func:`_pair_records`), and show the schema side as the records share it."""
     check.records, check.schema_tools = [], side.tools
     if side.document is not None and check.schema_tools is None:
         side.prepare(None).apply(check)  # one schema for every record: its problem is the whole page's
+    outcomes: list[str] = []
+    items: list[tuple[int, int, Any]] = []  # (record number, line, item) of the records that are items
     for line, offset, raw in line_records(check.instance_text):
         record = _check_record(check, side, limits, line, offset, raw,
                                detailed=len(check.records) < MAX_RECORDS_SHOWN)
+        if record.check.item is not None:
+            items.append((check.record_count, line, record.check.item))
         check.record_count += 1
-        check.outcomes[record.outcome] = check.outcomes.get(record.outcome, 0) + 1
+        outcomes.append(record.outcome)
         if len(check.records) < MAX_RECORDS_SHOWN:
             check.records.append(record)
             check.warnings.extend(record.check.warnings)
@@ -459,6 +464,30 @@ def _check_records(check: Check, side: _SchemaSide, limits: dict[str, Any]) -> N
             check.compiled = record.check.compiled  # the dialect and formats shown: the first compiled tool's
             check.checkable_formats = record.check.checkable_formats
             check.unchecked_formats = record.check.unchecked_formats
+    _pair_records(check, items, outcomes)
+    for outcome in outcomes:
+        check.outcomes[outcome] = check.outcomes.get(outcome, 0) + 1
+
+
+def _pair_records(check: Check, items: list[tuple[int, int, Any]], outcomes: list[str]) -> None:
+    """The pairing rules over the records that are items, as the journal they make (every other page and the CLI
+    read JSON Lines so): an error finding about a record's item (``duplicate_call_id``, ``orphan_output``…) makes
+    a record that passes on its own ``refused``, and is said on its line. ``outcomes``: every record's, changed in
+    place."""
+    if not items:
+        return
+    lines = [line for _, line, _ in items]
+    report = check_journal([item for _, _, item in items], tools_later=True)
+    for finding in report.findings:
+        if finding.code not in PAIRING_FINDINGS or finding.severity != "error" or finding.index is None:
+            continue  # the records' own findings were said on their lines
+        number = items[finding.index][0]
+        if outcomes[number] in PASSING:
+            outcomes[number] = "refused"
+        if number < len(check.records):
+            record = check.records[number]
+            record.check.findings.append(finding.describe(lambda ref: f"the {ref.noun} on line {lines[ref.index]}"))
+            check.records[number] = replace(record, outcome=outcomes[number])
 
 
 def _check_record(whole: Check, side: _SchemaSide, limits: dict[str, Any], line: int, offset: int, raw: str, *,
