@@ -97,6 +97,9 @@ def test_the_download_is_json_or_json_lines_when_minified():
     assert (file.name, file.mimetype, file.body) == ("formatted.json", "application/json", b'{\n  "n": 1.10\n}')
     lines = download_file(format_document("[1]\n[2]\n", action="minify"))
     assert (lines.name, lines.mimetype, lines.body) == ("formatted.jsonl", "application/jsonl", "[1]\n[2]\n")
+    # Pretty-printed records span several lines each: neither JSON nor JSON Lines, so not named as either.
+    pretty_lines = download_file(format_document('{"a": 1}\n{"a": 2}\n'))
+    assert (pretty_lines.name, pretty_lines.mimetype) == ("formatted.txt", "text/plain")
     with pytest.raises(ValueError):
         download_file(format_document("{"))
 

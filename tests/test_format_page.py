@@ -328,3 +328,12 @@ def test_the_item_counts_use_one_thousands_separator(client):
     counts = re.search(r'<p class="counts">(.*?)</p>', page, re.S)
     said = " ".join(re.sub(r"<[^>]+>", "", counts.group(1)).split())
     assert said == "1,001 items: 1,001 core · gate without schema: 1,001 schema next · arguments: 1,001 json object"
+
+
+def test_pretty_json_lines_download_as_text_not_as_json(client):
+    # From a fresh user's audit: several pretty records were saved as formatted.json, which no JSON reader takes.
+    download = client.post("/format/download", data={"document": '{"a": 1}\n{"a": 2}\n', "action": "pretty",
+                                                     "indent": "2"})
+    assert download.status_code == 200 and download.headers["Content-Type"] == "text/plain; charset=utf-8"
+    assert 'filename="formatted.txt"' in download.headers["Content-Disposition"]
+    assert download.data == b'{\n  "a": 1\n}\n{\n  "a": 2\n}\n'

@@ -197,7 +197,8 @@ def _read_lines(outcome: Outcome, max_depth: int, spaces: str, preview: int | No
 
 @dataclass(frozen=True)
 class DownloadFile:
-    """The whole formatted text as a file: ``name`` (``formatted.json``, or ``formatted.jsonl`` for minified JSON
+    """The whole formatted text as a file: ``name`` (``formatted.json``; JSON Lines: ``formatted.jsonl`` minified,
+    ``formatted.txt`` pretty-printed, one JSON text per record over several lines, which is neither JSON nor JSON
     Lines), its ``mimetype`` and ``body`` (UTF-8 bytes, or text)."""
 
     name: str
@@ -212,8 +213,12 @@ def download_file(outcome: Outcome) -> DownloadFile:
     """
     if not outcome.ok:
         raise ValueError("nothing was formatted: the input is not JSON")
-    lines = outcome.records is not None and outcome.action == "minify"
-    name, mimetype = ("formatted.jsonl", "application/jsonl") if lines else ("formatted.json", "application/json")
+    if outcome.records is None:
+        name, mimetype = "formatted.json", "application/json"
+    elif outcome.action == "minify":
+        name, mimetype = "formatted.jsonl", "application/jsonl"
+    else:
+        name, mimetype = "formatted.txt", "text/plain"  # the server adds its charset (UTF-8)
     body = outcome.data if outcome.data is not None else outcome.output
     return DownloadFile(name, mimetype, body if body is not None else "")
 

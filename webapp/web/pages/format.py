@@ -92,7 +92,8 @@ def format_document() -> Any:
 
 @bp.post("/format/download")
 def download() -> Any:
-    """The whole formatted text as a file (``formatted.json``; minified JSON Lines: ``formatted.jsonl``).
+    """The whole formatted text as a file (``formatted.json``; JSON Lines: ``formatted.jsonl`` minified,
+    ``formatted.txt`` pretty-printed).
 
     When the input is not valid JSON the page with the error panel is answered instead, status 400.
     """
