@@ -138,3 +138,10 @@ def test_an_item_of_an_unknown_type_gets_its_verdict():
     newer = json.dumps({**FC_001, "type": "function_call_v2"})
     page = diff_page(newer, newer, schema_options(TOOL))
     assert [v.label for v in page.verdicts] == ["not_function_call", "not_function_call"]
+
+
+def test_an_item_with_nothing_to_run_is_no_refusal_on_either_side():
+    output = json.dumps({"type": "function_call_output", "call_id": "call_1", "output": "ok"})
+    page = diff_page(output, output, schema_options(TOOL))
+    assert [v.label for v in page.verdicts] == ["not_function_call"] * 2
+    assert not page.verdicts[1].refused and page.replay_claim is None

@@ -171,3 +171,13 @@ def test_item_text_is_the_item_as_written():
     text = '[{"type": "function_call", "id": "fc_1", "status": "completed", "n": 1.10, "arguments": "{}"}]'
     [item] = inspect(parse(text)).items
     assert '"n": 1.10' in item.text
+
+
+def test_an_output_a_finding_stops_is_refused_though_it_has_nothing_to_run():
+    # From a fresh user's audit: an orphan output was badged and counted not_function_call beside its refusal.
+    output = {"type": "function_call_output", "call_id": "nowhere", "output": "ok"}
+    inspection = inspect(parse_lines(json.dumps(output) + "\n" + json.dumps(FC_001) + "\n"))
+    assert inspection.reasons == {"refused": 1, SCHEMA_NEXT: 1}
+    item = inspection.items[0]
+    assert item.gate_label == "refused" and item.gate_summary == (
+        "bad", "nothing to execute, but orphan_output stops this item (see the findings): it may not be replayed")

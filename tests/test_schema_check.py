@@ -412,6 +412,12 @@ def test_records_that_are_items_are_paired_as_the_journal_they_make():
     assert check.records_badge == "not replayable" and check.outcomes == {"ok": 1, "refused": 1}
     assert check.records[1].check.findings == [
         f'the item on line 2 reuses call_id "{again["call_id"]}" of the item on line 1']
+    line = check.records[1].check.verdict  # its line says what stops it, not "may be executed"
+    assert line.refused_by == ("duplicate_call_id",) and line.message.startswith("the gate passes its value, but")
+    orphan = run_check(jsonl({"type": "function_call_output", "call_id": "nowhere", "output": "ok"}, call("apac")),
+                       pretty(TOOL))
+    assert [r.outcome for r in orphan.records] == ["refused", "ok"]
+    assert orphan.records[0].check.verdict.message.startswith("nothing to execute, but orphan_output stops")
     answered = {"type": "function_call_output", "call_id": again["call_id"], "output": "ok"}
     fine = run_check(jsonl(call("apac"), answered), pretty(TOOL))
     assert [r.outcome for r in fine.records] == ["ok", "not_function_call"] and fine.records_badge == "valid"

@@ -295,7 +295,7 @@ class SideVerdict:
     @property
     def refused(self) -> bool:
         """The gate refuses it for more than a schema not yet given (the replay must not go on)."""
-        return not self.ok and self.label != SCHEMA_NEXT
+        return not self.ok and self.label not in (SCHEMA_NEXT, "not_function_call")  # nothing to run is no refusal
 
 
 def _schema_text(schema_text: str, max_depth: int) -> tuple[Any, str]:
@@ -458,7 +458,7 @@ def _journal_verdict(side: str, shape: str, base: str, journal: Journal, schema_
             # a namespaced item, or a call the gate stops (a call's reason is never not_function_call)
             known = seen[id(verdict)] = label, label not in passing and verdict.reason != "not_function_call"
         label, stopped = known
-        if index in refused and label in passing:
+        if index in refused and (label in passing or label == "not_function_call"):
             label = "refused"
         labels[label] = labels.get(label, 0) + 1
         if stopped:

@@ -46,7 +46,7 @@ from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compi
 
 __all__ = [
     "REASONS", "STEPS", "Step", "replay_gate", "check_item", "check_one", "Verdict", "check_journal", "tool_schema",
-    "parameters_of", "PAIRING_FINDINGS",
+    "parameters_of", "PAIRING_FINDINGS", "PASSING_REASONS", "refusal_message",
     "JournalReport", "ItemVerdict", "ItemVerdicts", "Finding", "ItemRef", "DEFAULT_MAX_DEPTH", "VerdictMemo",
     "REMEMBERED", "FINDINGS", "load_journal", "Journal", "JournalError", "SchemaInvalid", "SchemaError",
 ]
@@ -424,8 +424,9 @@ class ItemVerdict:
 
     @property
     def label(self) -> str:
-        """The reason, or ``refused`` for an item the gate passes but a finding stops (for counts and lines)."""
-        return "refused" if self.reason == "ok" and self.refused_by else self.reason
+        """The reason, or ``refused`` for an item the gate lets pass (``ok``, ``not_function_call``: nothing to run)
+        but an error finding stops (an orphan output, a reused call_id…), for counts and lines."""
+        return "refused" if self.refused_by and self.reason in PASSING_REASONS else self.reason
 
     @property
     def blocks_replay(self) -> bool:
@@ -471,7 +472,7 @@ class JournalReport:
         counts: dict[str, int] = {}
         refused = self.refused
         for index, verdict in enumerate(self.verdicts):
-            label = "refused" if verdict.reason == "ok" and index in refused else verdict.reason
+            label = "refused" if verdict.reason in PASSING_REASONS and index in refused else verdict.reason
             counts[label] = counts.get(label, 0) + 1
         return counts
 
@@ -525,15 +526,27 @@ class ItemVerdicts(Sequence[ItemVerdict]):
         return f"ItemVerdicts({self._lines()!r})"
 
 
+#: The gate's reasons that let an item pass: ``ok`` (it may run) and ``not_function_call`` (nothing to run).
+PASSING_REASONS = ("ok", "not_function_call")
+
+
+def refusal_message(verdict: Verdict, refused_by: tuple[str, ...]) -> str:
+    """What an item's line says: the gate's message, or, for an item the gate lets pass (:data:`PASSING_REASONS`)
+    but error findings stop (``refused_by``: their codes), that they stop it."""
+    if not refused_by or verdict.reason not in PASSING_REASONS:
+        return verdict.message
+    codes = ", ".join(refused_by)
+    if verdict.reason == "ok":
+        return f"the gate passes its value, but {codes} stops this item (see the findings): it may not be executed"
+    return f"nothing to execute, but {codes} stops this item (see the findings): it may not be replayed"
+
+
 def _item_line(index: int, item: Any, verdict: Verdict, refused_by: tuple[str, ...] = ()) -> ItemVerdict:
     """The :class:`ItemVerdict` of ``item`` at ``index`` gated as ``verdict``; ``refused_by``: the codes of the
     error findings that name it (an item the gate passes is then refused, and says why)."""
     get = item.get if isinstance(item, dict) else _NO_MEMBERS.get
     item_type, item_id, name, call_id = get("type"), get("id"), get("name"), get("call_id")
-    message = verdict.message
-    if refused_by and verdict.reason == "ok":
-        message = (f"the gate passes its value, but {', '.join(refused_by)} stops this item (see the findings): "
-                   "it may not be executed")
+    message = refusal_message(verdict, refused_by)
     return ItemVerdict(
         index, item_id if isinstance(item_id, str) else None, item_type if isinstance(item_type, str) else None,
         verdict.reason, verdict.errors, message,

@@ -206,14 +206,16 @@ class ItemReport:
         """The badge: the gate's reason, :data:`SCHEMA_NEXT` when only the tool's schema is left to check, or
         ``refused`` when an error finding stops an item that would pass (:attr:`refused_by`)."""
         label = gate_label(self.verdict)
-        return "refused" if self.refused_by and label in ("ok", SCHEMA_NEXT) else label
+        return "refused" if self.refused_by and label in _LETS_PASS else label
 
     @property
     def gate_summary(self) -> tuple[str, str]:
         """(tone, sentence) for the gate's verdict without a schema."""
-        if self.refused_by:
-            return "bad", (f"{', '.join(self.refused_by)} stops this item whatever its value's verdict (see the "
-                           f"findings): it may not be executed. The gate: {displayable(self.verdict.message)}")
+        if self.gate_label == "refused":
+            if self.verdict.reason in gate.PASSING_REASONS:
+                return "bad", displayable(gate.refusal_message(self.verdict, self.refused_by))
+            return "bad", (f"{', '.join(self.refused_by)} stops this item (see the findings), whatever its tool's "
+                           "schema says: it may not be executed")
         if self.gate_label == SCHEMA_NEXT:
             return "info", "passes every check that needs no schema; the tool's schema decides (step 2)."
         return ("info" if self.verdict.reason == "not_function_call" else "bad"), displayable(self.verdict.message)
@@ -222,6 +224,8 @@ class ItemReport:
 #: Badge of a function_call that passes every gate check before the schema one (with no schema, the gate's reason
 #: is ``arguments_schema``, which would read as a failure on a page that has not seen the schema yet).
 SCHEMA_NEXT = "schema next"
+#: Labels of an item the gate lets pass without a schema; one an error finding names is ``refused`` instead.
+_LETS_PASS = ("ok", SCHEMA_NEXT, "not_function_call")
 
 
 def gate_verdict(item: Any) -> gate.Verdict:
@@ -304,7 +308,7 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
             inspection.states[check.state] = inspection.states.get(check.state, 0) + 1
         inspection.kinds[badge.kind] = inspection.kinds.get(badge.kind, 0) + 1
         label = gate_label(verdict)
-        label = "refused" if refused_by and label in ("ok", SCHEMA_NEXT) else label
+        label = "refused" if refused_by and label in _LETS_PASS else label
         inspection.reasons[label] = inspection.reasons.get(label, 0) + 1
         if index < limit:
             raw_item = document.raw(pointer) or json.dumps(item, ensure_ascii=False)

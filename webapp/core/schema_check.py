@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from webapp.core.gate import PAIRING_FINDINGS, REASONS, ItemVerdict, check_journal, check_one
+from webapp.core.gate import PAIRING_FINDINGS, REASONS, ItemVerdict, check_journal, check_one, refusal_message
 from webapp.core.items import ToolShape, call_shape, looks_like_item, tool_shape
 from webapp.core.journal import Journal, JournalError, from_value
 from webapp.core.json import pointer
@@ -487,6 +487,11 @@ def _pair_records(check: Check, items: list[tuple[int, int, Any]], outcomes: lis
         if number < len(check.records):
             record = check.records[number]
             record.check.findings.append(finding.describe(lambda ref: f"the {ref.noun} on line {lines[ref.index]}"))
+            line_verdict = record.check.verdict
+            if line_verdict is not None and finding.code not in line_verdict.refused_by:
+                codes = (*line_verdict.refused_by, finding.code)
+                record.check.verdict = replace(line_verdict, refused_by=codes,
+                                               message=refusal_message(line_verdict.verdict, codes))
             check.records[number] = replace(record, outcome=outcomes[number])
 
 
