@@ -338,3 +338,11 @@ def test_a_tool_definition_as_the_schema_is_read_as_its_parameters(client):
         bad = post(client, {"item": call('{"region": "emea"}'), "schema": tool}).get_json()
         assert (good["reason"], good["ok"], bad["reason"]) == ("ok", True, "arguments_schema")
         assert bad["schema_error"] is None and bad["errors"][0]["pointer"] == "/region"
+
+
+def test_a_tool_definition_of_another_name_is_no_schema_for_the_call(client):
+    tool = {"type": "function", "name": "other_tool", "parameters": {"type": "object"}}
+    answer = post(client, {"item": call('{"region": "apac"}'), "schema": tool}).get_json()
+    assert (answer["reason"], answer["ok"]) == ("arguments_schema", False)
+    journal = post(client, {"items": [call('{"region": "apac"}')], "schema": tool}).get_json()
+    assert not journal["replayable"] and [f["code"] for f in journal["findings"]] == ["unknown_tool"]

@@ -145,3 +145,11 @@ def test_an_item_with_nothing_to_run_is_no_refusal_on_either_side():
     page = diff_page(output, output, schema_options(TOOL))
     assert [v.label for v in page.verdicts] == ["not_function_call"] * 2
     assert not page.verdicts[1].refused and page.replay_claim is None
+
+
+def test_a_tool_of_another_name_is_no_schema_for_the_call():
+    # From a fresh user's audit: ok here, while the Schema page and the CLI with --tools refuse it.
+    other = dict(TOOL, name="other_tool", parameters={"type": "object"})
+    page = diff_page(json.dumps(FC_001), json.dumps(FC_001), schema_options(other))
+    assert [v.label for v in page.verdicts] == ["arguments_schema", "arguments_schema"]
+    assert "named \"other_tool\"" in page.verdicts_note

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from webapp.core.convert import SOURCES, Conversion, ConvertError, convert_text, placed, read_journal
-from webapp.core.gate import JournalChecker, JournalReport, check_item, check_journal, parameters_of, tool_schema
+from webapp.core.gate import JournalChecker, JournalReport, check_item, check_journal, tool_schema
 from webapp.core.items import tool_shape
 from webapp.core.journal import Duplicate
 from webapp.core.json import text as jsontext
@@ -132,7 +132,9 @@ def _add_outputs(answer: dict[str, Any], items: list[Any], tools: list[Any] | No
 
 
 def _load_schema(path: str, documents: dict[str, Any] | None = None) -> Any:
-    schema = parameters_of(_read_json(path))  # a tool definition: its parameters, as the Schema page reads one
+    schema = _read_json(path)
+    if tool_shape(schema) is not None:
+        return schema  # a tool definition: gate_command checks it as the tool it is
     try:
         if documents:
             schema = bundle(schema, documents)
@@ -177,6 +179,10 @@ def gate_command(options: argparse.Namespace, out: TextIO) -> int:
     if documents and tools:
         tools = _bundled_tools(tools, documents, options.tools)
     schema = _load_schema(options.schema, documents) if options.schema else None
+    if tool_shape(schema) is not None:
+        # A tool definition is a tool, as the Schema page reads one: a call of another name has no schema.
+        given = _bundled_tools([schema], documents, options.schema) if documents else [schema]
+        tools, schema = [*(tools or []), *given], None
     if _is_corpus(options):
         return corpus_command(options, tools, out)
     if options.stream:

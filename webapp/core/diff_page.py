@@ -314,14 +314,17 @@ def _schema_text(schema_text: str, max_depth: int) -> tuple[Any, str]:
 
 def _tool_schema(value: Any, name: Any) -> tuple[dict | bool | None, str]:
     """The schema the gate uses for a call to ``name`` from the schema field's ``value`` (:func:`_schema_text`):
-    a JSON Schema, a tool definition (its ``parameters``) or a list of tools (the one named). Returns (schema or
-    None, a note)."""
+    a JSON Schema, a tool definition (its ``parameters``, for a call of its name, as the Schema page reads it) or
+    a list of tools (the one named). Returns (schema or None, a note)."""
     if value is None:
         return None, ""
+    shape = tool_shape(value)
+    if shape is not None and shape.name is not None and shape.name != name:
+        return None, f"the tool given is named {quote(shape.name)}, not {quote(name)}: no schema for this call"
     if isinstance(value, list):
         found = gate.tool_schema(value, name)
         return found, "" if found is not None else f"none of the {len(value)} tools given is named {quote(name)}"
-    return gate.parameters_of(value), ""  # a tool definition: its parameters, whatever name it has
+    return gate.parameters_of(value), ""  # a tool definition of its name (or of none): its parameters
 
 
 def _holds_items(value: Any) -> tuple[str, str, list[Any]] | None:
@@ -362,7 +365,7 @@ def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int,
                                        "; ".join(f.describe(_the_item) for f in stops), at=at))
                 continue
             verdict = line.verdict
-            label = gate_label(verdict) if schema is None else verdict.reason
+            label = gate_label(verdict) if schema_value is None else verdict.reason  # a tool given names another
             at = _arguments_at(side.document if placed else None, "", item, verdict)
             out.append(SideVerdict(side.name, label, verdict.ok, verdict.message, at=at))
         else:

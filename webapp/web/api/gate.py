@@ -56,7 +56,7 @@ from typing import Any
 from flask import Blueprint
 
 from webapp.core.convert import SOURCES, Conversion, ConvertError, placed, read_journal
-from webapp.core.gate import check_journal, check_one, parameters_of, tool_schema
+from webapp.core.gate import check_journal, check_one, tool_schema
 from webapp.core.items import tool_shape
 from webapp.core.journal import from_value
 from webapp.core.json.pointer import split as split_pointer
@@ -122,7 +122,7 @@ def _optional_schema(body: dict[str, Any]) -> dict | bool | None:
     if schema is not None and not isinstance(schema, (dict, bool)):
         raise ApiError(f"schema must be a JSON Schema (an object or a boolean) or a tool definition, not "
                        f"{kind_of(schema)}.", param="schema", code="invalid_type")
-    return parameters_of(schema)  # a tool definition: its parameters, as the Schema page reads one
+    return schema
 
 
 @bp.post("/gate")
@@ -132,6 +132,11 @@ def gate() -> Any:
     body = _with_referenced_schemas(body)
     format_assertion = _optional_bool(body, "format_assertion")
     schema = _optional_schema(body)
+    tools = body.get("tools")
+    if tool_shape(schema) is not None and (tools is None or isinstance(tools, list)):
+        # A tool definition is a tool, as the Schema page reads one: a call of its name is checked against its
+        # parameters, a call of another name has no schema (arguments_schema; unknown_tool in a journal).
+        body, schema = {**body, "tools": [*(tools or []), schema]}, None
     modes = [name for name in ("item", "items", "journal") if name in body]
     if len(modes) > 1:
         raise ApiError(f"Send one of item, items or journal, not {' and '.join(modes)}.", param=modes[1],
