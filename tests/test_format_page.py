@@ -337,3 +337,16 @@ def test_pretty_json_lines_download_as_text_not_as_json(client):
     assert download.status_code == 200 and download.headers["Content-Type"] == "text/plain; charset=utf-8"
     assert 'filename="formatted.txt"' in download.headers["Content-Disposition"]
     assert download.data == b'{\n  "a": 1\n}\n{\n  "a": 2\n}\n'
+
+
+def test_the_output_offers_the_file_of_what_it_shows(client):
+    # From a fresh user's audit: Download always sent "pretty", so minified JSON Lines could not be downloaded.
+    page = client.post("/format", data={"document": '{"a": 1}\n{"a": 2}\n', "action": "minify", "indent": "2"},
+                       headers={"HX-Request": "true"}).get_data(as_text=True)
+    button = re.search(r'<button[^>]*id="format-download-shown"[^>]*>', page).group(0)
+    assert 'value="minify"' in button and 'form="format-form"' in button and "/format/download" in button
+    download = client.post("/format/download", data={"document": '{"a": 1}\n{"a": 2}\n', "action": "minify"})
+    assert 'filename="formatted.jsonl"' in download.headers["Content-Disposition"]
+    records = "\n".join(json.dumps({"n": k}) for k in range(1500)) + "\n"
+    counted = client.post("/format", data={"document": records, "action": "pretty"}, headers={"HX-Request": "true"})
+    assert "1,500 records" in counted.get_data(as_text=True)

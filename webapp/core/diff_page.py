@@ -365,7 +365,7 @@ def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int,
                                        "; ".join(f.describe(_the_item) for f in stops), at=at))
                 continue
             verdict = line.verdict
-            label = gate_label(verdict) if schema_value is None else verdict.reason  # a tool given names another
+            label = gate_label(verdict) if schema_value is None else verdict.reason  # a schema field has its say
             at = _arguments_at(side.document if placed else None, "", item, verdict)
             out.append(SideVerdict(side.name, label, verdict.ok, verdict.message, at=at))
         else:
