@@ -346,3 +346,11 @@ def test_a_tool_definition_of_another_name_is_no_schema_for_the_call(client):
     assert (answer["reason"], answer["ok"]) == ("arguments_schema", False)
     journal = post(client, {"items": [call('{"region": "apac"}')], "schema": tool}).get_json()
     assert not journal["replayable"] and [f["code"] for f in journal["findings"]] == ["unknown_tool"]
+
+
+def test_a_list_of_tool_definitions_as_the_schema_is_the_tools(client):
+    tools = [{"type": "function", "name": "other_tool", "parameters": {"type": "object"}},
+             {"type": "function", "name": "get_weather", "parameters": {"type": "object", "required": ["region"]}}]
+    good = post(client, {"item": {**call('{"region": "apac"}'), "name": "get_weather"}, "schema": tools}).get_json()
+    assert (good["reason"], good["ok"]) == ("ok", True)
+    assert post(client, {"item": call("{}"), "schema": [1]}).status_code == 400

@@ -117,11 +117,13 @@ def _optional_bool(body: dict[str, Any], name: str) -> bool:
     return value
 
 
-def _optional_schema(body: dict[str, Any]) -> dict | bool | None:
+def _optional_schema(body: dict[str, Any]) -> dict | bool | list | None:
     schema = body.get("schema")
+    if isinstance(schema, list) and schema and all(tool_shape(tool) is not None for tool in schema):
+        return schema  # tool definitions, as the Schema page takes them: gate() reads them as the tools
     if schema is not None and not isinstance(schema, (dict, bool)):
-        raise ApiError(f"schema must be a JSON Schema (an object or a boolean) or a tool definition, not "
-                       f"{kind_of(schema)}.", param="schema", code="invalid_type")
+        raise ApiError(f"schema must be a JSON Schema (an object or a boolean), a tool definition or a list of "
+                       f"them, not {kind_of(schema)}.", param="schema", code="invalid_type")
     return schema
 
 
@@ -133,10 +135,11 @@ def gate() -> Any:
     format_assertion = _optional_bool(body, "format_assertion")
     schema = _optional_schema(body)
     tools = body.get("tools")
-    if tool_shape(schema) is not None and (tools is None or isinstance(tools, list)):
-        # A tool definition is a tool, as the Schema page reads one: a call of its name is checked against its
+    given = [schema] if tool_shape(schema) is not None else schema if isinstance(schema, list) else None
+    if given is not None and (tools is None or isinstance(tools, list)):
+        # Tool definitions are tools, as the Schema page reads them: a call of a tool's name is checked against its
         # parameters, a call of another name has no schema (arguments_schema; unknown_tool in a journal).
-        body, schema = {**body, "tools": [*(tools or []), schema]}, None
+        body, schema = {**body, "tools": [*(tools or []), *given]}, None
     modes = [name for name in ("item", "items", "journal") if name in body]
     if len(modes) > 1:
         raise ApiError(f"Send one of item, items or journal, not {' and '.join(modes)}.", param=modes[1],
