@@ -4,6 +4,9 @@ One item::
 
     {"item": {...}, "schema": {...}, "format_assertion": false}
     {"item": {...}, "tools": [...]}          (the schema of the tool the item names)
+
+``schema`` may also be a tool definition or a list of them, as the Schema page takes them: they are read as
+``tools`` (a call of another name has no schema: ``arguments_schema``, or ``unknown_tool`` in a journal).
     -> {"reason", "ok", "message", "errors": [{"pointer", "keyword", "schema_path", "message"}],
         "parse_error": null | {"message", "code", "line", "column"},
         "schema_error": null | {"message", "pointer", "keyword"}, "dialect": "2020-12" | null,
