@@ -57,6 +57,8 @@ def test_the_journal_tools_field_offers_the_session_tools(page: Page):
     page.locator("#instance").fill(json.dumps(FC_009))
     page.get_by_role("button", name=re.compile("Validate")).first.click()
     expect(page.locator("#schema-result")).not_to_be_empty()
+    # The tools are learnt by their own request (POST /api/tools) beside the result: wait until they are kept.
+    page.wait_for_function("name => (localStorage.getItem('inspector:tools') || '').includes(name)", arg=TOOL["name"])
     page.goto("/journal")
     bar = page.locator('.tools-bar[data-for="journal-tools"]')
     expect(bar).to_contain_text("Tools kept in this browser")

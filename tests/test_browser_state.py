@@ -135,6 +135,8 @@ def test_a_kept_tool_put_over_typed_schema_text_offers_it_back(page: Page):
     """Audit: the tools bar's button replaced the typed schema with no Undo button (only Ctrl+Z)."""
     page.goto("/schema?example=tool")  # the tool definition, met once in this session
     expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
+    # The tool is learnt by its own request (POST /api/tools) beside the result: wait until it is kept.
+    page.wait_for_function("name => (localStorage.getItem('inspector:tools') || '').includes(name)", arg=TOOL["name"])
     page.get_by_role("button", name="Clear").click()
     typed = '{"type": "object", "required": ["mine"]}'
     page.locator("#schema").fill(typed)
@@ -154,6 +156,8 @@ def test_a_kept_tool_put_over_typed_schema_text_offers_it_back(page: Page):
 def test_an_empty_schema_is_filled_with_the_session_tool_the_call_names(page: Page):
     page.goto("/schema?example=tool")  # the tool definition, met once in this session
     expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
+    # The tool is learnt by its own request (POST /api/tools) beside the result: wait until it is kept.
+    page.wait_for_function("name => (localStorage.getItem('inspector:tools') || '').includes(name)", arg=TOOL["name"])
     page.get_by_role("button", name="Clear").click()
     page.locator("#instance").fill(json.dumps(FC_009))
     kept(page, "instance", json.dumps(FC_009))
