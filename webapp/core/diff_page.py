@@ -18,7 +18,7 @@ from webapp.core.convert import Conversion, ConvertError, as_journal, convert_te
 from webapp.core.diff import ABSENT, Change, DiffError, DiffOptions, DiffResult, diff, parse_ignore_paths
 from webapp.core.inspection import SCHEMA_NEXT, gate_label, locate_items
 from webapp.core.items import looks_like_item, tool_shape
-from webapp.core.journal import Journal, JournalError, from_value
+from webapp.core.journal import Journal, JournalError, from_value, one_item
 from webapp.core.json import pointer as jp
 from webapp.core.json.locate import Position, in_string
 from webapp.core.json.show import quote
@@ -362,7 +362,7 @@ def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int,
                 first = stops[0]
                 at = side.pasted((first.line, first.column)) if placed and first.line else None
                 out.append(SideVerdict(side.name, first.code, False,
-                                       "; ".join(f.describe(_the_item) for f in stops), at=at))
+                                       "; ".join(f.describe(gate.the_item) for f in stops), at=at))
                 continue
             verdict = line.verdict
             label = gate_label(verdict) if schema_value is None else verdict.reason  # a schema field has its say
@@ -396,19 +396,11 @@ def _replay_claim(result: DiffResult, verdicts: list[SideVerdict]) -> str | None
 
 
 def _item_read(side: Side) -> Journal | None:
-    """A side's one item as its text gives it, the member names given twice kept (``duplicate_member``); a converted
-    side's own text is not the item's."""
+    """A side's one item as its text gives it (:func:`webapp.core.journal.one_item`); a converted side's own text
+    is not the item's."""
     if side.conversion is not None or side.document is None:
         return None
-    try:
-        journal = from_value(side.document.value, side.document.warnings)
-    except JournalError:
-        return None
-    return journal if journal.shape == "item" else None
-
-
-def _the_item(ref: Any) -> str:
-    return "the item"
+    return one_item(side.document.value, side.document.warnings)
 
 
 def _side_journal(side: Side, items: list[Any]) -> Journal:

@@ -46,7 +46,7 @@ from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compi
 
 __all__ = [
     "REASONS", "STEPS", "Step", "replay_gate", "check_item", "check_one", "Verdict", "check_journal", "tool_schema",
-    "parameters_of", "PAIRING_FINDINGS", "PASSING_REASONS", "refusal_message",
+    "parameters_of", "the_item", "PAIRING_FINDINGS", "PASSING_REASONS", "refusal_message",
     "JournalReport", "ItemVerdict", "ItemVerdicts", "Finding", "ItemRef", "DEFAULT_MAX_DEPTH", "VerdictMemo",
     "REMEMBERED", "FINDINGS", "load_journal", "Journal", "JournalError", "SchemaInvalid", "SchemaError",
 ]
@@ -704,6 +704,11 @@ def _allowed_names(tool_choice: Any) -> tuple[set[str] | None, str, str | None]:
     if mode == "none":
         return set(), f"tool_choice allowed_tools has mode \"none\" (no tool may be called; it lists {shown})", None
     return names, f"tool_choice allowed_tools lists {shown}", None
+
+
+def the_item(ref: ItemRef) -> str:
+    """How a finding about a lone item names it (for :meth:`Finding.describe` of :func:`check_one`'s findings)."""
+    return "the item"
 
 
 #: Findings whose rule needs another item of the journal (pairing, order): never made about one item alone.

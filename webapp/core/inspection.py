@@ -333,7 +333,7 @@ def _findings(inspection: Inspection, source: Document | Sequence[JSONLine], ite
     journal = _as_read(source, items)
     if inspection.shape == "item":
         line, findings = gate.check_one(journal)
-        findings = [replace(f, index=None, message=f.describe(_the_item)) for f in findings]
+        findings = [replace(f, index=None, message=f.describe(gate.the_item)) for f in findings]
         refused = {0: line.refused_by} if line.refused_by else {}
     else:
         report = gate.check_journal(journal, tools_later=True)
@@ -358,10 +358,6 @@ def _as_read(source: Document | Sequence[JSONLine], items: list[Any]) -> Journal
     twice = [Duplicate(index, w.pointer, w.line, w.column, w.message) for index, record in enumerate(source)
              for w in record.document.warnings if w.code == "duplicate_key"]
     return Journal(items, duplicates=twice)
-
-
-def _the_item(ref: gate.ItemRef) -> str:
-    return "the item"
 
 
 def _item_like(value: Any) -> bool:

@@ -174,6 +174,16 @@ def from_value(value: Any, warnings: Iterable[jsontext.JSONWarning] = (), base: 
     return journal
 
 
+def one_item(value: Any, warnings: Iterable[jsontext.JSONWarning] = ()) -> Journal | None:
+    """The journal of one item read from its text (:func:`from_value`: the member names it gives twice kept, for
+    ``duplicate_member``), or ``None`` when ``value`` is not one item."""
+    try:
+        journal = from_value(value, warnings)
+    except JournalError:
+        return None
+    return journal if journal.shape == "item" else None
+
+
 def _item_index(tokens: list[str] | None, start: int, items_at: list[str] | None, count: int) -> int | None:
     """Which item a member pointer (split) falls in: ``None`` outside the items or when not located."""
     if tokens is None:

@@ -17,9 +17,17 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from webapp.core.gate import PAIRING_FINDINGS, REASONS, ItemVerdict, check_journal, check_one, refusal_message
+from webapp.core.gate import (
+    PAIRING_FINDINGS,
+    REASONS,
+    ItemVerdict,
+    check_journal,
+    check_one,
+    refusal_message,
+    the_item,
+)
 from webapp.core.items import ToolShape, call_shape, looks_like_item, tool_shape
-from webapp.core.journal import Journal, JournalError, from_value
+from webapp.core.journal import Journal, one_item
 from webapp.core.json import pointer
 from webapp.core.json.locate import Locator, Move, Position, string_locator
 from webapp.core.json.show import quote
@@ -536,20 +544,7 @@ def _judge_item(check: Check, schema: Any) -> None:
     assert check.item is not None
     check.verdict, findings = check_one(check.item_read or check.item, schema,
                                         format_assertion=check.format_assertion, tool_name=check.call_name)
-    check.findings = [finding.describe(_the_item) for finding in findings]
-
-
-def _the_item(ref: Any) -> str:
-    return "the item"
-
-
-def _item_read(document: Document) -> Journal | None:
-    """The document's one item with the member names its text gives twice (for ``duplicate_member``)."""
-    try:
-        journal = from_value(document.value, document.warnings)
-    except JournalError:
-        return None
-    return journal if journal.shape == "item" else None
+    check.findings = [finding.describe(the_item) for finding in findings]
 
 
 def _outcome(check: Check, has_schema: bool) -> str:
@@ -603,7 +598,7 @@ def _take_instance(check: Check, document: Document, limits: dict[str, Any],
         if _is_item(value):
             # A message, an output, a namespaced extension...: no arguments to validate (its members against the
             # tool's schema would be noise); the gate's verdict says why it is not replayed.
-            check.item, check.item_read = value, _item_read(document)
+            check.item, check.item_read = value, one_item(document.value, document.warnings)
             return None
         check.instance, check.has_instance = value, True
         if try_loads_ijson(document.text) is NOT_IJSON:
@@ -618,7 +613,7 @@ def _take_instance(check: Check, document: Document, limits: dict[str, Any],
     arguments = pointer.resolve(value, at)
     check.call_name = envelope.name
     check.item = value if kind == "call" else None
-    check.item_read = _item_read(document) if kind == "call" else None
+    check.item_read = one_item(document.value, document.warnings) if kind == "call" else None
     check.instance_taken = Taken(kind, at, check.call_name, _str_or_none(value.get("id")), json_type(arguments))
     if not isinstance(arguments, str):
         # Stored as an object: the wrong form (the gate says arguments_type), but its content can still be checked.

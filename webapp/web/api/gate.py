@@ -59,7 +59,7 @@ from typing import Any
 from flask import Blueprint
 
 from webapp.core.convert import SOURCES, Conversion, ConvertError, placed, read_journal
-from webapp.core.gate import check_journal, check_one, tool_schema
+from webapp.core.gate import check_journal, check_one, the_item, tool_schema
 from webapp.core.items import tool_shape
 from webapp.core.journal import from_value
 from webapp.core.json.pointer import split as split_pointer
@@ -226,7 +226,7 @@ def _one_item(item: Any, schema: dict | bool | None, format_assertion: bool,
     verdict = line.verdict
     result = verdict.as_dict()
     result.update(ok=line.ok, message=line.message, refused_by=list(line.refused_by),
-                  findings=[dict(f.as_dict(), message=f.describe(_the_item)) for f in findings])
+                  findings=[dict(f.as_dict(), message=f.describe(the_item)) for f in findings])
     dialect = None
     compiled = None
     if schema is not None and verdict.schema_problem is None:
@@ -240,10 +240,6 @@ def _one_item(item: Any, schema: dict | bool | None, format_assertion: bool,
         validated = compiled is not None and verdict.reason in ("ok", "arguments_schema")
         result["output"] = compiled.output(verdict.arguments, output) if validated else None
     return result
-
-
-def _the_item(ref: Any) -> str:
-    return "the item"
 
 
 def _journal(body: dict[str, Any], mode: str, schema: dict | bool | None, format_assertion: bool,
