@@ -65,28 +65,65 @@ def journal(n: int, rng: random.Random) -> list[dict[str, Any]]:
     for k in range(n):
         turn = k % 4
         if turn == 0:
-            items.append({"type": "message", "id": f"msg_{k:06d}", "role": "user", "status": "completed",
-                          "content": [{"type": "input_text",
-                                       "text": f"Latest sales for region {rng.choice(['apac', 'emea', 'amer'])}, "
-                                               f"and the weather in city {k}?"}]})
+            items.append(
+                {
+                    "type": "message",
+                    "id": f"msg_{k:06d}",
+                    "role": "user",
+                    "status": "completed",
+                    "content": [
+                        {
+                            "type": "input_text",
+                            "text": f"Latest sales for region {rng.choice(['apac', 'emea', 'amer'])}, "
+                            f"and the weather in city {k}?",
+                        }
+                    ],
+                }
+            )
         elif turn == 1:
-            items.append({"type": "function_call", "id": f"fc_{k:06d}", "call_id": f"call_{k:06d}",
-                          "name": "get_weather", "status": "completed",
-                          "arguments": json.dumps({"location": f"city {k}", "unit": "celsius"})})
+            items.append(
+                {
+                    "type": "function_call",
+                    "id": f"fc_{k:06d}",
+                    "call_id": f"call_{k:06d}",
+                    "name": "get_weather",
+                    "status": "completed",
+                    "arguments": json.dumps({"location": f"city {k}", "unit": "celsius"}),
+                }
+            )
         elif turn == 2:
-            items.append({"type": "function_call_output", "call_id": f"call_{k - 1:06d}",
-                          "output": f"{rng.randrange(-10, 40)}°C, humid, light rain"})
+            items.append(
+                {
+                    "type": "function_call_output",
+                    "call_id": f"call_{k - 1:06d}",
+                    "output": f"{rng.randrange(-10, 40)}°C, humid, light rain",
+                }
+            )
         else:
-            items.append({"type": "reasoning", "id": f"rs_{k:06d}", "summary": [],
-                          "encrypted_content": "gAAAAB" + "".join(rng.choices("abcdefXYZ0123456789", k=40))})
+            items.append(
+                {
+                    "type": "reasoning",
+                    "id": f"rs_{k:06d}",
+                    "summary": [],
+                    "encrypted_content": "gAAAAB" + "".join(rng.choices("abcdefXYZ0123456789", k=40)),
+                }
+            )
     return items
 
 
 def edited(left: list[dict[str, Any]], edits: int, rng: random.Random) -> list[dict[str, Any]]:
     """A copy of ``left`` with one item inserted near the front and ``edits`` one-change edits after it."""
     right = json.loads(json.dumps(left))
-    right.insert(3, {"type": "message", "id": "msg_inserted", "role": "user", "status": "completed",
-                     "content": [{"type": "input_text", "text": "One more question."}]})
+    right.insert(
+        3,
+        {
+            "type": "message",
+            "id": "msg_inserted",
+            "role": "user",
+            "status": "completed",
+            "content": [{"type": "input_text", "text": "One more question."}],
+        },
+    )
     for k in rng.sample(range(10, len(right)), edits):
         item = right[k]
         if item["type"] == "message":
@@ -103,8 +140,10 @@ def edited(left: list[dict[str, Any]], edits: int, rng: random.Random) -> list[d
 def multipart(fields: dict[str, str]) -> tuple[bytes, str]:
     """The body and content type a browser sends for the page's form (``multipart/form-data``)."""
     boundary = "----inspector-bench-" + uuid.uuid4().hex
-    body = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode()
-                    + value.encode() + b"\r\n" for name, value in fields.items())
+    body = b"".join(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode() + value.encode() + b"\r\n"
+        for name, value in fields.items()
+    )
     return body + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 
@@ -173,12 +212,22 @@ def run_jsondiffpatch(left_file: Path, right_file: Path, runs: int) -> tuple[int
     if not (NODE_DIR / "node_modules" / "jsondiffpatch").is_dir():
         (NODE_DIR / "package.json").write_text('{"private": true}\n')
         print(f"installing {JSONDIFFPATCH} from the npm registry into {NODE_DIR.relative_to(ROOT)} ...")
-        subprocess.run([npm, "install", "--no-audit", "--no-fund", "--silent", JSONDIFFPATCH], cwd=NODE_DIR,
-                       check=True, timeout=600)
+        subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--silent", JSONDIFFPATCH],
+            cwd=NODE_DIR,
+            check=True,
+            timeout=600,
+        )
     script = NODE_DIR / "bench_jsondiffpatch.mjs"
     script.write_text(NODE_SCRIPT)
-    out = subprocess.run([node, str(script), str(left_file), str(right_file), str(runs)], cwd=NODE_DIR,
-                         check=True, capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [node, str(script), str(left_file), str(right_file), str(runs)],
+        cwd=NODE_DIR,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     result = json.loads(out.stdout.strip().splitlines()[-1])
     return int(result["ops"]), float(result["seconds"])
 
@@ -200,26 +249,36 @@ def main() -> int:
     left_file.write_text(left_text, encoding="utf-8")
     right_file.write_text(right_text, encoding="utf-8")
     expected = 1 + args.edits
-    print(f"journals: {len(left):,} / {len(right):,} items, {len(left_text.encode()) / 1e6:.1f} MB / "
-          f"{len(right_text.encode()) / 1e6:.1f} MB; made: 1 insert + {args.edits} edits = {expected} changes")
+    print(
+        f"journals: {len(left):,} / {len(right):,} items, {len(left_text.encode()) / 1e6:.1f} MB / "
+        f"{len(right_text.encode()) / 1e6:.1f} MB; made: 1 insert + {args.edits} edits = {expected} changes"
+    )
 
     changes, ops, ours = run_ours(left_text, right_text, args.runs)
-    print(f"ours (POST /diff, best of {args.runs}): {changes} changes reported, {ops} JSON Patch operations, "
-          f"{ours:.3f} s")
-    print("  of which, outside Flask: " + ", ".join(f"{k} {v:.3f} s" for k, v in
-                                                   breakdown(left_text, right_text).items()))
-    print("  and, outside Flask: " + ", ".join(f"{k} {v:.3f} s" for k, v in
-                                              verdicts_breakdown(left_text, right_text).items()))
+    print(
+        f"ours (POST /diff, best of {args.runs}): {changes} changes reported, {ops} JSON Patch operations, {ours:.3f} s"
+    )
+    print(
+        "  of which, outside Flask: " + ", ".join(f"{k} {v:.3f} s" for k, v in breakdown(left_text, right_text).items())
+    )
+    print(
+        "  and, outside Flask: "
+        + ", ".join(f"{k} {v:.3f} s" for k, v in verdicts_breakdown(left_text, right_text).items())
+    )
     baseline = run_jsondiffpatch(left_file, right_file, args.runs)
     if baseline is None:
         return 0
     their_ops, theirs = baseline
     ratio = ours / theirs
-    print(f"jsondiffpatch + objectHash (Node, JSON.parse + diff + JSON Patch, best of {args.runs}): "
-          f"{their_ops} JSON Patch operations, {theirs:.3f} s")
+    print(
+        f"jsondiffpatch + objectHash (Node, JSON.parse + diff + JSON Patch, best of {args.runs}): "
+        f"{their_ops} JSON Patch operations, {theirs:.3f} s"
+    )
     same = changes == their_ops == expected
-    print(f"changes: ours {changes} vs jsondiffpatch {their_ops} ({'same' if same else 'DIFFERENT'}); "
-          f"time ratio ours/jsondiffpatch = {ratio:.2f}x (target <= 1x: {'met' if ratio <= 1 else 'NOT met'})")
+    print(
+        f"changes: ours {changes} vs jsondiffpatch {their_ops} ({'same' if same else 'DIFFERENT'}); "
+        f"time ratio ours/jsondiffpatch = {ratio:.2f}x (target <= 1x: {'met' if ratio <= 1 else 'NOT met'})"
+    )
     return 0
 
 

@@ -77,12 +77,15 @@ def main() -> None:
             # The text is handed over once (CDP is slow at this); the load is timed in the page.
             if name == "editor":
                 page.evaluate("(text) => { window.__text = text; }", text)
-            loaded = page.evaluate("""(name) => new Promise((done) => {
+            loaded = page.evaluate(
+                """(name) => new Promise((done) => {
               const start = performance.now();
               if (name === 'editor') InspectorEditor.get('format-document').setValue(window.__text);
               else document.getElementById('format-document').value = window.__text;
               requestAnimationFrame(() => setTimeout(() => done(performance.now() - start), 0));
-            })""", name)
+            })""",
+                name,
+            )
             if name == "editor":
                 page.evaluate("""() => { const v = InspectorEditor.get('format-document').view;
                   const mid = v.state.doc.line(Math.floor(v.state.doc.lines / 2)).from;
@@ -93,13 +96,17 @@ def main() -> None:
             page.wait_for_timeout(300)
             keys = type_keys(page, args.keys)
             results[name] = (loaded, statistics.median(keys), max(keys))
-            print(f"{name:9s} load {loaded:8.0f} ms   key median {statistics.median(keys):7.1f} ms   "
-                  f"worst {max(keys):7.1f} ms")
+            print(
+                f"{name:9s} load {loaded:8.0f} ms   key median {statistics.median(keys):7.1f} ms   "
+                f"worst {max(keys):7.1f} ms"
+            )
         browser.close()
     server.shutdown()
     editor, textarea = results["editor"], results["textarea"]
-    print(f"ratio editor/textarea per key (median): {editor[1] / textarea[1]:.2f}   "
-          f"worst key in the editor: {editor[2]:.0f} ms (target < 100 ms)")
+    print(
+        f"ratio editor/textarea per key (median): {editor[1] / textarea[1]:.2f}   "
+        f"worst key in the editor: {editor[2]:.0f} ms (target < 100 ms)"
+    )
 
 
 if __name__ == "__main__":

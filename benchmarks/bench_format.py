@@ -92,8 +92,9 @@ def main() -> int:
     text = generate(int(args.mb * 1_000_000))
     body = text.encode("utf-8")
     limit = len(body) * 2 + (1 << 20)
-    app = create_app({"TESTING": True, "API_TOKEN": "sk-bench", "MAX_CONTENT_LENGTH": limit,
-                      "MAX_FORM_MEMORY_SIZE": limit})
+    app = create_app(
+        {"TESTING": True, "API_TOKEN": "sk-bench", "MAX_CONTENT_LENGTH": limit, "MAX_FORM_MEMORY_SIZE": limit}
+    )
     client = app.test_client()
     print(f"document: {len(body) / 1e6:.1f} MB, {text.count('function_call'):,} items; best of {args.repeat} runs")
 
@@ -138,17 +139,23 @@ def main() -> int:
     tool, fast = best(tool_runs), best(orjson_runs)
     print(f"orjson loads + dumps(OPT_INDENT_2), in process   {fast:6.2f} s  ({len(body) / 1e6 / fast:5.1f} MB/s)")
     print(f"python -m json.tool (same file)                  {tool:6.2f} s  ({len(body) / 1e6 / tool:5.1f} MB/s)")
-    for name, runs, answered in (("POST /format/download (whole formatted text)", download_runs, len(output)),
-                                 ("POST /format (the page, htmx partial)        ", page_runs, len(page))):
+    for name, runs, answered in (
+        ("POST /format/download (whole formatted text)", download_runs, len(output)),
+        ("POST /format (the page, htmx partial)        ", page_runs, len(page)),
+    ):
         took = best(runs)
         print(f"{name}     {took:6.2f} s  ({len(body) / 1e6 / took:5.1f} MB/s, {answered / 1e6:.1f} MB answered)")
-        print(f"    ratio to orjson {took / fast:.2f} (target <= {ORJSON_TARGET:.2f}: "
-              f"{'met' if took <= ORJSON_TARGET * fast else 'NOT met'}),  "
-              f"ratio to json.tool {took / tool:.2f} (target <= 1.00: {'met' if took <= tool else 'NOT met'})")
+        print(
+            f"    ratio to orjson {took / fast:.2f} (target <= {ORJSON_TARGET:.2f}: "
+            f"{'met' if took <= ORJSON_TARGET * fast else 'NOT met'}),  "
+            f"ratio to json.tool {took / tool:.2f} (target <= 1.00: {'met' if took <= tool else 'NOT met'})"
+        )
 
     parse_time, format_time = breakdown(text, limit, args.repeat)
-    print(f"    the download's core, outside Flask (best of {args.repeat}): parse for the verdict {parse_time:.2f} s, "
-          f"format {format_time:.2f} s (its parts freed)")
+    print(
+        f"    the download's core, outside Flask (best of {args.repeat}): parse for the verdict {parse_time:.2f} s, "
+        f"format {format_time:.2f} s (its parts freed)"
+    )
 
     exact = minify(output) == minify(text)
     print(f"every token kept as written (minify(output) == minify(input)): {'yes' if exact else 'NO'}")

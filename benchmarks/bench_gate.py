@@ -104,11 +104,19 @@ def _arguments(rng: random.Random, name: str, valid: bool) -> dict[str, Any]:
             args["extra"] = True
         return args
     if name == "create_invoice":
-        lines = [{"sku": f"{rng.choice(['ABC', 'XYZ', 'QRS'])}-{rng.randint(1000, 9999)}",
-                  "quantity": rng.randint(1, 9), "price": round(rng.randint(100, 99999) / 100, 2)}
-                 for _ in range(rng.randint(1, 4))]
-        args = {"customer_id": f"cus_{rng.getrandbits(48):012x}", "currency": rng.choice(["USD", "EUR", "SGD"]),
-                "lines": lines}
+        lines = [
+            {
+                "sku": f"{rng.choice(['ABC', 'XYZ', 'QRS'])}-{rng.randint(1000, 9999)}",
+                "quantity": rng.randint(1, 9),
+                "price": round(rng.randint(100, 99999) / 100, 2),
+            }
+            for _ in range(rng.randint(1, 4))
+        ]
+        args = {
+            "customer_id": f"cus_{rng.getrandbits(48):012x}",
+            "currency": rng.choice(["USD", "EUR", "SGD"]),
+            "lines": lines,
+        }
         if rng.random() < 0.3:
             args["note"] = "deliver before noon"
         if not valid:
@@ -145,8 +153,16 @@ def generate(count: int, seed: int) -> list[dict[str, Any]]:
             arguments = arguments[: len(arguments) // 2]  # truncated
         elif kind >= 0.95:
             status = "incomplete"
-        items.append({"type": "function_call", "id": f"fc_{index}", "call_id": f"call_{index}", "name": name,
-                      "arguments": arguments, "status": status})
+        items.append(
+            {
+                "type": "function_call",
+                "id": f"fc_{index}",
+                "call_id": f"call_{index}",
+                "name": name,
+                "arguments": arguments,
+                "status": status,
+            }
+        )
     return items
 
 
@@ -197,8 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         passed = 0
         for item in journal:
             arguments = item.get("arguments")
-            if item.get("type") == "function_call" and item.get("status") == "completed" \
-                    and isinstance(arguments, str):
+            if item.get("type") == "function_call" and item.get("status") == "completed" and isinstance(arguments, str):
                 try:
                     passed += valid(json.loads(arguments), item["name"])
                 except (ValueError, jsonschema.ValidationError):
@@ -219,8 +234,7 @@ def main(argv: list[str] | None = None) -> int:
 
     gate()  # warm the schema cache: compiling is a one-off cost, not per item
     timings = best_of(options.repeat, {"parse": parse_only, "gate": gate, "compiled": compiled_jsonschema})
-    (t_parse, _), (t_gate, counts), (t_compiled, compiled_ok) = (timings["parse"], timings["gate"],
-                                                                  timings["compiled"])
+    (t_parse, _), (t_gate, counts), (t_compiled, compiled_ok) = (timings["parse"], timings["gate"], timings["compiled"])
     t_obvious = best_of(1, {"obvious": obvious})["obvious"][0]
 
     n = len(items)
@@ -228,19 +242,28 @@ def main(argv: list[str] | None = None) -> int:
         ("parse only (json.loads)", n / t_parse, 1.0),
         ("replay_gate", n / t_gate, t_gate / t_parse),
         ("compiled jsonschema validator", n / t_compiled, t_compiled / t_parse),
-        (f"obvious: jsonschema.validate (first {len(sample):,})", len(sample) / t_obvious,
-         (t_obvious / len(sample)) / (t_parse / n)),
+        (
+            f"obvious: jsonschema.validate (first {len(sample):,})",
+            len(sample) / t_obvious,
+            (t_obvious / len(sample)) / (t_parse / n),
+        ),
     ]
-    print(f"journal: {n:,} items, {len(TOOLS)} tools; reasons: "
-          + ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items())))
+    print(
+        f"journal: {n:,} items, {len(TOOLS)} tools; reasons: "
+        + ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items()))
+    )
     print(f"{'implementation':<48}{'items/s':>14}{'x parse':>10}")
     for label, rate, ratio in rows:
         print(f"{label:<48}{rate:>14,.0f}{ratio:>10.2f}")
-    print(f"calls accepted: replay_gate {counts.get('ok', 0):,}, compiled jsonschema {compiled_ok:,} "
-          f"(the difference: plain jsonschema refuses prices such as 19.99 for multipleOf 0.01)")
+    print(
+        f"calls accepted: replay_gate {counts.get('ok', 0):,}, compiled jsonschema {compiled_ok:,} "
+        f"(the difference: plain jsonschema refuses prices such as 19.99 for multipleOf 0.01)"
+    )
     met = t_gate / t_parse <= TARGET
-    print(f"target: replay_gate within {TARGET:g}x of parse only -> {'MET' if met else 'NOT MET'} "
-          f"({t_gate / t_parse:.2f}x)")
+    print(
+        f"target: replay_gate within {TARGET:g}x of parse only -> {'MET' if met else 'NOT MET'} "
+        f"({t_gate / t_parse:.2f}x)"
+    )
     return 0
 
 

@@ -33,12 +33,26 @@ sys.path.insert(0, str(ROOT))
 from webapp.core.journal_check import check_conversation  # noqa: E402
 
 TOOLS = [
-    {"type": "function", "name": "get_weather", "parameters": {
-        "type": "object", "additionalProperties": False, "required": ["location"],
-        "properties": {"location": {"type": "string"}, "unit": {"enum": ["celsius", "fahrenheit"]}}}},
-    {"type": "function", "name": "get_latest_sales_report", "parameters": {
-        "type": "object", "additionalProperties": False, "required": ["region"],
-        "properties": {"region": {"enum": ["apac", "emea", "amer"]}}}},
+    {
+        "type": "function",
+        "name": "get_weather",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["location"],
+            "properties": {"location": {"type": "string"}, "unit": {"enum": ["celsius", "fahrenheit"]}},
+        },
+    },
+    {
+        "type": "function",
+        "name": "get_latest_sales_report",
+        "parameters": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["region"],
+            "properties": {"region": {"enum": ["apac", "emea", "amer"]}},
+        },
+    },
 ]
 
 
@@ -54,13 +68,26 @@ def journal(items: int, seed: int = 7) -> str:
             name, args = "get_latest_sales_report", {"region": rng.choice(["apac", "emea", "amer", "global"])}
         status = "incomplete" if rng.random() < 0.02 else "completed"
         lines += [
-            {"type": "message", "role": "user", "content": [{"type": "input_text",
-                                                             "text": f"Question {turn}: " + "details " * 8}]},
-            {"type": "function_call", "id": f"fc_{turn:07d}", "call_id": call_id, "name": name,
-             "arguments": json.dumps(args), "status": status},
+            {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": f"Question {turn}: " + "details " * 8}],
+            },
+            {
+                "type": "function_call",
+                "id": f"fc_{turn:07d}",
+                "call_id": call_id,
+                "name": name,
+                "arguments": json.dumps(args),
+                "status": status,
+            },
             {"type": "function_call_output", "call_id": call_id, "output": json.dumps({"ok": True, "n": turn})},
-            {"type": "message", "role": "assistant", "status": "completed",
-             "content": [{"type": "output_text", "text": "Answer " + "words " * 30, "annotations": []}]},
+            {
+                "type": "message",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": "Answer " + "words " * 30, "annotations": []}],
+            },
         ]
     return "".join(json.dumps(line) + "\n" for line in lines)
 
@@ -104,10 +131,21 @@ def main() -> None:
             subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL, check=False)
 
         streamed = best(args.repeat, cli)
-        measure = subprocess.run([sys.executable, "-c", (
-            "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
-            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"), *command],
-            cwd=ROOT, capture_output=True, text=True, check=True)
+        measure = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                (
+                    "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+                    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+                ),
+                *command,
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         cli_rss = int(measure.stdout.strip()) * 1024
 
     n = len(lines)
@@ -116,9 +154,11 @@ def main() -> None:
         print(f"{label:<28}{n / seconds:>12,.0f}{seconds / parse:>10.2f}")
     page_peak = peak_python(lambda: check_conversation(text, tools=tools))
     parse_peak = peak_python(lambda: [json.loads(line) for line in lines])
-    print(f"peak memory: journal page {page_peak / 1e6:,.0f} MB of Python allocations "
-          f"({page_peak / parse_peak:.1f}x the parsed journal's {parse_peak / 1e6:,.0f} MB); "
-          f"CLI streamed {cli_rss / 1e6:,.0f} MB RSS (the whole process)")
+    print(
+        f"peak memory: journal page {page_peak / 1e6:,.0f} MB of Python allocations "
+        f"({page_peak / parse_peak:.1f}x the parsed journal's {parse_peak / 1e6:,.0f} MB); "
+        f"CLI streamed {cli_rss / 1e6:,.0f} MB RSS (the whole process)"
+    )
     print(f"own RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MB")
 
 

@@ -51,10 +51,17 @@ sys.path.insert(0, str(ROOT))
 
 TOKEN = "sk-bench"
 TARGET_RATIO = 0.5
-WEATHER = {"type": "function", "name": "get_weather", "description": "Current weather for a city",
-           "parameters": {"type": "object", "required": ["city", "unit"], "additionalProperties": False,
-                          "properties": {"city": {"type": "string"},
-                                         "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}}}
+WEATHER = {
+    "type": "function",
+    "name": "get_weather",
+    "description": "Current weather for a city",
+    "parameters": {
+        "type": "object",
+        "required": ["city", "unit"],
+        "additionalProperties": False,
+        "properties": {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+    },
+}
 
 
 @dataclass(frozen=True)
@@ -69,19 +76,31 @@ class Scenario:
 
 SCENARIOS = [
     Scenario("trivial Flask endpoint (baseline)", "/bench/trivial", {"model": "m", "input": "Say hello."}),
-    Scenario("/v1/responses JSON, text reply", "/v1/responses",
-             {"model": "m", "input": "Say hello in exactly 3 words."}),
-    Scenario("/v1/responses JSON, tool call", "/v1/responses",
-             {"model": "m", "input": "What is the weather in Paris?", "tools": [WEATHER]}),
-    Scenario("/v1/responses SSE, text reply", "/v1/responses",
-             {"model": "m", "input": "Say hello in exactly 3 words.", "stream": True}, stream=True),
-    Scenario("/v1/responses SSE, tool call", "/v1/responses",
-             {"model": "m", "input": "What is the weather in Paris?", "tools": [WEATHER], "stream": True},
-             stream=True),
+    Scenario(
+        "/v1/responses JSON, text reply", "/v1/responses", {"model": "m", "input": "Say hello in exactly 3 words."}
+    ),
+    Scenario(
+        "/v1/responses JSON, tool call",
+        "/v1/responses",
+        {"model": "m", "input": "What is the weather in Paris?", "tools": [WEATHER]},
+    ),
+    Scenario(
+        "/v1/responses SSE, text reply",
+        "/v1/responses",
+        {"model": "m", "input": "Say hello in exactly 3 words.", "stream": True},
+        stream=True,
+    ),
+    Scenario(
+        "/v1/responses SSE, tool call",
+        "/v1/responses",
+        {"model": "m", "input": "What is the weather in Paris?", "tools": [WEATHER], "stream": True},
+        stream=True,
+    ),
 ]
 
 
 # ------------------------------------------------------------------------------------------------ server
+
 
 def bench_app(database: str | None = None):
     """The app plus the trivial endpoint (the WSGI app both servers run; gunicorn calls it with no argument and
@@ -119,10 +138,27 @@ def start_gunicorn(database: str, workers: int, threads: int) -> tuple[int, subp
     port = listener.getsockname()[1]
     env = {**os.environ, "BENCH_DATABASE": database, "FLASK_API_TOKEN": TOKEN}
     process = subprocess.Popen(
-        [str(Path(sys.executable).with_name("gunicorn")), "--config", "scripts/gunicorn.conf.py",
-         "--bind", f"fd://{listener.fileno()}", "--workers", str(workers), "--threads", str(threads),
-         "--pythonpath", "benchmarks", "--log-level", "warning", "bench_responses:bench_app()"],
-        cwd=ROOT, env=env, pass_fds=(listener.fileno(),), stdout=subprocess.DEVNULL)
+        [
+            str(Path(sys.executable).with_name("gunicorn")),
+            "--config",
+            "scripts/gunicorn.conf.py",
+            "--bind",
+            f"fd://{listener.fileno()}",
+            "--workers",
+            str(workers),
+            "--threads",
+            str(threads),
+            "--pythonpath",
+            "benchmarks",
+            "--log-level",
+            "warning",
+            "bench_responses:bench_app()",
+        ],
+        cwd=ROOT,
+        env=env,
+        pass_fds=(listener.fileno(),),
+        stdout=subprocess.DEVNULL,
+    )
     listener.close()  # the child holds it now
     trivial = SCENARIOS[0]
     deadline = time.monotonic() + 120
@@ -139,12 +175,16 @@ def start_gunicorn(database: str, workers: int, threads: int) -> tuple[int, subp
 
 # ------------------------------------------------------------------------------------------------ client
 
-def send(port: int, scenario: Scenario, payload: bytes) -> tuple[http.client.HTTPConnection,
-                                                                   http.client.HTTPResponse]:
+
+def send(port: int, scenario: Scenario, payload: bytes) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
     """POST ``payload`` on a new connection; the caller reads the answer and closes the connection."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    connection.request("POST", scenario.path, body=payload,
-                       headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"})
+    connection.request(
+        "POST",
+        scenario.path,
+        body=payload,
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"},
+    )
     return connection, connection.getresponse()
 
 
@@ -257,19 +297,24 @@ def timed(function: Callable[[], float], count: int) -> list[float]:
 
 # ------------------------------------------------------------------------------------------------ main
 
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=400, help="requests per scenario and round (400)")
     parser.add_argument("--threads", type=int, default=8, help="client threads (8)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; the best is kept (3)")
     parser.add_argument("--latency-samples", type=int, default=100, help="sequential first-event samples (100)")
-    parser.add_argument("--server", choices=("werkzeug", "gunicorn", "both"), default="both",
-                        help="which servers to measure (both)")
+    parser.add_argument(
+        "--server", choices=("werkzeug", "gunicorn", "both"), default="both", help="which servers to measure (both)"
+    )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2)")
     parser.add_argument("--gunicorn-threads", type=int, default=8, help="threads per gunicorn worker (8)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a ratio is below the target")
-    parser.add_argument("--chain", action="store_true", help="measure only a turn's cost against the depth of its "
-                        "previous_response_id chain (see chain_depth)")
+    parser.add_argument(
+        "--chain",
+        action="store_true",
+        help="measure only a turn's cost against the depth of its previous_response_id chain (see chain_depth)",
+    )
     parser.add_argument("--chain-samples", type=int, default=5, help="turns timed at each chain depth (5)")
     args = parser.parse_args(argv)
     if args.chain:
@@ -281,8 +326,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.server in ("werkzeug", "both"):
             context = multiprocessing.get_context("spawn")  # a clean interpreter: no state shared with this one
             ports: multiprocessing.Queue = context.Queue()
-            server = context.Process(target=serve, args=(ports, os.path.join(folder, "werkzeug.sqlite3")),
-                                     daemon=True)
+            server = context.Process(target=serve, args=(ports, os.path.join(folder, "werkzeug.sqlite3")), daemon=True)
             server.start()
             try:
                 port = ports.get(timeout=60)
@@ -292,8 +336,9 @@ def main(argv: list[str] | None = None) -> int:
                 server.terminate()
                 server.join(timeout=10)
         if args.server in ("gunicorn", "both"):
-            port, process = start_gunicorn(os.path.join(folder, "gunicorn.sqlite3"), args.workers,
-                                           args.gunicorn_threads)
+            port, process = start_gunicorn(
+                os.path.join(folder, "gunicorn.sqlite3"), args.workers, args.gunicorn_threads
+            )
             try:
                 name = f"gunicorn gthread, {args.workers} workers x {args.gunicorn_threads} threads"
                 below += run(port, args, name, sse_ratios, process.pid)
@@ -301,8 +346,10 @@ def main(argv: list[str] | None = None) -> int:
                 process.send_signal(signal.SIGTERM)
                 process.wait(timeout=30)
 
-    print("\nSSE ratio (/v1/responses SSE, text reply / trivial endpoint, same server; req/s, and server CPU per "
-          "request):")
+    print(
+        "\nSSE ratio (/v1/responses SSE, text reply / trivial endpoint, same server; req/s, and server CPU per "
+        "request):"
+    )
     for name, (ratio, cpu_ratio) in sse_ratios.items():
         cpu = f"{cpu_ratio:.2f}x" if cpu_ratio is not None else "n/a"
         print(f"  {name:<52} {ratio:.2f}x req/s, {cpu} CPU  (target {TARGET_RATIO}x)")
@@ -313,12 +360,15 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def run(port: int, args: argparse.Namespace, name: str, sse_ratios: dict[str, tuple[float, float | None]],
-        pid: int) -> list[str]:
+def run(
+    port: int, args: argparse.Namespace, name: str, sse_ratios: dict[str, tuple[float, float | None]], pid: int
+) -> list[str]:
     """Measure every scenario on one server (process ``pid``); print its table; return the scenarios below the
     target (judged on requests per second)."""
-    print(f"\nserver: {name} on 127.0.0.1:{port} (child process); {args.threads} client threads, "
-          f"{args.requests} requests per scenario, best of {args.rounds} interleaved rounds; cpus: {os.cpu_count()}")
+    print(
+        f"\nserver: {name} on 127.0.0.1:{port} (child process); {args.threads} client threads, "
+        f"{args.requests} requests per scenario, best of {args.rounds} interleaved rounds; cpus: {os.cpu_count()}"
+    )
     for scenario in SCENARIOS:  # warm-up: imports, schema compilation, SQLite file creation (every worker)
         for _ in range(20):
             request_once(port, scenario, json.dumps(scenario.body).encode())
@@ -352,15 +402,20 @@ def run(port: int, args: argparse.Namespace, name: str, sse_ratios: dict[str, tu
 
     trivial = SCENARIOS[0]
     baseline_ms = [t * 1e3 for t in timed(lambda: first_byte_latency(port, trivial), args.latency_samples)]
-    print(f"\ntime to the first byte of the answer ({args.latency_samples} sequential requests each; "
-          "for a stream: its first SSE event):")
+    print(
+        f"\ntime to the first byte of the answer ({args.latency_samples} sequential requests each; "
+        "for a stream: its first SSE event):"
+    )
     print(f"{'':<38} {'median ms':>9} {'p95 ms':>7}  ratio of medians")
     print(f"{trivial.name:<38} {statistics.median(baseline_ms):>9.2f} {percentile(baseline_ms, 0.95):>7.2f}  1.00")
     for scenario in (s for s in SCENARIOS if s.stream):
-        samples = [t * 1e3 for t in timed(lambda scenario=scenario: first_byte_latency(port, scenario),
-                                          args.latency_samples)]
-        print(f"{scenario.name:<38} {statistics.median(samples):>9.2f} {percentile(samples, 0.95):>7.2f}  "
-              f"{statistics.median(samples) / statistics.median(baseline_ms):.2f}")
+        samples = [
+            t * 1e3 for t in timed(lambda scenario=scenario: first_byte_latency(port, scenario), args.latency_samples)
+        ]
+        print(
+            f"{scenario.name:<38} {statistics.median(samples):>9.2f} {percentile(samples, 0.95):>7.2f}  "
+            f"{statistics.median(samples) / statistics.median(baseline_ms):.2f}"
+        )
     return below
 
 
@@ -396,8 +451,11 @@ def chain_depth(args: argparse.Namespace) -> int:
             samples, reads = [], []
             for _ in range(args.chain_samples):  # store: false, so the chain stays at this depth
                 started = time.perf_counter()
-                answer = client.post("/v1/responses", headers=headers, json={
-                    "model": "m", "input": "again", "previous_response_id": tip, "store": False})
+                answer = client.post(
+                    "/v1/responses",
+                    headers=headers,
+                    json={"model": "m", "input": "again", "previous_response_id": tip, "store": False},
+                )
                 samples.append(time.perf_counter() - started)
                 assert answer.status_code == 200, answer.get_json()
                 started = time.perf_counter()
@@ -415,8 +473,10 @@ def chain_depth(args: argparse.Namespace) -> int:
     deep = (turn_ms[c] - turn_ms[b]) / (c - b)
     ratio = deep / shallow if shallow > 0 else float("inf")
     verdict = "ok (linear)" if ratio <= CHAIN_TARGET else "BELOW (superlinear)"
-    print(f"ms per link: {shallow:.3f} at depth {a}-{b}, {deep:.3f} at {b}-{c}; ratio {ratio:.2f} "
-          f"(target <= {CHAIN_TARGET}): {verdict}")
+    print(
+        f"ms per link: {shallow:.3f} at depth {a}-{b}, {deep:.3f} at {b}-{c}; ratio {ratio:.2f} "
+        f"(target <= {CHAIN_TARGET}): {verdict}"
+    )
     return 1 if args.strict and ratio > CHAIN_TARGET else 0
 
 

@@ -22,11 +22,13 @@ TEST_TOKEN = "sk-test-token"
 @pytest.fixture
 def app(tmp_path: Path):
     """A fresh app with test settings and its own instance folder."""
-    app = create_app({
-        "TESTING": True,
-        "API_TOKEN": TEST_TOKEN,
-        "RESPONSES_DATABASE": str(tmp_path / "responses.sqlite3"),
-    })
+    app = create_app(
+        {
+            "TESTING": True,
+            "API_TOKEN": TEST_TOKEN,
+            "RESPONSES_DATABASE": str(tmp_path / "responses.sqlite3"),
+        }
+    )
     yield app
 
 
@@ -68,13 +70,18 @@ def serve(tmp_path):
     servers: list[ServerThread] = []
 
     def start(**settings):
-        app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN,
-                          "RESPONSES_DATABASE": str(tmp_path / f"r{len(servers)}.sqlite3"), **settings})
+        app = create_app(
+            {
+                "TESTING": True,
+                "API_TOKEN": TEST_TOKEN,
+                "RESPONSES_DATABASE": str(tmp_path / f"r{len(servers)}.sqlite3"),
+                **settings,
+            }
+        )
         server = ServerThread(app)
         server.start()
         servers.append(server)
-        return OpenAI(base_url=server.url + "/v1", api_key=TEST_TOKEN, max_retries=0,
-                      _strict_response_validation=True)
+        return OpenAI(base_url=server.url + "/v1", api_key=TEST_TOKEN, max_retries=0, _strict_response_validation=True)
 
     yield start
     for server in servers:
@@ -88,8 +95,14 @@ SMALL_LIMIT = 2000
 @pytest.fixture
 def small_server(tmp_path) -> Iterator[str]:
     """Base URL of the app with a :data:`SMALL_LIMIT`-byte request limit, on its own port."""
-    app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN, "MAX_CONTENT_LENGTH": SMALL_LIMIT,
-                      "RESPONSES_DATABASE": str(tmp_path / "r.sqlite3")})
+    app = create_app(
+        {
+            "TESTING": True,
+            "API_TOKEN": TEST_TOKEN,
+            "MAX_CONTENT_LENGTH": SMALL_LIMIT,
+            "RESPONSES_DATABASE": str(tmp_path / "r.sqlite3"),
+        }
+    )
     server = ServerThread(app)
     server.start()
     yield server.url
@@ -98,12 +111,14 @@ def small_server(tmp_path) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def live_app(tmp_path_factory):
-    return create_app({
-        "TESTING": True,
-        "API_TOKEN": TEST_TOKEN,
-        "CHAT_COMPLETIONS_ENABLED": True,
-        "RESPONSES_DATABASE": str(tmp_path_factory.mktemp("live") / "responses.sqlite3"),
-    })
+    return create_app(
+        {
+            "TESTING": True,
+            "API_TOKEN": TEST_TOKEN,
+            "CHAT_COMPLETIONS_ENABLED": True,
+            "RESPONSES_DATABASE": str(tmp_path_factory.mktemp("live") / "responses.sqlite3"),
+        }
+    )
 
 
 @pytest.fixture(scope="session")

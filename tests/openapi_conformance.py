@@ -38,8 +38,7 @@ SPEC_PATH = Path(__file__).resolve().parent / "data" / "openresponses-openapi.js
 SPEC_URI = "urn:openresponses:openapi:2026-04-24"
 
 RESPONSE_EVENTS = ("response.created", "response.queued", "response.in_progress")
-TERMINAL_EVENTS = {"response.completed": "completed", "response.failed": "failed",
-                   "response.incomplete": "incomplete"}
+TERMINAL_EVENTS = {"response.completed": "completed", "response.failed": "failed", "response.incomplete": "incomplete"}
 # Text-like streams inside a content part: delta event -> (done event, field of the done event).
 PART_TEXT_EVENTS = {
     "response.output_text.delta": ("response.output_text.done", "text"),
@@ -51,6 +50,7 @@ PART_TEXT_FIELD = {"output_text": "text", "refusal": "refusal", "reasoning_text"
 
 
 # --------------------------------------------------------------------------------------------------- schemas
+
 
 @lru_cache(maxsize=1)
 def load_spec() -> dict[str, Any]:
@@ -78,8 +78,7 @@ def validator(schema_name: str) -> Draft202012Validator:
     """
     if schema_name not in load_spec()["components"]["schemas"]:
         raise KeyError(f"no schema {schema_name!r} in {SPEC_PATH.name}")
-    return Draft202012Validator({"$ref": f"{SPEC_URI}#/components/schemas/{schema_name}"},
-                                registry=registry())
+    return Draft202012Validator({"$ref": f"{SPEC_URI}#/components/schemas/{schema_name}"}, registry=registry())
 
 
 @lru_cache(maxsize=1)
@@ -122,8 +121,7 @@ def _into_union(error: ValidationError) -> ValidationError:
         branches: dict[Any, list[ValidationError]] = {}
         for sub in error.context:
             branches.setdefault(sub.relative_schema_path[0], []).append(sub)
-        meant = [errs for errs in branches.values()
-                 if not any(list(e.relative_path) == ["type"] for e in errs)]
+        meant = [errs for errs in branches.values() if not any(list(e.relative_path) == ["type"] for e in errs)]
         if len(meant) != 1:
             break
         error = best_match(meant[0])
@@ -135,6 +133,7 @@ def _pointer(path: Iterable[Any]) -> str:
 
 
 # --------------------------------------------------------------------------------------------------- results
+
 
 @dataclass(frozen=True)
 class Violation:
@@ -203,12 +202,19 @@ class ConformanceReport:
 
 # --------------------------------------------------------------------------------------------------- bodies
 
+
 def _media_type(content_type: str | None) -> str:
     return (content_type or "").split(";", 1)[0].strip().lower()
 
 
-def check_response_resource(body: Any, report: ConformanceReport | None = None, *, frame: int | None = None,
-                            where: str = "response", schema: bool = True) -> ConformanceReport:
+def check_response_resource(
+    body: Any,
+    report: ConformanceReport | None = None,
+    *,
+    frame: int | None = None,
+    where: str = "response",
+    schema: bool = True,
+) -> ConformanceReport:
     """Check one ``ResponseResource`` (a body, or the ``response`` of a stream event).
 
     Rules: the OpenAPI schema; ``function_call`` items with status ``completed`` carry ``arguments`` that
@@ -228,13 +234,18 @@ def check_response_resource(body: Any, report: ConformanceReport | None = None, 
             _check_arguments(report, item.get("arguments"), f"{where}.output[{index}].arguments", frame)
         if item.get("status") == "incomplete":
             if index != len(output) - 1:
-                report.add("INCOMPLETE_ITEM_NOT_LAST",
-                           f"{where}.output[{index}] is incomplete but {len(output) - 1 - index} item(s) follow it",
-                           frame)
+                report.add(
+                    "INCOMPLETE_ITEM_NOT_LAST",
+                    f"{where}.output[{index}] is incomplete but {len(output) - 1 - index} item(s) follow it",
+                    frame,
+                )
             if body.get("status") != "incomplete":
-                report.add("INCOMPLETE_ITEM_NOT_LAST",
-                           f"{where}.output[{index}] is incomplete but the response status is "
-                           f"{body.get('status')!r}, not 'incomplete'", frame)
+                report.add(
+                    "INCOMPLETE_ITEM_NOT_LAST",
+                    f"{where}.output[{index}] is incomplete but the response status is "
+                    f"{body.get('status')!r}, not 'incomplete'",
+                    frame,
+                )
     if body.get("status") == "incomplete" and not (body.get("incomplete_details") or {}).get("reason"):
         report.add("INCOMPLETE_DETAILS_MISSING", f"{where} is incomplete without incomplete_details.reason", frame)
     return report
@@ -269,6 +280,7 @@ def check_json_response(body: str | bytes, content_type: str | None) -> Conforma
 
 
 # --------------------------------------------------------------------------------------------------- SSE
+
 
 def parse_sse(text: str | bytes) -> tuple[list[SSEFrame], bool]:
     """Split an SSE body into frames (WHATWG HTML, "Server-sent events": event stream interpretation).
@@ -322,8 +334,8 @@ class _StreamState:
         self.response_id: str | None = None
         self.terminal_count = 0
         self.error_seen = False
-        self.items: dict[str, dict[str, Any]] = {}      # item id -> {state, output_index, type, done_item, ...}
-        self.order: list[str] = []                       # item ids in output_index order
+        self.items: dict[str, dict[str, Any]] = {}  # item id -> {state, output_index, type, done_item, ...}
+        self.order: list[str] = []  # item ids in output_index order
         self.parts: dict[tuple[Any, str, Any], dict[str, Any]] = {}  # (item id, kind, index) -> {state, text...}
         self.incomplete_item: str | None = None
         self.reported_states: set[str] = set()
@@ -336,9 +348,11 @@ class _StreamState:
         # Reported once per response state, so one missing response.in_progress is one violation.
         if self.response_state != "in_progress" and self.response_state not in self.reported_states:
             self.reported_states.add(self.response_state)
-            self.add("INVALID_RESPONSE_TRANSITION",
-                     f"{etype} while the response is {self.response_state!r} (items stream only in 'in_progress')",
-                     frame)
+            self.add(
+                "INVALID_RESPONSE_TRANSITION",
+                f"{etype} while the response is {self.response_state!r} (items stream only in 'in_progress')",
+                frame,
+            )
 
     def need_item(self, event: dict[str, Any], frame: int, *, kind: str | None = None) -> dict[str, Any] | None:
         etype = event["type"]
@@ -348,35 +362,52 @@ class _StreamState:
             self.add("UNKNOWN_ITEM", f"{etype} names item_id {item_id!r}, which no output_item.added announced", frame)
             return None
         if item["state"] != "active":
-            self.add("INVALID_ITEM_TRANSITION", f"{etype} for item {item_id!r}, which is already {item['state']}",
-                     frame)
+            self.add(
+                "INVALID_ITEM_TRANSITION", f"{etype} for item {item_id!r}, which is already {item['state']}", frame
+            )
         if event.get("output_index") != item["output_index"]:
-            self.add("OUTPUT_INDEX_MISMATCH", f"{etype} for item {item_id!r} says output_index "
-                     f"{event.get('output_index')!r}; the item was added at {item['output_index']}", frame)
+            self.add(
+                "OUTPUT_INDEX_MISMATCH",
+                f"{etype} for item {item_id!r} says output_index "
+                f"{event.get('output_index')!r}; the item was added at {item['output_index']}",
+                frame,
+            )
         if kind is not None and item["type"] != kind:
-            self.add("INVALID_ITEM_TRANSITION", f"{etype} for item {item_id!r} of type {item['type']!r}, "
-                     f"expected a {kind} item", frame)
+            self.add(
+                "INVALID_ITEM_TRANSITION",
+                f"{etype} for item {item_id!r} of type {item['type']!r}, expected a {kind} item",
+                frame,
+            )
         return item
 
     def need_part(self, event: dict[str, Any], frame: int, kind: str, index_field: str) -> dict[str, Any] | None:
         key = (event.get("item_id"), kind, event.get(index_field))
         part = self.parts.get(key)
         if part is None:
-            self.add("UNKNOWN_CONTENT_PART", f"{event['type']} names {index_field} {key[2]!r} of item {key[0]!r}, "
-                     f"which no {'content_part' if kind == 'content' else 'reasoning_summary_part'}.added announced",
-                     frame)
+            self.add(
+                "UNKNOWN_CONTENT_PART",
+                f"{event['type']} names {index_field} {key[2]!r} of item {key[0]!r}, "
+                f"which no {'content_part' if kind == 'content' else 'reasoning_summary_part'}.added announced",
+                frame,
+            )
             return None
         if part["state"] != "active":
-            self.add("INVALID_CONTENT_PART_TRANSITION", f"{event['type']} for {index_field} {key[2]} of item "
-                     f"{key[0]!r}, which is already {part['state']}", frame)
+            self.add(
+                "INVALID_CONTENT_PART_TRANSITION",
+                f"{event['type']} for {index_field} {key[2]} of item {key[0]!r}, which is already {part['state']}",
+                frame,
+            )
         return part
 
     # -- events
     def feed(self, event: dict[str, Any], frame: int) -> None:
         etype = event["type"]
         if self.response_state in TERMINAL_EVENTS.values():
-            self.add("INVALID_RESPONSE_TRANSITION",
-                     f"{etype} after the terminal event (response already {self.response_state})", frame)
+            self.add(
+                "INVALID_RESPONSE_TRANSITION",
+                f"{etype} after the terminal event (response already {self.response_state})",
+                frame,
+            )
             return
         if etype in RESPONSE_EVENTS or etype in TERMINAL_EVENTS:
             self.response_event(event, frame)
@@ -412,23 +443,35 @@ class _StreamState:
             "response.failed": {"idle", "created", "queued", "in_progress"},
         }[etype]
         if state not in allowed:
-            self.add("INVALID_RESPONSE_TRANSITION", f"{etype} while the response is {state!r} "
-                     f"(allowed from: {', '.join(sorted(allowed))})", frame)
+            self.add(
+                "INVALID_RESPONSE_TRANSITION",
+                f"{etype} while the response is {state!r} (allowed from: {', '.join(sorted(allowed))})",
+                frame,
+            )
         response = event.get("response") if isinstance(event.get("response"), dict) else {}
         new_state = etype.removeprefix("response.")
         if etype in TERMINAL_EVENTS:
             self.terminal_count += 1
             if response.get("status") != TERMINAL_EVENTS[etype]:
-                self.add("RESPONSE_STATUS_MISMATCH", f"{etype} carries a response with status "
-                         f"{response.get('status')!r}", frame)
+                self.add(
+                    "RESPONSE_STATUS_MISMATCH",
+                    f"{etype} carries a response with status {response.get('status')!r}",
+                    frame,
+                )
         elif response.get("status") in TERMINAL_EVENTS.values():
-            self.add("RESPONSE_STATUS_MISMATCH", f"{etype} carries a response that is already "
-                     f"{response.get('status')!r}", frame)
+            self.add(
+                "RESPONSE_STATUS_MISMATCH",
+                f"{etype} carries a response that is already {response.get('status')!r}",
+                frame,
+            )
         if self.response_id is None:
             self.response_id = response.get("id")
         elif response.get("id") != self.response_id:
-            self.add("RESPONSE_ID_MISMATCH", f"{etype} is about response {response.get('id')!r}, "
-                     f"the stream began with {self.response_id!r}", frame)
+            self.add(
+                "RESPONSE_ID_MISMATCH",
+                f"{etype} is about response {response.get('id')!r}, the stream began with {self.response_id!r}",
+                frame,
+            )
         self.response_state = new_state
 
     def item_added(self, event: dict[str, Any], frame: int) -> None:
@@ -442,16 +485,32 @@ class _StreamState:
             self.add("DUPLICATE_ITEM", f"output_item.added for item {item_id!r} a second time", frame)
             return
         if self.incomplete_item is not None:
-            self.add("INCOMPLETE_ITEM_NOT_LAST", f"item {item_id!r} added after item {self.incomplete_item!r} "
-                     "ended incomplete (an incomplete item MUST be the last one)", frame)
+            self.add(
+                "INCOMPLETE_ITEM_NOT_LAST",
+                f"item {item_id!r} added after item {self.incomplete_item!r} "
+                "ended incomplete (an incomplete item MUST be the last one)",
+                frame,
+            )
         if event.get("output_index") != len(self.order):
-            self.add("OUTPUT_INDEX_MISMATCH", f"item {item_id!r} added at output_index {event.get('output_index')!r}"
-                     f", expected {len(self.order)} (the next free index)", frame)
+            self.add(
+                "OUTPUT_INDEX_MISMATCH",
+                f"item {item_id!r} added at output_index {event.get('output_index')!r}"
+                f", expected {len(self.order)} (the next free index)",
+                frame,
+            )
         if item.get("status") in ("completed", "incomplete"):
             self.add("INVALID_ITEM_TRANSITION", f"item {item_id!r} is added already {item['status']!r}", frame)
-        self.items[item_id] = {"state": "active", "output_index": event.get("output_index"),
-                               "type": item.get("type"), "arguments": [], "arguments_done": None,
-                               "done_item": None, "frame": frame, "parts": 0, "summaries": 0}
+        self.items[item_id] = {
+            "state": "active",
+            "output_index": event.get("output_index"),
+            "type": item.get("type"),
+            "arguments": [],
+            "arguments_done": None,
+            "done_item": None,
+            "frame": frame,
+            "parts": 0,
+            "summaries": 0,
+        }
         self.order.append(item_id)
 
     def item_done(self, event: dict[str, Any], frame: int) -> None:
@@ -460,25 +519,35 @@ class _StreamState:
         item_id = done.get("id") if isinstance(done, dict) else None
         item = self.items.get(item_id) if isinstance(item_id, str) else None
         if item is None:
-            self.add("UNKNOWN_ITEM", f"output_item.done for item {item_id!r}, which no output_item.added announced",
-                     frame)
+            self.add(
+                "UNKNOWN_ITEM", f"output_item.done for item {item_id!r}, which no output_item.added announced", frame
+            )
             return
         if item["state"] != "active":
-            self.add("INVALID_ITEM_TRANSITION", f"output_item.done for item {item_id!r}, already {item['state']}",
-                     frame)
+            self.add(
+                "INVALID_ITEM_TRANSITION", f"output_item.done for item {item_id!r}, already {item['state']}", frame
+            )
             return
         if event.get("output_index") != item["output_index"]:
-            self.add("OUTPUT_INDEX_MISMATCH", f"output_item.done for item {item_id!r} says output_index "
-                     f"{event.get('output_index')!r}; it was added at {item['output_index']}", frame)
+            self.add(
+                "OUTPUT_INDEX_MISMATCH",
+                f"output_item.done for item {item_id!r} says output_index "
+                f"{event.get('output_index')!r}; it was added at {item['output_index']}",
+                frame,
+            )
         for (part_item, kind, index), part in self.parts.items():
             if part_item == item_id and part["state"] == "active":
-                self.add("CONTENT_PART_NOT_TERMINATED", f"item {item_id!r} is done while its {kind} part {index} "
-                         "is still open", frame)
+                self.add(
+                    "CONTENT_PART_NOT_TERMINATED",
+                    f"item {item_id!r} is done while its {kind} part {index} is still open",
+                    frame,
+                )
                 part["state"] = "abandoned"  # reported here, not again at the end of the stream
         status = done.get("status")
         if status == "in_progress":
-            self.add("INVALID_ITEM_TRANSITION", f"output_item.done for item {item_id!r} with status 'in_progress'",
-                     frame)
+            self.add(
+                "INVALID_ITEM_TRANSITION", f"output_item.done for item {item_id!r} with status 'in_progress'", frame
+            )
         item["state"] = "incomplete" if status == "incomplete" else "completed"
         item["done_item"] = done
         item["done_frame"] = frame
@@ -488,8 +557,11 @@ class _StreamState:
             arguments = done.get("arguments")
             streamed = item["arguments_done"] if item["arguments_done"] is not None else "".join(item["arguments"])
             if (item["arguments"] or item["arguments_done"] is not None) and arguments != streamed:
-                self.add("DELTA_MISMATCH", f"output_item.done for {item_id!r} has arguments {arguments!r}; "
-                         f"the stream built {streamed!r}", frame)
+                self.add(
+                    "DELTA_MISMATCH",
+                    f"output_item.done for {item_id!r} has arguments {arguments!r}; the stream built {streamed!r}",
+                    frame,
+                )
             if status == "completed":
                 _check_arguments(self.report, arguments, f"output_item.done item {item_id!r} arguments", frame)
         content = done.get("content") if isinstance(done.get("content"), list) else None
@@ -498,10 +570,17 @@ class _StreamState:
                 continue
             field_name = "content" if kind == "content" else "summary"
             holder = done.get(field_name) if field_name == "summary" else content
-            if isinstance(holder, list) and isinstance(index, int) and 0 <= index < len(holder) \
-                    and holder[index] != part["done_part"]:
-                self.add("PART_MISMATCH", f"item {item_id!r} {field_name}[{index}] differs from its "
-                         f"{kind}_part.done part", frame)
+            if (
+                isinstance(holder, list)
+                and isinstance(index, int)
+                and 0 <= index < len(holder)
+                and holder[index] != part["done_part"]
+            ):
+                self.add(
+                    "PART_MISMATCH",
+                    f"item {item_id!r} {field_name}[{index}] differs from its {kind}_part.done part",
+                    frame,
+                )
 
     def part_added(self, event: dict[str, Any], frame: int) -> None:
         self.need_live_response(event["type"], frame)
@@ -512,13 +591,20 @@ class _StreamState:
             return
         key = (event["item_id"], kind, event.get(index_field))
         if key in self.parts:
-            self.add("DUPLICATE_CONTENT_PART", f"{event['type']} for {index_field} {key[2]!r} of item {key[0]!r} "
-                     "a second time", frame)
+            self.add(
+                "DUPLICATE_CONTENT_PART",
+                f"{event['type']} for {index_field} {key[2]!r} of item {key[0]!r} a second time",
+                frame,
+            )
             return
         counter = "summaries" if summary else "parts"
         if event.get(index_field) != item[counter]:
-            self.add("CONTENT_INDEX_MISMATCH", f"{event['type']} at {index_field} {event.get(index_field)!r}, "
-                     f"expected {item[counter]} (the next free index)", frame)
+            self.add(
+                "CONTENT_INDEX_MISMATCH",
+                f"{event['type']} at {index_field} {event.get(index_field)!r}, "
+                f"expected {item[counter]} (the next free index)",
+                frame,
+            )
         item[counter] += 1
         self.parts[key] = {"state": "active", "deltas": [], "text_done": None, "done_part": None}
 
@@ -538,8 +624,12 @@ class _StreamState:
         if text_field is not None and (part["deltas"] or part["text_done"] is not None):
             built = part["text_done"] if part["text_done"] is not None else "".join(part["deltas"])
             if done_part.get(text_field) != built:
-                self.add("DELTA_MISMATCH", f"{event['type']} part {text_field} {done_part.get(text_field)!r} "
-                         f"differs from the streamed text {built!r}", frame)
+                self.add(
+                    "DELTA_MISMATCH",
+                    f"{event['type']} part {text_field} {done_part.get(text_field)!r} "
+                    f"differs from the streamed text {built!r}",
+                    frame,
+                )
 
     def part_text(self, event: dict[str, Any], frame: int, kind: str, index_field: str) -> None:
         etype = event["type"]
@@ -575,45 +665,64 @@ class _StreamState:
             return
         built = "".join(item["arguments"])
         if event.get("arguments") != built:
-            self.add("DELTA_MISMATCH", f"function_call_arguments.done says {event.get('arguments')!r}; the deltas "
-                     f"concatenate to {built!r}", frame)
+            self.add(
+                "DELTA_MISMATCH",
+                f"function_call_arguments.done says {event.get('arguments')!r}; the deltas concatenate to {built!r}",
+                frame,
+            )
         item["arguments_done"] = event.get("arguments")
 
     # -- end of stream
     def finish(self, final: dict[str, Any] | None) -> None:
         if self.terminal_count == 0:
-            self.add("RESPONSE_NOT_TERMINATED", "the stream ended without response.completed, response.incomplete "
-                     "or response.failed", None)
+            self.add(
+                "RESPONSE_NOT_TERMINATED",
+                "the stream ended without response.completed, response.incomplete or response.failed",
+                None,
+            )
         if self.error_seen and self.response_state != "failed":
-            self.add("ERROR_WITHOUT_FAILED", "an error event was not followed by response.failed "
-                     f"(the response ended {self.response_state!r})", None)
+            self.add(
+                "ERROR_WITHOUT_FAILED",
+                f"an error event was not followed by response.failed (the response ended {self.response_state!r})",
+                None,
+            )
         for item_id, item in self.items.items():
             if item["state"] == "active":
-                self.add("ITEM_NOT_TERMINATED", f"item {item_id!r} was added (frame {item['frame']}) but never done",
-                         None)
+                self.add(
+                    "ITEM_NOT_TERMINATED", f"item {item_id!r} was added (frame {item['frame']}) but never done", None
+                )
         for (item_id, kind, index), part in self.parts.items():
             if part["state"] == "active":
-                self.add("CONTENT_PART_NOT_TERMINATED", f"{kind} part {index} of item {item_id!r} was never done",
-                         None)
+                self.add("CONTENT_PART_NOT_TERMINATED", f"{kind} part {index} of item {item_id!r} was never done", None)
         if self.incomplete_item is not None and self.response_state != "incomplete":
-            self.add("INCOMPLETE_ITEM_NOT_LAST", f"item {self.incomplete_item!r} ended incomplete but the response "
-                     f"ended {self.response_state!r}, not 'incomplete'", None)
+            self.add(
+                "INCOMPLETE_ITEM_NOT_LAST",
+                f"item {self.incomplete_item!r} ended incomplete but the response "
+                f"ended {self.response_state!r}, not 'incomplete'",
+                None,
+            )
         if final is None:
             return
         output = final.get("output") if isinstance(final.get("output"), list) else []
         if len(output) != len(self.order):
-            self.add("ITEM_MISMATCH", f"the final response has {len(output)} output item(s); the stream added "
-                     f"{len(self.order)}", None)
+            self.add(
+                "ITEM_MISMATCH",
+                f"the final response has {len(output)} output item(s); the stream added {len(self.order)}",
+                None,
+            )
         for item_id in self.order:
             item = self.items[item_id]
             index = item["output_index"]
             if item["done_item"] is None or not isinstance(index, int) or not 0 <= index < len(output):
                 continue
             if output[index] != item["done_item"]:
-                self.add("ITEM_MISMATCH", f"output_item.done item {item_id!r} (frame {item['done_frame']}) differs "
-                         "from the final "
-                         f"response's output[{index}]: {_first_difference(item['done_item'], output[index])}",
-                         None)
+                self.add(
+                    "ITEM_MISMATCH",
+                    f"output_item.done item {item_id!r} (frame {item['done_frame']}) differs "
+                    "from the final "
+                    f"response's output[{index}]: {_first_difference(item['done_item'], output[index])}",
+                    None,
+                )
 
 
 def _first_difference(left: Any, right: Any, path: str = "") -> str:
@@ -652,8 +761,11 @@ def check_stream(body: str | bytes, content_type: str | None) -> ConformanceRepo
     final: dict[str, Any] | None = None
     for index, frame in enumerate(frames):
         if frame.ids:
-            report.add("ID_FIELD_PRESENT", f"an id: line ({frame.ids[0]!r}) at line {frame.line}; servers SHOULD "
-                       "NOT use the SSE id field", index)
+            report.add(
+                "ID_FIELD_PRESENT",
+                f"an id: line ({frame.ids[0]!r}) at line {frame.line}; servers SHOULD NOT use the SSE id field",
+                index,
+            )
         if done_frame is not None:
             report.add("DATA_AFTER_DONE", f"a frame after data: [DONE] (frame {done_frame})", index)
         if frame.data is None:
@@ -678,8 +790,9 @@ def check_stream(body: str | bytes, content_type: str | None) -> ConformanceRepo
         sequence = event.get("sequence_number")
         if isinstance(sequence, int) and not isinstance(sequence, bool):
             if last_sequence is not None and sequence <= last_sequence:
-                report.add("NON_MONOTONIC_SEQUENCE", f"{etype} has sequence_number {sequence} after {last_sequence}",
-                           index)
+                report.add(
+                    "NON_MONOTONIC_SEQUENCE", f"{etype} has sequence_number {sequence} after {last_sequence}", index
+                )
             last_sequence = sequence
         schema_name = known.get(etype)
         if schema_name is None:
@@ -717,8 +830,9 @@ def check_websocket_turn(messages: Iterable[str]) -> ConformanceReport:
     report = ConformanceReport()
     for index, message in enumerate(messages):
         if message == "[DONE]":
-            report.add("DONE_ON_WEBSOCKET", "a [DONE] message: WebSocket mode ends a turn with its terminal event",
-                       index)
+            report.add(
+                "DONE_ON_WEBSOCKET", "a [DONE] message: WebSocket mode ends a turn with its terminal event", index
+            )
             continue
         try:
             event = json.loads(message)

@@ -12,9 +12,14 @@ SAMPLES = Path(__file__).parent / "data" / "samples"
 CONVERSATIONS_DIR = Path(__file__).resolve().parent.parent / "webapp" / "examples" / "conversations"
 
 
-@pytest.mark.parametrize("name, source", [("chat-completions.json", "chat_completions"),
-                                          ("anthropic-messages.json", "anthropic"),
-                                          ("gemini-contents.json", "gemini")])
+@pytest.mark.parametrize(
+    "name, source",
+    [
+        ("chat-completions.json", "chat_completions"),
+        ("anthropic-messages.json", "anthropic"),
+        ("gemini-contents.json", "gemini"),
+    ],
+)
 def test_a_provider_conversation_as_parsed_json(client, name, source):
     journal = json.loads((CONVERSATIONS_DIR / name).read_text())
     answer = client.post("/api/convert", json={"journal": journal})
@@ -36,19 +41,32 @@ def test_the_cut_off_response_says_why(client):
     journal = json.loads((CONVERSATIONS_DIR / "chat-completions-truncated.json").read_text())
     body = client.post("/api/convert", json={"journal": journal}).get_json()
     assert body["items"][0]["status"] == "incomplete"
-    assert body["notes"] == [{"index": 0, "path": "choices[0].message.tool_calls[0]",
-                              "pointer": "/choices/0/message/tool_calls/0", "code": "cut_off",
-                              "message": body["notes"][0]["message"]}]
+    assert body["notes"] == [
+        {
+            "index": 0,
+            "path": "choices[0].message.tool_calls[0]",
+            "pointer": "/choices/0/message/tool_calls/0",
+            "code": "cut_off",
+            "message": body["notes"][0]["message"],
+        }
+    ]
 
 
-@pytest.mark.parametrize("payload, param, code, words", [
-    ({}, "journal", "missing_required_parameter", "journal is required"),
-    ({"journal": [], "from": "cohere"}, "from", "invalid_value", "from must be"),
-    ({"journal": '{"a":'}, "journal", "unusable_journal", "line 1, column 6"),
-    ({"journal": {"foo": 1}}, "journal", "unusable_journal", "not a conversation"),
-    ({"journal": {"messages": [{"role": "user", "content": "x"}, 7]}, "from": "anthropic"}, "journal",
-     "unusable_journal", "journal/messages/1: "),
-])
+@pytest.mark.parametrize(
+    "payload, param, code, words",
+    [
+        ({}, "journal", "missing_required_parameter", "journal is required"),
+        ({"journal": [], "from": "cohere"}, "from", "invalid_value", "from must be"),
+        ({"journal": '{"a":'}, "journal", "unusable_journal", "line 1, column 6"),
+        ({"journal": {"foo": 1}}, "journal", "unusable_journal", "not a conversation"),
+        (
+            {"journal": {"messages": [{"role": "user", "content": "x"}, 7]}, "from": "anthropic"},
+            "journal",
+            "unusable_journal",
+            "journal/messages/1: ",
+        ),
+    ],
+)
 def test_unusable_requests_name_the_place(client, payload, param, code, words):
     answer = client.post("/api/convert", json=payload)
     assert answer.status_code == 400
@@ -80,10 +98,14 @@ def test_the_gate_finds_each_provider_sample_replayable_as_text_too(client, name
 
 
 def test_gate_findings_of_a_converted_journal_point_at_the_source(client):
-    messages = [{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {
-        "name": "get_weather", "arguments": "{}"}}]},
-                {"role": "tool", "tool_call_id": "c1", "content": "a"},
-                {"role": "tool", "tool_call_id": "c1", "content": "again"}]
+    messages = [
+        {
+            "role": "assistant",
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "a"},
+        {"role": "tool", "tool_call_id": "c1", "content": "again"},
+    ]
     body = client.post("/api/gate", json={"journal": messages, "from": "chat_completions"}).get_json()
     duplicate = next(f for f in body["findings"] if f["code"] == "duplicate_output")
     assert duplicate["origin"] == "[2]" and "(messages" not in duplicate["message"]

@@ -6,9 +6,12 @@ import json
 
 import pytest
 
-WEATHER = {"type": "object", "properties": {"location": {"type": "string"},
-                                            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
-           "required": ["location"], "additionalProperties": False}
+WEATHER = {
+    "type": "object",
+    "properties": {"location": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+    "required": ["location"],
+    "additionalProperties": False,
+}
 TOOLS = [{"type": "function", "name": "get_weather", "parameters": WEATHER}]
 
 
@@ -19,8 +22,14 @@ def short_pattern_budget(monkeypatch):
 
 
 def call(arguments: str, status: str = "completed", call_id: str = "call_1") -> dict:
-    return {"type": "function_call", "id": "fc_1", "call_id": call_id, "name": "get_weather",
-            "arguments": arguments, "status": status}
+    return {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": call_id,
+        "name": "get_weather",
+        "arguments": arguments,
+        "status": status,
+    }
 
 
 def post(client, body, **kwargs):
@@ -42,17 +51,27 @@ def assert_error(response, status: int, param: str | None = None, words: str = "
 def test_one_item_ok(client):
     response = post(client, {"item": call('{"location":"Paris"}'), "schema": WEATHER})
     assert response.status_code == 200
-    assert response.get_json() == {"reason": "ok", "ok": True,
-                                   "message": "may be executed, and its function_call_output written",
-                                   "errors": [], "parse_error": None, "schema_error": None, "dialect": "2020-12",
-                                   "refused_by": [], "findings": []}
+    assert response.get_json() == {
+        "reason": "ok",
+        "ok": True,
+        "message": "may be executed, and its function_call_output written",
+        "errors": [],
+        "parse_error": None,
+        "schema_error": None,
+        "dialect": "2020-12",
+        "refused_by": [],
+        "findings": [],
+    }
 
 
 def test_one_item_schema_errors_point_at_members(client):
     body = post(client, {"item": call('{"unit":"kelvin","extra":1}'), "schema": WEATHER}).get_json()
     assert body["reason"] == "arguments_schema" and body["ok"] is False
     assert [(e["pointer"], e["keyword"]) for e in body["errors"]] == [
-        ("/location", "required"), ("/extra", "additionalProperties"), ("/unit", "enum")]
+        ("/location", "required"),
+        ("/extra", "additionalProperties"),
+        ("/unit", "enum"),
+    ]
     for error in body["errors"]:
         assert set(error) == {"pointer", "keyword", "schema_path", "message"}
 
@@ -60,28 +79,41 @@ def test_one_item_schema_errors_point_at_members(client):
 def test_one_item_parse_error_has_line_and_column(client):
     body = post(client, {"item": call('{"location":"Paris","location":"Rome"}'), "schema": WEATHER}).get_json()
     assert body["reason"] == "arguments_parse"
-    assert body["parse_error"] == {"message": body["parse_error"]["message"], "code": "duplicate_key",
-                                   "line": 1, "column": 21}
+    assert body["parse_error"] == {
+        "message": body["parse_error"]["message"],
+        "code": "duplicate_key",
+        "line": 1,
+        "column": 21,
+    }
 
 
-@pytest.mark.parametrize(("item", "reason"), [
-    ({"type": "openai:web_search_call", "id": "ws_1", "status": "completed"}, "namespaced"),
-    ({"type": "function_call_output", "call_id": "c", "output": "x"}, "not_function_call"),
-    (call('{"location":"Par', status="incomplete"), "status"),
-    ({**call("{}"), "arguments": {"location": "Paris"}}, "arguments_type"),
-])
+@pytest.mark.parametrize(
+    ("item", "reason"),
+    [
+        ({"type": "openai:web_search_call", "id": "ws_1", "status": "completed"}, "namespaced"),
+        ({"type": "function_call_output", "call_id": "c", "output": "x"}, "not_function_call"),
+        (call('{"location":"Par', status="incomplete"), "status"),
+        ({**call("{}"), "arguments": {"location": "Paris"}}, "arguments_type"),
+    ],
+)
 def test_one_item_reasons(client, item, reason):
     assert post(client, {"item": item, "schema": WEATHER}).get_json()["reason"] == reason
 
 
-@pytest.mark.parametrize(("schema", "pointer", "words"), [
-    ({"$ref": "http://169.254.169.254/latest/meta-data"}, "/$ref", "remote references are disabled"),
-    ({"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}, "/$defs/b/$ref",
-     "cycle"),
-    ({"$schema": "http://json-schema.org/draft-07/schema/#"}, "/$schema", "did you mean"),
-    ({"properties": {"a": {"pattern": "(x"}}}, "/properties/a/pattern", "regex"),
-    ({"type": "objekt"}, "/type", "not a valid 2020-12 schema"),
-])
+@pytest.mark.parametrize(
+    ("schema", "pointer", "words"),
+    [
+        ({"$ref": "http://169.254.169.254/latest/meta-data"}, "/$ref", "remote references are disabled"),
+        (
+            {"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"},
+            "/$defs/b/$ref",
+            "cycle",
+        ),
+        ({"$schema": "http://json-schema.org/draft-07/schema/#"}, "/$schema", "did you mean"),
+        ({"properties": {"a": {"pattern": "(x"}}}, "/properties/a/pattern", "regex"),
+        ({"type": "objekt"}, "/type", "not a valid 2020-12 schema"),
+    ],
+)
 def test_an_unusable_schema_is_reported_apart_from_the_item(client, schema, pointer, words):
     response = post(client, {"item": call('{"location":"Paris"}'), "schema": schema})
     assert response.status_code == 200
@@ -109,21 +141,41 @@ def test_format_assertion(client):
 
 
 def test_journal_as_items(client):
-    items = [{"type": "message", "role": "user", "content": "hi"}, call('{"location":"Paris"}'),
-             {"type": "function_call_output", "call_id": "call_9", "output": "x"}]
+    items = [
+        {"type": "message", "role": "user", "content": "hi"},
+        call('{"location":"Paris"}'),
+        {"type": "function_call_output", "call_id": "call_9", "output": "x"},
+    ]
     body = post(client, {"items": items, "tools": TOOLS}).get_json()
     assert body["replayable"] is False
-    assert [(i["index"], i["reason"]) for i in body["items"]] == [(0, "not_function_call"), (1, "ok"),
-                                                                 (2, "not_function_call")]
-    assert body["findings"] == [{"code": "orphan_output", "index": 2, "call_id": "call_9",
-                                 "message": body["findings"][0]["message"], "severity": "error",
-                                 "pointer": None, "line": None, "column": None}]
+    assert [(i["index"], i["reason"]) for i in body["items"]] == [
+        (0, "not_function_call"),
+        (1, "ok"),
+        (2, "not_function_call"),
+    ]
+    assert body["findings"] == [
+        {
+            "code": "orphan_output",
+            "index": 2,
+            "call_id": "call_9",
+            "message": body["findings"][0]["message"],
+            "severity": "error",
+            "pointer": None,
+            "line": None,
+            "column": None,
+        }
+    ]
 
 
 def test_journal_as_jsonl_text(client):
-    text = "\n".join(json.dumps(x) for x in ({"type": "message", "role": "user", "content": "hi"},
-                                            call('{"location":"Paris"}'),
-                                            {"type": "function_call_output", "call_id": "call_1", "output": "x"}))
+    text = "\n".join(
+        json.dumps(x)
+        for x in (
+            {"type": "message", "role": "user", "content": "hi"},
+            call('{"location":"Paris"}'),
+            {"type": "function_call_output", "call_id": "call_1", "output": "x"},
+        )
+    )
     body = post(client, {"journal": text, "tools": TOOLS}).get_json()
     assert body["replayable"] is True and body["shape"] == "jsonl" and body["findings"] == []
 
@@ -143,31 +195,33 @@ def test_journal_allowed_tools(client):
 
 
 def test_journal_tool_choice_with_a_call_named_by_a_list_is_a_finding_not_a_500(client):
-    response = post(client, {"items": [{**call("{}"), "name": ["get_weather"]}], "tools": TOOLS,
-                             "tool_choice": "none"})
+    response = post(client, {"items": [{**call("{}"), "name": ["get_weather"]}], "tools": TOOLS, "tool_choice": "none"})
     assert response.status_code == 200
     assert [f["code"] for f in response.get_json()["findings"]] == ["missing_name"]
 
 
-@pytest.mark.parametrize(("body", "param", "words"), [
-    ("this is not json", None, "not valid JSON: line 1, column 1"),
-    ('{"item": {"type": "function_call",}}', None, "line 1, column 34"),
-    ("", None, "empty"),
-    ("[1, 2]", None, "must be a JSON object"),
-    ('{"item": "x"}', "item", "item must be an Open Responses item"),
-    ('{"item": {}, "schema": "object"}', "schema", "schema must be a JSON Schema"),
-    ('{"item": {}, "format_assertion": "yes"}', "format_assertion", "true or false"),
-    ('{"items": {"type": "message"}}', "items", "items must be a JSON array"),
-    ('{"items": [], "tools": {"a": 1}}', "tools", "tools must be a JSON array"),
-    ('{"journal": 5}', "journal", "journal must be"),
-    ('{"journal": "{\\"a\\": 1,}"}', "journal", "journal: line 1, column"),
-    ('{"journal": "{\\"a\\": 1}\\n[1]"}', "journal", "JSON Lines, line 2"),
-    ('{"journal": {"output": 3}}', "journal", "/output"),
-    ('{"item": {}, "items": []}', "items", "not item and items"),
-    ('{"tools": []}', "item", "Send"),
-    ("[" * 5000 + "]" * 5000, None, "deeper than"),
-    ('{"item": ' + "[" * 150 + "]" * 150 + "}", None, "deeper than"),
-])
+@pytest.mark.parametrize(
+    ("body", "param", "words"),
+    [
+        ("this is not json", None, "not valid JSON: line 1, column 1"),
+        ('{"item": {"type": "function_call",}}', None, "line 1, column 34"),
+        ("", None, "empty"),
+        ("[1, 2]", None, "must be a JSON object"),
+        ('{"item": "x"}', "item", "item must be an Open Responses item"),
+        ('{"item": {}, "schema": "object"}', "schema", "schema must be a JSON Schema"),
+        ('{"item": {}, "format_assertion": "yes"}', "format_assertion", "true or false"),
+        ('{"items": {"type": "message"}}', "items", "items must be a JSON array"),
+        ('{"items": [], "tools": {"a": 1}}', "tools", "tools must be a JSON array"),
+        ('{"journal": 5}', "journal", "journal must be"),
+        ('{"journal": "{\\"a\\": 1,}"}', "journal", "journal: line 1, column"),
+        ('{"journal": "{\\"a\\": 1}\\n[1]"}', "journal", "JSON Lines, line 2"),
+        ('{"journal": {"output": 3}}', "journal", "/output"),
+        ('{"item": {}, "items": []}', "items", "not item and items"),
+        ('{"tools": []}', "item", "Send"),
+        ("[" * 5000 + "]" * 5000, None, "deeper than"),
+        ('{"item": ' + "[" * 150 + "]" * 150 + "}", None, "deeper than"),
+    ],
+)
 def test_malformed_requests_are_400_naming_the_param(client, body, param, words):
     assert_error(post(client, body), 400, param, words)
 
@@ -180,8 +234,10 @@ def test_a_lone_surrogate_in_the_request_is_answered(client):
     assert "\\ud800" in response.get_data(as_text=True)
 
 
-AMBIGUOUS = ('{"type":"openai:x","type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather",'
-             '"arguments":"{\\"location\\":\\"Paris\\"}","status":"in_progress","status":"completed"}')
+AMBIGUOUS = (
+    '{"type":"openai:x","type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather",'
+    '"arguments":"{\\"location\\":\\"Paris\\"}","status":"in_progress","status":"completed"}'
+)
 
 
 def column_of(text: str, marker: str) -> int:
@@ -201,22 +257,28 @@ def test_an_item_with_duplicate_envelope_members_is_refused_naming_the_place(cli
     assert "must never be replayed" in error["message"]
 
 
-@pytest.mark.parametrize(("body", "param", "pointer"), [
-    ('{"item": {"type": "message"}, "item": ' + AMBIGUOUS + "}", "item", "/item"),
-    ('{"item": {"type": "message"}, "schema": {"type": "object", "type": "string"}}', "schema", "/schema/type"),
-    ('{"items": [], "tools": [{"type": "function", "name": "a", "name": "b"}]}', "tools", "/tools/0/name"),
-    ('{"items": [], "tool_choice": "none", "tool_choice": "auto"}', "tool_choice", "/tool_choice"),
-    ('{"items": [], "format_assertion": true, "format_assertion": false}', "format_assertion", "/format_assertion"),
-])
+@pytest.mark.parametrize(
+    ("body", "param", "pointer"),
+    [
+        ('{"item": {"type": "message"}, "item": ' + AMBIGUOUS + "}", "item", "/item"),
+        ('{"item": {"type": "message"}, "schema": {"type": "object", "type": "string"}}', "schema", "/schema/type"),
+        ('{"items": [], "tools": [{"type": "function", "name": "a", "name": "b"}]}', "tools", "/tools/0/name"),
+        ('{"items": [], "tool_choice": "none", "tool_choice": "auto"}', "tool_choice", "/tool_choice"),
+        ('{"items": [], "format_assertion": true, "format_assertion": false}', "format_assertion", "/format_assertion"),
+    ],
+)
 def test_duplicates_that_make_the_request_unclear_are_400(client, body, param, pointer):
     error = assert_error(post(client, body), 400, param, f"at {pointer} ")
     assert error["code"] == "duplicate_member"
 
 
-@pytest.mark.parametrize(("field", "text", "pointer"), [
-    ("items", "[" + AMBIGUOUS + "]", "/items/0/status"),
-    ("journal", '{"object": "response", "output": [' + AMBIGUOUS + "]}", "/journal/output/0/status"),
-])
+@pytest.mark.parametrize(
+    ("field", "text", "pointer"),
+    [
+        ("items", "[" + AMBIGUOUS + "]", "/items/0/status"),
+        ("journal", '{"object": "response", "output": [' + AMBIGUOUS + "]}", "/journal/output/0/status"),
+    ],
+)
 def test_a_journal_with_duplicate_members_is_not_replayable(client, field, text, pointer):
     body = '{"tools": ' + json.dumps(TOOLS) + ', "' + field + '": ' + text + "}"
     report = post(client, body).get_json()
@@ -224,7 +286,11 @@ def test_a_journal_with_duplicate_members_is_not_replayable(client, field, text,
     found = [f for f in report["findings"] if f["code"] == "duplicate_member"]
     assert [f["pointer"] for f in found] == [pointer.replace("status", "type"), pointer]
     assert (found[1]["index"], found[1]["line"], found[1]["column"], found[1]["severity"]) == (
-        0, 1, column_of(body, '"status":"completed"'), "error")
+        0,
+        1,
+        column_of(body, '"status":"completed"'),
+        "error",
+    )
 
 
 def test_a_journal_sent_as_text_is_placed_in_its_own_text(client):
@@ -233,7 +299,8 @@ def test_a_journal_sent_as_text_is_placed_in_its_own_text(client):
     found = [f for f in report["findings"] if f["code"] == "duplicate_member"]
     assert [(f["index"], f["pointer"], f["line"], f["column"]) for f in found] == [
         (0, "/0/type", 1, column_of(text, '"type":"function_call"')),
-        (0, "/0/status", 1, column_of(text, '"status":"completed"'))]
+        (0, "/0/status", 1, column_of(text, '"status":"completed"')),
+    ]
     assert report["replayable"] is False
 
 
@@ -292,10 +359,16 @@ def deep_call(levels: int) -> dict:
     return call("[" * levels + "]" * levels)
 
 
-@pytest.mark.parametrize(("setting", "levels", "reason"), [
-    (None, 20, "ok"), (10, 20, "arguments_parse"), (20, 20, "ok"),
-    (None, 120, "arguments_parse"), (150, 120, "ok"),
-])
+@pytest.mark.parametrize(
+    ("setting", "levels", "reason"),
+    [
+        (None, 20, "ok"),
+        (10, 20, "arguments_parse"),
+        (20, 20, "ok"),
+        (None, 120, "arguments_parse"),
+        (150, 120, "ok"),
+    ],
+)
 def test_json_max_depth_is_the_gates_depth(app, client, setting, levels, reason):
     """The setting, not a constant of the gate, decides how deep a call's arguments may nest."""
     if setting is not None:
@@ -316,8 +389,14 @@ def test_json_max_depth_limits_the_body_too(app, client):
     assert_error(post(client, {"journal": json.dumps([[[[[[1]]]]]])}), 400, "journal", "deeper than")
 
 
-@pytest.mark.parametrize(("change", "code"), [({"call_id": None}, "missing_call_id"), ({"name": None}, "missing_name"),
-                                              ({"name": 5, "call_id": [1]}, "missing_name")])
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        ({"call_id": None}, "missing_call_id"),
+        ({"name": None}, "missing_name"),
+        ({"name": 5, "call_id": [1]}, "missing_name"),
+    ],
+)
 def test_one_call_that_cannot_be_paired_or_named_is_never_ok(client, change, code):
     """From a fresh user's audit: {"type": "function_call", "status": "completed", "arguments": "{}"} with any
     schema was ok, while the CLI and /v1/responses refuse it (a FunctionCall requires call_id and name)."""
@@ -332,8 +411,10 @@ def test_one_call_that_cannot_be_paired_or_named_is_never_ok(client, change, cod
 def test_a_tool_definition_as_the_schema_is_read_as_its_parameters(client):
     # From a fresh user's audit: the Schema page takes the tool definition, /api/gate called it an unusable schema.
     parameters = {"type": "object", "properties": {"region": {"enum": ["apac"]}}, "required": ["region"]}
-    for tool in ({"type": "function", "name": "get_weather", "parameters": parameters},
-                 {"type": "function", "function": {"name": "get_weather", "parameters": parameters}}):
+    for tool in (
+        {"type": "function", "name": "get_weather", "parameters": parameters},
+        {"type": "function", "function": {"name": "get_weather", "parameters": parameters}},
+    ):
         good = post(client, {"item": call('{"region": "apac"}'), "schema": tool}).get_json()
         bad = post(client, {"item": call('{"region": "emea"}'), "schema": tool}).get_json()
         assert (good["reason"], good["ok"], bad["reason"]) == ("ok", True, "arguments_schema")
@@ -349,8 +430,10 @@ def test_a_tool_definition_of_another_name_is_no_schema_for_the_call(client):
 
 
 def test_a_list_of_tool_definitions_as_the_schema_is_the_tools(client):
-    tools = [{"type": "function", "name": "other_tool", "parameters": {"type": "object"}},
-             {"type": "function", "name": "get_weather", "parameters": {"type": "object", "required": ["region"]}}]
+    tools = [
+        {"type": "function", "name": "other_tool", "parameters": {"type": "object"}},
+        {"type": "function", "name": "get_weather", "parameters": {"type": "object", "required": ["region"]}},
+    ]
     good = post(client, {"item": {**call('{"region": "apac"}'), "name": "get_weather"}, "schema": tools}).get_json()
     assert (good["reason"], good["ok"]) == ("ok", True)
     assert post(client, {"item": call("{}"), "schema": [1]}).status_code == 400

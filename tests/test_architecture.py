@@ -40,8 +40,9 @@ def readme_modules() -> set[str]:
         if not continuation:
             while folders and folders[-1][0] >= indent:
                 folders.pop()
-            if head.endswith("/") and not head.startswith(("templates", "static", "tests", "benchmarks", "docs",
-                                                           "scripts")):
+            if head.endswith("/") and not head.startswith(
+                ("templates", "static", "tests", "benchmarks", "docs", "scripts")
+            ):
                 base = folders[-1][1] if folders else ""
                 folders.append((indent, base + head))
             last_entry = (indent, head)
@@ -56,14 +57,21 @@ def readme_modules() -> set[str]:
 def test_the_readme_layout_names_every_module_and_only_modules_that_exist():
     named = readme_modules()
     present = {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if "web/pages" not in str(p)}
-    present -= {"core/responses/__init__.py", "core/convert/__init__.py", "core/json/__init__.py",
-                "core/schema/__init__.py", "web/api/__init__.py", "web/pages/__init__.py"}  # packages' markers
+    present -= {
+        "core/responses/__init__.py",
+        "core/convert/__init__.py",
+        "core/json/__init__.py",
+        "core/schema/__init__.py",
+        "web/api/__init__.py",
+        "web/pages/__init__.py",
+    }  # packages' markers
     assert sorted(named - {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")}) == [], "named, missing"
     assert sorted(present - named) == [], "modules README's Layout does not name"
 
 
 def test_every_page_has_its_module_and_templates():
     from webapp.web import PAGES
+
     for page in PAGES:
         assert (PACKAGE / "web" / "pages" / f"{page.blueprint}.py").is_file()
         for template in ("page.html", "_landing.html"):
@@ -97,15 +105,19 @@ ALL_MODULES = sorted(PACKAGE.rglob("*.py"))
 
 @pytest.mark.parametrize("path", CORE_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_core_module_imports_no_web_framework(path):
-    bad = sorted({f"{m}.{n}" if n else m for m, n in imports(path)
-                  if any(m == f or m.startswith(f + ".") for f in FORBIDDEN)})
+    bad = sorted(
+        {f"{m}.{n}" if n else m for m, n in imports(path) if any(m == f or m.startswith(f + ".") for f in FORBIDDEN)}
+    )
     assert bad == [], f"{path.relative_to(PACKAGE)} is in the pure core but imports {bad}"
 
 
 @pytest.mark.parametrize("path", ALL_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_private_name_is_imported_from_another_module(path):
-    bad = sorted(f"{m}.{n}" for m, n in imports(path)
-                 if m.startswith("webapp") and n and n.startswith("_") and not n.startswith("__"))
+    bad = sorted(
+        f"{m}.{n}"
+        for m, n in imports(path)
+        if m.startswith("webapp") and n and n.startswith("_") and not n.startswith("__")
+    )
     assert bad == [], f"{path.relative_to(PACKAGE)} imports private names {bad}"
 
 
@@ -114,7 +126,14 @@ PAGE_MODULES = sorted((PACKAGE / "web" / "pages").glob("*.py"))
 
 @pytest.mark.parametrize("path", PAGE_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_page_views_read_their_fields_through_forms(path):
-    bad = sorted({f"request.{node.attr}" for node in ast.walk(ast.parse(path.read_text(), str(path)))
-                  if isinstance(node, ast.Attribute) and node.attr in ("form", "args", "files", "values")
-                  and isinstance(node.value, ast.Name) and node.value.id == "request"})
+    bad = sorted(
+        {
+            f"request.{node.attr}"
+            for node in ast.walk(ast.parse(path.read_text(), str(path)))
+            if isinstance(node, ast.Attribute)
+            and node.attr in ("form", "args", "files", "values")
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "request"
+        }
+    )
     assert bad == [], f"{path.relative_to(PACKAGE)} reads {bad}: use webapp.web.forms (text, flag, choice, upload)"

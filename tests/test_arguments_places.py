@@ -30,14 +30,23 @@ def test_format_places_the_error_of_each_json_lines_record():
 def test_diff_places_a_journal_sides_arguments_parse():
     right = LINE + "\n" + json.dumps(dict(CUT, call_id="d", arguments="{}")) + "\n" + LINE.replace('"c"', '"e"')
     page = diff_page(json.dumps([dict(CUT, arguments="{}")]), right)
-    assert [(r.code, r.at) for r in page.verdicts[1].refusals] == [("arguments_parse", (1, END)),
-                                                                   ("arguments_parse", (3, END))]
+    assert [(r.code, r.at) for r in page.verdicts[1].refusals] == [
+        ("arguments_parse", (1, END)),
+        ("arguments_parse", (3, END)),
+    ]
 
 
 def test_journal_rows_place_it_for_open_responses_items_only():
     check = check_conversation(json.dumps({"type": "message", "role": "user", "content": "hi"}) + "\n" + LINE)
     assert [row.message_at for row in check.rows] == [None, (2, END)]
-    chat = {"messages": [{"role": "assistant", "content": None, "tool_calls": [
-        {"id": "c", "type": "function", "function": {"name": "f", "arguments": '{"a": "x'}}]}]}
+    chat = {
+        "messages": [
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": '{"a": "x'}}],
+            }
+        ]
+    }
     rows = check_conversation(json.dumps(chat)).rows
     assert [(row.reason, row.message_at) for row in rows if row.type == "function_call"] == [("arguments_parse", None)]

@@ -43,7 +43,8 @@ def test_an_item_against_json_lines_of_it_twice_shows_each_sides_gate(page: Page
     expect(link).to_have_text("line 2, column 1")
     link.click()
     expect(page.locator('.editor-host[data-editor-for="diff-right"] .cm-editor')).to_have_class(
-        re.compile("cm-focused"))
+        re.compile("cm-focused")
+    )
 
 
 def test_the_same_number_spelled_twice_says_why_the_patch_has_an_operation(page: Page):
@@ -53,11 +54,18 @@ def test_the_same_number_spelled_twice_says_why_the_patch_has_an_operation(page:
     expect(summary).to_contain_text("the JSON Patch below still writes 1 number as the right side spells it")
     expect(page.locator("#diff-patch h2")).to_contain_text("1 operation")
     expect(page.locator("#diff-patch-respelled")).to_contain_text(
-        "This operation only writes a number as the right side spells it")
+        "This operation only writes a number as the right side spells it"
+    )
 
 
-CUT = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
-       "arguments": '{"region": "ap', "status": "completed"}
+CUT = {
+    "type": "function_call",
+    "id": "fc_1",
+    "call_id": "call_1",
+    "name": "get_weather",
+    "arguments": '{"region": "ap',
+    "status": "completed",
+}
 CUT_TEXT = json.dumps(CUT, indent=2)  # arguments on line 6; the string's end (its closing quote) at column 34
 
 
@@ -67,7 +75,7 @@ def expect_link_selects_the_spot(page: Page, link, field: str) -> None:
     host = page.locator(f'.editor-host[data-editor-for="{field}"] .cm-editor')
     expect(host).to_have_class(re.compile("cm-focused"))
     start = page.evaluate(f"window.InspectorEditor.get({field!r}).view.state.selection.main.from")
-    assert CUT_TEXT[start - 1:start + 1] == 'p"'  # the selection starts at the string's closing quote
+    assert CUT_TEXT[start - 1 : start + 1] == 'p"'  # the selection starts at the string's closing quote
 
 
 def test_format_links_the_place_inside_arguments_to_the_pasted_text(page: Page):
@@ -96,7 +104,8 @@ def test_the_journal_why_links_the_place_inside_arguments(page: Page):
     expect(link).to_have_text("line 6, column 34")  # the "[" before the item is on line 1
     link.click()
     expect(page.locator('.editor-host[data-editor-for="journal-text"] .cm-editor')).to_have_class(
-        re.compile("cm-focused"))
+        re.compile("cm-focused")
+    )
 
 
 def test_the_referenced_schemas_field_is_an_editor_with_markers(page: Page):
@@ -115,8 +124,9 @@ def test_the_referenced_schemas_field_is_an_editor_with_markers(page: Page):
 def test_diff_shows_the_session_tools_bar_without_opening_the_schema_section(page: Page):
     tool = {"type": "function", "name": "get_weather", "parameters": {"type": "object"}}
     page.goto("/diff")
-    page.evaluate("tool => localStorage.setItem('inspector:tools', JSON.stringify({get_weather: tool}))",
-                  json.dumps(tool))
+    page.evaluate(
+        "tool => localStorage.setItem('inspector:tools', JSON.stringify({get_weather: tool}))", json.dumps(tool)
+    )
     page.reload()
     bar = page.locator('.tools-bar[data-for="diff-schema"]')
     expect(bar.get_by_role("button", name="get_weather")).to_be_visible()

@@ -10,8 +10,14 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-CALL = {"type": "function_call", "id": "fc_1", "name": "get_weather", "call_id": "call_1", "status": "completed",
-        "arguments": "{\"city\":\"Paris\"}"}
+CALL = {
+    "type": "function_call",
+    "id": "fc_1",
+    "name": "get_weather",
+    "call_id": "call_1",
+    "status": "completed",
+    "arguments": '{"city":"Paris"}',
+}
 SCHEMA = {"type": "object", "required": ["city"], "properties": {"city": {"type": "string"}}}
 
 
@@ -19,11 +25,19 @@ SCHEMA = {"type": "object", "required": ["city"], "properties": {"city": {"type"
 def violations(page: Page) -> list[str]:
     """Every CSP violation the page reports: console messages and ``securitypolicyviolation`` events."""
     seen: list[str] = []
-    page.on("console", lambda message: seen.append(message.text)
-            if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text else None)
-    page.add_init_script("document.addEventListener('securitypolicyviolation', e => "
-                         "console.error('Content Security Policy violation: ' + e.violatedDirective + ' ' + "
-                         "e.blockedURI + ' ' + (e.sample || '')))")
+    page.on(
+        "console",
+        lambda message: (
+            seen.append(message.text)
+            if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text
+            else None
+        ),
+    )
+    page.add_init_script(
+        "document.addEventListener('securitypolicyviolation', e => "
+        "console.error('Content Security Policy violation: ' + e.violatedDirective + ' ' + "
+        "e.blockedURI + ' ' + (e.sample || '')))"
+    )
     return seen
 
 
@@ -63,7 +77,6 @@ def test_an_inline_script_would_be_blocked(page: Page, violations: list[str]):
                              document.body.appendChild(s); }""")
     assert page.evaluate("window.__ran") is None
     assert any("script-src" in v for v in violations)
-
 
 
 @pytest.mark.parametrize("how", ["type", "paste", "insert"])

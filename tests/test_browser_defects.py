@@ -51,7 +51,8 @@ def test_the_skip_link_reaches_the_input_in_one_tab(page: Page):
     expect(skip).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator('.editor-host[data-editor-for="format-document"] .cm-editor')).to_have_class(
-        re.compile("cm-focused"))
+        re.compile("cm-focused")
+    )
 
 
 def test_a_page_carried_from_the_step_before_focuses_the_next_field(page: Page):

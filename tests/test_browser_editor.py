@@ -25,9 +25,14 @@ def editor(page: Page, field: str):
 
 def selected(page: Page, field: str) -> tuple[int, int, str]:
     """(line, column, the text from there) of the selection in ``field``'s editor; 1-based, as the server counts."""
-    return tuple(page.evaluate("""(id) => { const s = InspectorEditor.get(id).view.state;
+    return tuple(
+        page.evaluate(
+            """(id) => { const s = InspectorEditor.get(id).view.state;
         const at = s.selection.main.from, line = s.doc.lineAt(at);
-        return [line.number, at - line.from + 1, s.sliceDoc(at)]; }""", field))
+        return [line.number, at - line.from + 1, s.sliceDoc(at)]; }""",
+            field,
+        )
+    )
 
 
 @pytest.mark.parametrize("path", list(PAGES))
@@ -151,8 +156,10 @@ def test_a_15_mb_document_stays_in_the_editor_and_takes_keys(page: Page):
     assert page.evaluate("InspectorEditor.flush(), document.getElementById('format-document').value.length") == size + 1
 
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
-       "base-uri 'none'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
+    "base-uri 'none'; frame-ancestors 'none'"
+)
 
 
 def test_the_editor_is_styled_and_works_under_a_strict_content_security_policy(page: Page):
@@ -171,9 +178,13 @@ def test_the_editor_is_styled_and_works_under_a_strict_content_security_policy(p
     assert host.locator(".cm-editor").evaluate("e => getComputedStyle(e).display") == "flex"
     assert host.locator(".cm-gutters").evaluate("e => getComputedStyle(e).position") != "static"
     # The policy is on: a <style> element, as CodeMirror would add to a document, is refused.
-    assert page.evaluate("""() => { const s = document.createElement("style");
+    assert (
+        page.evaluate("""() => { const s = document.createElement("style");
         s.textContent = "main { outline: 7px solid red; }"; document.head.append(s);
-        return getComputedStyle(document.querySelector("main")).outlineWidth; }""") != "7px"
-    violations = [v for v in page.evaluate("window.__violations") if "editor.js" in v or "state.js" in v
-                  or "app.js" in v]
+        return getComputedStyle(document.querySelector("main")).outlineWidth; }""")
+        != "7px"
+    )
+    violations = [
+        v for v in page.evaluate("window.__violations") if "editor.js" in v or "state.js" in v or "app.js" in v
+    ]
     assert violations == []

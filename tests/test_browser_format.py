@@ -12,8 +12,14 @@ from playwright.sync_api import BrowserContext, Page, expect
 pytestmark = pytest.mark.browser
 
 # The replay-gate article's first item (seeds/replay-gate-article.ru.txt).
-FC_001 = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report", "call_id": "call_123",
-          "status": "completed", "arguments": "{\"region\":\"apac\"}"}
+FC_001 = {
+    "type": "function_call",
+    "id": "fc_001",
+    "name": "get_latest_sales_report",
+    "call_id": "call_123",
+    "status": "completed",
+    "arguments": '{"region":"apac"}',
+}
 
 
 def paste_and_format(page: Page, text: str) -> None:
@@ -37,8 +43,11 @@ def test_fc_001_arguments_are_a_string_and_carry_to_the_schema_step(page: Page):
 
 def test_pasted_markup_is_shown_as_text_and_never_runs(page: Page):
     page.goto("/format")
-    traps = ["<script>window.__pwned = 1</script>", '"><img src=x onerror="window.__pwned = 2">',
-             "<img src=x onerror=window.__pwned=3>"]
+    traps = [
+        "<script>window.__pwned = 1</script>",
+        '"><img src=x onerror="window.__pwned = 2">',
+        "<img src=x onerror=window.__pwned=3>",
+    ]
     document = json.dumps({"type": traps[2], traps[0]: traps[1], "arguments": traps[0]})
     paste_and_format(page, document)  # valid: item card, formatted text, tree
     expect(page.locator("#format-output")).to_contain_text(traps[0])
@@ -53,8 +62,9 @@ def test_pasted_markup_is_shown_as_text_and_never_runs(page: Page):
 def test_the_tree_opens_lazily_pages_and_copies_pointers(page: Page, context: BrowserContext, base_url: str):
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url)
     page.goto("/format")
-    paste_and_format(page, json.dumps({"a": {"b": {"c": {"d~/e": [1, 2]}}}, "list": list(range(150))})
-                     .replace("[1, 2]", "[1.10, 2]"))
+    paste_and_format(
+        page, json.dumps({"a": {"b": {"c": {"d~/e": [1, 2]}}}, "list": list(range(150))}).replace("[1, 2]", "[1.10, 2]")
+    )
     tree = page.locator("#format-tree")
     deep = tree.locator('button[data-copy="/a/b/c/d~0~1e"]')
     expect(deep).to_have_count(0)  # beyond the first levels: not in the page yet
@@ -70,9 +80,18 @@ def test_the_tree_opens_lazily_pages_and_copies_pointers(page: Page, context: Br
 
 
 def test_a_10_mb_document_formats_and_the_page_stays_responsive(page: Page):
-    items = [{"type": "function_call", "id": f"fc_{i:06d}", "call_id": f"call_{i}", "name": "get_weather",
-              "status": "completed", "arguments": json.dumps({"city": "Zürich", "n": i, "unit": "celsius"}),
-              "metrics": {"price": 1.1, "tags": ["a", "b", "c"], "note": "x" * 40}} for i in range(38_000)]
+    items = [
+        {
+            "type": "function_call",
+            "id": f"fc_{i:06d}",
+            "call_id": f"call_{i}",
+            "name": "get_weather",
+            "status": "completed",
+            "arguments": json.dumps({"city": "Zürich", "n": i, "unit": "celsius"}),
+            "metrics": {"price": 1.1, "tags": ["a", "b", "c"], "note": "x" * 40},
+        }
+        for i in range(38_000)
+    ]
     text = json.dumps({"journal": items}, ensure_ascii=False)
     assert len(text.encode()) > 10_000_000
     page.goto("/format")

@@ -50,11 +50,18 @@ def test_a_journal_with_refusals_filters_exports_and_keeps_the_text(page: Page):
 def test_a_100000_item_journal_is_answered_on_the_page_a_page_at_a_time(page: Page, tmp_path: Path):
     lines = []
     for i in range(25_000):
-        lines += [{"type": "message", "role": "user", "content": f"question {i}"},
-                  {"type": "function_call", "call_id": f"call_{i}", "name": "get_weather", "status": "completed",
-                   "arguments": json.dumps({"location": "Paris", "unit": "celsius"})},
-                  {"type": "function_call_output", "call_id": f"call_{i}", "output": "sunny"},
-                  {"type": "message", "role": "assistant", "content": "It is sunny."}]
+        lines += [
+            {"type": "message", "role": "user", "content": f"question {i}"},
+            {
+                "type": "function_call",
+                "call_id": f"call_{i}",
+                "name": "get_weather",
+                "status": "completed",
+                "arguments": json.dumps({"location": "Paris", "unit": "celsius"}),
+            },
+            {"type": "function_call_output", "call_id": f"call_{i}", "output": "sunny"},
+            {"type": "message", "role": "assistant", "content": "It is sunny."},
+        ]
     big = tmp_path / "big.jsonl"
     big.write_text("".join(json.dumps(line) + "\n" for line in lines))
     page.goto("/journal")

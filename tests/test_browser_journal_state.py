@@ -25,9 +25,13 @@ TOOL = EXAMPLES["tool"][2]  # the tool definition of get_latest_sales_report
 
 def selected(page: Page, field: str) -> tuple[int, int]:
     """(line, column) of the selection in ``field``'s editor; 1-based, as the server counts."""
-    return tuple(page.evaluate("""(id) => { const s = InspectorEditor.get(id).view.state;
+    return tuple(
+        page.evaluate(
+            """(id) => { const s = InspectorEditor.get(id).view.state;
         const at = s.selection.main.from, line = s.doc.lineAt(at); return [line.number, at - line.from + 1]; }""",
-                               field))
+            field,
+        )
+    )
 
 
 def test_journal_errors_are_links_markers_and_caret_excerpts(page: Page):
@@ -68,11 +72,14 @@ def test_the_journal_tools_field_offers_the_session_tools(page: Page):
 
 def draft(page: Page, entry: bool = False) -> dict | None:
     """The page's kept draft (IndexedDB), as state.js wrote it; ``entry``: the current history entry's own."""
-    return page.evaluate("""(entry) => new Promise((done) => { const r = indexedDB.open("inspector", 1);
+    return page.evaluate(
+        """(entry) => new Promise((done) => { const r = indexedDB.open("inspector", 1);
         const key = entry ? "entry:" + history.state.inspectorEntry + ":" + location.pathname
           : "draft:" + location.pathname;
         r.onsuccess = () => { const g = r.result.transaction("drafts", "readonly").objectStore("drafts")
-          .get(key); g.onsuccess = () => done(g.result || null); }; })""", entry)
+          .get(key); g.onsuccess = () => done(g.result || null); }; })""",
+        entry,
+    )
 
 
 def kept(page: Page, check, entry: bool = False) -> None:
@@ -184,8 +191,9 @@ def test_a_journal_call_carried_with_its_tool_focuses_the_result(page: Page):
 
 
 def test_the_journal_carries_an_item_as_written(page: Page):
-    written = ('{"type":"function_call","call_id":"call_1","name":"f","arguments":"{}","status":"completed",'
-               '"x":1.10,"y":1e2}')
+    written = (
+        '{"type":"function_call","call_id":"call_1","name":"f","arguments":"{}","status":"completed","x":1.10,"y":1e2}'
+    )
     page.goto("/journal")
     page.locator("#journal-text").fill(written)
     page.locator("#journal-check").click()
@@ -198,8 +206,10 @@ def test_the_journal_carries_an_item_as_written(page: Page):
     expect(opened.value.locator("#format-document")).to_have_value(written)
 
 
-@pytest.mark.parametrize("path, field", [("/format", "format-document"), ("/schema", "instance"),
-                                         ("/diff", "diff-left"), ("/journal", "journal-text")])
+@pytest.mark.parametrize(
+    "path, field",
+    [("/format", "format-document"), ("/schema", "instance"), ("/diff", "diff-left"), ("/journal", "journal-text")],
+)
 def test_without_javascript_the_skip_link_reaches_the_main_input(browser, base_url: str, path: str, field: str):
     context = browser.new_context(java_script_enabled=False, base_url=base_url)
     page = context.new_page()
@@ -424,8 +434,9 @@ def test_a_share_link_followed_on_its_own_page_loads_and_a_reload_keeps_the_undo
     document = page.locator("#format-document")
     document.fill('{"my":"work"}')
     kept(page, lambda d: d["fields"]["document"] == '{"my":"work"}')
-    page.evaluate("(url) => { location.href = url; }",
-                  share_link(base_url, "/format", {"document": "[1, 2, 3]", "indent": "2"}))
+    page.evaluate(
+        "(url) => { location.href = url; }", share_link(base_url, "/format", {"document": "[1, 2, 3]", "indent": "2"})
+    )
     expect(document).to_have_value("[1, 2, 3]")
     expect(page.locator("#format-result")).to_contain_text("4 values")  # shown with the page's first action
     undo = page.get_by_role("button", name="Undo: bring back your previous text")

@@ -34,7 +34,7 @@ def test_example_link_flags_region_and_the_position_link_selects_it(page: Page):
 def test_htmx_swaps_only_the_result_and_pasted_markup_stays_text(page: Page):
     page.goto("/schema")
     page.evaluate("window.pwned = false")
-    hostile = {"region": "<img src=x onerror=\"window.pwned=true\">", "<script>window.pwned=true</script>": 1}
+    hostile = {"region": '<img src=x onerror="window.pwned=true">', "<script>window.pwned=true</script>": 1}
     instance = json.dumps(hostile)
     page.locator("#instance").fill(instance)
     page.locator("#schema").fill(json.dumps(REGION_SCHEMA))
@@ -66,25 +66,37 @@ def test_a_journal_is_checked_record_by_record_and_each_result_selects_its_place
     """Issue 11: Schema refused JSON Lines; now each record gets its result, linked to its line and place."""
     tool = EXAMPLES["tool"][2]
     fc_001, fc_009 = EXAMPLES["fc_001"][1], EXAMPLES["fc_009"][1]
-    journal = "\n".join(json.dumps(item) for item in [
-        {"type": "message", "role": "user", "content": "Latest sales for APAC?"}, fc_001, fc_009,
-        {"type": "openai:web_search_call", "id": "ws_001", "status": "completed"}]) + "\n{broken\n"
+    journal = (
+        "\n".join(
+            json.dumps(item)
+            for item in [
+                {"type": "message", "role": "user", "content": "Latest sales for APAC?"},
+                fc_001,
+                fc_009,
+                {"type": "openai:web_search_call", "id": "ws_001", "status": "completed"},
+            ]
+        )
+        + "\n{broken\n"
+    )
     page.goto("/schema")
     page.locator("#instance").fill(journal)
     page.locator("#schema").fill(json.dumps(tool, indent=2))
     page.get_by_role("button", name="Validate").click()
     expect(page.get_by_test_id("headline")).to_have_text("2 of 5 records valid")
     expect(page.get_by_test_id("validity")).to_have_text("not replayable")
-    expect(page.get_by_test_id("outcome")).to_have_text(["not_function_call", "ok", "arguments_schema", "namespaced",
-                                                         "not JSON"])
+    expect(page.get_by_test_id("outcome")).to_have_text(
+        ["not_function_call", "ok", "arguments_schema", "namespaced", "not JSON"]
+    )
     host = page.locator('.editor-host[data-editor-for="instance"]')
     # Markers for the two records at fault (the enum error, the broken line); the line links are jumps only.
     expect(host.locator(".cm-lint-marker-error")).to_have_count(2)
 
     def selected() -> tuple[int, int, str]:
-        return tuple(page.evaluate("""() => { const s = InspectorEditor.get("instance").view.state;
+        return tuple(
+            page.evaluate("""() => { const s = InspectorEditor.get("instance").view.state;
             const at = s.selection.main.from, line = s.doc.lineAt(at);
-            return [line.number, at - line.from + 1, s.sliceDoc(at)]; }"""))
+            return [line.number, at - line.from + 1, s.sliceDoc(at)]; }""")
+        )
 
     third = page.locator('[data-testid="record"][data-line="3"]')
     third.get_by_role("link", name="line 3", exact=True).click()

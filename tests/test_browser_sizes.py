@@ -14,7 +14,6 @@ from playwright.sync_api import Page, expect
 pytestmark = pytest.mark.browser
 
 
-
 def posts_of(page: Page) -> list[str]:
     posts: list[str] = []
     page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)

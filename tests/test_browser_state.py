@@ -22,11 +22,13 @@ _, FC_001, WS_001 = DIFF_EXAMPLES["namespaced"]
 
 def kept(page: Page, field: str, value: str) -> None:
     """Wait until the page has written ``value`` of ``field`` to the browser's storage (IndexedDB)."""
-    page.wait_for_function("""([field, value]) => new Promise((done) => { const r = indexedDB.open("inspector", 1);
+    page.wait_for_function(
+        """([field, value]) => new Promise((done) => { const r = indexedDB.open("inspector", 1);
         r.onsuccess = () => { const tx = r.result.transaction("drafts", "readonly");
           const g = tx.objectStore("drafts").get("draft:" + location.pathname);
           g.onsuccess = () => done(Boolean(g.result && g.result.fields && g.result.fields[field] === value)); }; })""",
-                           arg=[field, value])
+        arg=[field, value],
+    )
 
 
 def test_format_input_and_result_come_back_after_another_step_and_back(page: Page):
@@ -180,7 +182,8 @@ def test_the_server_decides_what_is_a_tool_and_a_journals_tools_are_offered_on_t
     page.wait_for_function("""() => "get_latest_sales_report" in JSON.parse(
         localStorage.getItem("inspector:tools") || "{}")""")
     assert list(json.loads(page.evaluate('localStorage.getItem("inspector:tools")'))) == [
-        "get_latest_sales_report"]  # the Chat Completions call is no tool
+        "get_latest_sales_report"
+    ]  # the Chat Completions call is no tool
     page.goto("/diff")
     bar = page.locator('.tools-bar[data-for="diff-schema"]')
     expect(bar.locator("button[data-tool]")).to_have_text(["get_latest_sales_report"])

@@ -70,8 +70,9 @@ def test_a_15_mb_upload_is_answered_as_a_paste_is(page: Page, big_file: tuple[Pa
     Now the page reads the file into the editor and sends it as the paste is sent."""
     path, size = big_file
     page.goto("/format")
-    with page.expect_response(lambda r: r.url.endswith("/format") and r.request.method == "POST",
-                              timeout=60_000) as answer:
+    with page.expect_response(
+        lambda r: r.url.endswith("/format") and r.request.method == "POST", timeout=60_000
+    ) as answer:
         page.locator("#format-file").set_input_files(str(path))
     assert sent_as_text(answer.value.request, path.read_text())
     body = answer.value.body()
@@ -82,8 +83,9 @@ def test_a_15_mb_upload_is_answered_as_a_paste_is(page: Page, big_file: tuple[Pa
     assert page.evaluate("InspectorEditor.get('format-document').getValue().length") == len(path.read_text())
     assert page.locator("#format-file").input_value() == ""
     # The same text pasted gets the same answer.
-    with page.expect_response(lambda r: r.url.endswith("/format") and r.request.method == "POST",
-                              timeout=60_000) as again:
+    with page.expect_response(
+        lambda r: r.url.endswith("/format") and r.request.method == "POST", timeout=60_000
+    ) as again:
         page.locator("#format-pretty").click()
     assert len(again.value.body()) == upload_answer
 
@@ -92,15 +94,18 @@ def test_a_dropped_file_is_read_into_the_editor_and_kept_as_a_draft(page: Page, 
     path = tmp_path / "crlf.json"
     path.write_bytes(b"\xef\xbb\xbf" + FC_001.replace("\n", "\r\n").encode())  # a BOM and CR LF line ends
     page.goto("/format")
-    data = page.evaluate_handle("""(bytes) => { const data = new DataTransfer();
+    data = page.evaluate_handle(
+        """(bytes) => { const data = new DataTransfer();
         data.items.add(new File([new Uint8Array(bytes)], "crlf.json", {type: "application/json"})); return data; }""",
-                                list(path.read_bytes()))
+        list(path.read_bytes()),
+    )
     with page.expect_request(lambda r: r.url.endswith("/format") and r.method == "POST") as sent:
         page.locator("#format-dropzone").dispatch_event("drop", {"dataTransfer": data})
     assert sent_as_text(sent.value, FC_001)
     expect(page.locator("#format-summary")).to_contain_text("174 bytes")  # the 181 + 3 bytes, as a text box holds
     expect(page.locator("#format-file-note")).to_have_text(
-        "Read crlf.json (184 bytes) into the text box: its byte order mark dropped, 7 CR line breaks read as LF.")
+        "Read crlf.json (184 bytes) into the text box: its byte order mark dropped, 7 CR line breaks read as LF."
+    )
     page.reload()  # the kept draft (IndexedDB) has the file's text, and the result comes back with it
     expect(page.locator("#format-summary")).to_contain_text("174 bytes")
     assert page.evaluate("InspectorEditor.get('format-document').getValue()") == FC_001

@@ -13,14 +13,27 @@ import pytest
 from webapp.__main__ import main
 
 REPO = Path(__file__).resolve().parent.parent
-WEATHER_TOOL = {"type": "function", "name": "get_weather",
-                "parameters": {"type": "object", "properties": {"location": {"type": "string"}},
-                               "required": ["location"], "additionalProperties": False}}
+WEATHER_TOOL = {
+    "type": "function",
+    "name": "get_weather",
+    "parameters": {
+        "type": "object",
+        "properties": {"location": {"type": "string"}},
+        "required": ["location"],
+        "additionalProperties": False,
+    },
+}
 
 
 def call(call_id: str, arguments: str = '{"location":"Paris"}', status: str = "completed") -> dict:
-    return {"type": "function_call", "id": f"fc_{call_id}", "call_id": call_id, "name": "get_weather",
-            "arguments": arguments, "status": status}
+    return {
+        "type": "function_call",
+        "id": f"fc_{call_id}",
+        "call_id": call_id,
+        "name": "get_weather",
+        "arguments": arguments,
+        "status": status,
+    }
 
 
 def run(*argv: str) -> tuple[int, str, str]:
@@ -38,13 +51,22 @@ def files(tmp_path):
         else:
             path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
         return str(path)
+
     return write
 
 
 def test_replayable_journal_exits_0(files):
-    journal = files("j.jsonl", "\n".join(json.dumps(x) for x in (
-        {"type": "message", "role": "user", "content": "hi"}, call("c1"),
-        {"type": "function_call_output", "call_id": "c1", "output": "31C"})))
+    journal = files(
+        "j.jsonl",
+        "\n".join(
+            json.dumps(x)
+            for x in (
+                {"type": "message", "role": "user", "content": "hi"},
+                call("c1"),
+                {"type": "function_call_output", "call_id": "c1", "output": "31C"},
+            )
+        ),
+    )
     code, out, err = run("gate", journal, "--tools", files("tools.json", [WEATHER_TOOL]))
     assert code == 0 and err == ""
     lines = out.splitlines()
@@ -54,8 +76,14 @@ def test_replayable_journal_exits_0(files):
 
 
 def test_not_replayable_journal_exits_1_with_details_and_findings(files):
-    journal = files("j.json", [call("c1", '{"location":"Paris","x":1}'), call("c2", '{"loc', "incomplete"),
-                               {"type": "function_call_output", "call_id": "c9", "output": "x"}])
+    journal = files(
+        "j.json",
+        [
+            call("c1", '{"location":"Paris","x":1}'),
+            call("c2", '{"loc', "incomplete"),
+            {"type": "function_call_output", "call_id": "c9", "output": "x"},
+        ],
+    )
     code, out, _ = run("gate", journal, "--tools", files("tools.json", {"tools": [WEATHER_TOOL]}))
     assert code == 1
     assert "    0  fc_c1" in out and out.splitlines()[0].endswith("arguments_schema")
@@ -81,12 +109,15 @@ def test_one_schema_for_every_call(files):
     assert run("gate", journal, "--tools", files("t.json", [WEATHER_TOOL]))[0] == 1
 
 
-@pytest.mark.parametrize(("content", "words"), [
-    ('[{"type": "message",}]', "line 1, column 20"),
-    ('{"type":"message"}\n{"a": tru}\n', "JSON Lines, line 2, column 7"),
-    ("42", "not a number"),
-    ("", "empty"),
-])
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ('[{"type": "message",}]', "line 1, column 20"),
+        ('{"type":"message"}\n{"a": tru}\n', "JSON Lines, line 2, column 7"),
+        ("42", "not a number"),
+        ("", "empty"),
+    ],
+)
 def test_unusable_journal_exits_2_naming_the_place(files, content, words):
     path = files("bad.json", content)
     code, out, err = run("gate", path)
@@ -108,13 +139,19 @@ def test_unusable_tools_or_schema_exit_2(files):
 
 def test_stdin_and_the_real_module_entry_point(files):
     tools = files("tools.json", [WEATHER_TOOL])
-    result = subprocess.run([sys.executable, "-m", "webapp", "gate", "-", "--tools", tools],
-                            input=json.dumps(call("c1", '{"location":"Paris"}')), capture_output=True, text=True,
-                            cwd=REPO, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "webapp", "gate", "-", "--tools", tools],
+        input=json.dumps(call("c1", '{"location":"Paris"}')),
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0].split() == ["0", "fc_c1", "get_weather", "ok"]
-    bad = subprocess.run([sys.executable, "-m", "webapp", "gate", "-"], input="[1,", capture_output=True,
-                         text=True, cwd=REPO, timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "webapp", "gate", "-"], input="[1,", capture_output=True, text=True, cwd=REPO, timeout=60
+    )
     assert bad.returncode == 2 and bad.stderr.startswith("-: line 1")
 
 
@@ -124,8 +161,10 @@ def test_a_lone_surrogate_does_not_crash_printing(files):
     assert code == 1 and "namespaced" in out
 
 
-AMBIGUOUS = ('{"type":"openai:x","type":"function_call","id":"fc_c1","call_id":"c1","name":"get_weather",'
-             '"arguments":"{\\"location\\":\\"Paris\\"}","status":"in_progress","status":"completed"}')
+AMBIGUOUS = (
+    '{"type":"openai:x","type":"function_call","id":"fc_c1","call_id":"c1","name":"get_weather",'
+    '"arguments":"{\\"location\\":\\"Paris\\"}","status":"in_progress","status":"completed"}'
+)
 
 
 def test_duplicate_envelope_members_exit_1_naming_item_pointer_and_place(files):
@@ -134,8 +173,10 @@ def test_duplicate_envelope_members_exit_1_naming_item_pointer_and_place(files):
     assert code == 1
     column = AMBIGUOUS.index('"status":"completed"') + 2  # 1-based, after the "["
     assert "error    duplicate_member" in out
-    assert f'item 0: item 0 gives the member name "status" twice, at /0/status (the second at line 1, column ' \
-        f'{column})' in out
+    assert (
+        f'item 0: item 0 gives the member name "status" twice, at /0/status (the second at line 1, column '
+        f"{column})" in out
+    )
     assert out.splitlines()[0].endswith("refused")  # the item itself is not shown as ok
     assert out.splitlines()[-1] == "replayable: no (refused 1)"
 

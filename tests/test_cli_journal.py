@@ -35,7 +35,7 @@ def test_convert_writes_open_responses_json_lines_and_notes():
 def test_gate_converts_another_providers_journal_and_names_the_places():
     code, out, _ = run("gate", str(CONVERSATIONS / "chat-completions-truncated.json"), "--tools", TOOLS)
     assert code == 1
-    assert "choices[0].message.tool_calls[0]: status is \"incomplete\"" in out
+    assert 'choices[0].message.tool_calls[0]: status is "incomplete"' in out
     assert "note     cut_off" in out and out.rstrip().endswith("[chat_completions]")
     code, out, _ = run("gate", str(CONVERSATIONS / "gemini-contents.json"), "--json")
     answer = json.loads(out)
@@ -43,33 +43,62 @@ def test_gate_converts_another_providers_journal_and_names_the_places():
 
 
 def test_convert_then_gate_round_trip_through_stdin(tmp_path: Path):
-    converted = subprocess.run([sys.executable, "-m", "webapp", "convert", str(CONVERSATIONS / "gemini-contents.json")],
-                               capture_output=True, text=True, cwd=REPO, timeout=60, check=True).stdout
-    gated = subprocess.run([sys.executable, "-m", "webapp", "gate", "-", "--stream", "--tools", TOOLS],
-                           input=converted, capture_output=True, text=True, cwd=REPO, timeout=60)
+    converted = subprocess.run(
+        [sys.executable, "-m", "webapp", "convert", str(CONVERSATIONS / "gemini-contents.json")],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+        check=True,
+    ).stdout
+    gated = subprocess.run(
+        [sys.executable, "-m", "webapp", "gate", "-", "--stream", "--tools", TOOLS],
+        input=converted,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
     lines = [json.loads(line) for line in gated.stdout.splitlines()]
-    assert gated.returncode == 0 and lines[-1] == {"replayable": True, "counts": {"not_function_call": 5, "ok": 2},
-                                                   "items": 7}
+    assert gated.returncode == 0 and lines[-1] == {
+        "replayable": True,
+        "counts": {"not_function_call": 5, "ok": 2},
+        "items": 7,
+    }
 
 
 def test_stream_writes_verdicts_and_findings_as_they_come(tmp_path: Path):
     journal = tmp_path / "j.jsonl"
-    journal.write_text("\n".join(json.dumps(i) for i in [
-        {"type": "function_call", "call_id": "c1", "name": "get_weather", "status": "completed",
-         "arguments": '{"location":"Paris"}'},
-        {"type": "function_call_output", "call_id": "c1", "output": "a"},
-        {"type": "function_call_output", "call_id": "c1", "output": "again"},
-        {"type": "openai:web_search_call", "id": "ws", "status": "completed"},
-    ]) + "\n\n")
+    journal.write_text(
+        "\n".join(
+            json.dumps(i)
+            for i in [
+                {
+                    "type": "function_call",
+                    "call_id": "c1",
+                    "name": "get_weather",
+                    "status": "completed",
+                    "arguments": '{"location":"Paris"}',
+                },
+                {"type": "function_call_output", "call_id": "c1", "output": "a"},
+                {"type": "function_call_output", "call_id": "c1", "output": "again"},
+                {"type": "openai:web_search_call", "id": "ws", "status": "completed"},
+            ]
+        )
+        + "\n\n"
+    )
     code, out, _ = run("gate", str(journal), "--stream", "--tools", TOOLS)
     lines = [json.loads(line) for line in out.splitlines()]
     assert code == 1
     assert [(x.get("line"), x.get("reason")) for x in lines if "reason" in x] == [
-        (1, "ok"), (2, "not_function_call"), (3, "not_function_call"), (4, "namespaced")]
+        (1, "ok"),
+        (2, "not_function_call"),
+        (3, "not_function_call"),
+        (4, "namespaced"),
+    ]
     assert lines[3] == {"finding": lines[3]["finding"]} and lines[3]["finding"]["code"] == "duplicate_output"
     assert lines[1]["refused_by"] == [] and lines[2]["refused_by"] == ["duplicate_output"] and not lines[2]["ok"]
-    assert lines[-1] == {"replayable": False, "counts": {"ok": 1, "not_function_call": 2, "namespaced": 1},
-                         "items": 4}
+    assert lines[-1] == {"replayable": False, "counts": {"ok": 1, "not_function_call": 2, "namespaced": 1}, "items": 4}
 
 
 def test_stream_names_a_bad_line_and_refuses_other_sources(tmp_path: Path):
@@ -89,10 +118,18 @@ def test_stream_memory_does_not_grow_with_the_journal(tmp_path: Path):
         with path.open("w") as out:
             for _ in range(count):
                 out.write(line)
-        probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
-                 "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-        result = subprocess.run([sys.executable, "-c", probe, sys.executable, "-m", "webapp", "gate", str(path),
-                                 "--stream"], capture_output=True, text=True, cwd=REPO, timeout=300, check=True)
+        probe = (
+            "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+        )
+        result = subprocess.run(
+            [sys.executable, "-c", probe, sys.executable, "-m", "webapp", "gate", str(path), "--stream"],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=300,
+            check=True,
+        )
         return int(result.stdout)
 
     small, big = peak(2_000), peak(40_000)  # 4 MB and 80 MB of JSON Lines
@@ -111,8 +148,11 @@ def test_a_corpus_here_and_on_dask(tmp_path: Path):
     code, here, _ = run("gate", str(folder / "*.json"), "--tools", TOOLS, "--json")
     code_dask, on_dask, _ = run("gate", str(folder), "--tools", TOOLS, "--json", "--dask")
     assert (code, code_dask) == (1, 1) and here == on_dask
-    assert [json.loads(line)["source"] for line in here.splitlines()] == ["anthropic", "chat_completions",
-                                                                          "chat_completions"]
+    assert [json.loads(line)["source"] for line in here.splitlines()] == [
+        "anthropic",
+        "chat_completions",
+        "chat_completions",
+    ]
     code, _, err = run("gate", str(tmp_path / "none-*.jsonl"))
     assert code == 2 and "no journal files there" in err
 
@@ -125,16 +165,20 @@ def test_convert_says_where_the_tools_go_and_writes_them_on_request(tmp_path: Pa
     items = tmp_path / "items.jsonl"
     code, out, err = run("convert", source, "--tools-out", str(tools))
     items.write_text(out)
-    assert code == 0 and [t["name"] for t in json.loads(tools.read_text())] == ["get_latest_sales_report",
-                                                                               "get_weather"]
+    assert code == 0 and [t["name"] for t in json.loads(tools.read_text())] == [
+        "get_latest_sales_report",
+        "get_weather",
+    ]
     code, out, _ = run("gate", str(items), "--tools", str(tools), "--stream")
     assert code == 0 and json.loads(out.splitlines()[-1])["replayable"] is True
 
 
 def test_stream_counts_as_the_report_does(tmp_path: Path):
     journal = tmp_path / "j.jsonl"
-    journal.write_text(json.dumps({"type": "function_call", "call_id": "c", "name": "nope", "arguments": "{}",
-                                   "status": "completed"}) + "\n")
+    journal.write_text(
+        json.dumps({"type": "function_call", "call_id": "c", "name": "nope", "arguments": "{}", "status": "completed"})
+        + "\n"
+    )
     _, out, _ = run("gate", str(journal), "--stream")
     _, plain, _ = run("gate", str(journal), "--json")
     assert json.loads(out.splitlines()[-1])["counts"] == json.loads(plain)["counts"]

@@ -24,8 +24,12 @@ def weather_agent(client: AsyncOpenAI, calls: list[str]) -> Agent:
         calls.append(city)
         return f"18 C and sunny in {city}"
 
-    return Agent(name="Weather", instructions="Answer with the weather.", tools=[get_weather],
-                 model=OpenAIResponsesModel("openresponses-test", client))
+    return Agent(
+        name="Weather",
+        instructions="Answer with the weather.",
+        tools=[get_weather],
+        model=OpenAIResponsesModel("openresponses-test", client),
+    )
 
 
 @pytest.fixture
@@ -35,6 +39,7 @@ def run_with_client(live_server):
     In a thread of its own with its own event loop: playwright's sync API (the browser tests) leaves a loop
     running in the main thread, where ``asyncio.run`` refuses to start.
     """
+
     def run(scenario):
         async def main():
             client = AsyncOpenAI(base_url=live_server + "/v1", api_key=TEST_TOKEN, max_retries=0, timeout=20)
@@ -42,8 +47,10 @@ def run_with_client(live_server):
                 return await scenario(client)
             finally:
                 await client.close()
+
         with ThreadPoolExecutor(max_workers=1) as pool:
             return pool.submit(lambda: asyncio.run(main())).result(timeout=60)
+
     return run
 
 
@@ -61,8 +68,11 @@ def test_runner_run_with_a_function_tool(run_with_client):
 
     result = run_with_client(scenario)
     assert_answered(result.final_output, calls)
-    assert [item.type for item in result.new_items] == ["tool_call_item", "tool_call_output_item",
-                                                        "message_output_item"]
+    assert [item.type for item in result.new_items] == [
+        "tool_call_item",
+        "tool_call_output_item",
+        "message_output_item",
+    ]
     assert len(result.raw_responses) == 2
 
 

@@ -30,8 +30,11 @@ def url(server: Gunicorn) -> str:
     return f"http://127.0.0.1:{server.port}"
 
 
-@pytest.mark.parametrize("command", [("openai_sdk.mjs",), ("ai_sdk.mjs", "openai"), ("ai_sdk.mjs", "open-responses")],
-                         ids=["openai", "ai-sdk-openai", "ai-sdk-open-responses"])
+@pytest.mark.parametrize(
+    "command",
+    [("openai_sdk.mjs",), ("ai_sdk.mjs", "openai"), ("ai_sdk.mjs", "open-responses")],
+    ids=["openai", "ai-sdk-openai", "ai-sdk-open-responses"],
+)
 def test_every_node_scenario_completes(gunicorn, command):
     results = run_script(url(gunicorn), *command, token=gunicorn.token)
     failed = {name: outcome["error"] for name, outcome in results.items() if "error" in outcome}
@@ -40,8 +43,14 @@ def test_every_node_scenario_completes(gunicorn, command):
 
 
 def test_langchain_round_trip_after_stream(gunicorn):
-    model = ChatOpenAI(model="openresponses-test", base_url=url(gunicorn) + "/v1", api_key=gunicorn.token,
-                       use_responses_api=True, max_retries=0, timeout=20).bind_tools([get_weather])
+    model = ChatOpenAI(
+        model="openresponses-test",
+        base_url=url(gunicorn) + "/v1",
+        api_key=gunicorn.token,
+        use_responses_api=True,
+        max_retries=0,
+        timeout=20,
+    ).bind_tools([get_weather])
     question = HumanMessage("What is the weather in Paris?")
     chunks = list(model.stream([question]))
     asked = sum(chunks[1:], chunks[0])
@@ -55,8 +64,9 @@ def test_openresponses_websocket_turns_and_compaction(gunicorn):
         with client.websocket() as socket:
             first = socket.create({"model": "openresponses-test", "input": "Count from 1 to 3.", "store": False})
             list(first)
-            second = socket.create({"model": "openresponses-test", "previous_response_id": first.response_id,
-                                    "input": "And now?"})
+            second = socket.create(
+                {"model": "openresponses-test", "previous_response_id": first.response_id, "input": "And now?"}
+            )
             list(second)
         assert first.final_response.status == second.final_response.status == "completed"
         assert second.final_response.previous_response_id == first.response_id

@@ -35,8 +35,16 @@ class Forecast(BaseModel):
 @pytest.fixture(scope="module")
 def chat_model(live_server):
     def make(**settings) -> ChatOpenAI:
-        return ChatOpenAI(model="openresponses-test", base_url=live_server + "/v1", api_key=TEST_TOKEN,
-                          use_responses_api=True, max_retries=0, timeout=20, **settings)
+        return ChatOpenAI(
+            model="openresponses-test",
+            base_url=live_server + "/v1",
+            api_key=TEST_TOKEN,
+            use_responses_api=True,
+            max_retries=0,
+            timeout=20,
+            **settings,
+        )
+
     return make
 
 

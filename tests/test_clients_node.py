@@ -36,12 +36,14 @@ def run_script(server_url: str, script: str, *args: str, token: str = TEST_TOKEN
     stamp = CLIENTS / "node_modules" / ".installed-lockfile"  # written by scripts/setup after `npm ci`
     lock_sum = hashlib.sha256((CLIENTS / "package-lock.json").read_bytes()).hexdigest()
     if not stamp.exists() or stamp.read_text().strip() != lock_sum:
-        pytest.fail("tests/clients/node_modules is missing or older than package-lock.json: "
-                    "run `bash scripts/setup test`")
+        pytest.fail(
+            "tests/clients/node_modules is missing or older than package-lock.json: run `bash scripts/setup test`"
+        )
     env = {**os.environ, "OPENRESPONSES_BASE_URL": server_url + "/v1", "OPENRESPONSES_API_KEY": token}
     try:
-        done = subprocess.run([node, script, *args], cwd=CLIENTS, env=env, capture_output=True, text=True,
-                              timeout=60, check=False)
+        done = subprocess.run(
+            [node, script, *args], cwd=CLIENTS, env=env, capture_output=True, text=True, timeout=60, check=False
+        )
     except subprocess.TimeoutExpired as error:
         pytest.fail(f"{script} {' '.join(args)} did not finish in 60 s; stderr: {error.stderr}")
     if done.returncode != 0 or not done.stdout.strip():
@@ -58,6 +60,7 @@ def result(results: dict[str, Any], scenario: str) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------------------ openai (Node)
+
 
 @pytest.fixture(scope="module")
 def openai_node(live_server):
@@ -128,6 +131,7 @@ def test_openai_node_compact_then_continue_from_its_output(openai_node):
 
 
 # ------------------------------------------------------------------------------------------------ Vercel AI SDK
+
 
 @pytest.fixture(scope="module", params=["openai", "open-responses"])
 def ai_sdk(request, live_server):

@@ -13,9 +13,15 @@ from openresponses import OpenResponses
 
 MODEL = "openresponses-test"
 WEATHER = {
-    "type": "function", "name": "get_weather", "description": "Current weather for a city",
-    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"],
-                   "additionalProperties": False},
+    "type": "function",
+    "name": "get_weather",
+    "description": "Current weather for a city",
+    "parameters": {
+        "type": "object",
+        "properties": {"city": {"type": "string"}},
+        "required": ["city"],
+        "additionalProperties": False,
+    },
 }
 
 
@@ -59,10 +65,13 @@ def test_function_call_then_its_output_with_previous_response_id(client):
     asked = client.responses.create({"model": MODEL, "input": "Weather in Paris?", "tools": [WEATHER]})
     [call] = asked.output
     assert (call.root.type, call.root.name, call.root.status.root) == ("function_call", "get_weather", "completed")
-    answered = client.responses.create({
-        "model": MODEL, "previous_response_id": asked.id,
-        "input": [{"type": "function_call_output", "call_id": call.root.call_id, "output": "sunny"}],
-    })
+    answered = client.responses.create(
+        {
+            "model": MODEL,
+            "previous_response_id": asked.id,
+            "input": [{"type": "function_call_output", "call_id": call.root.call_id, "output": "sunny"}],
+        }
+    )
     assert text_of(answered) == f"Tool results: get_weather ({call.root.call_id}) returned: sunny."
 
 
@@ -74,10 +83,12 @@ def test_compact_then_a_new_chain_from_its_output(client):
     assert compaction.encrypted_content
     assert compacted.usage.total_tokens == compacted.usage.input_tokens + compacted.usage.output_tokens
     # A new chain: no previous_response_id, the compacted output as its base input.
-    following = client.responses.create({
-        "model": MODEL,
-        "input": [*as_input(compacted.output), {"type": "message", "role": "user", "content": "And now?"}],
-    })
+    following = client.responses.create(
+        {
+            "model": MODEL,
+            "input": [*as_input(compacted.output), {"type": "message", "role": "user", "content": "And now?"}],
+        }
+    )
     assert following.status == "completed" and following.previous_response_id is None
     assert text_of(following) == 'You said: "And now?"'
 
@@ -99,8 +110,9 @@ def test_websocket_turns_in_sequence_and_a_store_false_continuation(client):
 
 def test_websocket_unknown_previous_response_is_an_error_event(client):
     with client.websocket() as socket:
-        turn = socket.create({"model": MODEL, "previous_response_id": "resp_openresponses_missing_1",
-                              "input": "Hello?"})
+        turn = socket.create(
+            {"model": MODEL, "previous_response_id": "resp_openresponses_missing_1", "input": "Hello?"}
+        )
         assert list(turn) == []
         assert turn.error is not None and turn.final_response is None
         assert (turn.error.status, turn.error.error.code) == (400, "previous_response_not_found")

@@ -20,10 +20,17 @@ def corpus(tmp_path: Path) -> Path:
     folder = tmp_path / "corpus"
     (folder / "day2").mkdir(parents=True)
     for n in range(8):
-        items = [{"type": "message", "role": "user", "content": f"q{n}"},
-                 {"type": "function_call", "call_id": f"c{n}", "name": "get_weather", "status": "completed",
-                  "arguments": json.dumps({"location": f"City {n}"})},
-                 {"type": "function_call_output", "call_id": f"c{n}", "output": "sunny"}]
+        items = [
+            {"type": "message", "role": "user", "content": f"q{n}"},
+            {
+                "type": "function_call",
+                "call_id": f"c{n}",
+                "name": "get_weather",
+                "status": "completed",
+                "arguments": json.dumps({"location": f"City {n}"}),
+            },
+            {"type": "function_call_output", "call_id": f"c{n}", "output": "sunny"},
+        ]
         if n == 5:
             items[1]["arguments"] = json.dumps({"location": 5})
         target = folder / ("day2" if n % 2 else "") / f"journal-{n}.jsonl"
@@ -46,7 +53,9 @@ def test_expand_walks_folders_and_globs(corpus: Path):
 def test_each_file_is_answered_on_its_own(corpus: Path):
     answers = {Path(a["path"]).name: a for a in check_corpus(expand([str(corpus)]), TOOLS)}
     assert answers["journal-0.jsonl"]["replayable"] and answers["journal-0.jsonl"]["counts"] == {
-        "not_function_call": 2, "ok": 1}
+        "not_function_call": 2,
+        "ok": 1,
+    }
     assert answers["journal-5.jsonl"]["counts"]["arguments_schema"] == 1
     assert answers["chat-completions.json"]["source"] == "chat_completions"
     assert answers["chat-completions.json"]["replayable"] and answers["anthropic-messages.json"]["replayable"]
@@ -64,8 +73,12 @@ def test_dask_on_a_local_cluster_gives_the_same_answers(corpus: Path):
     import distributed  # the test extra's setup installs .[scale] too: never skipped
 
     files = expand([str(corpus)])
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                  silence_logs=50) as cluster, distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=50
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         on_dask = check_corpus(files, TOOLS, client=client, partitions=3)
         by_address = check_corpus(files, TOOLS, client=cluster.scheduler_address)
     assert on_dask == check_corpus(files, TOOLS) == by_address

@@ -46,32 +46,71 @@ CASES = [
     pytest.param({"a": None}, {"a": 0}, {}, [("type_changed", "/a", "/a", None, 0)], id="null-vs-zero"),
     # Issue 11: 1 and 1.0 are the same number (JSON has one number type; JSON Schema says both are the integer 1):
     # not a change, listed in same_numbers. true and 1 stay a change of type, inside arrays too.
-    pytest.param({"n": 1, "l": [2], "b": [True]}, {"n": 1.0, "l": [2.0], "b": [1]}, {},
-                 [("type_changed", "/b/0", "/b/0", True, 1)], id="int-float-bool-inside-arrays"),
+    pytest.param(
+        {"n": 1, "l": [2], "b": [True]},
+        {"n": 1.0, "l": [2.0], "b": [1]},
+        {},
+        [("type_changed", "/b/0", "/b/0", True, 1)],
+        id="int-float-bool-inside-arrays",
+    ),
     pytest.param({"a": 1.5}, {"a": 2}, {}, [("changed", "/a", "/a", 1.5, 2)], id="number-to-integer-is-a-change"),
-    pytest.param([{"id": 1}, {"id": 2}], [{"id": 0}, {"id": 1}, {"id": 2}], {},
-                 [("added", None, "/0", ABSENT, {"id": 0})], id="insert-at-front-by-id"),
-    pytest.param([{"x": "a"}, {"x": "b"}], [{"x": "new"}, {"x": "a"}, {"x": "b"}], {},
-                 [("added", None, "/0", ABSENT, {"x": "new"})], id="insert-at-front-by-content"),
-    pytest.param([{"id": 1, "x": "a"}, {"id": 2, "x": "b"}], [{"id": 2, "x": "b"}, {"id": 1, "x": "a"}], {},
-                 [("moved", "/0", "/1", {"id": 1, "x": "a"}, {"id": 1, "x": "a"})], id="swap-is-a-move"),
-    pytest.param([{"id": 1, "x": "a"}, {"id": 2, "x": "b"}], [{"id": 2, "x": "b"}, {"id": 1, "x": "a"}],
-                 {"ignore_order": True}, [], id="swap-ignored-with-ignore-order"),
+    pytest.param(
+        [{"id": 1}, {"id": 2}],
+        [{"id": 0}, {"id": 1}, {"id": 2}],
+        {},
+        [("added", None, "/0", ABSENT, {"id": 0})],
+        id="insert-at-front-by-id",
+    ),
+    pytest.param(
+        [{"x": "a"}, {"x": "b"}],
+        [{"x": "new"}, {"x": "a"}, {"x": "b"}],
+        {},
+        [("added", None, "/0", ABSENT, {"x": "new"})],
+        id="insert-at-front-by-content",
+    ),
+    pytest.param(
+        [{"id": 1, "x": "a"}, {"id": 2, "x": "b"}],
+        [{"id": 2, "x": "b"}, {"id": 1, "x": "a"}],
+        {},
+        [("moved", "/0", "/1", {"id": 1, "x": "a"}, {"id": 1, "x": "a"})],
+        id="swap-is-a-move",
+    ),
+    pytest.param(
+        [{"id": 1, "x": "a"}, {"id": 2, "x": "b"}],
+        [{"id": 2, "x": "b"}, {"id": 1, "x": "a"}],
+        {"ignore_order": True},
+        [],
+        id="swap-ignored-with-ignore-order",
+    ),
     pytest.param([1, 2, 3], [1, 5, 3], {}, [("changed", "/1", "/1", 2, 5)], id="scalar-in-array-changed"),
     pytest.param([1, 2, 3], [1, 3], {}, [("removed", "/1", None, 2, ABSENT)], id="scalar-removed"),
     pytest.param([3, 1, 2], [1, 2, 3], {"ignore_order": True}, [], id="scalars-ignore-order"),
-    pytest.param({"a": [1, 2]}, {"a": {"0": 1}}, {}, [("type_changed", "/a", "/a", [1, 2], {"0": 1})],
-                 id="array-to-object"),
-    pytest.param({"a/b": {"m~n": 1}}, {"a/b": {"m~n": 2}}, {}, [("changed", "/a~1b/m~0n", "/a~1b/m~0n", 1, 2)],
-                 id="pointer-escaping"),
+    pytest.param(
+        {"a": [1, 2]}, {"a": {"0": 1}}, {}, [("type_changed", "/a", "/a", [1, 2], {"0": 1})], id="array-to-object"
+    ),
+    pytest.param(
+        {"a/b": {"m~n": 1}},
+        {"a/b": {"m~n": 2}},
+        {},
+        [("changed", "/a~1b/m~0n", "/a~1b/m~0n", 1, 2)],
+        id="pointer-escaping",
+    ),
     pytest.param({"k": "x"}, {"k": "x", "new": [1]}, {}, [("added", None, "/new", ABSENT, [1])], id="member-added"),
     pytest.param(1, True, {}, [("type_changed", "", "", 1, True)], id="root-scalars"),
     pytest.param(1, 1.0, {}, [], id="root-same-number"),
-    pytest.param([{"call_id": "c1", "type": "function_call", "name": "a"},
-                  {"call_id": "c1", "type": "function_call_output", "output": "x"}],
-                 [{"call_id": "c1", "type": "function_call", "name": "a"},
-                  {"call_id": "c1", "type": "function_call_output", "output": "y"}], {},
-                 [("changed", "/1/output", "/1/output", "x", "y")], id="call-and-output-share-call-id"),
+    pytest.param(
+        [
+            {"call_id": "c1", "type": "function_call", "name": "a"},
+            {"call_id": "c1", "type": "function_call_output", "output": "x"},
+        ],
+        [
+            {"call_id": "c1", "type": "function_call", "name": "a"},
+            {"call_id": "c1", "type": "function_call_output", "output": "y"},
+        ],
+        {},
+        [("changed", "/1/output", "/1/output", "x", "y")],
+        id="call-and-output-share-call-id",
+    ),
 ]
 
 
@@ -89,12 +128,15 @@ def test_long_strings_are_kept_whole():
     assert string_hunks(change.old, change.new) == ("", "X", "Y", left["note"][1:])
 
 
-@pytest.mark.parametrize(("old", "new", "hunks"), [
-    ("abc", "abc", ("abc", "", "", "")),
-    ("abc", "abXc", ("ab", "", "X", "c")),
-    ("aXa", "aa", ("a", "X", "", "a")),
-    ("", "new", ("", "", "new", "")),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "hunks"),
+    [
+        ("abc", "abc", ("abc", "", "", "")),
+        ("abc", "abXc", ("ab", "", "X", "c")),
+        ("aXa", "aa", ("a", "X", "", "a")),
+        ("", "new", ("", "", "new", "")),
+    ],
+)
 def test_string_hunks(old, new, hunks):
     assert string_hunks(old, new) == hunks
     prefix, old_mid, new_mid, suffix = hunks
@@ -110,24 +152,34 @@ def test_same_call_from_two_providers_differs_only_in_id():
     assert [(c.kind, c.pointer) for c in result.changes] == [("changed", "/id")]
     [reformatted] = result.reformatted
     assert (reformatted.right, reformatted.old, reformatted.new) == (
-        "/arguments", SAME_CALL["arguments"], OTHER_PROVIDER["arguments"])
+        "/arguments",
+        SAME_CALL["arguments"],
+        OTHER_PROVIDER["arguments"],
+    )
     assert result.blockers == []
     assert_round_trip(SAME_CALL, OTHER_PROVIDER)  # the patch also carries the reformatted text
 
 
 def test_arguments_content_change_lists_the_inner_pointer():
-    right = dict(FC_001, arguments="{\"region\": \"global\"}")
+    right = dict(FC_001, arguments='{"region": "global"}')
     [change] = diff(FC_001, right).changes
     assert (change.kind, change.pointer, change.old, change.new) == (
-        "changed", "/arguments", FC_001["arguments"], right["arguments"])
+        "changed",
+        "/arguments",
+        FC_001["arguments"],
+        right["arguments"],
+    )
     assert [(c.kind, c.pointer, c.old, c.new) for c in change.inner] == [("changed", "/region", "apac", "global")]
 
 
-@pytest.mark.parametrize(("left_args", "right_args", "side"), [
-    ("{\"region\":\"apac\"}", "{\"region\":", "right"),
-    ("", "{}", "left"),
-    ("{\"x\": NaN}", "{\"x\": NaN }", "left and right"),
-])
+@pytest.mark.parametrize(
+    ("left_args", "right_args", "side"),
+    [
+        ('{"region":"apac"}', '{"region":', "right"),
+        ("", "{}", "left"),
+        ('{"x": NaN}', '{"x": NaN }', "left and right"),
+    ],
+)
 def test_arguments_that_do_not_parse_are_compared_raw(left_args, right_args, side):
     [change] = diff({"arguments": left_args}, {"arguments": right_args}).changes
     assert change.kind == "changed" and change.inner == ()
@@ -137,12 +189,16 @@ def test_arguments_that_do_not_parse_are_compared_raw(left_args, right_args, sid
 def test_arguments_type_change_string_to_object():
     [change] = diff(FC_001, dict(FC_001, arguments={"region": "apac"})).changes
     assert (change.kind, change.pointer, change.old_type, change.new_type) == (
-        "type_changed", "/arguments", "string", "object")
+        "type_changed",
+        "/arguments",
+        "string",
+        "object",
+    )
 
 
 def test_reformatted_arguments_inside_journal_items_do_not_misalign():
-    left = [{"type": "message", "content": "hi"}, {"type": "function_call", "arguments": "{\"a\":1}"}]
-    right = [{"type": "function_call", "arguments": "{ \"a\" : 1 }"}]
+    left = [{"type": "message", "content": "hi"}, {"type": "function_call", "arguments": '{"a":1}'}]
+    right = [{"type": "function_call", "arguments": '{ "a" : 1 }'}]
     result = diff(left, right)
     assert [(c.kind, c.left) for c in result.changes] == [("removed", "/0")]
     assert [r.left for r in result.reformatted] == ["/1/arguments"]
@@ -153,19 +209,26 @@ def test_reformatted_arguments_inside_journal_items_do_not_misalign():
 # Replay blockers
 
 
-@pytest.mark.parametrize(("left", "right", "codes"), [
-    pytest.param(FC_001, WS_001, [("namespaced", ""), ("call_id", ""), ("name", "")], id="article-namespaced"),
-    pytest.param(FC_001, dict(FC_001, status="incomplete"), [("status", "")], id="status-no-longer-completed"),
-    pytest.param(FC_001, dict(FC_001, call_id="call_129"), [("call_id", "")], id="call-id-changed"),
-    pytest.param(FC_001, dict(FC_001, name="get_weather"), [("name", "")], id="name-changed"),
-    pytest.param(FC_001, dict(FC_001, type="message"), [("type_changed", "")], id="type-changed"),
-    pytest.param(SAME_CALL, CHAT_MESSAGE, [("chat_completions", "")], id="chat-completions-envelope"),
-    pytest.param(SAME_CALL, OTHER_PROVIDER, [], id="same-call-no-blocker"),
-    pytest.param([FC_001], [FC_001, WS_001], [("namespaced", "/1")], id="namespaced-item-added"),
-    pytest.param({"output": [FC_001]}, {"output": [dict(FC_001, status="in_progress")]}, [("status", "/output/0")],
-                 id="response-output-item"),
-    pytest.param([WS_001], [dict(WS_001, status="completed")], [], id="unchanged-namespaced-item-is-fine"),
-])
+@pytest.mark.parametrize(
+    ("left", "right", "codes"),
+    [
+        pytest.param(FC_001, WS_001, [("namespaced", ""), ("call_id", ""), ("name", "")], id="article-namespaced"),
+        pytest.param(FC_001, dict(FC_001, status="incomplete"), [("status", "")], id="status-no-longer-completed"),
+        pytest.param(FC_001, dict(FC_001, call_id="call_129"), [("call_id", "")], id="call-id-changed"),
+        pytest.param(FC_001, dict(FC_001, name="get_weather"), [("name", "")], id="name-changed"),
+        pytest.param(FC_001, dict(FC_001, type="message"), [("type_changed", "")], id="type-changed"),
+        pytest.param(SAME_CALL, CHAT_MESSAGE, [("chat_completions", "")], id="chat-completions-envelope"),
+        pytest.param(SAME_CALL, OTHER_PROVIDER, [], id="same-call-no-blocker"),
+        pytest.param([FC_001], [FC_001, WS_001], [("namespaced", "/1")], id="namespaced-item-added"),
+        pytest.param(
+            {"output": [FC_001]},
+            {"output": [dict(FC_001, status="in_progress")]},
+            [("status", "/output/0")],
+            id="response-output-item",
+        ),
+        pytest.param([WS_001], [dict(WS_001, status="completed")], [], id="unchanged-namespaced-item-is-fine"),
+    ],
+)
 def test_blockers(left, right, codes):
     assert [(b.code, b.pointer) for b in diff(left, right).blockers] == codes
 
@@ -186,11 +249,14 @@ def test_a_missing_type_reads_missing_and_a_json_null_reads_null():
     assert both.message.startswith("type changed from null to (missing):")
 
 
-@pytest.mark.parametrize(("arguments", "code", "words"), [
-    ({"location": "Paris"}, "arguments_type", "an object, not a string"),
-    ('{"location":"Par', "arguments_parse", "line 1, column 17"),
-    ('{"location":"Paris","location":"Rome"}', "arguments_parse", "duplicate"),
-])
+@pytest.mark.parametrize(
+    ("arguments", "code", "words"),
+    [
+        ({"location": "Paris"}, "arguments_type", "an object, not a string"),
+        ('{"location":"Par', "arguments_parse", "line 1, column 17"),
+        ('{"location":"Paris","location":"Rome"}', "arguments_parse", "duplicate"),
+    ],
+)
 def test_arguments_the_gate_refuses_on_the_right_block_the_replay(arguments, code, words):
     """Step 3 agrees with the gate: the item about to be replayed must carry a string of I-JSON."""
     right = {**FC_001, "arguments": arguments}
@@ -216,14 +282,19 @@ def test_match_key_pointer_inside_items():
     left = [{"function": {"name": "a"}, "x": 1}, {"function": {"name": "b"}, "x": 1}]
     right = [{"function": {"name": "b"}, "x": 2}]
     assert summary(left, right, match_key="/function/name") == [
-        ("removed", "/0", None, left[0], ABSENT), ("changed", "/1/x", "/0/x", 1, 2)]
+        ("removed", "/0", None, left[0], ABSENT),
+        ("changed", "/1/x", "/0/x", 1, 2),
+    ]
 
 
-@pytest.mark.parametrize(("patterns", "expected"), [
-    (["/*/id"], [("changed", "/0/status", "/0/status", "completed", "incomplete")]),
-    (["/*/status"], [("changed", "/0/id", "/0/id", "a", "b")]),
-    (["/**/id", "/*/status"], []),
-])
+@pytest.mark.parametrize(
+    ("patterns", "expected"),
+    [
+        (["/*/id"], [("changed", "/0/status", "/0/status", "completed", "incomplete")]),
+        (["/*/status"], [("changed", "/0/id", "/0/id", "a", "b")]),
+        (["/**/id", "/*/status"], []),
+    ],
+)
 def test_ignore_paths(patterns, expected):
     left = [{"type": "message", "id": "a", "status": "completed", "content": "hi"}]
     right = [{"type": "message", "id": "b", "status": "incomplete", "content": "hi"}]
@@ -240,11 +311,14 @@ def test_ignored_members_stay_as_on_the_left_in_the_patch():
     assert patched == {"created_at": 1, "items": [{"id": "x", "created_at": 5, "v": 2}], "new": True}
 
 
-@pytest.mark.parametrize(("text", "patterns"), [
-    ("/*/id, /created_at", ("/*/id", "/created_at")),
-    ("/a\n\n  /b/*  \n", ("/a", "/b/*")),
-    ("", ()),
-])
+@pytest.mark.parametrize(
+    ("text", "patterns"),
+    [
+        ("/*/id, /created_at", ("/*/id", "/created_at")),
+        ("/a\n\n  /b/*  \n", ("/a", "/b/*")),
+        ("", ()),
+    ],
+)
 def test_parse_ignore_paths(text, patterns):
     assert parse_ignore_paths(text) == patterns
 
@@ -355,8 +429,25 @@ def random_value(rng: random.Random, depth: int = 0) -> Any:
         return {rng.choice("abcdefg"): random_value(rng, depth + 1) for _ in range(rng.randrange(5))}
     if depth < 3 and roll < 0.55:
         return [random_value(rng, depth + 1) for _ in range(rng.randrange(6))]
-    return rng.choice([None, True, False, 0, 1, 2, 1.0, 2.5, -0.5, "x", "y", "", "long text " * 3,
-                       "{\"a\": 1}", {"id": rng.randrange(3)}])
+    return rng.choice(
+        [
+            None,
+            True,
+            False,
+            0,
+            1,
+            2,
+            1.0,
+            2.5,
+            -0.5,
+            "x",
+            "y",
+            "",
+            "long text " * 3,
+            '{"a": 1}',
+            {"id": rng.randrange(3)},
+        ]
+    )
 
 
 def mutate(value: Any, rng: random.Random, depth: int = 0) -> Any:
@@ -382,13 +473,16 @@ def mutate(value: Any, rng: random.Random, depth: int = 0) -> Any:
             i, j = rng.sample(range(len(out)), 2)
             out[i], out[j] = out[j], out[i]
         return out
-    if value == "{\"a\": 1}" and rng.random() < 0.5:
-        return "{\"a\":1}"  # the same arguments, other formatting
+    if value == '{"a": 1}' and rng.random() < 0.5:
+        return '{"a":1}'  # the same arguments, other formatting
     return value if rng.random() < 0.5 else random_value(rng, depth)
 
 
-@pytest.mark.parametrize("options", [DiffOptions(), DiffOptions(ignore_order=True), DiffOptions(match_key="id")],
-                         ids=["default", "ignore-order", "match-key"])
+@pytest.mark.parametrize(
+    "options",
+    [DiffOptions(), DiffOptions(ignore_order=True), DiffOptions(match_key="id")],
+    ids=["default", "ignore-order", "match-key"],
+)
 def test_patch_round_trip_property(options):
     rng = random.Random(20261130)
     for _ in range(400):
@@ -496,7 +590,14 @@ def test_arguments_count_toward_the_depth_cap():
 
 def test_json_type_names():
     assert [json_type(v) for v in (None, True, 1, 1.0, "s", [], {})] == [
-        "null", "boolean", "integer", "number", "string", "array", "object"]
+        "null",
+        "boolean",
+        "integer",
+        "number",
+        "string",
+        "array",
+        "object",
+    ]
 
 
 def test_side_by_side_marks_and_hides_unchanged():
@@ -528,13 +629,19 @@ def test_a_namespaced_item_on_both_sides_is_a_blocker():
     assert [b.code for b in diff({"items": [WS_001]}, {"items": [changed]}).blockers] == ["namespaced"]
 
 
-@pytest.mark.parametrize(("left", "right", "same"), [
-    ({"a": 1e2}, {"a": 100}, [("/a", "/a")]),                      # the issue's 1e2 vs 100
-    ({"a": 1.0, "x": "s"}, {"a": 1, "x": "t"}, [("/a", "/a")]),   # beside a change (objects through deepdiff)
-    ({"l": [1, 2.0]}, {"l": [1.0, 2]}, [("/l/0", "/l/0"), ("/l/1", "/l/1")]),
-    ({"a": {"b": [3]}, "c": [{"d": 5.0}]}, {"a": {"b": [3.0]}, "c": [{"d": 5}]},
-     [("/a/b/0", "/a/b/0"), ("/c/0/d", "/c/0/d")]),
-])
+@pytest.mark.parametrize(
+    ("left", "right", "same"),
+    [
+        ({"a": 1e2}, {"a": 100}, [("/a", "/a")]),  # the issue's 1e2 vs 100
+        ({"a": 1.0, "x": "s"}, {"a": 1, "x": "t"}, [("/a", "/a")]),  # beside a change (objects through deepdiff)
+        ({"l": [1, 2.0]}, {"l": [1.0, 2]}, [("/l/0", "/l/0"), ("/l/1", "/l/1")]),
+        (
+            {"a": {"b": [3]}, "c": [{"d": 5.0}]},
+            {"a": {"b": [3.0]}, "c": [{"d": 5}]},
+            [("/a/b/0", "/a/b/0"), ("/c/0/d", "/c/0/d")],
+        ),
+    ],
+)
 def test_numbers_written_differently_are_the_same_number_not_a_change(left, right, same):
     result = diff(left, right)
     assert [c for c in result.changes if c.kind == "type_changed"] == []
@@ -546,10 +653,8 @@ def test_numbers_written_differently_are_the_same_number_not_a_change(left, righ
 def test_a_match_key_no_item_has_is_said_not_silently_ignored(key):
     # Issue 11: "Match items by" accepted nonexistent and /bad/ptr silently.
     result = diff([{"id": 1, "x": "a"}], [{"id": 1, "x": "b"}], DiffOptions(match_key=key))
-    assert result.notes == [f"no array item has {key!r} (match items by): items were matched by their content "
-                            "instead"]
+    assert result.notes == [f"no array item has {key!r} (match items by): items were matched by their content instead"]
     assert diff([{"id": 1}], [{"id": 2}], DiffOptions(match_key="id")).notes == []
-
 
 
 def test_a_blocker_on_an_ignored_path_says_why_the_change_list_is_empty():
@@ -559,4 +664,5 @@ def test_a_blocker_on_an_ignored_path_says_why_the_change_list_is_empty():
     [blocker] = result.blockers
     assert blocker.code == "call_id"
     assert blocker.message.endswith(
-        "(/call_id is in Ignore paths, so the change list leaves it out; the replay rule does not)")
+        "(/call_id is in Ignore paths, so the change list leaves it out; the replay rule does not)"
+    )

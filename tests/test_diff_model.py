@@ -46,7 +46,7 @@ def test_the_article_pair_has_rows_blockers_patch_and_sides():
     assert len(page.rows) == len(page.result.changes) and page.more_changes == 0
     row = next(r for r in page.rows if r.left == "/type")
     assert (row.kind, row.old, row.new) == ("changed", '"function_call"', '"openai:web_search_call"')
-    assert left.splitlines()[row.left_at[0] - 1][row.left_at[1] - 1:].startswith('"type"')
+    assert left.splitlines()[row.left_at[0] - 1][row.left_at[1] - 1 :].startswith('"type"')
     assert row.hunks is not None and row.hunks[1] + row.hunks[3] != ""
     assert jsonpatch.apply_patch(FC_001, json.loads(page.patch_text)) == WS_001
     lines_l, lines_r, cut = page.sides_view
@@ -108,6 +108,7 @@ def test_options_become_diff_options():
 
 # -- blockers -----------------------------------------------------------------------------------------------
 
+
 def test_item_blockers_of_one_pair():
     codes = [b.code for b in item_blockers(FC_001, {**FC_001, "status": "incomplete", "name": "other"}, "/0")]
     assert codes == ["name", "status"]
@@ -115,10 +116,13 @@ def test_item_blockers_of_one_pair():
 
 
 def test_replay_blockers_read_pairs_and_added_items():
-    found = replay_blockers([FC_001], [FC_001, WS_001], [("/0", FC_001, {**FC_001, "call_id": "x"})],
-                            [("/1", WS_001), ("/2", {"role": "assistant", "tool_calls": []}), ("/3", {"type": "x"})])
-    assert [(b.code, b.pointer) for b in found] == [("call_id", "/0"), ("namespaced", "/1"),
-                                                     ("chat_completions", "/2")]
+    found = replay_blockers(
+        [FC_001],
+        [FC_001, WS_001],
+        [("/0", FC_001, {**FC_001, "call_id": "x"})],
+        [("/1", WS_001), ("/2", {"role": "assistant", "tool_calls": []}), ("/3", {"type": "x"})],
+    )
+    assert [(b.code, b.pointer) for b in found] == [("call_id", "/0"), ("namespaced", "/1"), ("chat_completions", "/2")]
     assert '"x"' in found[0].message and "(missing)" in item_blockers({}, {"name": "n"}, "")[0].message
 
 
@@ -140,7 +144,8 @@ def test_a_response_or_a_request_is_not_compared_as_an_item():
     for left, right in ((FC_001, response), (response, FC_001), (FC_001, request)):
         assert replay_blockers(left, right, [], []) == []
     cut = {**FC_001, "status": "incomplete"}
-    found = replay_blockers({**response, "status": "completed"}, {**response, "output": [cut]},
-                            [("/output/0", FC_001, cut)], [])
+    found = replay_blockers(
+        {**response, "status": "completed"}, {**response, "output": [cut]}, [("/output/0", FC_001, cut)], []
+    )
     assert [(b.code, b.pointer) for b in found] == [("status", "/output/0")]
     assert [b.code for b in replay_blockers(FC_001, cut, [], [])] == ["status"]  # two items: compared as such

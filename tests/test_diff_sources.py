@@ -26,8 +26,12 @@ def test_the_same_call_from_two_providers_differs_only_in_its_ids(left, right):
 
 
 def test_converted_sides_say_what_they_were_and_place_no_positions():
-    chat = json.dumps({"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {
-        "name": "f", "arguments": '{"a":1}'}}]})
+    chat = json.dumps(
+        {
+            "role": "assistant",
+            "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": '{"a":1}'}}],
+        }
+    )
     claude = json.dumps({"type": "tool_use", "id": "c", "name": "f", "input": {"a": 2}})
     page = diff_page(chat, claude, PageOptions(as_items=True))
     assert [s.conversion.source for s in page.sides] == ["chat_completions", "anthropic"]
@@ -42,8 +46,10 @@ def test_a_side_that_is_no_conversation_is_an_error_naming_it():
 
 
 def test_json_lines_sides_are_compared_record_by_record_with_their_lines():
-    left = '{"type": "message", "role": "user", "content": "a"}\n\n{"type": "function_call", "call_id": "c", ' \
-           '"name": "f", "arguments": "{}", "status": "completed"}\n'
+    left = (
+        '{"type": "message", "role": "user", "content": "a"}\n\n{"type": "function_call", "call_id": "c", '
+        '"name": "f", "arguments": "{}", "status": "completed"}\n'
+    )
     right = left.replace('"status": "completed"', '"status": "incomplete"')
     page = diff_page(left, right)
     assert [s.jsonl for s in page.sides] == [True, True]
@@ -58,8 +64,10 @@ def test_json_lines_places_on_the_first_record_line_are_its_own_columns():
     right = '\n{"a": 1, "b": 5}\n{"a": 4}\n'
     page = diff_page(left, right)
     assert [(r.left, r.left_at, r.right_at) for r in page.rows] == [
-        ("/0/b", (2, 10), (2, 10)), ("/1/a", (3, 2), (3, 2))]  # where each member starts: its name
-    assert left.splitlines()[1][10 - 1:].startswith('"b"') and left.splitlines()[2][2 - 1:].startswith('"a"')
+        ("/0/b", (2, 10), (2, 10)),
+        ("/1/a", (3, 2), (3, 2)),
+    ]  # where each member starts: its name
+    assert left.splitlines()[1][10 - 1 :].startswith('"b"') and left.splitlines()[2][2 - 1 :].startswith('"a"')
 
 
 def test_a_bad_json_lines_record_names_its_line():
@@ -68,9 +76,14 @@ def test_a_bad_json_lines_record_names_its_line():
 
 
 def test_the_page_takes_the_option(client):
-    chat = json.dumps({"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {
-        "name": "f", "arguments": "{}"}}]})
+    chat = json.dumps(
+        {
+            "role": "assistant",
+            "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}],
+        }
+    )
     claude = json.dumps({"type": "tool_use", "id": "c", "name": "f", "input": {}})
-    body = client.post("/diff", data={"left": chat, "right": claude, "as_items": "on"},
-                       headers={"HX-Request": "true"}).get_data(as_text=True)
+    body = client.post(
+        "/diff", data={"left": chat, "right": claude, "as_items": "on"}, headers={"HX-Request": "true"}
+    ).get_data(as_text=True)
     assert "converted from chat_completions" in body and "no changes" in body

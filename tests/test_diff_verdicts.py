@@ -95,17 +95,20 @@ def test_a_response_side_is_gated_with_the_tools_it_carries():
 
 
 def test_the_page_renders_the_refusals_as_links_and_no_claim(client):
-    body = client.post("/diff", data={"left": json.dumps(FC_001), "right": lines(FC_001, FC_001)},
-                       headers={"HX-Request": "true"}).get_data(as_text=True)
+    body = client.post(
+        "/diff", data={"left": json.dumps(FC_001), "right": lines(FC_001, FC_001)}, headers={"HX-Request": "true"}
+    ).get_data(as_text=True)
     assert 'data-refusal="duplicate_call_id"' in body and 'data-field="diff-right" data-line="2"' in body
     assert "no replay blocker" not in body
-    body = client.post("/diff", data={"left": '{"a":1}', "right": '{"a":2}'},
-                       headers={"HX-Request": "true"}).get_data(as_text=True)
+    body = client.post("/diff", data={"left": '{"a":1}', "right": '{"a":2}'}, headers={"HX-Request": "true"}).get_data(
+        as_text=True
+    )
     assert "no replay blocker" not in body and 'id="diff-verdicts"' not in body
 
 
 def schema_options(tool: dict):
     from webapp.core.diff_page import PageOptions
+
     return PageOptions(schema=json.dumps(tool))
 
 
@@ -152,4 +155,4 @@ def test_a_tool_of_another_name_is_no_schema_for_the_call():
     other = dict(TOOL, name="other_tool", parameters={"type": "object"})
     page = diff_page(json.dumps(FC_001), json.dumps(FC_001), schema_options(other))
     assert [v.label for v in page.verdicts] == ["arguments_schema", "arguments_schema"]
-    assert "named \"other_tool\"" in page.verdicts_note
+    assert 'named "other_tool"' in page.verdicts_note

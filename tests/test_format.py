@@ -21,8 +21,25 @@ from webapp.core.json.text import parse, parse_lines
 
 # -- a generator of awkward documents (seeded: every run the same) ---------------------------------------------
 
-AWKWARD_STRINGS = ["", " ", "a, b: {c} [d]", 'q"uote', "back\\slash\\", "tab\tnew\nline", "é 東京 😀", "\x00\x1f",
-                   "~/", "\\\"", "\u2028", ":", ",", "{}", "[]", "\"\"", "  spaced  "]
+AWKWARD_STRINGS = [
+    "",
+    " ",
+    "a, b: {c} [d]",
+    'q"uote',
+    "back\\slash\\",
+    "tab\tnew\nline",
+    "é 東京 😀",
+    "\x00\x1f",
+    "~/",
+    '\\"',
+    "\u2028",
+    ":",
+    ",",
+    "{}",
+    "[]",
+    '""',
+    "  spaced  ",
+]
 
 
 def awkward_value(rnd: random.Random, depth: int = 0):
@@ -63,8 +80,19 @@ def test_minify_and_sort_agree_with_json_dumps(value):
     assert sort_keys(text, "  ") == json.dumps(value, indent=2, ensure_ascii=True, sort_keys=True)
 
 
-EXACT = ["1.10", "1e2", "-0", "-0.0", "1E-7", "2.50E+3", "0.1000000000000000055511151231257827",
-         "123456789012345678901234567890", "-9007199254740993", "1e400", "0e0"]
+EXACT = [
+    "1.10",
+    "1e2",
+    "-0",
+    "-0.0",
+    "1E-7",
+    "2.50E+3",
+    "0.1000000000000000055511151231257827",
+    "123456789012345678901234567890",
+    "-9007199254740993",
+    "1e400",
+    "0e0",
+]
 
 
 @pytest.mark.parametrize("action", ["pretty", "minify", "sort"])
@@ -91,9 +119,13 @@ def test_percent_signs_in_strings_are_text_not_placeholders(action):
     value = {"%s": "%d %% %(a)s %", "b%": ["%", "%%s", "%s%s"], "%": {"%": "%%"}}
     output = format_text(json.dumps(value), action, "  ")
     assert json.loads(output) == value
-    assert output == (json.dumps(value, indent=2) if action == "pretty" else
-                      json.dumps(value, separators=(",", ":")) if action == "minify" else
-                      json.dumps(value, indent=2, sort_keys=True))
+    assert output == (
+        json.dumps(value, indent=2)
+        if action == "pretty"
+        else json.dumps(value, separators=(",", ":"))
+        if action == "minify"
+        else json.dumps(value, indent=2, sort_keys=True)
+    )
 
 
 def test_a_percent_outside_strings_is_not_json_and_is_written_as_itself():
@@ -104,7 +136,8 @@ def test_a_percent_outside_strings_is_not_json_and_is_written_as_itself():
 
 def test_pretty_layout_details():
     assert pretty('{"a":{},"b":[],"c":[{}],"d":{"e":[[]]}}') == (
-        '{\n  "a": {},\n  "b": [],\n  "c": [\n    {}\n  ],\n  "d": {\n    "e": [\n      []\n    ]\n  }\n}')
+        '{\n  "a": {},\n  "b": [],\n  "c": [\n    {}\n  ],\n  "d": {\n    "e": [\n      []\n    ]\n  }\n}'
+    )
     assert pretty(' "x" ') == '"x"'
     assert pretty("\r\n 1.50 \t") == "1.50"
     assert pretty("[1,2]", "\t") == "[\n\t1,\n\t2\n]"
@@ -150,8 +183,9 @@ def test_the_part_a_page_shows_is_the_start_of_the_whole_answer_and_its_size_is_
     # Only the first parts of the text are formatted for a page; the size of the whole answer is counted, not built.
     rnd = random.Random(seed)
     spacing = rnd.choice([None, 0, 1, "\t", 8])
-    text = json.dumps([awkward_value(rnd) for _ in range(rnd.randrange(1, 30))], indent=spacing,
-                      ensure_ascii=rnd.random() < 0.5)
+    text = json.dumps(
+        [awkward_value(rnd) for _ in range(rnd.randrange(1, 30))], indent=spacing, ensure_ascii=rnd.random() < 0.5
+    )
     whole = format_text(text, action, "  ")
     for limit in (1, 7, 40, 200, len(whole) - 1, len(whole), len(whole) + 5):
         shown, cut, size = formatted_part(text, action, "  ", max(limit, 1))
@@ -168,6 +202,7 @@ def test_a_big_documents_part_uses_the_split_of_the_parse():
     document = parse(text)
     assert document.size == len(text.encode())
     whole = pretty(text, "\t")
-    shown, cut, size = formatted_part(text, "pretty", "\t", 100_000, split=document.take_string_parts(),
-                                      size=document.size)
+    shown, cut, size = formatted_part(
+        text, "pretty", "\t", 100_000, split=document.take_string_parts(), size=document.size
+    )
     assert cut and whole.startswith(shown) and whole[len(shown)] == "\n" and size == len(whole.encode())

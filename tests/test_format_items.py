@@ -12,25 +12,34 @@ from webapp.core.json.text import parse, parse_lines
 
 # -- items -----------------------------------------------------------------------------------------------------
 
-FC_001 = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report", "call_id": "call_123",
-          "status": "completed", "arguments": "{\"region\":\"apac\"}"}
+FC_001 = {
+    "type": "function_call",
+    "id": "fc_001",
+    "name": "get_latest_sales_report",
+    "call_id": "call_123",
+    "status": "completed",
+    "arguments": '{"region":"apac"}',
+}
 
 
-@pytest.mark.parametrize(("item", "kind", "tone"), [
-    ({"type": "message", "role": "user", "content": "hi"}, "core", "ok"),
-    (FC_001, "core", "ok"),
-    ({"type": "function_call_output", "call_id": "c", "output": "x"}, "core", "ok"),
-    ({"type": "reasoning", "summary": []}, "spec", "info"),
-    ({"type": "item_reference", "id": "msg_1"}, "spec", "info"),
-    ({"type": "compaction", "encrypted_content": "x"}, "spec", "info"),
-    ({"type": "openai:web_search_call", "id": "ws_001", "status": "completed"}, "extension", "bad"),
-    ({"type": "web_search_call"}, "unknown", "warn"),
-    ({"role": "user", "content": "hi"}, "missing", "warn"),
-    ({"role": "assistant", "tool_calls": []}, "missing", "bad"),
-    ({"id": "x"}, "missing", "bad"),
-    ({"type": 5}, "invalid", "bad"),
-    ([FC_001], "invalid", "bad"),
-])
+@pytest.mark.parametrize(
+    ("item", "kind", "tone"),
+    [
+        ({"type": "message", "role": "user", "content": "hi"}, "core", "ok"),
+        (FC_001, "core", "ok"),
+        ({"type": "function_call_output", "call_id": "c", "output": "x"}, "core", "ok"),
+        ({"type": "reasoning", "summary": []}, "spec", "info"),
+        ({"type": "item_reference", "id": "msg_1"}, "spec", "info"),
+        ({"type": "compaction", "encrypted_content": "x"}, "spec", "info"),
+        ({"type": "openai:web_search_call", "id": "ws_001", "status": "completed"}, "extension", "bad"),
+        ({"type": "web_search_call"}, "unknown", "warn"),
+        ({"role": "user", "content": "hi"}, "missing", "warn"),
+        ({"role": "assistant", "tool_calls": []}, "missing", "bad"),
+        ({"id": "x"}, "missing", "bad"),
+        ({"type": 5}, "invalid", "bad"),
+        ([FC_001], "invalid", "bad"),
+    ],
+)
 def test_type_badges(item, kind, tone):
     badge = type_badge(item)
     assert (badge.kind, badge.tone) == (kind, tone)
@@ -104,12 +113,15 @@ def test_truncated_arguments_name_the_place_inside_the_string():
     assert "line 1, column 14" in check.message
 
 
-@pytest.mark.parametrize(("value", "shape", "pointers"), [
-    (FC_001, "item", [""]),
-    ([FC_001, {"type": "message", "role": "user", "content": "x"}], "array", ["/0", "/1"]),
-    ({"object": "response", "output": [FC_001]}, "response", ["/output/0"]),
-    ({"model": "m", "input": [FC_001]}, "request", ["/input/0"]),
-])
+@pytest.mark.parametrize(
+    ("value", "shape", "pointers"),
+    [
+        (FC_001, "item", [""]),
+        ([FC_001, {"type": "message", "role": "user", "content": "x"}], "array", ["/0", "/1"]),
+        ({"object": "response", "output": [FC_001]}, "response", ["/output/0"]),
+        ({"model": "m", "input": [FC_001]}, "request", ["/input/0"]),
+    ],
+)
 def test_inspect_finds_items_in_every_journal_shape(value, shape, pointers):
     inspection = inspect(parse(json.dumps(value)))
     assert inspection.shape == shape
@@ -117,8 +129,17 @@ def test_inspect_finds_items_in_every_journal_shape(value, shape, pointers):
     assert inspection.reasons.get(SCHEMA_NEXT) == 1  # only the schema is left: not shown as a refusal
 
 
-@pytest.mark.parametrize("value", [{"type": "object", "properties": {}}.get("properties"), [1, 2], "text", 3,
-                                   {"name": "get_weather", "parameters": {}}, [[FC_001]]])
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"type": "object", "properties": {}}.get("properties"),
+        [1, 2],
+        "text",
+        3,
+        {"name": "get_weather", "parameters": {}},
+        [[FC_001]],
+    ],
+)
 def test_inspect_ignores_documents_that_hold_no_items(value):
     assert inspect(parse(json.dumps(value))) is None
 
@@ -128,12 +149,15 @@ def test_inspect_reads_json_lines_and_keeps_line_numbers():
     inspection = inspect(records)
     assert inspection.shape == "jsonl"
     assert [(item.index, item.line, item.badge.kind) for item in inspection.items] == [
-        (0, 1, "core"), (1, 3, "extension")]
+        (0, 1, "core"),
+        (1, 3, "extension"),
+    ]
 
 
 def test_inspect_shows_the_first_items_and_counts_them_all():
-    items = [{**FC_001, "id": f"fc_{i}", "call_id": f"call_{i}", "arguments": "" if i % 2 else "{}"}
-             for i in range(120)]
+    items = [
+        {**FC_001, "id": f"fc_{i}", "call_id": f"call_{i}", "arguments": "" if i % 2 else "{}"} for i in range(120)
+    ]
     inspection = inspect(parse(json.dumps(items)), limit=10)
     assert inspection.total == 120 and len(inspection.items) == 10
     assert inspection.states == {"json_object": 60, "empty": 60}
@@ -180,4 +204,6 @@ def test_an_output_a_finding_stops_is_refused_though_it_has_nothing_to_run():
     assert inspection.reasons == {"refused": 1, SCHEMA_NEXT: 1}
     item = inspection.items[0]
     assert item.gate_label == "refused" and item.gate_summary == (
-        "bad", "nothing to execute, but orphan_output stops this item (see the findings): it may not be replayed")
+        "bad",
+        "nothing to execute, but orphan_output stops this item (see the findings): it may not be replayed",
+    )

@@ -13,6 +13,7 @@ from webapp.core.tree import TREE_NODE_LIMIT
 
 # -- the whole step --------------------------------------------------------------------------------------------
 
+
 def test_format_document_keeps_the_text_and_names_the_error():
     outcome = format_document('{"a": 1,}')
     assert outcome.output is None and outcome.text == '{"a": 1,}'
@@ -64,7 +65,7 @@ def test_digest_ignores_crlf():
 @pytest.mark.parametrize("action", ["pretty", "minify", "sort"])
 @pytest.mark.parametrize("limit", [1, 50, 10_000])
 def test_a_preview_is_the_start_of_the_whole_answer(action, limit):
-    text = json.dumps({"é": list(range(300)), "s": "a\"b\\", "n": 1.5}, ensure_ascii=False)
+    text = json.dumps({"é": list(range(300)), "s": 'a"b\\', "n": 1.5}, ensure_ascii=False)
     whole = format_document(text, action=action)
     part = format_document(text, action=action, preview=limit)
     assert whole.ok and part.ok and whole.shown == whole.output
@@ -90,6 +91,7 @@ def test_format_bytes_is_format_text_in_utf8(action):
 
 
 # -- the page's other answers: download, tree expansion, too large ---------------------------------------------
+
 
 def test_the_download_is_json_or_json_lines_when_minified():
     outcome = format_document('{"n": 1.10}', as_bytes=True)

@@ -16,9 +16,15 @@ from webapp.core import format_page
 from webapp.web.pages import format as format_view
 
 HX = {"HX-Request": "true"}
-FC_001 = {"type": "function_call", "id": "fc_001", "name": "get_latest_sales_report", "call_id": "call_123",
-          "status": "completed", "arguments": "{\"region\":\"apac\"}"}
-XSS = ['<script>window.__pwned=1</script>', '"><img src=x onerror="window.__pwned=2">', "</textarea><b>x</b>"]
+FC_001 = {
+    "type": "function_call",
+    "id": "fc_001",
+    "name": "get_latest_sales_report",
+    "call_id": "call_123",
+    "status": "completed",
+    "arguments": '{"region":"apac"}',
+}
+XSS = ["<script>window.__pwned=1</script>", '"><img src=x onerror="window.__pwned=2">', "</textarea><b>x</b>"]
 
 
 def post(client, document, *, htmx=False, **fields):
@@ -41,9 +47,18 @@ def output(page: str) -> str:
 
 def test_get_shows_the_form_with_the_agreed_field_names(client):
     page = client.get("/format").get_data(as_text=True)
-    for needle in ('name="document"', 'name="indent"', 'name="action" value="pretty"', 'value="minify"',
-                   'value="sort"', 'name="file"', 'enctype="multipart/form-data"', "format.css", "format.js",
-                   'data-max-bytes="20971520"'):
+    for needle in (
+        'name="document"',
+        'name="indent"',
+        'name="action" value="pretty"',
+        'value="minify"',
+        'value="sort"',
+        'name="file"',
+        'enctype="multipart/form-data"',
+        "format.css",
+        "format.js",
+        'data-max-bytes="20971520"',
+    ):
         assert needle in page
     assert "<html" in page and "Ctrl+Enter" in page
 
@@ -81,10 +96,15 @@ def test_the_item_card_shows_badges_the_gate_and_carry_forms(client):
     assert json.loads(html.unescape(left)) == FC_001
 
 
-@pytest.mark.parametrize(("arguments", "state"), [
-    ({"region": "apac"}, "object"), ('"{\\"region\\":\\"apac\\"}"', "double_encoded"), ("", "empty"),
-    ('{"region":"ap', "truncated"),
-])
+@pytest.mark.parametrize(
+    ("arguments", "state"),
+    [
+        ({"region": "apac"}, "object"),
+        ('"{\\"region\\":\\"apac\\"}"', "double_encoded"),
+        ("", "empty"),
+        ('{"region":"ap', "truncated"),
+    ],
+)
 def test_arguments_states_are_shown(client, arguments, state):
     page = post(client, json.dumps({**FC_001, "arguments": arguments}), htmx=True).get_data(as_text=True)
     assert f'data-state="{state}"' in page
@@ -135,9 +155,11 @@ def test_pasted_markup_renders_as_text(client, valid):
 def test_actions_and_indents(client):
     text = '{"b": [1.10, {"d": 1e2, "c": -0}], "a": 123456789012345678901234567890}'
     assert output(post(client, text, action="minify").get_data(as_text=True)) == (
-        '{"b":[1.10,{"d":1e2,"c":-0}],"a":123456789012345678901234567890}')
+        '{"b":[1.10,{"d":1e2,"c":-0}],"a":123456789012345678901234567890}'
+    )
     assert output(post(client, text, action="sort", indent="tab").get_data(as_text=True)).startswith(
-        '{\n\t"a": 123456789012345678901234567890,\n\t"b": [\n\t\t1.10,\n\t\t{\n\t\t\t"c": -0,')
+        '{\n\t"a": 123456789012345678901234567890,\n\t"b": [\n\t\t1.10,\n\t\t{\n\t\t\t"c": -0,'
+    )
     assert output(post(client, text, indent="4").get_data(as_text=True)).startswith('{\n    "b": [\n        1.10')
 
 
@@ -153,8 +175,12 @@ def test_warnings_are_listed_with_their_place(client):
 
 
 def test_upload_wins_and_is_decoded_as_utf8_sig(client):
-    data = {"document": "ignored", "action": "pretty", "indent": "2",
-            "file": (io.BytesIO('\ufeff{"city": "Zürich"}'.encode()), "item.json")}
+    data = {
+        "document": "ignored",
+        "action": "pretty",
+        "indent": "2",
+        "file": (io.BytesIO('\ufeff{"city": "Zürich"}'.encode()), "item.json"),
+    }
     full = client.post("/format", data=data, content_type="multipart/form-data").get_data(as_text=True)
     assert textarea(full) == '{"city": "Zürich"}' and "bom_stripped" in full
     data["file"] = (io.BytesIO(b'{"a": 1}'), "item.json")
@@ -172,14 +198,17 @@ def test_an_upload_that_is_not_utf8_is_named(client):
 def test_the_text_box_of_an_upload_that_is_not_utf8_says_it_is_not_the_file(client, htmx):
     """Audit: the text box showed the file with U+FFFD for its byte 0xE9, and nothing said that text was not it."""
     data = {"file": (io.BytesIO(b'{"a": 1,\n "b": "caf\xe9 \xff"}'), "latin1.json")}
-    page = client.post("/format", data=data, content_type="multipart/form-data",
-                       headers=HX if htmx else {}).get_data(as_text=True)
+    page = client.post("/format", data=data, content_type="multipart/form-data", headers=HX if htmx else {}).get_data(
+        as_text=True
+    )
     note = re.search(r'<p class="replaced-note[^>]*id="format-document-not-the-file"[^>]*>(.*?)</p>', page, re.S)
     assert note and "hidden" not in note.group(0)
     said = " ".join(html.unescape(re.sub(r"<[^>]+>", "", note.group(1))).split())
-    assert said.startswith("This text is not the file latin1.json: the file is not UTF-8, so 2 characters here are "
-                           "U+FFFD (\ufffd) in place of its bytes that are not UTF-8; the first, byte 0xE9 (byte "
-                           "offset 19), is at line 2, column 11.")
+    assert said.startswith(
+        "This text is not the file latin1.json: the file is not UTF-8, so 2 characters here are "
+        "U+FFFD (\ufffd) in place of its bytes that are not UTF-8; the first, byte 0xE9 (byte "
+        "offset 19), is at line 2, column 11."
+    )
     assert ('hx-swap-oob="true"' in note.group(0)) is htmx  # with the textarea it replaces, out of band
 
 
@@ -194,8 +223,14 @@ def test_a_utf8_upload_and_a_paste_have_no_such_note(client):
 
 @pytest.fixture
 def small_app(tmp_path):
-    return create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN, "MAX_CONTENT_LENGTH": 2000,
-                       "RESPONSES_DATABASE": str(tmp_path / "r.sqlite3")})
+    return create_app(
+        {
+            "TESTING": True,
+            "API_TOKEN": TEST_TOKEN,
+            "MAX_CONTENT_LENGTH": 2000,
+            "RESPONSES_DATABASE": str(tmp_path / "r.sqlite3"),
+        }
+    )
 
 
 @pytest.mark.parametrize("htmx", [True, False])
@@ -227,12 +262,15 @@ def test_tree_pages_through_long_arrays(client):
     assert 'data-copy="/100"' in text and 'data-copy="/199"' in text and "50 of 250 left" in text
 
 
-@pytest.mark.parametrize(("fields", "words"), [
-    ({"document": "[1]", "pointer": "", "digest": "0" * 20}, "changed since it was formatted"),
-    ({"document": "[1,]", "pointer": ""}, "no longer valid JSON"),
-    ({"document": "[1]", "pointer": "/5"}, "Nothing at /5"),
-    ({"document": "[1]", "pointer": "no-slash"}, "Nothing at no-slash"),
-])
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({"document": "[1]", "pointer": "", "digest": "0" * 20}, "changed since it was formatted"),
+        ({"document": "[1,]", "pointer": ""}, "no longer valid JSON"),
+        ({"document": "[1]", "pointer": "/5"}, "Nothing at /5"),
+        ({"document": "[1]", "pointer": "no-slash"}, "Nothing at no-slash"),
+    ],
+)
 def test_tree_requests_that_cannot_be_answered_say_why(client, fields, words):
     response = client.post("/format/tree", data=fields)
     assert response.status_code == 200 and words in response.get_data(as_text=True)
@@ -269,20 +307,29 @@ def test_lone_surrogates_never_break_the_page(client):
     response = post(client, document)
     assert response.status_code == 200
     assert "lone_surrogate" in response.get_data(as_text=True)
-    item = json.dumps({"type": "x:\ud800", "arguments": "{\"a\": \"\ud800\"}"})  # escapes, as json.dumps writes
+    item = json.dumps({"type": "x:\ud800", "arguments": '{"a": "\ud800"}'})  # escapes, as json.dumps writes
     assert post(client, item).status_code == 200
 
 
-@pytest.mark.parametrize("arguments", [
-    '{"region":"apac"}',          # the good form: the item goes too (issue 11 §2), so step 2 can offer step 3
-    {"region": "apac"},           # arguments_type: the item goes, so step 2 shows the gate's reason
-    '"{\\"region\\":\\"apac\\"}"',     # double-encoded
-])
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        '{"region":"apac"}',  # the good form: the item goes too (issue 11 §2), so step 2 can offer step 3
+        {"region": "apac"},  # arguments_type: the item goes, so step 2 shows the gate's reason
+        '"{\\"region\\":\\"apac\\"}"',  # double-encoded
+    ],
+)
 def test_step_2_gets_the_whole_item_whatever_the_form_of_its_arguments(client, arguments):
-    item = {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "get_latest_sales_report",
-            "status": "completed", "arguments": arguments}
+    item = {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "c1",
+        "name": "get_latest_sales_report",
+        "status": "completed",
+        "arguments": arguments,
+    }
     page = client.post("/format", data={"document": json.dumps(item)}).get_data(as_text=True)
-    form = page[page.index('action="/schema"'):]
+    form = page[page.index('action="/schema"') :]
     instance = html.unescape(re.search(r'name="instance" value="([^"]*)"', form).group(1))
     assert json.loads(instance) == item
 
@@ -291,11 +338,14 @@ def test_a_journal_shows_its_pairing_findings_linked_to_the_items(client):
     # Issue 11: a journal with an output for an incomplete call, an output matching no call and a duplicate call_id
     # showed nothing on Format, while `python -m webapp gate` reported all three.
     call = {"type": "function_call", "name": "f", "arguments": "{}"}
-    journal = [dict(call, call_id="c1", status="incomplete"),
-               {"type": "function_call_output", "call_id": "c1", "output": "x"},
-               {"type": "function_call_output", "call_id": "zz", "output": "x"},
-               dict(call, call_id="c2", status="completed"), dict(call, call_id="c2", status="completed"),
-               {"type": "function_call_output", "call_id": "c2", "output": "x"}]
+    journal = [
+        dict(call, call_id="c1", status="incomplete"),
+        {"type": "function_call_output", "call_id": "c1", "output": "x"},
+        {"type": "function_call_output", "call_id": "zz", "output": "x"},
+        dict(call, call_id="c2", status="completed"),
+        dict(call, call_id="c2", status="completed"),
+        {"type": "function_call_output", "call_id": "c2", "output": "x"},
+    ]
     page = post(client, "\n".join(json.dumps(i) for i in journal) + "\n", htmx=True).get_data(as_text=True)
     findings = re.findall(r'data-finding="([a-z_]+)">.*?<a href="#format-item-(\d+)">', page, re.S)
     assert findings == [("output_for_unfinished_call", "1"), ("orphan_output", "2"), ("duplicate_call_id", "4")]
@@ -313,8 +363,8 @@ def test_a_journal_with_a_finding_per_item_lists_the_first_findings_and_counts_a
     journal.append(dict(journal[-1]))
     page = post(client, json.dumps(journal), htmx=True).get_data(as_text=True)
     assert page.count("<li data-finding=") == MAX_FINDINGS
-    cut = page[page.index('id="format-findings-cut"'):]
-    cut = cut[:cut.index("</p>")]
+    cut = page[page.index('id="format-findings-cut"') :]
+    cut = cut[: cut.index("</p>")]
     assert f"{3 * MAX_FINDINGS + 1:,} findings" in cut
     assert f"{3 * MAX_FINDINGS:,} orphan_output" in cut and "1 duplicate_call_id" in cut
     assert 'href="/journal"' in cut
@@ -332,8 +382,9 @@ def test_the_item_counts_use_one_thousands_separator(client):
 
 def test_pretty_json_lines_download_as_text_not_as_json(client):
     # From a fresh user's audit: several pretty records were saved as formatted.json, which no JSON reader takes.
-    download = client.post("/format/download", data={"document": '{"a": 1}\n{"a": 2}\n', "action": "pretty",
-                                                     "indent": "2"})
+    download = client.post(
+        "/format/download", data={"document": '{"a": 1}\n{"a": 2}\n', "action": "pretty", "indent": "2"}
+    )
     assert download.status_code == 200 and download.headers["Content-Type"] == "text/plain; charset=utf-8"
     assert 'filename="formatted.txt"' in download.headers["Content-Disposition"]
     assert download.data == b'{\n  "a": 1\n}\n{\n  "a": 2\n}\n'
@@ -341,8 +392,11 @@ def test_pretty_json_lines_download_as_text_not_as_json(client):
 
 def test_the_output_offers_the_file_of_what_it_shows(client):
     # From a fresh user's audit: Download always sent "pretty", so minified JSON Lines could not be downloaded.
-    page = client.post("/format", data={"document": '{"a": 1}\n{"a": 2}\n', "action": "minify", "indent": "2"},
-                       headers={"HX-Request": "true"}).get_data(as_text=True)
+    page = client.post(
+        "/format",
+        data={"document": '{"a": 1}\n{"a": 2}\n', "action": "minify", "indent": "2"},
+        headers={"HX-Request": "true"},
+    ).get_data(as_text=True)
     button = re.search(r'<button[^>]*id="format-download-shown"[^>]*>', page).group(0)
     assert 'value="minify"' in button and 'form="format-form"' in button and "/format/download" in button
     download = client.post("/format/download", data={"document": '{"a": 1}\n{"a": 2}\n', "action": "minify"})

@@ -12,8 +12,17 @@ import pytest
 from webapp.web import forms
 
 # The article's fc_001, indented: 174 bytes in 8 lines, which a browser sends as 181 (each line break as CR LF).
-PASTED = json.dumps({"type": "function_call", "id": "fc_001", "call_id": "call_123", "name": "get_latest_sales_report",
-                     "status": "completed", "arguments": "{\"region\":\"apac\"}"}, indent=2)
+PASTED = json.dumps(
+    {
+        "type": "function_call",
+        "id": "fc_001",
+        "call_id": "call_123",
+        "name": "get_latest_sales_report",
+        "status": "completed",
+        "arguments": '{"region":"apac"}',
+    },
+    indent=2,
+)
 SENT = PASTED.replace("\n", "\r\n")
 
 
@@ -54,18 +63,31 @@ def without_ids(page: str) -> str:
     return re.sub(r'data-digest="[0-9a-f]+"', "", page)
 
 
-@pytest.mark.parametrize(("path", "fields"), [
-    ("/format", {"document": PASTED}),
-    ("/format", {"document": BROKEN}),
-    ("/schema", {"instance": BROKEN, "schema": '{\n  "type": "object"\n}'}),
-    ("/schema", {"instance": PASTED, "schema": '{"type": "object",\n "properties": {"region": {"type": "integer"}}}'}),
-    ("/diff", {"left": PASTED, "right": BROKEN}),
-    ("/diff", {"left": PASTED, "right": PASTED.replace("apac", "emea")}),
-    ("/journal", {"journal": PASTED + "\n" + BROKEN}),
-    ("/journal", {"journal": PASTED, "tools": '[{"type": "function",\n  "name": "get_latest_sales_report",\n  "x": {'}),
-])
+@pytest.mark.parametrize(
+    ("path", "fields"),
+    [
+        ("/format", {"document": PASTED}),
+        ("/format", {"document": BROKEN}),
+        ("/schema", {"instance": BROKEN, "schema": '{\n  "type": "object"\n}'}),
+        (
+            "/schema",
+            {"instance": PASTED, "schema": '{"type": "object",\n "properties": {"region": {"type": "integer"}}}'},
+        ),
+        ("/diff", {"left": PASTED, "right": BROKEN}),
+        ("/diff", {"left": PASTED, "right": PASTED.replace("apac", "emea")}),
+        ("/journal", {"journal": PASTED + "\n" + BROKEN}),
+        (
+            "/journal",
+            {"journal": PASTED, "tools": '[{"type": "function",\n  "name": "get_latest_sales_report",\n  "x": {'},
+        ),
+    ],
+)
 def test_every_page_answers_a_browsers_crlf_as_what_was_pasted(client, path, fields):
-    answers = [client.post(path, data={k: v.replace("\n", newline) for k, v in fields.items()},
-                           headers={"HX-Request": "true"}).get_data(as_text=True) for newline in ("\n", "\r\n")]
+    answers = [
+        client.post(
+            path, data={k: v.replace("\n", newline) for k, v in fields.items()}, headers={"HX-Request": "true"}
+        ).get_data(as_text=True)
+        for newline in ("\n", "\r\n")
+    ]
     assert re.search(r"line \d+, column \d+|\d+ bytes|line=\"\d+\"|data-line", answers[0])  # it shows places
     assert without_ids(answers[1]) == without_ids(answers[0])

@@ -20,67 +20,175 @@ from webapp.core.items import CALL_STATUSES, ITEM_TYPES
 
 AUTH = {"Authorization": f"Bearer {TEST_TOKEN}"}
 SECONDS_PER_REQUEST = 15  # far above any honest answer here; a hang or a runaway build would pass it
-FUZZ = settings(derandomize=True, database=None, deadline=None, max_examples=150,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    derandomize=True,
+    database=None,
+    deadline=None,
+    max_examples=150,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
-SCHEMA_KEYS = ("type", "properties", "required", "items", "prefixItems", "minItems", "maxItems", "uniqueItems",
-               "minLength", "maxLength", "pattern", "enum", "const", "anyOf", "oneOf", "allOf", "not", "$ref",
-               "$defs", "$schema", "additionalProperties", "minimum", "maximum", "multipleOf", "format", "default")
-FIELD_KEYS = ("type", "id", "call_id", "name", "status", "arguments", "role", "content", "output", "text",
-              "parameters", "input", "tools", "model")
+SCHEMA_KEYS = (
+    "type",
+    "properties",
+    "required",
+    "items",
+    "prefixItems",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "enum",
+    "const",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "$ref",
+    "$defs",
+    "$schema",
+    "additionalProperties",
+    "minimum",
+    "maximum",
+    "multipleOf",
+    "format",
+    "default",
+)
+FIELD_KEYS = (
+    "type",
+    "id",
+    "call_id",
+    "name",
+    "status",
+    "arguments",
+    "role",
+    "content",
+    "output",
+    "text",
+    "parameters",
+    "input",
+    "tools",
+    "model",
+)
 keys = st.sampled_from(SCHEMA_KEYS + FIELD_KEYS) | st.text(max_size=6)
-scalars = (st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
-           | st.floats(allow_nan=False, allow_infinity=False) | st.sampled_from(
-               ["object", "string", "array", "integer", "#", "#/$defs/a", "^a+$", "(a+)+$", "completed", "user"])
-           | st.text(max_size=12))
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4),
-                      max_leaves=12)
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(["object", "string", "array", "integer", "#", "#/$defs/a", "^a+$", "(a+)+$", "completed", "user"])
+    | st.text(max_size=12)
+)
+values = st.recursive(
+    scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4), max_leaves=12
+)
 texts = st.text(max_size=40) | values.map(json.dumps)
 
-items = st.fixed_dictionaries({}, optional={
-    "type": st.sampled_from(ITEM_TYPES) | st.sampled_from(["openai:web_search_call", "item_reference"]) | scalars,
-    "id": st.text(max_size=8), "call_id": st.sampled_from(["call_1", "call_2"]) | scalars,
-    "name": st.sampled_from(["f", "get_weather"]) | scalars, "status": st.sampled_from(CALL_STATUSES) | scalars,
-    "arguments": texts | values, "role": st.sampled_from(["user", "assistant", "system", "developer"]) | scalars,
-    "content": st.text(max_size=20) | values, "output": texts | values})
-tools = st.lists(st.fixed_dictionaries({"type": st.just("function") | scalars,
-                                        "name": st.sampled_from(["f"]) | scalars},
-                                       optional={"parameters": values, "description": st.text(max_size=10)}),
-                 max_size=2)
-gate_bodies = st.fixed_dictionaries({}, optional={
-    "item": items | values, "items": st.lists(items, max_size=3) | values, "journal": texts | values,
-    "schema": values, "tools": tools | values, "format_assertion": st.booleans() | scalars,
-    "tool_choice": values})
-response_bodies = st.fixed_dictionaries({}, optional={
-    "model": st.just("m") | scalars, "input": st.text(max_size=20) | st.lists(items, max_size=3) | values,
-    "tools": tools | values, "tool_choice": st.sampled_from(["auto", "required", "none"]) | values,
-    "previous_response_id": st.text(max_size=8) | scalars, "stream": st.booleans() | scalars,
-    "store": st.booleans() | scalars, "max_output_tokens": scalars, "text": values, "instructions": scalars,
-    "messages": values})
-bodies = (gate_bodies.map(json.dumps) | response_bodies.map(json.dumps) | values.map(json.dumps)
-          | st.text(max_size=60) | st.binary(max_size=40).map(lambda b: b.decode("latin-1")))
+items = st.fixed_dictionaries(
+    {},
+    optional={
+        "type": st.sampled_from(ITEM_TYPES) | st.sampled_from(["openai:web_search_call", "item_reference"]) | scalars,
+        "id": st.text(max_size=8),
+        "call_id": st.sampled_from(["call_1", "call_2"]) | scalars,
+        "name": st.sampled_from(["f", "get_weather"]) | scalars,
+        "status": st.sampled_from(CALL_STATUSES) | scalars,
+        "arguments": texts | values,
+        "role": st.sampled_from(["user", "assistant", "system", "developer"]) | scalars,
+        "content": st.text(max_size=20) | values,
+        "output": texts | values,
+    },
+)
+tools = st.lists(
+    st.fixed_dictionaries(
+        {"type": st.just("function") | scalars, "name": st.sampled_from(["f"]) | scalars},
+        optional={"parameters": values, "description": st.text(max_size=10)},
+    ),
+    max_size=2,
+)
+gate_bodies = st.fixed_dictionaries(
+    {},
+    optional={
+        "item": items | values,
+        "items": st.lists(items, max_size=3) | values,
+        "journal": texts | values,
+        "schema": values,
+        "tools": tools | values,
+        "format_assertion": st.booleans() | scalars,
+        "tool_choice": values,
+    },
+)
+response_bodies = st.fixed_dictionaries(
+    {},
+    optional={
+        "model": st.just("m") | scalars,
+        "input": st.text(max_size=20) | st.lists(items, max_size=3) | values,
+        "tools": tools | values,
+        "tool_choice": st.sampled_from(["auto", "required", "none"]) | values,
+        "previous_response_id": st.text(max_size=8) | scalars,
+        "stream": st.booleans() | scalars,
+        "store": st.booleans() | scalars,
+        "max_output_tokens": scalars,
+        "text": values,
+        "instructions": scalars,
+        "messages": values,
+    },
+)
+bodies = (
+    gate_bodies.map(json.dumps)
+    | response_bodies.map(json.dumps)
+    | values.map(json.dumps)
+    | st.text(max_size=60)
+    | st.binary(max_size=40).map(lambda b: b.decode("latin-1"))
+)
 media_types = st.sampled_from(["application/json", "text/plain", "application/x-www-form-urlencoded", None])
 segments = st.text(st.characters(codec="utf-8", exclude_characters="/?#"), min_size=1, max_size=12)
 QUERY_NAMES = st.sampled_from(["limit", "offset", "after", "order", "x"])
-HOSTILE = st.sampled_from(["1", "0", "-1", "²", "١", "99999999999999999999", "9223372036854775808", "1e3", "asc",
-                           "desc", "", " 1"])
-queries = (st.dictionaries(QUERY_NAMES, HOSTILE, min_size=1, max_size=2)
-           | st.dictionaries(QUERY_NAMES, st.text(max_size=6), max_size=3))
-FORM_FIELDS = ("document", "instance", "schema", "left", "right", "indent", "action", "pointer", "start", "digest",
-               "format_assertion", "ignore_order", "match_key", "ignore_paths", "hide_unchanged")
-forms = st.dictionaries(st.sampled_from(FORM_FIELDS),
-                        texts | st.sampled_from(["2", "4", "tab", "pretty", "minify", "sort", "on", "", "/0", "/a",
-                                                 "null", "[1]", '{"a": 1}']),
-                        max_size=6)
+HOSTILE = st.sampled_from(
+    ["1", "0", "-1", "²", "١", "99999999999999999999", "9223372036854775808", "1e3", "asc", "desc", "", " 1"]
+)
+queries = st.dictionaries(QUERY_NAMES, HOSTILE, min_size=1, max_size=2) | st.dictionaries(
+    QUERY_NAMES, st.text(max_size=6), max_size=3
+)
+FORM_FIELDS = (
+    "document",
+    "instance",
+    "schema",
+    "left",
+    "right",
+    "indent",
+    "action",
+    "pointer",
+    "start",
+    "digest",
+    "format_assertion",
+    "ignore_order",
+    "match_key",
+    "ignore_paths",
+    "hide_unchanged",
+)
+forms = st.dictionaries(
+    st.sampled_from(FORM_FIELDS),
+    texts
+    | st.sampled_from(["2", "4", "tab", "pretty", "minify", "sort", "on", "", "/0", "/a", "null", "[1]", '{"a": 1}']),
+    max_size=6,
+)
 PAGE_POSTS = ("/format", "/format/download", "/format/tree", "/schema", "/diff", "/diff/patch")
 MACHINE = ("/api/gate", "/v1/responses", "/v1/chat/completions")
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN, "CHAT_COMPLETIONS_ENABLED": True,
-                      "MAX_CONTENT_LENGTH": 1 << 20,
-                      "RESPONSES_DATABASE": str(tmp_path_factory.mktemp("fuzz") / "responses.sqlite3")})
+    app = create_app(
+        {
+            "TESTING": True,
+            "API_TOKEN": TEST_TOKEN,
+            "CHAT_COMPLETIONS_ENABLED": True,
+            "MAX_CONTENT_LENGTH": 1 << 20,
+            "RESPONSES_DATABASE": str(tmp_path_factory.mktemp("fuzz") / "responses.sqlite3"),
+        }
+    )
     client = app.test_client()
     stored = client.post("/v1/responses", json={"input": "one", "user": "fuzz"}, headers=AUTH)
     client.stored_id = stored.get_json()["id"]
@@ -134,8 +242,12 @@ def test_structured_json(client, body):
 
 
 @FUZZ
-@given(path=st.sampled_from(PAGE_POSTS), form=forms, htmx=st.booleans(),
-       site=st.sampled_from([None, "same-origin", "cross-site", "none"]))
+@given(
+    path=st.sampled_from(PAGE_POSTS),
+    form=forms,
+    htmx=st.booleans(),
+    site=st.sampled_from([None, "same-origin", "cross-site", "none"]),
+)
 def test_page_posts(client, path, form, htmx, site):
     headers = {**({"HX-Request": "true"} if htmx else {}), **({"Sec-Fetch-Site": site} if site else {})}
     response, elapsed = timed(lambda: client.post(path, data=form, headers=headers))
@@ -143,14 +255,28 @@ def test_page_posts(client, path, form, htmx, site):
 
 
 @FUZZ
-@given(template=st.sampled_from(["/v1/responses/{}", "/v1/responses/{}/input_items", "/v1/sessions/{}/items",
-                                 "/sessions/{}", "/static/{}", "/{}", "/format/{}"]),
-       segment=segments, query=queries, method=st.sampled_from(["GET", "DELETE", "PUT", "PATCH", "POST", "HEAD"]),
-       host=st.sampled_from(["localhost", "127.0.0.1:5000", "attacker.example", "[::1]"]))
+@given(
+    template=st.sampled_from(
+        [
+            "/v1/responses/{}",
+            "/v1/responses/{}/input_items",
+            "/v1/sessions/{}/items",
+            "/sessions/{}",
+            "/static/{}",
+            "/{}",
+            "/format/{}",
+        ]
+    ),
+    segment=segments,
+    query=queries,
+    method=st.sampled_from(["GET", "DELETE", "PUT", "PATCH", "POST", "HEAD"]),
+    host=st.sampled_from(["localhost", "127.0.0.1:5000", "attacker.example", "[::1]"]),
+)
 def test_paths_methods_queries_and_hosts(client, template, segment, query, method, host):
     path = template.format(segment)
-    response, elapsed = timed(lambda: client.open(path, method=method, query_string=query,
-                                                  headers={**AUTH, "Host": host}))
+    response, elapsed = timed(
+        lambda: client.open(path, method=method, query_string=query, headers={**AUTH, "Host": host})
+    )
     check(response, path, elapsed)
 
 
@@ -163,9 +289,11 @@ def test_list_queries(client, template, query):
 
 
 @FUZZ
-@given(document=values.map(json.dumps) | st.text(max_size=20),
-       pointer=st.sampled_from(["", "/0", "/a", "/0/0", "/type"]) | st.text(max_size=6),
-       start=st.sampled_from(["0", "1", "-1", "²", ""]))
+@given(
+    document=values.map(json.dumps) | st.text(max_size=20),
+    pointer=st.sampled_from(["", "/0", "/a", "/0/0", "/type"]) | st.text(max_size=6),
+    start=st.sampled_from(["0", "1", "-1", "²", ""]),
+)
 def test_tree(client, document, pointer, start):
     form = {"document": document, "pointer": pointer, "start": start}
     response, elapsed = timed(lambda: client.post("/format/tree", data=form, headers={"HX-Request": "true"}))

@@ -30,14 +30,34 @@ from webapp.core.json.text import NOT_IJSON, JSONTextError, try_loads_ijson
 HERE = Path(__file__).parent
 SAMPLES = HERE / "data" / "samples"  # sample journals and tools (README.md there)
 SAMPLE_TOOLS = [
-    {"type": "function", "name": "get_weather", "description": "Current weather for a city",
-     "parameters": {"type": "object", "properties": {"location": {"type": "string"},
-                                                     "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
-                    "required": ["location"], "additionalProperties": False}, "strict": True},
-    {"type": "function", "name": "get_latest_sales_report", "description": "Latest sales report for a region",
-     "parameters": {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
-                    "additionalProperties": False, "required": ["region"],
-                    "properties": {"region": {"type": "string", "enum": ["apac", "emea", "amer"]}}}, "strict": True},
+    {
+        "type": "function",
+        "name": "get_weather",
+        "description": "Current weather for a city",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "location": {"type": "string"},
+                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+            },
+            "required": ["location"],
+            "additionalProperties": False,
+        },
+        "strict": True,
+    },
+    {
+        "type": "function",
+        "name": "get_latest_sales_report",
+        "description": "Latest sales report for a region",
+        "parameters": {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["region"],
+            "properties": {"region": {"type": "string", "enum": ["apac", "emea", "amer"]}},
+        },
+        "strict": True,
+    },
 ]
 SCHEMAS = {tool["name"]: tool["parameters"] for tool in SAMPLE_TOOLS}
 GATE = json.loads((HERE / "cases" / "gate.json").read_text(encoding="utf-8"))["cases"]
@@ -93,8 +113,15 @@ def test_check_item_agrees_and_explains(case):
 
 
 def test_reasons_are_the_articles_in_order():
-    assert REASONS == ("namespaced", "not_function_call", "status", "arguments_type", "arguments_parse",
-                       "arguments_schema", "ok")
+    assert REASONS == (
+        "namespaced",
+        "not_function_call",
+        "status",
+        "arguments_type",
+        "arguments_parse",
+        "arguments_schema",
+        "ok",
+    )
     assert {case["reason"] for case in GATE} == set(REASONS)
 
 
@@ -102,8 +129,14 @@ def test_verdict_as_dict_is_json():
     verdict = check_item(GATE[1]["item"], schema_of(GATE[1]))
     data = json.loads(json.dumps(verdict.as_dict()))
     assert data["reason"] == "arguments_schema" and data["ok"] is False
-    assert data["errors"] == [{"pointer": "/region", "keyword": "enum", "schema_path": "/properties/region/enum",
-                               "message": '"global" is not one of: "apac", "emea", "amer"'}]
+    assert data["errors"] == [
+        {
+            "pointer": "/region",
+            "keyword": "enum",
+            "schema_path": "/properties/region/enum",
+            "message": '"global" is not one of: "apac", "emea", "amer"',
+        }
+    ]
     assert data["parse_error"] is None and data["schema_error"] is None
 
 
@@ -145,8 +178,13 @@ def test_an_item_that_is_not_an_object_is_namespaced(item):
 
 def test_catastrophic_pattern_is_answered_in_bounded_time():
     schema = {"type": "object", "properties": {"code": {"type": "string", "pattern": "^(a|a)*$"}}}
-    item = {"type": "function_call", "status": "completed", "name": "t", "call_id": "c",
-            "arguments": json.dumps({"code": "a" * 40 + "!"})}
+    item = {
+        "type": "function_call",
+        "status": "completed",
+        "name": "t",
+        "call_id": "c",
+        "arguments": json.dumps({"code": "a" * 40 + "!"}),
+    }
     assert replay_gate(item, schema) == "arguments_schema"
     verdict = check_item(item, schema)
     assert verdict.reason == "arguments_schema"
@@ -165,17 +203,54 @@ def test_deep_arguments_are_a_parse_error_not_a_crash():
 
 
 ARGUMENT_TEXTS = [
-    '{"a":1}', '{"a":1,"a":2}', '{"a":NaN}', '{"a":-Infinity}', '{"a":1e400}', '{"a":-1e999}', '{"a":1e308}',
-    '{"a":"\\ud800"}', '{"a":"\\ud83d\\ude00"}', '{"a":"\\uD83D"}', '{"a":"é"}', '{"a":"\ud800"}', '[1,2,]', '',
-    ' ', '{"a":1}x', '{"a":01}', "{'a':1}", '{"a":"\t"}', '"\\u0000"', '[' * 101 + ']' * 101,
-    '[' * 100 + ']' * 100, '{"b":{"c":{"c":1,"c":2}}}', '{"a":"\\uFFFF"}', '{"a":"\ufdd0"}', 'true', 'null',
-    '1E+400', '{"x":"1e400"}', '{"a":[1e400]}', '{"a":1.5e-400}',
+    '{"a":1}',
+    '{"a":1,"a":2}',
+    '{"a":NaN}',
+    '{"a":-Infinity}',
+    '{"a":1e400}',
+    '{"a":-1e999}',
+    '{"a":1e308}',
+    '{"a":"\\ud800"}',
+    '{"a":"\\ud83d\\ude00"}',
+    '{"a":"\\uD83D"}',
+    '{"a":"é"}',
+    '{"a":"\ud800"}',
+    "[1,2,]",
+    "",
+    " ",
+    '{"a":1}x',
+    '{"a":01}',
+    "{'a':1}",
+    '{"a":"\t"}',
+    '"\\u0000"',
+    "[" * 101 + "]" * 101,
+    "[" * 100 + "]" * 100,
+    '{"b":{"c":{"c":1,"c":2}}}',
+    '{"a":"\\uFFFF"}',
+    '{"a":"\ufdd0"}',
+    "true",
+    "null",
+    "1E+400",
+    '{"x":"1e400"}',
+    '{"a":[1e400]}',
+    '{"a":1.5e-400}',
     # where orjson's quick read must not decide (webapp.core.json.text._orjson_exact): a name repeated with its
     # colon escaped (the colon count alone would miss it), integers wider than 64 bits (orjson reads floats)
-    '{"a\\u003a":1,"a\\u003a":2}', '{"a\\u003A":1,"a:":2}', '{"a:":1,"a":2}', '{"a":"b:c","a":1}',
-    '{"n":123456789012345678901234567890}', '[-9223372036854775809, 18446744073709551616]', '-0', '-0.0',
-    '{"s":"1234567890123456789012"}', '{"a":1.0,"b":1}', '{"a":{},"a":{}}', '{"a":{},"b":{}}', '[{"a":1,"a":2}]',
-    '{"a":{"b":1,"b":2},"c":3}', '{"a":"x:y"}',
+    '{"a\\u003a":1,"a\\u003a":2}',
+    '{"a\\u003A":1,"a:":2}',
+    '{"a:":1,"a":2}',
+    '{"a":"b:c","a":1}',
+    '{"n":123456789012345678901234567890}',
+    "[-9223372036854775809, 18446744073709551616]",
+    "-0",
+    "-0.0",
+    '{"s":"1234567890123456789012"}',
+    '{"a":1.0,"b":1}',
+    '{"a":{},"a":{}}',
+    '{"a":{},"b":{}}',
+    '[{"a":1,"a":2}]',
+    '{"a":{"b":1,"b":2},"c":3}',
+    '{"a":"x:y"}',
 ]
 
 
@@ -195,10 +270,10 @@ def test_quick_parse_has_the_same_verdict_as_the_careful_parse(text):
 
 def test_quick_parse_reads_deep_arguments_past_what_orjson_writes_again():
     """Nesting deeper than orjson writes back (its duplicate-name proof) is read by the json module instead."""
-    text = '{"a":' * 300 + '1' + '}' * 300
+    text = '{"a":' * 300 + "1" + "}" * 300
     value = try_loads_ijson(text, max_depth=400)
     assert value is not NOT_IJSON and json.dumps(value, separators=(",", ":")) == text
-    duplicated = '{"a":' * 300 + '{"b":1,"b":2}' + '}' * 300
+    duplicated = '{"a":' * 300 + '{"b":1,"b":2}' + "}" * 300
     assert try_loads_ijson(duplicated, max_depth=400) is NOT_IJSON
 
 
@@ -247,17 +322,20 @@ def test_journal_case(case):
 
 
 def test_duplicate_member_findings_name_the_item_pointer_and_place():
-    text = ('{"type":"function_call","call_id":"c1","name":"get_weather","arguments":"{\\"location\\":\\"x\\"}",'
-            '"status":"in_progress"}\n'
-            '{"type":"openai:x","type":"function_call","call_id":"c2","name":"get_weather",'
-            '"arguments":"{\\"location\\":\\"x\\"}","status":"in_progress","status":"completed"}')
+    text = (
+        '{"type":"function_call","call_id":"c1","name":"get_weather","arguments":"{\\"location\\":\\"x\\"}",'
+        '"status":"in_progress"}\n'
+        '{"type":"openai:x","type":"function_call","call_id":"c2","name":"get_weather",'
+        '"arguments":"{\\"location\\":\\"x\\"}","status":"in_progress","status":"completed"}'
+    )
     report = check_journal(load_journal(text), SAMPLE_TOOLS)
     assert [item.reason for item in report.items] == ["status", "ok"]  # the last value of each name is judged
     found = [f.as_dict() for f in report.findings if f.code == "duplicate_member"]
     second_line = text.split("\n")[1]
     assert [(f["index"], f["call_id"], f["pointer"], f["line"], f["column"]) for f in found] == [
         (1, "c2", "/type", 2, second_line.index('"type":"function_call"') + 1),
-        (1, "c2", "/status", 2, second_line.index('"status":"completed"') + 1)]
+        (1, "c2", "/status", 2, second_line.index('"status":"completed"') + 1),
+    ]
     assert 'item 1 gives the member name "status" twice, at /status' in found[1]["message"]
     assert report.replayable is False
 
@@ -265,8 +343,9 @@ def test_duplicate_member_findings_name_the_item_pointer_and_place():
 def test_sample_journal_with_tools():
     journal = load_journal((SAMPLES / "journal-openai-responses.jsonl").read_bytes())
     report = check_journal(journal, json.loads((SAMPLES / "tools.json").read_text()))
-    assert [i.reason for i in report.items] == ["not_function_call"] * 3 + ["ok", "ok"] + \
-        ["not_function_call"] * 3 + ["namespaced"]
+    assert [i.reason for i in report.items] == ["not_function_call"] * 3 + ["ok", "ok"] + ["not_function_call"] * 3 + [
+        "namespaced"
+    ]
     assert report.findings == []
     assert report.replayable is False  # the openai:web_search_call
     assert report.items[3].name == "get_latest_sales_report" and report.items[3].call_id == "call_Q7pX2mZk9"
@@ -298,18 +377,28 @@ def test_journal_report_as_dict():
     data = json.loads(json.dumps(report.as_dict()))
     assert data["replayable"] is False
     assert data["counts"] == {"ok": 1, "namespaced": 1}
-    assert data["items"][0] == {"index": 0, "id": "fc_001", "type": "function_call", "reason": "ok", "ok": True,
-                                "refused_by": [],
-                                "message": "may be executed, and its function_call_output written", "errors": [],
-                                "name": "get_latest_sales_report", "call_id": "call_123"}
+    assert data["items"][0] == {
+        "index": 0,
+        "id": "fc_001",
+        "type": "function_call",
+        "reason": "ok",
+        "ok": True,
+        "refused_by": [],
+        "message": "may be executed, and its function_call_output written",
+        "errors": [],
+        "name": "get_latest_sales_report",
+        "call_id": "call_123",
+    }
     assert data["findings"] == []
 
 
 def test_an_item_an_error_finding_names_is_not_ok_whatever_its_value():
     """A member given twice: the gate passes the parsed value, but the item is ambiguous and refused."""
-    text = ('[{"type": "openai:x", "type": "function_call", "id": "fc_1", "name": "get_latest_sales_report", '
-            '"call_id": "c1", "status": "in_progress", "status": "completed", '
-            '"arguments": "{\\"region\\":\\"apac\\"}"}]')
+    text = (
+        '[{"type": "openai:x", "type": "function_call", "id": "fc_1", "name": "get_latest_sales_report", '
+        '"call_id": "c1", "status": "in_progress", "status": "completed", '
+        '"arguments": "{\\"region\\":\\"apac\\"}"}]'
+    )
     report = check_journal(load_journal(text), SAMPLE_TOOLS)
     [item] = report.items
     assert (item.reason, item.ok, item.refused_by, item.label) == ("ok", False, ("duplicate_member",), "refused")
@@ -332,15 +421,34 @@ def test_the_reasons_are_the_table_of_steps_in_order():
     assert tuple(step.reason for step in STEPS) + ("ok",) == REASONS
 
 
-ENVELOPES = [None, 3, [], {}, {"type": 7}, {"type": "openai:x"}, {"type": "message"}, {"type": "reasoning"},
-             {"type": "function_call"}]
+ENVELOPES = [
+    None,
+    3,
+    [],
+    {},
+    {"type": 7},
+    {"type": "openai:x"},
+    {"type": "message"},
+    {"type": "reasoning"},
+    {"type": "function_call"},
+]
 STATUSES = [None, "completed", "in_progress", "incomplete", 1]
-ARGUMENTS = [None, {"region": "apac"}, '{"region":"apac"}', '{"region":"global"}', '{"region":', '{"a":1,"a":2}',
-             '"apac"', "[" * 101 + "]" * 101]
+ARGUMENTS = [
+    None,
+    {"region": "apac"},
+    '{"region":"apac"}',
+    '{"region":"global"}',
+    '{"region":',
+    '{"a":1,"a":2}',
+    '"apac"',
+    "[" * 101 + "]" * 101,
+]
 
 
-@pytest.mark.parametrize(("schema", "never"), [(SCHEMAS["get_latest_sales_report"], None), (None, "ok"),
-                                               (True, "arguments_schema"), (False, "ok")])
+@pytest.mark.parametrize(
+    ("schema", "never"),
+    [(SCHEMAS["get_latest_sales_report"], None), (None, "ok"), (True, "arguments_schema"), (False, "ok")],
+)
 def test_check_item_and_replay_gate_run_the_same_steps(schema, never):
     """Every combination of envelope, status and arguments: the same reason from both runners of the table."""
     seen = set()
@@ -349,8 +457,11 @@ def test_check_item_and_replay_gate_run_the_same_steps(schema, never):
             for arguments in ARGUMENTS:
                 item = envelope
                 if isinstance(envelope, dict):
-                    item = {**envelope, **({"status": status} if status is not None else {}),
-                            **({"arguments": arguments} if arguments is not None else {})}
+                    item = {
+                        **envelope,
+                        **({"status": status} if status is not None else {}),
+                        **({"arguments": arguments} if arguments is not None else {}),
+                    }
                 reason = replay_gate(item, schema)
                 verdict = check_item(item, schema)
                 assert verdict.reason == reason and verdict.ok is (reason == "ok"), item
@@ -362,8 +473,13 @@ def test_check_item_and_replay_gate_run_the_same_steps(schema, never):
 def test_the_depth_limit_is_a_parameter_with_the_documented_default():
     assert DEFAULT_MAX_DEPTH == 100
     schema = {"type": "array", "items": {"$ref": "#"}}
-    item = {"type": "function_call", "status": "completed", "name": "t", "call_id": "c",
-            "arguments": "[" * 20 + "]" * 20}
+    item = {
+        "type": "function_call",
+        "status": "completed",
+        "name": "t",
+        "call_id": "c",
+        "arguments": "[" * 20 + "]" * 20,
+    }
     assert replay_gate(item, schema) == "ok" and check_item(item, schema).ok
     assert replay_gate(item, schema, max_depth=19) == "arguments_parse"
     verdict = check_item(item, schema, max_depth=19)
@@ -376,12 +492,24 @@ def test_the_depth_limit_is_a_parameter_with_the_documented_default():
 
 
 def test_findings_name_items_as_data():
-    calls = [{"type": "function_call", "call_id": "c1", "name": "get_weather", "status": "completed",
-              "arguments": '{"location":"x"}'},
-             {"type": "function_call", "call_id": "c1", "name": "get_weather", "status": "completed",
-              "arguments": '{"location":"y"}'},
-             {"type": "function_call_output", "call_id": "c1", "output": "a"},
-             {"type": "function_call_output", "call_id": "c1", "output": "b"}]
+    calls = [
+        {
+            "type": "function_call",
+            "call_id": "c1",
+            "name": "get_weather",
+            "status": "completed",
+            "arguments": '{"location":"x"}',
+        },
+        {
+            "type": "function_call",
+            "call_id": "c1",
+            "name": "get_weather",
+            "status": "completed",
+            "arguments": '{"location":"y"}',
+        },
+        {"type": "function_call_output", "call_id": "c1", "output": "a"},
+        {"type": "function_call_output", "call_id": "c1", "output": "b"},
+    ]
     report = check_journal(calls, SAMPLE_TOOLS)
     by_code = {f.code: f for f in report.findings}
     reused = by_code["duplicate_call_id"]
@@ -448,20 +576,34 @@ def test_a_call_without_a_name_never_runs(tools, schema):
 
 def everything(report) -> tuple:
     """All a report says, the per-item verdicts' details and the findings' parts included."""
-    return (report.as_dict(), [(i.verdict.as_dict(), i.verdict.arguments) for i in report.items],
-            [f.parts for f in report.findings])
+    return (
+        report.as_dict(),
+        [(i.verdict.as_dict(), i.verdict.arguments) for i in report.items],
+        [f.parts for f in report.findings],
+    )
 
 
 def journal_cases() -> list[tuple[list, list | None]]:
     cases = [(load_journal(case["journal"]).items, case.get("tools")) for case in JOURNALS]
     sample = load_journal((SAMPLES / "journal-openai-responses.jsonl").read_bytes()).items
-    odd = [{"type": "function_call", "call_id": f"c{k}", "name": name, "status": status, "arguments": arguments}
-           for k, (name, status, arguments) in enumerate([
-               ("get_weather", "completed", '{"location": "Paris"}'), ("get_weather", 1, "{}"),
-               ("get_weather", True, "{}"), ("get_weather", None, "{}"), ("nope", "completed", '{"location": "x"}'),
-               (["get_weather"], "completed", "{}"), ("get_weather", "completed", {"location": "x"}),
-               ("get_weather", "completed", '{"location": 3}'), ("get_weather", "completed", "[" * 200 + "]" * 200),
-               ("get_weather", "completed", "NaN"), ("get_weather", "in_progress", '{"locat')])]
+    odd = [
+        {"type": "function_call", "call_id": f"c{k}", "name": name, "status": status, "arguments": arguments}
+        for k, (name, status, arguments) in enumerate(
+            [
+                ("get_weather", "completed", '{"location": "Paris"}'),
+                ("get_weather", 1, "{}"),
+                ("get_weather", True, "{}"),
+                ("get_weather", None, "{}"),
+                ("nope", "completed", '{"location": "x"}'),
+                (["get_weather"], "completed", "{}"),
+                ("get_weather", "completed", {"location": "x"}),
+                ("get_weather", "completed", '{"location": 3}'),
+                ("get_weather", "completed", "[" * 200 + "]" * 200),
+                ("get_weather", "completed", "NaN"),
+                ("get_weather", "in_progress", '{"locat'),
+            ]
+        )
+    ]
     return cases + [(sample, SAMPLE_TOOLS), (sample, None), (odd + odd, SAMPLE_TOOLS), (odd, None)]
 
 
@@ -474,8 +616,9 @@ def test_tools_later_only_drops_unknown_tool_when_no_tools_are_given(items, tool
     assert not any(f.code == "unknown_tool" for f in later.findings)
     assert later.findings == [f for f in now.findings if f.code != "unknown_tool"]
     assert everything(later)[1] == everything(now)[1]  # every item's verdict, details and all
-    assert [i.refused_by for i in later.items] == [tuple(c for c in i.refused_by if c != "unknown_tool")
-                                                   for i in now.items]
+    assert [i.refused_by for i in later.items] == [
+        tuple(c for c in i.refused_by if c != "unknown_tool") for i in now.items
+    ]
 
 
 def test_tools_later_keeps_unknown_tool_when_the_journal_or_a_schema_gives_the_tools():
@@ -488,25 +631,38 @@ def test_tools_later_keeps_unknown_tool_when_the_journal_or_a_schema_gives_the_t
 
 
 @pytest.mark.parametrize("tools_later", [False, True])
-@pytest.mark.parametrize("settings", [{}, {"schema": SCHEMAS["get_weather"]}, {"schema": {"type": 12}},
-                                      {"max_depth": 3}, {"format_assertion": True},
-                                      {"tool_choice": {"type": "function", "name": "get_weather"}}])
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {},
+        {"schema": SCHEMAS["get_weather"]},
+        {"schema": {"type": 12}},
+        {"max_depth": 3},
+        {"format_assertion": True},
+        {"tool_choice": {"type": "function", "name": "get_weather"}},
+    ],
+)
 def test_a_memo_shared_by_several_checks_changes_no_answer(settings, tools_later):
     memo = gate.VerdictMemo()
     for items, tools in journal_cases() + journal_cases():  # the second round answers from the memo
-        assert everything(check_journal(items, tools, memo=memo, tools_later=tools_later, **settings)) == \
-            everything(check_journal(items, tools, tools_later=tools_later, **settings))
+        assert everything(check_journal(items, tools, memo=memo, tools_later=tools_later, **settings)) == everything(
+            check_journal(items, tools, tools_later=tools_later, **settings)
+        )
 
 
 def test_a_memo_keeps_the_calls_checked_differently_apart():
     """One call, one memo: against another schema, another depth limit or under another name it is gated anew."""
-    call = {"type": "function_call", "call_id": "c1", "name": "get_weather", "status": "completed",
-            "arguments": '{"location": "Paris", "unit": "kelvin"}'}
+    call = {
+        "type": "function_call",
+        "call_id": "c1",
+        "name": "get_weather",
+        "status": "completed",
+        "arguments": '{"location": "Paris", "unit": "kelvin"}',
+    }
     memo = gate.VerdictMemo()
     assert check_journal([call], SAMPLE_TOOLS, memo=memo).items[0].reason == "arguments_schema"
     assert check_journal([call], schema={"type": "object"}, memo=memo).items[0].reason == "ok"
-    assert check_journal([call], schema={"type": "object"}, max_depth=0, memo=memo).items[0].reason == \
-        "arguments_parse"
+    assert check_journal([call], schema={"type": "object"}, max_depth=0, memo=memo).items[0].reason == "arguments_parse"
     renamed = check_journal([{**call, "name": "other"}], schema=True, memo=memo).items[0]
     assert renamed.reason == "ok"
     unknown = check_journal([{**call, "name": "other"}], SAMPLE_TOOLS, memo=memo).items[0]
@@ -516,9 +672,19 @@ def test_a_memo_keeps_the_calls_checked_differently_apart():
 
 def test_a_memo_reuses_the_calls_the_other_side_gated():
     """The two sides of a diff: the right side's unchanged calls are answered from the left side's verdicts."""
+
     def calls(cities):
-        return [{"type": "function_call", "call_id": f"c{k}", "name": "get_weather", "status": "completed",
-                 "arguments": json.dumps({"location": city})} for k, city in enumerate(cities)]
+        return [
+            {
+                "type": "function_call",
+                "call_id": f"c{k}",
+                "name": "get_weather",
+                "status": "completed",
+                "arguments": json.dumps({"location": city}),
+            }
+            for k, city in enumerate(cities)
+        ]
+
     memo = gate.VerdictMemo()
     left = check_journal(calls(["Paris", "Lyon", "Nice"]), SAMPLE_TOOLS, memo=memo)
     right = check_journal(calls(["Paris", "Lyon", "Brest", "Nice"]), SAMPLE_TOOLS, memo=memo)
@@ -547,7 +713,8 @@ def test_a_report_makes_its_item_lines_as_the_checker_does_one_by_one(case):
         if finding.severity == "error" and finding.index is not None:
             codes.setdefault(finding.index, []).append(finding.code)
     assert [(line.index, line.id, line.type, line.reason, line.name, line.call_id) for line in report.items] == [
-        (line.index, line.id, line.type, line.reason, line.name, line.call_id) for line in one_by_one]
+        (line.index, line.id, line.type, line.reason, line.name, line.call_id) for line in one_by_one
+    ]
     assert {i: list(dict.fromkeys(c)) for i, c in codes.items()} == {i: list(c) for i, c in report.refused.items()}
     assert [line.refused_by for line in report.items] == [report.refused.get(i, ()) for i in range(len(one_by_one))]
     assert report.counts == dict(Counter(line.label for line in report.items))
@@ -555,13 +722,22 @@ def test_a_report_makes_its_item_lines_as_the_checker_does_one_by_one(case):
 
 
 def test_refused_lines_say_what_stops_an_item_the_gate_passes():
-    call = {"type": "function_call", "call_id": "c1", "name": "get_weather", "status": "completed",
-            "arguments": '{"location": "Paris"}'}
+    call = {
+        "type": "function_call",
+        "call_id": "c1",
+        "name": "get_weather",
+        "status": "completed",
+        "arguments": '{"location": "Paris"}',
+    }
     report = check_journal([call, dict(call, id="again")], SAMPLE_TOOLS)
     first, second = report.items
     assert (first.reason, first.refused_by, first.ok) == ("ok", (), True)
-    assert (second.reason, second.label, second.refused_by, second.ok) == ("ok", "refused", ("duplicate_call_id",),
-                                                                           False)
+    assert (second.reason, second.label, second.refused_by, second.ok) == (
+        "ok",
+        "refused",
+        ("duplicate_call_id",),
+        False,
+    )
     assert second.message.startswith("the gate passes its value, but duplicate_call_id stops this item")
     assert report.counts == {"ok": 1, "refused": 1} and not report.replayable
 
@@ -575,8 +751,9 @@ def test_a_stream_of_ever_new_item_types_and_names_keeps_each_verdict_its_own():
         assert extension.reason == "namespaced" and f'"acme:kind_{k}"' in extension.message
         portable = checker.add({"type": f"kind_{k}"})
         assert portable.reason == "not_function_call" and f'"kind_{k}"' in portable.message
-        call = checker.add({"type": "function_call", "call_id": f"c{k}", "name": f"tool_{k}", "status": "completed",
-                            "arguments": "{}"})
+        call = checker.add(
+            {"type": "function_call", "call_id": f"c{k}", "name": f"tool_{k}", "status": "completed", "arguments": "{}"}
+        )
         assert call.message == f'no schema of "tool_{k}" to check the arguments against'
     assert [f.code for f in checker.take_findings()] == ["unknown_tool"] * count
 
@@ -584,8 +761,14 @@ def test_a_stream_of_ever_new_item_types_and_names_keeps_each_verdict_its_own():
 # ---------------------------------------------------------------------------------------------------------------
 # One item, as the pages and /api/gate judge it
 
-ONE_CALL = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather", "status": "completed",
-            "arguments": '{"location": "Paris"}'}
+ONE_CALL = {
+    "type": "function_call",
+    "id": "fc_1",
+    "call_id": "call_1",
+    "name": "get_weather",
+    "status": "completed",
+    "arguments": '{"location": "Paris"}',
+}
 
 
 def test_one_item_is_refused_by_what_a_journal_of_it_would_find():
@@ -597,7 +780,8 @@ def test_one_item_is_refused_by_what_a_journal_of_it_would_find():
         line, findings = gate.check_one(item, schema)
         assert (line.reason, line.refused_by, line.ok, line.label) == ("ok", (code,), False, "refused")
         assert [f.code for f in findings] == [code] and findings[0].describe(lambda ref: "the item").startswith(
-            "the item has no " + missing)
+            "the item has no " + missing
+        )
     # Named twice in its text: which status counts depends on the parser.
     text = json.dumps(ONE_CALL)[:-1] + ', "status": "incomplete", "status": "completed"}'
     line, findings = gate.check_one(load_journal(text), schema)
@@ -623,5 +807,4 @@ def test_a_journal_read_from_one_item_has_no_pairing_findings():
     assert alone.shape == "item" and alone.findings == [] and alone.replayable
     assert [f.code for f in check_journal(load_journal(json.dumps([output]))).findings] == ["orphan_output"]
     bare = {k: v for k, v in ONE_CALL.items() if k != "call_id"}
-    assert [f.code for f in check_journal(load_journal(json.dumps(bare)), SAMPLE_TOOLS).findings] == [
-        "missing_call_id"]
+    assert [f.code for f in check_journal(load_journal(json.dumps(bare)), SAMPLE_TOOLS).findings] == ["missing_call_id"]

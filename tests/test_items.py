@@ -7,19 +7,38 @@ import pytest
 from webapp.core.items import ITEM_TYPES, is_namespaced, tool_shape, type_kind
 
 
-@pytest.mark.parametrize("value, expected", [
-    ("openai:web_search_call", True), ("anthropic:web_search_tool_result", True), ("function_call", False),
-    (":", True), (None, False), (7, False), (["a:b"], False),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("openai:web_search_call", True),
+        ("anthropic:web_search_tool_result", True),
+        ("function_call", False),
+        (":", True),
+        (None, False),
+        (7, False),
+        (["a:b"], False),
+    ],
+)
 def test_a_colon_in_a_string_type_is_namespaced(value, expected):
     assert is_namespaced(value) is expected
 
 
-@pytest.mark.parametrize("value, expected", [
-    ("message", "core"), ("function_call", "core"), ("function_call_output", "core"), ("reasoning", "spec"),
-    ("item_reference", "spec"), ("compaction", "spec"), ("openai:web_search_call", "extension"),
-    ("web_search_call", "unknown"), (None, "missing"), (3, "invalid"), ({"type": "x"}, "invalid"),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("message", "core"),
+        ("function_call", "core"),
+        ("function_call_output", "core"),
+        ("reasoning", "spec"),
+        ("item_reference", "spec"),
+        ("compaction", "spec"),
+        ("openai:web_search_call", "extension"),
+        ("web_search_call", "unknown"),
+        (None, "missing"),
+        (3, "invalid"),
+        ({"type": "x"}, "invalid"),
+    ],
+)
 def test_type_kind(value, expected):
     assert type_kind(value) == expected
 
@@ -64,11 +83,16 @@ def test_call_shapes():
 
     item = {"type": "function_call", "name": "get_weather", "arguments": "{}"}
     assert call_shape(item) == call_shape(item) and (call_shape(item).kind, call_shape(item).name) == (
-        "call", "get_weather")
+        "call",
+        "get_weather",
+    )
     assert call_shape(item).arguments_pointer == "/arguments"
     chat = {"type": "function", "id": "c1", "function": {"name": "lookup", "arguments": "{}"}}
     assert (call_shape(chat).kind, call_shape(chat).name, call_shape(chat).arguments_pointer) == (
-        "chat_call", "lookup", "/function/arguments")
+        "chat_call",
+        "lookup",
+        "/function/arguments",
+    )
     assert call_shape({"type": "function_call", "name": "x"}) is None  # no arguments: an item like any other
     assert call_shape({"type": "function_call", "name": 3, "arguments": "{}"}).name is None
     assert call_shape({"type": "function", "name": "x", "parameters": {}}) is None  # a tool definition

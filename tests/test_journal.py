@@ -11,26 +11,28 @@ from webapp.core.journal import Duplicate, Journal, JournalError, from_value, lo
 from webapp.core.json.text import parse
 
 SAMPLES = Path(__file__).resolve().parent / "data" / "samples"
-CALL = {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "t", "arguments": "{}",
-        "status": "completed"}
+CALL = {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "t", "arguments": "{}", "status": "completed"}
 TOOLS = [{"type": "function", "name": "t", "parameters": {"type": "object"}}]
 
 
-@pytest.mark.parametrize(("source", "shape", "count"), [
-    ([CALL, CALL], "array", 2),
-    (json.dumps([CALL]), "array", 1),
-    (json.dumps([CALL]).encode("utf-8"), "array", 1),
-    ("\ufeff" + json.dumps([CALL]), "array", 1),
-    (json.dumps(CALL) + "\n" + json.dumps(CALL) + "\n", "jsonl", 2),
-    (json.dumps(CALL) + "\r\n\r\n" + json.dumps(CALL), "jsonl", 2),
-    ({"object": "response", "output": [CALL], "tools": TOOLS}, "response", 1),
-    ({"id": "resp_1", "output": []}, "response", 0),
-    ({"model": "m", "input": [CALL, CALL], "tools": TOOLS}, "request", 2),
-    ({"model": "m", "input": "hello"}, "request", 1),
-    ({"model": "m", "input": None}, "request", 0),
-    (CALL, "item", 1),
-    ([], "array", 0),
-])
+@pytest.mark.parametrize(
+    ("source", "shape", "count"),
+    [
+        ([CALL, CALL], "array", 2),
+        (json.dumps([CALL]), "array", 1),
+        (json.dumps([CALL]).encode("utf-8"), "array", 1),
+        ("\ufeff" + json.dumps([CALL]), "array", 1),
+        (json.dumps(CALL) + "\n" + json.dumps(CALL) + "\n", "jsonl", 2),
+        (json.dumps(CALL) + "\r\n\r\n" + json.dumps(CALL), "jsonl", 2),
+        ({"object": "response", "output": [CALL], "tools": TOOLS}, "response", 1),
+        ({"id": "resp_1", "output": []}, "response", 0),
+        ({"model": "m", "input": [CALL, CALL], "tools": TOOLS}, "request", 2),
+        ({"model": "m", "input": "hello"}, "request", 1),
+        ({"model": "m", "input": None}, "request", 0),
+        (CALL, "item", 1),
+        ([], "array", 0),
+    ],
+)
 def test_shapes(source, shape, count):
     journal = load_journal(source)
     assert isinstance(journal, Journal)
@@ -46,8 +48,7 @@ def test_string_input_is_one_user_message():
 
 def test_response_keeps_tools_and_tool_choice():
     choice = {"type": "allowed_tools", "mode": "auto", "tools": [{"type": "function", "name": "t"}]}
-    journal = load_journal(json.dumps({"object": "response", "output": [CALL], "tools": TOOLS,
-                                       "tool_choice": choice}))
+    journal = load_journal(json.dumps({"object": "response", "output": [CALL], "tools": TOOLS, "tool_choice": choice}))
     assert journal.tools == TOOLS and journal.tool_choice == choice
 
 
@@ -61,14 +62,17 @@ def test_where_names_the_place_of_an_item():
     assert load_journal([CALL]).where(0) == "[0]"
 
 
-@pytest.mark.parametrize(("source", "expected", "line", "column"), [
-    ("[" + json.dumps(CALL) + ",]", "line 1, column", 1, None),
-    ('{"input": [1,\n  2,,]}', "line 2, column 5", 2, 5),
-    ("", "empty", 1, 1),
-    (json.dumps(CALL) + "\n{\"type\": \"message\",\n", "JSON Lines, line 2, column 20", 2, 20),
-    (json.dumps(CALL) + "\n[1, 2]\n", "JSON Lines, line 2: each line must be one item", 2, 1),
-    (json.dumps(CALL) + "\n" + json.dumps(CALL) + " trailing\n", "JSON Lines, line 2", 2, None),
-])
+@pytest.mark.parametrize(
+    ("source", "expected", "line", "column"),
+    [
+        ("[" + json.dumps(CALL) + ",]", "line 1, column", 1, None),
+        ('{"input": [1,\n  2,,]}', "line 2, column 5", 2, 5),
+        ("", "empty", 1, 1),
+        (json.dumps(CALL) + '\n{"type": "message",\n', "JSON Lines, line 2, column 20", 2, 20),
+        (json.dumps(CALL) + "\n[1, 2]\n", "JSON Lines, line 2: each line must be one item", 2, 1),
+        (json.dumps(CALL) + "\n" + json.dumps(CALL) + " trailing\n", "JSON Lines, line 2", 2, None),
+    ],
+)
 def test_text_errors_name_line_and_column(source, expected, line, column):
     with pytest.raises(JournalError) as caught:
         load_journal(source)
@@ -78,15 +82,18 @@ def test_text_errors_name_line_and_column(source, expected, line, column):
         assert caught.value.column == column
 
 
-@pytest.mark.parametrize(("source", "pointer", "words"), [
-    ({"output": {"type": "message"}}, "/output", "must be an array"),
-    ({"input": 5}, "/input", "string or an array"),
-    ({"input": [], "tools": {"type": "function"}}, "/tools", "array of tool definitions"),
-    ({"messages": [{"role": "user", "content": "hi"}]}, "/messages", "Chat Completions request"),
-    ({"hello": "world"}, "", "not a journal"),
-    (42, "", "not a number"),
-    ("42", "", "not a number"),
-])
+@pytest.mark.parametrize(
+    ("source", "pointer", "words"),
+    [
+        ({"output": {"type": "message"}}, "/output", "must be an array"),
+        ({"input": 5}, "/input", "string or an array"),
+        ({"input": [], "tools": {"type": "function"}}, "/tools", "array of tool definitions"),
+        ({"messages": [{"role": "user", "content": "hi"}]}, "/messages", "Chat Completions request"),
+        ({"hello": "world"}, "", "not a journal"),
+        (42, "", "not a number"),
+        ("42", "", "not a number"),
+    ],
+)
 def test_shape_errors_name_the_pointer(source, pointer, words):
     with pytest.raises(JournalError) as caught:
         load_journal(source)
@@ -107,8 +114,10 @@ def test_the_samples_load():
     assert response.shape == "response" and response.items[0]["status"] == "incomplete"
 
 
-AMBIGUOUS = ('{"type":"openai:x","type":"function_call","call_id":"c1","name":"t","arguments":"{}",'
-             '"status":"in_progress","status":"completed"}')
+AMBIGUOUS = (
+    '{"type":"openai:x","type":"function_call","call_id":"c1","name":"t","arguments":"{}",'
+    '"status":"in_progress","status":"completed"}'
+)
 
 
 def place(text: str, marker: str) -> tuple[int, int]:
@@ -121,23 +130,37 @@ def place(text: str, marker: str) -> tuple[int, int]:
 SECOND_TYPE, SECOND_STATUS = '"type":"function_call"', '"status":"completed"'
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("[" + AMBIGUOUS + "]", [(0, "/0/type", SECOND_TYPE), (0, "/0/status", SECOND_STATUS)]),
-    (AMBIGUOUS, [(0, "/type", SECOND_TYPE), (0, "/status", SECOND_STATUS)]),
-    ('{"type":"message","role":"user","content":"hi"}\n' + AMBIGUOUS,
-     [(1, "/type", SECOND_TYPE), (1, "/status", SECOND_STATUS)]),
-    ('{"object":"response","output":[{"type":"message"},' + AMBIGUOUS + '],"object" :"response"}',
-     [(1, "/output/1/type", SECOND_TYPE), (1, "/output/1/status", SECOND_STATUS), (None, "/object", '"object" :')]),
-    ('{"input":[{"type":"message","content":[{"type":"input_text","text":"a","text":"b"}]}],'
-     '"tools":[{"type":"function","name":"t","parameters":{"type":"object","type":"string"}}]}',
-     [(0, "/input/0/content/0/text", '"text":"b"'), (None, "/tools/0/parameters/type", '"type":"string"')]),
-    (json.dumps([CALL]), []),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[" + AMBIGUOUS + "]", [(0, "/0/type", SECOND_TYPE), (0, "/0/status", SECOND_STATUS)]),
+        (AMBIGUOUS, [(0, "/type", SECOND_TYPE), (0, "/status", SECOND_STATUS)]),
+        (
+            '{"type":"message","role":"user","content":"hi"}\n' + AMBIGUOUS,
+            [(1, "/type", SECOND_TYPE), (1, "/status", SECOND_STATUS)],
+        ),
+        (
+            '{"object":"response","output":[{"type":"message"},' + AMBIGUOUS + '],"object" :"response"}',
+            [
+                (1, "/output/1/type", SECOND_TYPE),
+                (1, "/output/1/status", SECOND_STATUS),
+                (None, "/object", '"object" :'),
+            ],
+        ),
+        (
+            '{"input":[{"type":"message","content":[{"type":"input_text","text":"a","text":"b"}]}],'
+            '"tools":[{"type":"function","name":"t","parameters":{"type":"object","type":"string"}}]}',
+            [(0, "/input/0/content/0/text", '"text":"b"'), (None, "/tools/0/parameters/type", '"type":"string"')],
+        ),
+        (json.dumps([CALL]), []),
+    ],
+)
 def test_member_names_given_twice_are_kept_with_their_item_and_place(text, expected):
     # A parser keeping the first value reads another item (namespaced, in progress): the gate must see them.
     journal = load_journal(text)
     assert [(d.index, d.pointer, d.line, d.column) for d in journal.duplicates] == [
-        (index, pointer, *place(text, marker)) for index, pointer, marker in expected]
+        (index, pointer, *place(text, marker)) for index, pointer, marker in expected
+    ]
     for duplicate in journal.duplicates:
         assert isinstance(duplicate, Duplicate) and duplicate.message.startswith("Duplicate member name")
 

@@ -24,16 +24,25 @@ def test_the_sample_journal_leaves_out_sealed_reasoning_and_the_namespaced_item(
     left = [(x.index, x.where, x.code) for x in check.subset.left_out]
     assert left == [(2, "line 3", "sealed"), (8, "line 9", "namespaced")]
     exported = [json.loads(line) for line in check.subset.jsonl().splitlines()]
-    assert [item["type"] for item in exported] == ["message", "message", "function_call", "function_call",
-                                                  "function_call_output", "function_call_output", "message"]
+    assert [item["type"] for item in exported] == [
+        "message",
+        "message",
+        "function_call",
+        "function_call",
+        "function_call_output",
+        "function_call_output",
+        "message",
+    ]
 
 
 def test_refused_calls_and_their_outputs_are_left_out_with_orphans():
-    text = jsonl({**CALL, "status": "incomplete", "arguments": '{"loc'},
-                 {"type": "function_call_output", "call_id": "c1", "output": "x"},
-                 {"type": "function_call_output", "call_id": "nobody", "output": "y"},
-                 {**CALL, "call_id": "c2", "status": "completed"},
-                 {"type": "function_call_output", "call_id": "c2", "output": "ok"})
+    text = jsonl(
+        {**CALL, "status": "incomplete", "arguments": '{"loc'},
+        {"type": "function_call_output", "call_id": "c1", "output": "x"},
+        {"type": "function_call_output", "call_id": "nobody", "output": "y"},
+        {**CALL, "call_id": "c2", "status": "completed"},
+        {"type": "function_call_output", "call_id": "c2", "output": "ok"},
+    )
     check = check_conversation(text, tools=TOOLS)
     assert {code for f, _ in check.findings for code in [f.code]} >= {"output_for_unfinished_call", "orphan_output"}
     assert [(x.index, x.code) for x in check.subset.left_out] == [(0, "status"), (1, "refused"), (2, "refused")]
@@ -41,23 +50,27 @@ def test_refused_calls_and_their_outputs_are_left_out_with_orphans():
 
 
 def test_statusless_calls_keep_the_articles_verdict_and_are_exported_only_by_choice():
-    text = jsonl(CALL, {"type": "function_call_output", "call_id": "c1", "output": "sunny"},
-                 {**CALL, "call_id": "c9"})  # no output: never completed, even by choice
+    text = jsonl(
+        CALL, {"type": "function_call_output", "call_id": "c1", "output": "sunny"}, {**CALL, "call_id": "c9"}
+    )  # no output: never completed, even by choice
     check = check_conversation(text, tools=TOOLS)
     assert check.statusless == [0]
     assert check.rows[0].reason == "status" and check.rows[0].blocks
     assert check.subset.items == []
     chosen = check_conversation(text, tools=TOOLS, complete_statusless=True)
     assert chosen.subset.completed == [0]
-    assert [(item["call_id"], item.get("status")) for item in chosen.subset.items] == [("c1", "completed"),
-                                                                                       ("c1", None)]
+    assert [(item["call_id"], item.get("status")) for item in chosen.subset.items] == [
+        ("c1", "completed"),
+        ("c1", None),
+    ]
     assert [x.index for x in chosen.subset.left_out] == [2]
     assert chosen.rows[0].reason == "status"  # the table keeps the article's verdict
 
 
 def test_a_statusless_call_completed_by_choice_still_meets_its_schema():
-    text = jsonl({**CALL, "arguments": '{"location": 3}'}, {"type": "function_call_output", "call_id": "c1",
-                                                          "output": "?"})
+    text = jsonl(
+        {**CALL, "arguments": '{"location": 3}'}, {"type": "function_call_output", "call_id": "c1", "output": "?"}
+    )
     chosen = check_conversation(text, tools=TOOLS, complete_statusless=True)
     assert chosen.subset.items == [] and chosen.subset.left_out[0].code == "arguments_schema"
 
@@ -65,8 +78,10 @@ def test_a_statusless_call_completed_by_choice_still_meets_its_schema():
 def test_only_blocking_and_paging():
     items = []
     for i in range(250):
-        items += [{**CALL, "call_id": f"c{i}", "status": "completed" if i % 5 else "incomplete"},
-                  {"type": "function_call_output", "call_id": f"c{i}", "output": "x"}]
+        items += [
+            {**CALL, "call_id": f"c{i}", "status": "completed" if i % 5 else "incomplete"},
+            {"type": "function_call_output", "call_id": f"c{i}", "output": "x"},
+        ]
     text = jsonl(*items)
     check = check_conversation(text, tools=TOOLS, page=3, page_size=100)
     assert (check.matching, check.pages, check.page) == (500, 5, 3) and check.rows[0].index == 200
@@ -95,8 +110,10 @@ def test_bad_input_names_the_place():
     assert check.report is None
     tools, problem = tools_text("[{")
     assert tools is None and problem.startswith("tools, line 1, column 3")
-    assert tools_text('{"tools": 3}') == (None, "tools: expected an array of tool definitions (or a request with "
-                                                "tools)")
+    assert tools_text('{"tools": 3}') == (
+        None,
+        "tools: expected an array of tool definitions (or a request with tools)",
+    )
     assert tools_text("  ") == (None, None)
 
 

@@ -14,8 +14,15 @@ SAMPLES = Path(__file__).parent / "data" / "samples"
 HX = {"HX-Request": "true"}
 
 
-@pytest.mark.parametrize("name, words", [("chat-completions", "Chat Completions"), ("anthropic", "Anthropic"),
-                                         ("gemini", "Gemini"), ("cut-off", "not replayable")])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("chat-completions", "Chat Completions"),
+        ("anthropic", "Anthropic"),
+        ("gemini", "Gemini"),
+        ("cut-off", "not replayable"),
+    ],
+)
 def test_every_example_is_checked(client, name, words):
     page = client.get(f"/journal?example={name}")
     assert page.status_code == 200
@@ -29,8 +36,7 @@ def test_the_nav_and_the_landing_page_name_the_journal(client):
 
 def test_a_post_answers_the_partial_and_keeps_nothing_out(client):
     text = (SAMPLES / "journal-openai-responses.jsonl").read_text()
-    answer = client.post("/journal", data={"journal": text, "tools": (SAMPLES / "tools.json").read_text()},
-                         headers=HX)
+    answer = client.post("/journal", data={"journal": text, "tools": (SAMPLES / "tools.json").read_text()}, headers=HX)
     body = answer.get_data(as_text=True)
     assert answer.status_code == 200 and "<html" not in body
     assert "openai:web_search_call" in body and "not replayable" in body and 'id="journal-left-out"' in body
@@ -55,8 +61,12 @@ def test_the_export_downloads_the_replayable_subset(client):
 
 def test_an_upload_wins_over_the_textarea(client):
     text = (SAMPLES / "journal-openai-responses.jsonl").read_bytes()
-    answer = client.post("/journal", data={"journal": "", "file": (io.BytesIO(text), "journal.jsonl")},
-                         content_type="multipart/form-data", headers=HX)
+    answer = client.post(
+        "/journal",
+        data={"journal": "", "file": (io.BytesIO(text), "journal.jsonl")},
+        content_type="multipart/form-data",
+        headers=HX,
+    )
     body = answer.get_data(as_text=True)
     assert "Checked the uploaded file <code>journal.jsonl</code>" in body and "9 items" in body
     assert "it stays chosen" in body and 'id="journal-text"' not in body  # htmx: the file is not sent back
@@ -65,8 +75,11 @@ def test_an_upload_wins_over_the_textarea(client):
 def test_without_javascript_an_upload_comes_back_as_the_journal_fields_text(client):
     """The new page's file input is empty: the file's text fills the field, so paging and the export send it."""
     text = (SAMPLES / "journal-openai-responses.jsonl").read_bytes()
-    body = client.post("/journal", data={"journal": "", "file": (io.BytesIO(b"\xef\xbb\xbf" + text), "j.jsonl")},
-                       content_type="multipart/form-data").get_data(as_text=True)
+    body = client.post(
+        "/journal",
+        data={"journal": "", "file": (io.BytesIO(b"\xef\xbb\xbf" + text), "j.jsonl")},
+        content_type="multipart/form-data",
+    ).get_data(as_text=True)
     assert "its text is in the journal field now" in body and "9 items" in body
     field = re.search(r'<textarea name="journal"[^>]*>\n(.*?)</textarea>', body, re.S)
     assert field and html.unescape(field.group(1)) == text.decode()
@@ -74,8 +87,9 @@ def test_without_javascript_an_upload_comes_back_as_the_journal_fields_text(clie
 
 def test_without_javascript_an_upload_that_is_not_utf8_is_said_not_to_be_the_fields_text(client):
     text = b'{"type": "message", "role": "user", "content": "caf\xe9"}\n'
-    body = client.post("/journal", data={"journal": "", "file": (io.BytesIO(text), "j.jsonl")},
-                       content_type="multipart/form-data").get_data(as_text=True)
+    body = client.post(
+        "/journal", data={"journal": "", "file": (io.BytesIO(text), "j.jsonl")}, content_type="multipart/form-data"
+    ).get_data(as_text=True)
     note = re.search(r'<p class="replaced-note[^>]*id="journal-text-not-the-file"[^>]*>(.*?)</p>', body, re.S)
     assert note and " hidden" not in note.group(0)
     said = " ".join(re.sub(r"<[^>]+>", "", note.group(1)).split())

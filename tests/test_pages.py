@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 HOSTILE = [
-    '{"\\ud800": "\\udfff", "k": "\\ud800x"}',        # lone surrogates in a name and in values
+    '{"\\ud800": "\\udfff", "k": "\\ud800x"}',  # lone surrogates in a name and in values
     '{"a": 1, "a": 2, "\\u00e9": 1, "e\\u0301": 2}',  # duplicate and look-alike names
-    '{"a": 1,}',                                      # a trailing comma
-    "[" * 5000 + "]" * 5000,                         # far deeper than the nesting cap
+    '{"a": 1,}',  # a trailing comma
+    "[" * 5000 + "]" * 5000,  # far deeper than the nesting cap
     '"<script>window.__pwned = 1</script>"',
 ]
 FORMS = [

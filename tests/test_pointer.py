@@ -3,11 +3,14 @@ import pytest
 from webapp.core.json import pointer
 
 
-@pytest.mark.parametrize(("tokens", "expected"), [
-    ([], ""),
-    (["a", 0, "b"], "/a/0/b"),
-    (["a/b", "m~n", ""], "/a~1b/m~0n/"),
-])
+@pytest.mark.parametrize(
+    ("tokens", "expected"),
+    [
+        ([], ""),
+        (["a", 0, "b"], "/a/0/b"),
+        (["a/b", "m~n", ""], "/a~1b/m~0n/"),
+    ],
+)
 def test_join_and_split_round_trip(tokens, expected):
     assert pointer.join(tokens) == expected
     assert pointer.split(expected) == [str(t) for t in tokens]

@@ -20,15 +20,24 @@ from webapp import create_app
 from webapp.core.responses.compaction import SealError, derive_key, seal, unseal
 
 AUTH = {"Authorization": f"Bearer {TEST_TOKEN}"}
-WEATHER = {"type": "function", "name": "get_weather", "description": "Current weather for a city",
-           "parameters": {"type": "object", "required": ["location"], "properties": {"location": {"type": "string"}}}}
+WEATHER = {
+    "type": "function",
+    "name": "get_weather",
+    "description": "Current weather for a city",
+    "parameters": {"type": "object", "required": ["location"], "properties": {"location": {"type": "string"}}},
+}
 # The compliance suite's compact-response body (upstream src/lib/compliance-tests, 2026-04-24).
 SUITE_BODY = {
-    "model": "openresponses-test", "prompt_cache_key": "openresponses-compact-test",
-    "input": [{"type": "message", "role": "user",
-               "content": "We agreed to launch on Tuesday and notify support first."},
-              {"type": "message", "role": "assistant",
-               "content": "Understood. The launch is Tuesday, with support notified beforehand."}],
+    "model": "openresponses-test",
+    "prompt_cache_key": "openresponses-compact-test",
+    "input": [
+        {"type": "message", "role": "user", "content": "We agreed to launch on Tuesday and notify support first."},
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": "Understood. The launch is Tuesday, with support notified beforehand.",
+        },
+    ],
 }
 
 
@@ -57,18 +66,21 @@ KEY = derive_key(b"k" * 32)
 
 
 def test_seal_round_trip_keeps_order_and_values():
-    items = [{"type": "message", "role": "user", "content": "héllo \u2028"}, {"type": "function_call", "n": 2 ** 70}]
+    items = [{"type": "message", "role": "user", "content": "héllo \u2028"}, {"type": "function_call", "n": 2**70}]
     sealed = seal(items, KEY, model="m")
     assert sealed.startswith("orc1.") and sealed.count(".") == 2
     assert unseal(sealed, KEY) == items
 
 
-@pytest.mark.parametrize("change", [
-    lambda s: s[:-2] + ("AA" if not s.endswith("AA") else "BB"),           # the tag
-    lambda s: s[:10] + ("x" if s[10] != "x" else "y") + s[11:],            # the payload
-    lambda s: s.replace("orc1.", "orc2."),                                 # the format
-    lambda s: s + ".extra",
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda s: s[:-2] + ("AA" if not s.endswith("AA") else "BB"),  # the tag
+        lambda s: s[:10] + ("x" if s[10] != "x" else "y") + s[11:],  # the payload
+        lambda s: s.replace("orc1.", "orc2."),  # the format
+        lambda s: s + ".extra",
+    ],
+)
 def test_a_changed_seal_is_refused(change):
     with pytest.raises(SealError):
         unseal(change(seal([{"type": "message"}], KEY, model="m")), KEY)
@@ -97,6 +109,7 @@ def test_a_foreign_provider_item_is_refused():
 
 # ------------------------------------------------------------------------------------------------ the endpoint
 
+
 def test_compliance_suite_compact_response(client):
     response = compact(client, SUITE_BODY)
     assert response.status_code == 200 and response.mimetype == "application/json"
@@ -112,19 +125,25 @@ def test_compliance_suite_compact_missing_model(client):
     body = {"input": [{"type": "message", "role": "user", "content": "Compact this conversation."}]}
     response = compact(client, body)
     assert response.status_code == 400
-    assert error_of(response) == {"message": "model: missing required parameter (CompactResponseMethodPublicBody "
-                                             "requires model)", "type": "invalid_request_error", "param": "model",
-                                  "code": "missing_required_parameter"}
+    assert error_of(response) == {
+        "message": "model: missing required parameter (CompactResponseMethodPublicBody requires model)",
+        "type": "invalid_request_error",
+        "param": "model",
+        "code": "missing_required_parameter",
+    }
 
 
-@pytest.mark.parametrize(("body", "param", "code"), [
-    ({"model": "m"}, "input", "missing_required_parameter"),
-    ({"model": "m", "input": "x", "stream": True}, "stream", "unknown_parameter"),
-    ({"model": "m", "input": 7}, "input", "invalid_type"),
-    ({"model": "m", "input": "x", "prompt_cache_key": "k" * 65}, "prompt_cache_key", "invalid_value"),
-    ({"model": "m", "previous_response_id": "resp_missing"}, "previous_response_id", "previous_response_not_found"),
-    ([], None, "invalid_type"),
-])
+@pytest.mark.parametrize(
+    ("body", "param", "code"),
+    [
+        ({"model": "m"}, "input", "missing_required_parameter"),
+        ({"model": "m", "input": "x", "stream": True}, "stream", "unknown_parameter"),
+        ({"model": "m", "input": 7}, "input", "invalid_type"),
+        ({"model": "m", "input": "x", "prompt_cache_key": "k" * 65}, "prompt_cache_key", "invalid_value"),
+        ({"model": "m", "previous_response_id": "resp_missing"}, "previous_response_id", "previous_response_not_found"),
+        ([], None, "invalid_type"),
+    ],
+)
 def test_bad_compact_bodies(client, body, param, code):
     response = compact(client, body)
     assert response.status_code == 400
@@ -148,18 +167,42 @@ def test_compact_through_the_sdk_and_continue_a_new_chain(sdk):
 
 def test_the_compacted_conversation_is_what_the_model_reads(client):
     # A tool loop compacted, then its output answered in the new chain: the call is in the sealed history.
-    first = post(client, {"model": "m", "input": "Weather in Paris?", "tools": [WEATHER],
-                          "tool_choice": {"type": "function", "name": "get_weather"}}).get_json()
+    first = post(
+        client,
+        {
+            "model": "m",
+            "input": "Weather in Paris?",
+            "tools": [WEATHER],
+            "tool_choice": {"type": "function", "name": "get_weather"},
+        },
+    ).get_json()
     call = first["output"][0]
     compacted = compact(client, {"model": "m", "previous_response_id": first["id"]}).get_json()
-    reply = post(client, {"model": "m", "tools": [WEATHER], "input": [
-        *compacted["output"], {"type": "function_call_output", "call_id": call["call_id"], "output": "sunny"}]})
+    reply = post(
+        client,
+        {
+            "model": "m",
+            "tools": [WEATHER],
+            "input": [
+                *compacted["output"],
+                {"type": "function_call_output", "call_id": call["call_id"], "output": "sunny"},
+            ],
+        },
+    )
     assert reply.status_code == 200, reply.get_json()
-    assert reply.get_json()["output"][0]["content"][0]["text"] == \
-        f"Tool results: get_weather ({call['call_id']}) returned: sunny."
+    assert (
+        reply.get_json()["output"][0]["content"][0]["text"]
+        == f"Tool results: get_weather ({call['call_id']}) returned: sunny."
+    )
     # Without the compaction item the same output answers nothing.
-    orphan = post(client, {"model": "m", "tools": [WEATHER], "input": [
-        {"type": "function_call_output", "call_id": call["call_id"], "output": "sunny"}]})
+    orphan = post(
+        client,
+        {
+            "model": "m",
+            "tools": [WEATHER],
+            "input": [{"type": "function_call_output", "call_id": call["call_id"], "output": "sunny"}],
+        },
+    )
     assert error_of(orphan)["code"] == "orphan_output"
 
 
@@ -173,23 +216,43 @@ def test_compacting_a_compacted_conversation(client):
 
 
 def test_the_gate_applies_to_compact_input(client):
-    unfinished = {"type": "function_call", "call_id": "c1", "name": "get_weather", "arguments": '{"location":"x"}',
-                  "status": "in_progress"}
-    response = compact(client, {"model": "m", "tools": [WEATHER], "input": [
-        {"role": "user", "content": "hi"}, unfinished, {"type": "function_call_output", "call_id": "c1",
-                                                        "output": "x"}]})
+    unfinished = {
+        "type": "function_call",
+        "call_id": "c1",
+        "name": "get_weather",
+        "arguments": '{"location":"x"}',
+        "status": "in_progress",
+    }
+    response = compact(
+        client,
+        {
+            "model": "m",
+            "tools": [WEATHER],
+            "input": [
+                {"role": "user", "content": "hi"},
+                unfinished,
+                {"type": "function_call_output", "call_id": "c1", "output": "x"},
+            ],
+        },
+    )
     assert response.status_code == 400
     assert (error_of(response)["param"], error_of(response)["code"]) == ("input[1]", "status")
     # Without tools, a call's arguments cannot be checked: refused as for any input.
-    no_tools = compact(client, {"model": "m", "input": [
-        {"role": "user", "content": "hi"}, {**unfinished, "status": "completed"}]})
+    no_tools = compact(
+        client, {"model": "m", "input": [{"role": "user", "content": "hi"}, {**unfinished, "status": "completed"}]}
+    )
     assert error_of(no_tools)["code"] == "unknown_tool"
 
 
 @pytest.mark.parametrize("content", ["gAAAAABpM0Yj-...=", "orc1.abc.def"])
 def test_a_foreign_or_forged_compaction_item_is_refused(client, content):
-    response = post(client, {"model": "m", "input": [{"type": "compaction", "encrypted_content": content},
-                                                      {"role": "user", "content": "hi"}]})
+    response = post(
+        client,
+        {
+            "model": "m",
+            "input": [{"type": "compaction", "encrypted_content": content}, {"role": "user", "content": "hi"}],
+        },
+    )
     assert response.status_code == 400
     assert error_of(response)["param"] == "input[0].encrypted_content"
     assert error_of(response)["code"] == "invalid_encrypted_content"
@@ -213,9 +276,17 @@ def test_a_compaction_item_must_come_first(client):
 
 def test_gate_errors_after_a_compaction_item_name_the_clients_index(client):
     item = compact(client, SUITE_BODY).get_json()["output"][0]
-    response = post(client, {"model": "m", "input": [item, {"role": "user", "content": "hi"},
-                                                      {"type": "function_call_output", "call_id": "nope",
-                                                       "output": "x"}]})
+    response = post(
+        client,
+        {
+            "model": "m",
+            "input": [
+                item,
+                {"role": "user", "content": "hi"},
+                {"type": "function_call_output", "call_id": "nope", "output": "x"},
+            ],
+        },
+    )
     assert (error_of(response)["param"], error_of(response)["code"]) == ("input[2]", "orphan_output")
 
 
@@ -233,8 +304,12 @@ def test_secret_key_setting_is_used(tmp_path):
     settings = {"TESTING": True, "API_TOKEN": TEST_TOKEN, "RESPONSES_DATABASE": str(tmp_path / "r.sqlite3")}
     sealed_by = create_app({**settings, "SECRET_KEY": "one secret"})
     item = compact(sealed_by.test_client(), SUITE_BODY).get_json()["output"][0]
-    assert post(create_app({**settings, "SECRET_KEY": "one secret"}).test_client(),
-                {"model": "m", "input": [item]}).status_code == 200
+    assert (
+        post(
+            create_app({**settings, "SECRET_KEY": "one secret"}).test_client(), {"model": "m", "input": [item]}
+        ).status_code
+        == 200
+    )
     refused = post(create_app({**settings, "SECRET_KEY": "another"}).test_client(), {"model": "m", "input": [item]})
     assert error_of(refused)["code"] == "invalid_encrypted_content"
 

@@ -38,14 +38,35 @@ class Gunicorn:
         self.access_log = folder / "access.log"
         self.token_file = folder / "api-token"
         env = {key: value for key, value in os.environ.items() if not key.startswith("FLASK_")}
-        env.update(API_TOKEN_FILE=str(self.token_file), FLASK_RESPONSES_DATABASE=str(folder / "responses.sqlite3"),
-                   PYTHONUNBUFFERED="1")
+        env.update(
+            API_TOKEN_FILE=str(self.token_file),
+            FLASK_RESPONSES_DATABASE=str(folder / "responses.sqlite3"),
+            PYTHONUNBUFFERED="1",
+        )
         fd = self.listener.fileno()
         self.output = open(folder / "gunicorn.out", "wb")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(
-            [str(GUNICORN), "--config", "scripts/gunicorn.conf.py", "--bind", f"fd://{fd}", "--workers", str(workers),
-             "--threads", "4", "--access-logfile", str(self.access_log), "--access-logformat", "%(p)s %(s)s %(U)s"],
-            cwd=REPO, env=env, pass_fds=(fd,), stdout=self.output, stderr=subprocess.STDOUT)
+            [
+                str(GUNICORN),
+                "--config",
+                "scripts/gunicorn.conf.py",
+                "--bind",
+                f"fd://{fd}",
+                "--workers",
+                str(workers),
+                "--threads",
+                "4",
+                "--access-logfile",
+                str(self.access_log),
+                "--access-logformat",
+                "%(p)s %(s)s %(U)s",
+            ],
+            cwd=REPO,
+            env=env,
+            pass_fds=(fd,),
+            stdout=self.output,
+            stderr=subprocess.STDOUT,
+        )
 
     def wait_ready(self, workers: int) -> None:
         """Until every worker has answered a request with the token (a worker still importing the app would
@@ -72,8 +93,9 @@ class Gunicorn:
     def log(self) -> str:
         return (self.folder / "gunicorn.out").read_text(errors="replace")
 
-    def request(self, method: str, path: str, body: dict | None = None, token: str | None = None
-                ) -> tuple[int, bytes, str]:
+    def request(
+        self, method: str, path: str, body: dict | None = None, token: str | None = None
+    ) -> tuple[int, bytes, str]:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         try:
             headers = {"Authorization": f"Bearer {token or self.token}", "Content-Type": "application/json"}
@@ -120,8 +142,9 @@ def test_the_token_works_on_every_worker(gunicorn):
     # Both workers have answered with the token (the fixture waits for that); now a burst, every answer a 200.
     body = {"model": "m", "input": "Say hello."}
     with ThreadPoolExecutor(8) as pool:
-        statuses = [status for status, _, _ in pool.map(lambda _: gunicorn.request("POST", "/v1/responses", body),
-                                                       range(40))]
+        statuses = [
+            status for status, _, _ in pool.map(lambda _: gunicorn.request("POST", "/v1/responses", body), range(40))
+        ]
     assert statuses == [200] * 40
     assert len(gunicorn.worker_pids()) == 2  # two workers, both answered 200 with the one token
     assert gunicorn.request("POST", "/v1/responses", body, token="sk-wrong")[0] == 401
@@ -132,15 +155,24 @@ def test_the_store_is_shared_by_the_workers(gunicorn):
     first = json.loads(raw)
     with ThreadPoolExecutor(4) as pool:
         reads = list(pool.map(lambda _: gunicorn.request("GET", f"/v1/responses/{first['id']}"), range(20)))
-        chained = list(pool.map(lambda n: gunicorn.request("POST", "/v1/responses", {
-            "model": "m", "previous_response_id": first["id"], "input": f"question {n}"}), range(20)))
+        chained = list(
+            pool.map(
+                lambda n: gunicorn.request(
+                    "POST",
+                    "/v1/responses",
+                    {"model": "m", "previous_response_id": first["id"], "input": f"question {n}"},
+                ),
+                range(20),
+            )
+        )
     assert status == 200 and {r[0] for r in reads} == {200} and {c[0] for c in chained} == {200}
     assert all(json.loads(r[1])["id"] == first["id"] for r in reads)
 
 
 def test_sse_under_gunicorn(gunicorn):
-    status, raw, content_type = gunicorn.request("POST", "/v1/responses", {"model": "m", "input": "Count to 5.",
-                                                                           "stream": True})
+    status, raw, content_type = gunicorn.request(
+        "POST", "/v1/responses", {"model": "m", "input": "Count to 5.", "stream": True}
+    )
     assert status == 200
     check_stream(raw, content_type).assert_ok()
 

@@ -17,9 +17,17 @@ from conftest import TEST_TOKEN
 from webapp.core.gate import replay_gate
 
 AUTH = {"Authorization": f"Bearer {TEST_TOKEN}"}
-WEATHER = {"type": "function", "name": "get_weather", "description": "Current weather for a city",
-           "parameters": {"type": "object", "required": ["location"], "additionalProperties": False,
-                          "properties": {"location": {"type": "string"}}}}
+WEATHER = {
+    "type": "function",
+    "name": "get_weather",
+    "description": "Current weather for a city",
+    "parameters": {
+        "type": "object",
+        "required": ["location"],
+        "additionalProperties": False,
+        "properties": {"location": {"type": "string"}},
+    },
+}
 USER = {"type": "message", "role": "user", "content": "What is the weather in Paris?"}
 
 
@@ -43,6 +51,7 @@ def sdk(serve):
 
 # ------------------------------------------------------------------------------------------------ accepted
 
+
 def test_vercel_ai_sdk_shape_is_accepted(sdk):
     # The AI SDK's second step: the call without id and status, then its output, tools resent.
     response = sdk.responses.create(model="m", input=[USER, bare_call(), result()], tools=[WEATHER])
@@ -57,8 +66,9 @@ def test_null_status_is_accepted_with_its_output(sdk):
 
 def test_langchain_shape_after_stream_is_accepted(sdk):
     # LangChain's merged call after stream: id kept, status dropped.
-    first = sdk.responses.create(model="m", input=[USER], tools=[WEATHER],
-                                 tool_choice={"type": "function", "name": "get_weather"})
+    first = sdk.responses.create(
+        model="m", input=[USER], tools=[WEATHER], tool_choice={"type": "function", "name": "get_weather"}
+    )
     made = first.output[0].model_dump()
     replay = {k: made[k] for k in ("type", "id", "call_id", "name", "arguments")}
     second = sdk.responses.create(model="m", input=[USER, replay, result(made["call_id"])], tools=[WEATHER])
@@ -67,8 +77,13 @@ def test_langchain_shape_after_stream_is_accepted(sdk):
 
 
 def test_parallel_calls_each_answered(sdk):
-    items = [USER, bare_call("call_a"), bare_call("call_b", '{"location":"Rome"}'), result("call_b", "rain"),
-             result("call_a", "sun")]
+    items = [
+        USER,
+        bare_call("call_a"),
+        bare_call("call_b", '{"location":"Rome"}'),
+        result("call_b", "rain"),
+        result("call_a", "sun"),
+    ]
     response = sdk.responses.create(model="m", input=items, tools=[WEATHER])
     assert response.status == "completed"
     assert "call_a" in response.output_text and "call_b" in response.output_text
@@ -84,8 +99,9 @@ def test_stored_input_items_say_completed(sdk):
 
 def test_output_for_a_call_of_the_previous_response(sdk):
     # The chain case: the call comes from the previous response (stored with its status), its output now.
-    first = sdk.responses.create(model="m", input=[USER], tools=[WEATHER],
-                                 tool_choice={"type": "function", "name": "get_weather"})
+    first = sdk.responses.create(
+        model="m", input=[USER], tools=[WEATHER], tool_choice={"type": "function", "name": "get_weather"}
+    )
     call_id = first.output[0].call_id
     second = sdk.responses.create(model="m", previous_response_id=first.id, input=[result(call_id)])
     assert second.status == "completed" and "18 degrees" in second.output_text
@@ -93,14 +109,16 @@ def test_output_for_a_call_of_the_previous_response(sdk):
 
 def test_the_rest_of_the_gate_still_applies(client):
     # Vouching fills the status only: bad arguments are still refused, with the usual place and code.
-    response = post(client, {"model": "m", "input": [USER, bare_call(arguments='{"location": 7}'), result()],
-                             "tools": [WEATHER]})
+    response = post(
+        client, {"model": "m", "input": [USER, bare_call(arguments='{"location": 7}'), result()], "tools": [WEATHER]}
+    )
     assert response.status_code == 400
     assert response.get_json()["error"]["code"] == "arguments_schema"
     assert response.get_json()["error"]["param"] == "input[1]"
 
 
 # ------------------------------------------------------------------------------------------------ refused
+
 
 @pytest.mark.parametrize("status", ["in_progress", "incomplete"])
 def test_unfinished_call_is_refused_even_with_output(sdk, status):
@@ -128,8 +146,10 @@ def test_output_before_the_call_does_not_vouch(client):
 
 
 def test_an_output_for_another_call_does_not_vouch(client):
-    response = post(client, {"model": "m", "input": [USER, bare_call("call_1"), bare_call("call_2"),
-                                                      result("call_2")], "tools": [WEATHER]})
+    response = post(
+        client,
+        {"model": "m", "input": [USER, bare_call("call_1"), bare_call("call_2"), result("call_2")], "tools": [WEATHER]},
+    )
     error = response.get_json()["error"]
     assert response.status_code == 400 and (error["param"], error["code"]) == ("input[1]", "status")
 
@@ -141,6 +161,7 @@ def test_status_less_call_then_output_in_the_next_request_is_refused(client):
 
 
 # ------------------------------------------------------------------------------------------------ the inspector
+
 
 def test_the_inspectors_gate_keeps_the_articles_rule(client):
     # /api/gate judges a stored item by itself: no status is "may be unfinished", whatever follows it.

@@ -18,34 +18,50 @@ from conftest import TEST_TOKEN
 from openai import OpenAI
 
 WEATHER = {
-    "type": "function", "name": "get_weather", "description": "Get the current weather for a location",
-    "parameters": {"type": "object", "properties": {"location": {"type": "string"},
-                                                    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
-                   "required": ["location", "unit"], "additionalProperties": False},
+    "type": "function",
+    "name": "get_weather",
+    "description": "Get the current weather for a location",
+    "parameters": {
+        "type": "object",
+        "properties": {"location": {"type": "string"}, "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}},
+        "required": ["location", "unit"],
+        "additionalProperties": False,
+    },
 }
 SALES = {
-    "type": "function", "name": "get_latest_sales_report", "description": "Latest sales report for a region",
-    "parameters": {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
-                   "additionalProperties": False, "required": ["region"],
-                   "properties": {"region": {"type": "string", "enum": ["apac", "emea", "amer"]}}},
+    "type": "function",
+    "name": "get_latest_sales_report",
+    "description": "Latest sales report for a region",
+    "parameters": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["region"],
+        "properties": {"region": {"type": "string", "enum": ["apac", "emea", "amer"]}},
+    },
 }
 
 
 @pytest.fixture(scope="module")
 def sdk(live_server) -> OpenAI:
-    return OpenAI(base_url=live_server + "/v1", api_key=TEST_TOKEN, max_retries=0,
-                  _strict_response_validation=True)
+    return OpenAI(base_url=live_server + "/v1", api_key=TEST_TOKEN, max_retries=0, _strict_response_validation=True)
 
 
 def png_1x1() -> str:
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-    raw = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)) \
-        + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b"")
+
+    raw = (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00"))
+        + chunk(b"IEND", b"")
+    )
     return "data:image/png;base64," + base64.b64encode(raw).decode()
 
 
 # ------------------------------------------------------------------------------------------------ replies
+
 
 def test_non_streaming_text(sdk):
     response = sdk.responses.create(model="m", input="Say hello in exactly 3 words.")
@@ -70,10 +86,18 @@ def test_streaming_text_helper_and_final_response(sdk):
 def test_streamed_events_are_in_the_spec_order(sdk):
     events = list(sdk.responses.create(model="m", input="hi there", stream=True))
     kinds = [e.type for e in events]
-    assert kinds[:4] == ["response.created", "response.in_progress", "response.output_item.added",
-                         "response.content_part.added"]
-    assert kinds[-4:] == ["response.output_text.done", "response.content_part.done", "response.output_item.done",
-                          "response.completed"]
+    assert kinds[:4] == [
+        "response.created",
+        "response.in_progress",
+        "response.output_item.added",
+        "response.content_part.added",
+    ]
+    assert kinds[-4:] == [
+        "response.output_text.done",
+        "response.content_part.done",
+        "response.output_item.done",
+        "response.completed",
+    ]
     assert set(kinds[4:-4]) == {"response.output_text.delta"}
     assert [e.sequence_number for e in events] == list(range(len(events)))
 
@@ -97,8 +121,11 @@ def test_tool_call_then_output_via_previous_response_id(sdk):
     [call] = first.output
     assert call.type == "function_call" and call.name == "get_weather" and call.status == "completed"
     assert json.loads(call.arguments) == {"location": "location", "unit": "celsius"}
-    second = sdk.responses.create(model="m", previous_response_id=first.id, input=[
-        {"type": "function_call_output", "call_id": call.call_id, "output": "64 degrees and clear"}])
+    second = sdk.responses.create(
+        model="m",
+        previous_response_id=first.id,
+        input=[{"type": "function_call_output", "call_id": call.call_id, "output": "64 degrees and clear"}],
+    )
     assert second.status == "completed" and second.previous_response_id == first.id
     assert second.output_text == f"Tool results: get_weather ({call.call_id}) returned: 64 degrees and clear."
     assert [t.name for t in second.tools] == ["get_weather"]  # inherited from the previous response
@@ -122,14 +149,30 @@ def test_round_trip_of_own_output_without_previous_response_id(sdk):
     assert second.status == "completed"
     assert second.output_text.startswith("Tool results: get_latest_sales_report")
     # ... and that answer echoed back too, with a new user turn
-    third = sdk.responses.create(model="m", tools=[SALES], tool_choice="none", input=history + [
-        item.model_dump(exclude_none=True) for item in second.output] + [{"role": "user", "content": "thanks"}])
+    third = sdk.responses.create(
+        model="m",
+        tools=[SALES],
+        tool_choice="none",
+        input=history
+        + [item.model_dump(exclude_none=True) for item in second.output]
+        + [{"role": "user", "content": "thanks"}],
+    )
     assert third.output_text == 'You said: "thanks"'
 
 
 def test_image_input_is_acknowledged(sdk):
-    response = sdk.responses.create(model="m", input=[{"role": "user", "content": [
-        {"type": "input_text", "text": "What do you see?"}, {"type": "input_image", "image_url": png_1x1()}]}])
+    response = sdk.responses.create(
+        model="m",
+        input=[
+            {
+                "role": "user",
+                "content": [
+                    {"type": "input_text", "text": "What do you see?"},
+                    {"type": "input_image", "image_url": png_1x1()},
+                ],
+            }
+        ],
+    )
     assert "an image (image/png" in response.output_text
 
 
@@ -141,8 +184,9 @@ def test_truncation_is_incomplete(sdk):
 
 
 def test_retrieve_input_items_and_delete(sdk):
-    created = sdk.responses.create(model="m", input=[{"role": "developer", "content": "Be terse."},
-                                                     {"role": "user", "content": "hello"}])
+    created = sdk.responses.create(
+        model="m", input=[{"role": "developer", "content": "Be terse."}, {"role": "user", "content": "hello"}]
+    )
     assert sdk.responses.retrieve(created.id).model_dump() == created.model_dump()
     items = sdk.responses.input_items.list(created.id, order="asc")
     assert [item.role for item in items.data] == ["developer", "user"]
@@ -154,6 +198,7 @@ def test_retrieve_input_items_and_delete(sdk):
 
 # ------------------------------------------------------------------------------------------------ refusals
 
+
 def test_wrong_token_is_401(live_server):
     bad = OpenAI(base_url=live_server + "/v1", api_key="sk-wrong", max_retries=0)
     with pytest.raises(openai.AuthenticationError) as err:
@@ -161,17 +206,36 @@ def test_wrong_token_is_401(live_server):
     assert err.value.code == "invalid_api_key"
 
 
-@pytest.mark.parametrize(("kwargs", "param", "code"), [
-    ({"input": [{"type": "message", "role": "tool", "content": "x"}]}, "input[0].role",
-     "chat_completions_envelope"),
-    ({"input": [{"role": "user", "content": [{"type": "input_image", "image_url": "https://example.com/a.png"}]}]},
-     "input[0].content[0].image_url", "unsupported_value"),
-    ({"input": "hi", "tools": [{"type": "function", "function": {"name": "f"}}]}, "tools[0].function",
-     "chat_completions_envelope"),
-    ({"input": "hi", "max_output_tokens": 3}, "max_output_tokens", "invalid_value"),
-    ({"previous_response_id": "resp_missing", "input": "hi"}, "previous_response_id",
-     "previous_response_not_found"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "param", "code"),
+    [
+        (
+            {"input": [{"type": "message", "role": "tool", "content": "x"}]},
+            "input[0].role",
+            "chat_completions_envelope",
+        ),
+        (
+            {
+                "input": [
+                    {"role": "user", "content": [{"type": "input_image", "image_url": "https://example.com/a.png"}]}
+                ]
+            },
+            "input[0].content[0].image_url",
+            "unsupported_value",
+        ),
+        (
+            {"input": "hi", "tools": [{"type": "function", "function": {"name": "f"}}]},
+            "tools[0].function",
+            "chat_completions_envelope",
+        ),
+        ({"input": "hi", "max_output_tokens": 3}, "max_output_tokens", "invalid_value"),
+        (
+            {"previous_response_id": "resp_missing", "input": "hi"},
+            "previous_response_id",
+            "previous_response_not_found",
+        ),
+    ],
+)
 def test_bad_requests_raise_typed_errors(sdk, kwargs, param, code):
     with pytest.raises(openai.APIStatusError) as err:
         sdk.responses.create(model="m", **kwargs)
@@ -179,14 +243,33 @@ def test_bad_requests_raise_typed_errors(sdk, kwargs, param, code):
     assert (err.value.param, err.value.code) == (param, code)
 
 
-@pytest.mark.parametrize(("item", "code"), [
-    ({"type": "function_call", "call_id": "c1", "name": "get_latest_sales_report",
-      "arguments": "{\"region\":\"global\"}", "status": "completed"}, "arguments_schema"),
-    ({"type": "function_call", "call_id": "c1", "name": "get_latest_sales_report",
-      "arguments": "{\"region\":\"apac\"", "status": "incomplete"}, "status"),
-    ({"type": "openai:web_search_call", "id": "ws_1", "status": "completed"}, "namespaced"),
-    ({"type": "function_call_output", "call_id": "call_nobody", "output": "x"}, "orphan_output"),
-])
+@pytest.mark.parametrize(
+    ("item", "code"),
+    [
+        (
+            {
+                "type": "function_call",
+                "call_id": "c1",
+                "name": "get_latest_sales_report",
+                "arguments": '{"region":"global"}',
+                "status": "completed",
+            },
+            "arguments_schema",
+        ),
+        (
+            {
+                "type": "function_call",
+                "call_id": "c1",
+                "name": "get_latest_sales_report",
+                "arguments": '{"region":"apac"',
+                "status": "incomplete",
+            },
+            "status",
+        ),
+        ({"type": "openai:web_search_call", "id": "ws_1", "status": "completed"}, "namespaced"),
+        ({"type": "function_call_output", "call_id": "call_nobody", "output": "x"}, "orphan_output"),
+    ],
+)
 def test_gate_refusals(sdk, item, code):
     with pytest.raises(openai.BadRequestError) as err:
         sdk.responses.create(model="m", tools=[SALES], input=[{"role": "user", "content": "go"}, item])
@@ -194,8 +277,11 @@ def test_gate_refusals(sdk, item, code):
 
 
 def test_model_failure_in_a_stream_raises_the_error_event(sdk):
-    impossible = {"type": "function", "name": "never", "parameters": {"type": "object", "required": ["x"],
-                                                                      "properties": {"x": {"not": {}}}}}
+    impossible = {
+        "type": "function",
+        "name": "never",
+        "parameters": {"type": "object", "required": ["x"], "properties": {"x": {"not": {}}}},
+    }
     with pytest.raises(openai.APIError, match="could not build arguments"):
         for _ in sdk.responses.create(model="m", input="go", tools=[impossible], stream=True):
             pass

@@ -23,9 +23,12 @@ from webapp.web.api.responses import WS_CACHE_SIZE
 AUTH = {"Authorization": f"Bearer {TEST_TOKEN}"}
 MODEL = "openresponses-test"
 TERMINAL = ("response.completed", "response.failed", "response.incomplete", "error")
-WEATHER = {"type": "function", "name": "get_weather", "description": "Get the current weather for a location",
-           "parameters": {"type": "object", "required": ["location"],
-                          "properties": {"location": {"type": "string"}}}}
+WEATHER = {
+    "type": "function",
+    "name": "get_weather",
+    "description": "Get the current weather for a location",
+    "parameters": {"type": "object", "required": ["location"], "properties": {"location": {"type": "string"}}},
+}
 
 
 @pytest.fixture
@@ -34,8 +37,14 @@ def server(tmp_path):
     started: list[ServerThread] = []
 
     def start(**settings) -> str:
-        app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN,
-                          "RESPONSES_DATABASE": str(tmp_path / f"r{len(started)}.sqlite3"), **settings})
+        app = create_app(
+            {
+                "TESTING": True,
+                "API_TOKEN": TEST_TOKEN,
+                "RESPONSES_DATABASE": str(tmp_path / f"r{len(started)}.sqlite3"),
+                **settings,
+            }
+        )
         thread = ServerThread(app)
         thread.start()
         started.append(thread)
@@ -52,8 +61,12 @@ def url(server) -> str:
 
 
 def socket(base: str, headers: dict[str, str] | None = None):
-    return connect(base.replace("http://", "ws://") + "/v1/responses", additional_headers=AUTH if headers is None
-                   else headers, open_timeout=10, close_timeout=5)
+    return connect(
+        base.replace("http://", "ws://") + "/v1/responses",
+        additional_headers=AUTH if headers is None else headers,
+        open_timeout=10,
+        close_timeout=5,
+    )
 
 
 def create(**body) -> dict:
@@ -94,10 +107,12 @@ def text_of(response: dict) -> str:
 
 # ------------------------------------------------------------------------------------------------ the suite
 
+
 def test_websocket_response(url):
     with socket(url) as ws:
-        response = completed(turn(ws, create(input=[{"type": "message", "role": "user",
-                                                     "content": "Count from 1 to 3."}])))
+        response = completed(
+            turn(ws, create(input=[{"type": "message", "role": "user", "content": "Count from 1 to 3."}]))
+        )
     assert text_of(response) == 'You said: "Count from 1 to 3."'
 
 
@@ -112,8 +127,16 @@ def test_websocket_sequential_responses(url):
 def test_websocket_continuation(url):
     with socket(url) as ws:
         first = completed(turn(ws, create(store=False, input="Remember the code word: cobalt. Reply with OK.")))
-        second = completed(turn(ws, create(store=False, previous_response_id=first["id"],
-                                           input="What is the code word? Reply with only the code word.")))
+        second = completed(
+            turn(
+                ws,
+                create(
+                    store=False,
+                    previous_response_id=first["id"],
+                    input="What is the code word? Reply with only the code word.",
+                ),
+            )
+        )
     assert second["previous_response_id"] == first["id"] and second["store"] is False
 
 
@@ -121,11 +144,32 @@ def test_websocket_reconnect_store_false_recovery(url):
     with socket(url) as ws:
         first = completed(turn(ws, create(store=False, input="Remember the code word: copper. Reply with OK.")))
     with socket(url) as ws:
-        missed = error(turn(ws, create(store=False, previous_response_id=first["id"],
-                                       input="Try to continue after reconnect. Reply with exactly: reconnected")))
-        recovered = completed(turn(ws, create(store=False, input=[{"type": "message", "role": "user", "content":
-                                   "The previous store:false chain could not continue after reconnect. Start a new "
-                                   "response and reply with exactly: recovered"}])))
+        missed = error(
+            turn(
+                ws,
+                create(
+                    store=False,
+                    previous_response_id=first["id"],
+                    input="Try to continue after reconnect. Reply with exactly: reconnected",
+                ),
+            )
+        )
+        recovered = completed(
+            turn(
+                ws,
+                create(
+                    store=False,
+                    input=[
+                        {
+                            "type": "message",
+                            "role": "user",
+                            "content": "The previous store:false chain could not continue after reconnect. Start a new "
+                            "response and reply with exactly: recovered",
+                        }
+                    ],
+                ),
+            )
+        )
     assert missed["status"] == 400 and missed["error"]["code"] == "previous_response_not_found"
     assert missed["error"]["param"] == "previous_response_id"
     assert recovered["previous_response_id"] is None
@@ -134,8 +178,16 @@ def test_websocket_reconnect_store_false_recovery(url):
 def test_websocket_previous_response_not_found(url):
     missing = f"resp_openresponses_missing_{int(time.time() * 1000)}"
     with socket(url) as ws:
-        event = error(turn(ws, create(store=False, previous_response_id=missing,
-                                      input="This should fail because the previous response is missing.")))
+        event = error(
+            turn(
+                ws,
+                create(
+                    store=False,
+                    previous_response_id=missing,
+                    input="This should fail because the previous response is missing.",
+                ),
+            )
+        )
     assert event["status"] == 400
     assert event["error"]["code"] == "previous_response_not_found" and event["error"]["type"] == "invalid_request_error"
     assert missing in event["error"]["message"]
@@ -144,11 +196,32 @@ def test_websocket_previous_response_not_found(url):
 def test_websocket_failed_continuation_evicts_cache(url):
     with socket(url) as ws:
         first = completed(turn(ws, create(store=False, input="Remember the code word: ember. Reply with OK.")))
-        failed = error(turn(ws, create(store=False, previous_response_id=first["id"], input=[
-            {"type": "function_call_output", "call_id": "call_openresponses_missing",
-             "output": "No matching tool call exists in the previous response."}])))
-        retry = error(turn(ws, create(store=False, previous_response_id=first["id"],
-                                      input="Try to continue after the failed turn. Reply with exactly: stale")))
+        failed = error(
+            turn(
+                ws,
+                create(
+                    store=False,
+                    previous_response_id=first["id"],
+                    input=[
+                        {
+                            "type": "function_call_output",
+                            "call_id": "call_openresponses_missing",
+                            "output": "No matching tool call exists in the previous response.",
+                        }
+                    ],
+                ),
+            )
+        )
+        retry = error(
+            turn(
+                ws,
+                create(
+                    store=False,
+                    previous_response_id=first["id"],
+                    input="Try to continue after the failed turn. Reply with exactly: stale",
+                ),
+            )
+        )
     assert failed["status"] == 400 and failed["error"]["code"] == "orphan_output"
     assert retry["error"]["code"] == "previous_response_not_found"
 
@@ -156,38 +229,82 @@ def test_websocket_failed_continuation_evicts_cache(url):
 def test_websocket_compact_new_chain(url):
     import urllib.request
 
-    compact_body = {"model": MODEL, "input": [
-        {"type": "message", "role": "user", "content": [{"type": "input_text",
-                                                          "text": "Remember the compaction code word: slate."}]},
-        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "OK."}]},
-        {"type": "message", "role": "user", "content": [{"type": "input_text",
-                                                          "text": "Compress this conversation for later "
-                                                                  "continuation."}]},
-    ]}
-    request = urllib.request.Request(url + "/v1/responses/compact", data=json.dumps(compact_body).encode(),
-                                     headers={**AUTH, "Content-Type": "application/json"})
+    compact_body = {
+        "model": MODEL,
+        "input": [
+            {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "Remember the compaction code word: slate."}],
+            },
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "OK."}]},
+            {
+                "type": "message",
+                "role": "user",
+                "content": [{"type": "input_text", "text": "Compress this conversation for later continuation."}],
+            },
+        ],
+    }
+    request = urllib.request.Request(
+        url + "/v1/responses/compact",
+        data=json.dumps(compact_body).encode(),
+        headers={**AUTH, "Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=10) as answer:
         output = json.loads(answer.read())["output"]
     with socket(url) as ws:
         # Upstream sends the compacted output as is, without validating it as input first.
-        response = completed(turn(ws, {"type": "response.create", "model": MODEL, "store": False, "tools": [],
-                                       "input": [*output, {"type": "message", "role": "user",
-                                                           "content": "Continue from here. Reply with exactly: "
-                                                                      "compacted"}]}))
+        response = completed(
+            turn(
+                ws,
+                {
+                    "type": "response.create",
+                    "model": MODEL,
+                    "store": False,
+                    "tools": [],
+                    "input": [
+                        *output,
+                        {
+                            "type": "message",
+                            "role": "user",
+                            "content": "Continue from here. Reply with exactly: compacted",
+                        },
+                    ],
+                },
+            )
+        )
     assert response["previous_response_id"] is None
     assert text_of(response) == 'You said: "Continue from here. Reply with exactly: compacted"'
 
 
 # ------------------------------------------------------------------------------------------------ more
 
+
 def test_store_false_continuation_keeps_the_whole_context(url):
     # The cached turn holds its output: a tool result on the next turn pairs with the call made there.
     with socket(url) as ws:
-        first = completed(turn(ws, create(store=False, input="Weather in Paris?", tools=[WEATHER],
-                                          tool_choice={"type": "function", "name": "get_weather"})))
+        first = completed(
+            turn(
+                ws,
+                create(
+                    store=False,
+                    input="Weather in Paris?",
+                    tools=[WEATHER],
+                    tool_choice={"type": "function", "name": "get_weather"},
+                ),
+            )
+        )
         call = first["output"][0]
-        second = completed(turn(ws, create(store=False, previous_response_id=first["id"], input=[
-            {"type": "function_call_output", "call_id": call["call_id"], "output": "sunny"}])))
+        second = completed(
+            turn(
+                ws,
+                create(
+                    store=False,
+                    previous_response_id=first["id"],
+                    input=[{"type": "function_call_output", "call_id": call["call_id"], "output": "sunny"}],
+                ),
+            )
+        )
         third = completed(turn(ws, create(store=False, previous_response_id=second["id"], input="thanks")))
     assert text_of(second) == f"Tool results: get_weather ({call['call_id']}) returned: sunny."
     assert third["tools"] == first["tools"]  # inherited along the cached chain
@@ -221,8 +338,14 @@ def test_store_true_continues_on_another_connection_and_over_http(url):
 def test_a_failed_response_evicts_its_previous_id(url):
     # A response the model fails (the test model cannot build a value for an unsatisfiable format) is a 5xx-like
     # continuation: its events end in error + response.failed, and the id it continued is evicted.
-    impossible = {"format": {"type": "json_schema", "name": "never", "strict": True,
-                             "schema": {"type": "string", "minLength": 3, "maxLength": 1}}}
+    impossible = {
+        "format": {
+            "type": "json_schema",
+            "name": "never",
+            "strict": True,
+            "schema": {"type": "string", "minLength": 3, "maxLength": 1},
+        }
+    }
     with socket(url) as ws:
         first = completed(turn(ws, create(store=False, input="hi")))
         messages = turn(ws, create(store=False, previous_response_id=first["id"], input="again", text=impossible))
@@ -243,21 +366,32 @@ def test_the_connection_cache_is_bounded(url):
     assert newest["previous_response_id"] == ids[-1]
 
 
-@pytest.mark.parametrize(("message", "param", "code"), [
-    ("not json", None, "invalid_json"),
-    ('{"type": "response.create", "input": "a", "input": "b"}', None, "invalid_json"),  # I-JSON: one name once
-    ("[1]", None, "invalid_type"),
-    ('{"type": "response.cancel"}', "type", "invalid_value"),
-    ('{"model": "m", "input": "hi"}', "type", "invalid_value"),
-    ('{"type": "response.create", "input": "hi", "stream": true}', "stream", "unsupported_parameter"),
-    ('{"type": "response.create", "input": "hi", "stream": false}', "stream", "unsupported_parameter"),
-    ('{"type": "response.create", "input": "hi", "stream_options": null}', "stream_options", "unsupported_parameter"),
-    ('{"type": "response.create", "input": "hi", "background": false}', "background", "unsupported_parameter"),
-    ('{"type": "response.create", "input": "hi", "messages": []}', "messages", "chat_completions_envelope"),
-    ('{"type": "response.create"}', "input", "missing_required_parameter"),
-    ('{"type": "response.create", "input": [{"type": "function_call", "call_id": "c", "name": "f", '
-     '"arguments": "{}", "status": "in_progress"}]}', "input[0]", "status"),
-])
+@pytest.mark.parametrize(
+    ("message", "param", "code"),
+    [
+        ("not json", None, "invalid_json"),
+        ('{"type": "response.create", "input": "a", "input": "b"}', None, "invalid_json"),  # I-JSON: one name once
+        ("[1]", None, "invalid_type"),
+        ('{"type": "response.cancel"}', "type", "invalid_value"),
+        ('{"model": "m", "input": "hi"}', "type", "invalid_value"),
+        ('{"type": "response.create", "input": "hi", "stream": true}', "stream", "unsupported_parameter"),
+        ('{"type": "response.create", "input": "hi", "stream": false}', "stream", "unsupported_parameter"),
+        (
+            '{"type": "response.create", "input": "hi", "stream_options": null}',
+            "stream_options",
+            "unsupported_parameter",
+        ),
+        ('{"type": "response.create", "input": "hi", "background": false}', "background", "unsupported_parameter"),
+        ('{"type": "response.create", "input": "hi", "messages": []}', "messages", "chat_completions_envelope"),
+        ('{"type": "response.create"}', "input", "missing_required_parameter"),
+        (
+            '{"type": "response.create", "input": [{"type": "function_call", "call_id": "c", "name": "f", '
+            '"arguments": "{}", "status": "in_progress"}]}',
+            "input[0]",
+            "status",
+        ),
+    ],
+)
 def test_bad_events_get_an_error_event_and_the_connection_lives_on(url, message, param, code):
     with socket(url) as ws:
         event = error(turn(ws, message))
@@ -315,6 +449,7 @@ def test_a_message_over_the_size_cap_closes_the_connection(server):
 
 # ------------------------------------------------------------------------------------------------ openai SDK
 
+
 # The SDK opens its socket with websockets' connect() outside a with block, which websockets 17.1+ deprecates.
 @pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager:DeprecationWarning")
 def test_openai_sdk_connect(url):
@@ -343,5 +478,8 @@ def test_openai_sdk_connect(url):
             if event.type in TERMINAL:
                 break
         assert type(event).__name__ == "ResponseWsError"
-        assert (event.status, event.error.code, event.error.type) == (400, "previous_response_not_found",
-                                                                      "invalid_request_error")
+        assert (event.status, event.error.code, event.error.type) == (
+            400,
+            "previous_response_not_found",
+            "invalid_request_error",
+        )

@@ -102,8 +102,10 @@ def test_case_errors(group, test):
     errors = compiled_for(group).errors(test["data"])
     assert (errors == []) is test["valid"]
     if "errors" in test:
-        got = [{key: getattr(error, key) for key in expected}
-               for error, expected in zip(errors, test["errors"], strict=False)]
+        got = [
+            {key: getattr(error, key) for key in expected}
+            for error, expected in zip(errors, test["errors"], strict=False)
+        ]
         assert got == test["errors"]
         assert len(errors) == len(test["errors"])
     for error in errors:
@@ -131,8 +133,10 @@ def test_both_engines_agree(group, test):
 
 
 def gate_arguments_cases():
-    tools = {tool["name"]: tool["parameters"] for tool in json.loads(
-        (Path(__file__).resolve().parent / "data" / "samples" / "tools.json").read_text())}
+    tools = {
+        tool["name"]: tool["parameters"]
+        for tool in json.loads((Path(__file__).resolve().parent / "data" / "samples" / "tools.json").read_text())
+    }
     for case in GATE_CASES:
         schema = case.get("schema", tools.get(case.get("tool")))
         arguments = case["item"].get("arguments")
@@ -151,8 +155,12 @@ def test_engines_agree_on_gate_cases(schema, value):
     assert fast_is_valid(compiled, value) is reference_is_valid(compiled, value)
 
 
-@pytest.mark.parametrize("value", [0.1 * k for k in range(1, 60)] + [round(k * 0.01, 2) for k in range(1, 400, 7)]
-                         + [1e-7, 3e-7, 1.5e15, 4.35, 1.1, 2.675, 1e308, 12345678.91])
+@pytest.mark.parametrize(
+    "value",
+    [0.1 * k for k in range(1, 60)]
+    + [round(k * 0.01, 2) for k in range(1, 400, 7)]
+    + [1e-7, 3e-7, 1.5e15, 4.35, 1.1, 2.675, 1e308, 12345678.91],
+)
 @pytest.mark.parametrize("divisor", [0.1, 0.01, 0.05, 1e-7, 0.25, 2.5])
 def test_multiple_of_engines_agree(value, divisor):
     compiled = compile_schema({"multipleOf": divisor})
@@ -182,12 +190,65 @@ def test_patterns_answer_as_ecma_262(case):
 
 # Characters where the engines' readings of a pattern tend to differ: ASCII, every ECMA space and the Unicode
 # spaces it leaves out, line terminators, non-ASCII letters and digits, case-folding traps, astral characters.
-_PROBE_CHARS = ("aAzZkK019_-./$ \t\n\r\x0b\x0c\x00\x08\x1c\x1f\x85\xa0\u1680\u2000\u200a\u200b\u2028\u2029\u202f"
-                "\u205f\u3000\ufeff\u180e\u212aſıİéÉßΣσςωЖж٣৪\u0301日本😀\U0001d7d8\U0001f680")
-_ATOMS = ["a", "b", "é", "K", "1", "٣", ".", "\\d", "\\D", "\\w", "\\W", "\\s", "\\S", "[a-c]", "[^a]", "[\\d]",
-          "[\\D]", "[\\W]", "[\\S]", "[\\s]", "[^\\s]", "[^\\w]", "[\\w-]", "[-a]", "[\\b]", "\\u00e9", "\\u{1F600}",
-          "😀", "\\x41", "\\cJ", "\\0", "\\n", "\\t", "\\v", "\\/", "\\.", "[]", "[^]", "(a)", "(?:ab)", "^", "$",
-          "\\u212a", " ", "\\u2028", "[😀-😂]", "\\b", "\\B", "(?=a)", "(?<!a)", "\\1", "\\p{L}", "\\P{Nd}"]
+_PROBE_CHARS = (
+    "aAzZkK019_-./$ \t\n\r\x0b\x0c\x00\x08\x1c\x1f\x85\xa0\u1680\u2000\u200a\u200b\u2028\u2029\u202f"
+    "\u205f\u3000\ufeff\u180e\u212aſıİéÉßΣσςωЖж٣৪\u0301日本😀\U0001d7d8\U0001f680"
+)
+_ATOMS = [
+    "a",
+    "b",
+    "é",
+    "K",
+    "1",
+    "٣",
+    ".",
+    "\\d",
+    "\\D",
+    "\\w",
+    "\\W",
+    "\\s",
+    "\\S",
+    "[a-c]",
+    "[^a]",
+    "[\\d]",
+    "[\\D]",
+    "[\\W]",
+    "[\\S]",
+    "[\\s]",
+    "[^\\s]",
+    "[^\\w]",
+    "[\\w-]",
+    "[-a]",
+    "[\\b]",
+    "\\u00e9",
+    "\\u{1F600}",
+    "😀",
+    "\\x41",
+    "\\cJ",
+    "\\0",
+    "\\n",
+    "\\t",
+    "\\v",
+    "\\/",
+    "\\.",
+    "[]",
+    "[^]",
+    "(a)",
+    "(?:ab)",
+    "^",
+    "$",
+    "\\u212a",
+    " ",
+    "\\u2028",
+    "[😀-😂]",
+    "\\b",
+    "\\B",
+    "(?=a)",
+    "(?<!a)",
+    "\\1",
+    "\\p{L}",
+    "\\P{Nd}",
+]
 _QUANTIFIERS = ["", "", "", "*", "+", "?", "*?", "{2}", "{1,}", "{0,2}"]
 
 
@@ -213,10 +274,19 @@ def _generated_strings(count: int, seed: int) -> list[str]:
     return ["".join(rng.choice(_PROBE_CHARS) for _ in range(rng.randint(0, 8))) for _ in range(count)]
 
 
-REVIEW_PATTERN_CASES = [("\\bfoo\\b", "éfooé"), ("^\\s$", "\u0085"), ("^[\\S]$", "\ufeff"), ("^[\\D]$", "٣"),
-                        ("^[\\W]$", "é"), ("\\Bfoo", "éfoo")]
-DIFFERENTIAL_PATTERNS = ([c["pattern"] for c in ECMA_CASES if "matches" in c] + [p for p, _ in REVIEW_PATTERN_CASES]
-                         + _generated_patterns(400, seed=2026))
+REVIEW_PATTERN_CASES = [
+    ("\\bfoo\\b", "éfooé"),
+    ("^\\s$", "\u0085"),
+    ("^[\\S]$", "\ufeff"),
+    ("^[\\D]$", "٣"),
+    ("^[\\W]$", "é"),
+    ("\\Bfoo", "éfoo"),
+]
+DIFFERENTIAL_PATTERNS = (
+    [c["pattern"] for c in ECMA_CASES if "matches" in c]
+    + [p for p, _ in REVIEW_PATTERN_CASES]
+    + _generated_patterns(400, seed=2026)
+)
 DIFFERENTIAL_STRINGS = ECMA["strings"] + [s for _, s in REVIEW_PATTERN_CASES] + _generated_strings(150, seed=7)
 
 
@@ -243,8 +313,14 @@ def test_engines_agree_on_every_pattern_and_string():
 
 
 def test_the_review_cases_agree_on_ecma_answers():
-    answers = {"\\bfoo\\b": True, "^\\s$": False, "^[\\S]$": False, "^[\\D]$": True, "^[\\W]$": True,
-               "\\Bfoo": False}  # ECMA-262: é is no word character, U+0085 no space, U+FEFF a space
+    answers = {
+        "\\bfoo\\b": True,
+        "^\\s$": False,
+        "^[\\S]$": False,
+        "^[\\D]$": True,
+        "^[\\W]$": True,
+        "\\Bfoo": False,
+    }  # ECMA-262: é is no word character, U+0085 no space, U+FEFF a space
     for pattern, text in REVIEW_PATTERN_CASES:
         compiled = compile_schema({"pattern": pattern})
         assert compiled.is_valid(text) is answers[pattern], pattern
@@ -273,8 +349,9 @@ def test_ecma_pattern_translation():
     assert ecma_pattern("a\\/b") == "a\\x2fb"
     assert ecma_pattern("\\d") == "[0-9]"
     assert ecma_pattern("[^\\D]") == "[^\\x00-\\x2f\\x3a-\\U0010ffff]"
-    assert ecma_pattern("\\s") == ("[\\x09-\\x0d\\x20\\xa0\\u1680\\u2000-\\u200a\\u2028-\\u2029\\u202f\\u205f"
-                                   "\\u3000\\ufeff]")
+    assert ecma_pattern("\\s") == (
+        "[\\x09-\\x0d\\x20\\xa0\\u1680\\u2000-\\u200a\\u2028-\\u2029\\u202f\\u205f\\u3000\\ufeff]"
+    )
     assert ecma_pattern("(a)\\1") == "(a)(?(1)\\1)"  # a group that did not match: the empty string
     assert ecma_pattern("(?<n>a)\\k<n>") == "(a)(?(1)\\1)"
     assert ecma_pattern("[]") == "(?!)" and ecma_pattern("[^]") == "[\\x00-\\U0010ffff]"
@@ -282,14 +359,28 @@ def test_ecma_pattern_translation():
     assert ecma_pattern("\\p{punct}") == "\\p{gc=P}"
 
 
-@pytest.mark.parametrize(("pattern", "words"), [
-    ("^\\Z", "\\Z is not an ECMA-262 escape"), ("(?i)a", "'(?' starts no ECMA-262 group"),
-    ("a{2,1}", "numbers out of order"), ("a{,2}", "lone '{'"), ("(a", "missing ')'"), ("a)", "unmatched ')'"),
-    ("*a", "nothing to repeat"), ("(?=a)*", "nothing to repeat"), ("[z-a]", "range out of order"),
-    ("[\\d-z]", "cannot end a range"), ("\\k<x>", "\\k must name a group"), ("(a)\\2", "backreference \\2"),
-    ("\\p{Greek}", "unknown Unicode property"), ("\\u12", "four hexadecimal digits"), ("a\\", "at the end"),
-    ("(?<a>x)(?<a>y)", "duplicate group name"), ("\\-", "\\- is not an ECMA-262 escape"),
-])
+@pytest.mark.parametrize(
+    ("pattern", "words"),
+    [
+        ("^\\Z", "\\Z is not an ECMA-262 escape"),
+        ("(?i)a", "'(?' starts no ECMA-262 group"),
+        ("a{2,1}", "numbers out of order"),
+        ("a{,2}", "lone '{'"),
+        ("(a", "missing ')'"),
+        ("a)", "unmatched ')'"),
+        ("*a", "nothing to repeat"),
+        ("(?=a)*", "nothing to repeat"),
+        ("[z-a]", "range out of order"),
+        ("[\\d-z]", "cannot end a range"),
+        ("\\k<x>", "\\k must name a group"),
+        ("(a)\\2", "backreference \\2"),
+        ("\\p{Greek}", "unknown Unicode property"),
+        ("\\u12", "four hexadecimal digits"),
+        ("a\\", "at the end"),
+        ("(?<a>x)(?<a>y)", "duplicate group name"),
+        ("\\-", "\\- is not an ECMA-262 escape"),
+    ],
+)
 def test_patterns_ecma_262_refuses_are_refused_with_the_reason(pattern, words):
     with pytest.raises(regex.error) as caught:
         ecma_pattern(pattern)
@@ -437,9 +528,9 @@ def test_nothing_is_ever_fetched(schema_server):
             compile_schema(schema)
     # the engines themselves, as configured by our layer, refuse too
     with pytest.raises(jsonschema_rs.ValidationError):
-        jsonschema_rs.validator_for({"$ref": f"{schema_server}/s.json"},
-                                    retriever=dialects.refuse_retrieval)
+        jsonschema_rs.validator_for({"$ref": f"{schema_server}/s.json"}, retriever=dialects.refuse_retrieval)
     from referencing.exceptions import Unresolvable
+
     with pytest.raises(Unresolvable):
         dialects.REGISTRY.resolver().lookup(f"{schema_server}/s.json")
     assert _CountingHandler.hits == []
@@ -478,13 +569,16 @@ def test_a_pattern_both_engines_give_up_on_is_a_schema_problem():
     assert caught.value.pointer == "/properties/code/pattern"
 
 
-@pytest.mark.parametrize(("pattern", "text", "reason"), [
-    ("\\bfoo\\b", "éfooé", "\\b"),                 # Rust: Unicode word boundary; ECMA-262: ASCII (True)
-    ("^(?!b).$", "\r", "lookaround"),             # Rust's backtracking mode lets . match \r; ECMA-262 (False)
-    ("\\*(?=K*)[\\W]", "*\u212a.", "lookaround"),  # and reads [\W] as Unicode there (Kelvin sign); ECMA (True)
-    ("^\\1(a)$", "a", "backreference"),            # ECMA-262: a group not yet matched matches "" (True)
-    ("^\\p{L}$", "\u0558", "Unicode property"),   # a letter since Unicode 17; the Rust engine's tables are older
-])
+@pytest.mark.parametrize(
+    ("pattern", "text", "reason"),
+    [
+        ("\\bfoo\\b", "éfooé", "\\b"),  # Rust: Unicode word boundary; ECMA-262: ASCII (True)
+        ("^(?!b).$", "\r", "lookaround"),  # Rust's backtracking mode lets . match \r; ECMA-262 (False)
+        ("\\*(?=K*)[\\W]", "*\u212a.", "lookaround"),  # and reads [\W] as Unicode there (Kelvin sign); ECMA (True)
+        ("^\\1(a)$", "a", "backreference"),  # ECMA-262: a group not yet matched matches "" (True)
+        ("^\\p{L}$", "\u0558", "Unicode property"),  # a letter since Unicode 17; the Rust engine's tables are older
+    ],
+)
 def test_each_construct_that_turns_the_fast_path_off_is_read_differently_by_rust(pattern, text, reason):
     compiled = compile_schema({"pattern": pattern})
     assert not compiled.fast_path and reason in compiled.fast_path_note
@@ -498,9 +592,14 @@ def test_each_construct_that_turns_the_fast_path_off_is_read_differently_by_rust
 # The review's schema: four steps per level of the value (anyOf, allOf, $ref, items) and a pattern the Rust
 # engine refuses, so python-jsonschema alone validates — with Python's default recursion limit it gave up
 # (InstanceTooDeep escaped check_item) on 100 levels.
-DEEP_REVIEW_SCHEMA = {"$defs": {"n": {"anyOf": [{"allOf": [{"$ref": "#/$defs/m"}]}]},
-                                "m": {"type": "array", "items": {"$ref": "#/$defs/n"}}},
-                      "$ref": "#/$defs/n", "pattern": "\\Z"}
+DEEP_REVIEW_SCHEMA = {
+    "$defs": {
+        "n": {"anyOf": [{"allOf": [{"$ref": "#/$defs/m"}]}]},
+        "m": {"type": "array", "items": {"$ref": "#/$defs/n"}},
+    },
+    "$ref": "#/$defs/n",
+    "pattern": "\\Z",
+}
 
 
 def nested(depth: int, leaf: object) -> object:
@@ -559,6 +658,7 @@ def test_a_value_too_deep_even_for_the_helper_thread_is_a_clear_schema_problem(m
 
 def test_the_helper_thread_leaves_the_recursion_limit_as_it_was():
     import sys
+
     before = sys.getrecursionlimit()
     compiled = compile_schema({"type": "array", "items": {"$ref": "#"}, "pattern": "\\b"})
     assert compiled.is_valid(nested(99, []))
@@ -566,6 +666,7 @@ def test_the_helper_thread_leaves_the_recursion_limit_as_it_was():
 
 
 # -- the safety net -----------------------------------------------------------------------------------------------
+
 
 def test_an_unexpected_engine_failure_while_compiling_is_a_schema_problem(monkeypatch):
     monkeypatch.setattr(schema_errors, "engine_failure", SAFETY_NET)
@@ -600,8 +701,9 @@ def test_an_unexpected_engine_failure_while_validating_is_a_schema_problem(monke
     for method in (compiled.is_valid, compiled.errors, lambda value: reference_is_valid(compiled, value)):
         with pytest.raises(SchemaInvalid) as caught:
             method({"a": "x"})
-        assert caught.value.message.startswith("this schema cannot be used on this value: the validator failed "
-                                               "with TypeError (internal detail)")
+        assert caught.value.message.startswith(
+            "this schema cannot be used on this value: the validator failed with TypeError (internal detail)"
+        )
         assert caught.value.unexpected == "TypeError"
     verdict = check_item(call('{"a": "x"}'), schema)
     assert verdict.reason == "arguments_schema" and "cannot be used on this value" in verdict.message
@@ -619,6 +721,7 @@ def test_the_safety_net_is_off_in_strict_mode(monkeypatch):
 
 
 # -- catastrophic patterns: bounded per schema, not per item ------------------------------------------------------
+
 
 class _CountingPattern:
     """Stands in for a compiled regex and counts the searches that really run."""
@@ -639,6 +742,7 @@ def counted(monkeypatch):
         counter = _CountingPattern(real(pattern))
         monkeypatch.setattr(patterns, "compile_pattern", lambda p: counter if p == pattern else real(p))
         return counter
+
     return count
 
 
@@ -708,6 +812,7 @@ def test_a_slow_search_moves_to_the_watched_thread_and_still_answers(monkeypatch
 
 def test_the_watched_search_gives_up_at_the_deadline():
     import time
+
     compiled = patterns.compile_pattern("^(a|a)*$")
     assert patterns._search_watched(compiled, "a" * 60 + "!", time.monotonic() + 0.05) is None
 
@@ -717,11 +822,21 @@ def test_the_watched_search_gives_up_at_the_deadline():
 BOMB = "^(?:a{3000}){3000}$"  # 25 bytes that the regex compilers would write out as 9 million atoms
 
 
-@pytest.mark.parametrize(("pattern", "cost"), [
-    ("a", 1), ("^[a-z0-9]{1,64}$", 3), ("\\d{4}-\\d{2}-\\d{2}", 10), ("(?:ab){3}", 9), ("a+b*c?", 3),
-    ("x{5,}", 5), ("(a)(?:b{2}){2}", 8), ("a{0,100000}", 1), (BOMB, 9_003_002),
-    ("a{99999999999999999999999}", 10 ** 18),
-])
+@pytest.mark.parametrize(
+    ("pattern", "cost"),
+    [
+        ("a", 1),
+        ("^[a-z0-9]{1,64}$", 3),
+        ("\\d{4}-\\d{2}-\\d{2}", 10),
+        ("(?:ab){3}", 9),
+        ("a+b*c?", 3),
+        ("x{5,}", 5),
+        ("(a)(?:b{2}){2}", 8),
+        ("a{0,100000}", 1),
+        (BOMB, 9_003_002),
+        ("a{99999999999999999999999}", 10**18),
+    ],
+)
 def test_the_compile_cost_of_a_pattern_is_its_atoms_written_out(pattern, cost):
     assert translate(pattern).cost == cost
 
@@ -729,6 +844,7 @@ def test_the_compile_cost_of_a_pattern_is_its_atoms_written_out(pattern, cost):
 @pytest.fixture
 def no_engine_compiles(monkeypatch):
     """Compiling a pattern with the `regex` module, or a schema with jsonschema_rs, fails the test."""
+
     def refuse(*args, **kwargs):
         raise AssertionError(f"compiled although too costly: {args[:1]}")
 
@@ -737,15 +853,22 @@ def no_engine_compiles(monkeypatch):
         monkeypatch.setitem(DIALECTS, uri, dataclasses.replace(dialect, rust=refuse))
 
 
-@pytest.mark.parametrize(("schema", "pointer", "keyword"), [
-    ({"properties": {"a": {"pattern": BOMB}}}, "/properties/a/pattern", "pattern"),
-    ({"patternProperties": {BOMB: {}}}, "/patternProperties/" + BOMB, "patternProperties"),
-    ({"$ref": "#/x", "x": {"pattern": BOMB}}, "/x/pattern", "pattern"),  # found only by following the $ref
-    ({"$schema": "http://json-schema.org/draft-04/schema#", "properties": {"a": {"pattern": BOMB}}},
-     "/properties/a/pattern", "pattern"),
-])
-def test_a_pattern_too_costly_to_compile_is_refused_before_either_engine_sees_it(no_engine_compiles, schema,
-                                                                                   pointer, keyword):
+@pytest.mark.parametrize(
+    ("schema", "pointer", "keyword"),
+    [
+        ({"properties": {"a": {"pattern": BOMB}}}, "/properties/a/pattern", "pattern"),
+        ({"patternProperties": {BOMB: {}}}, "/patternProperties/" + BOMB, "patternProperties"),
+        ({"$ref": "#/x", "x": {"pattern": BOMB}}, "/x/pattern", "pattern"),  # found only by following the $ref
+        (
+            {"$schema": "http://json-schema.org/draft-04/schema#", "properties": {"a": {"pattern": BOMB}}},
+            "/properties/a/pattern",
+            "pattern",
+        ),
+    ],
+)
+def test_a_pattern_too_costly_to_compile_is_refused_before_either_engine_sees_it(
+    no_engine_compiles, schema, pointer, keyword
+):
     with pytest.raises(SchemaInvalid) as caught:
         CompiledSchema(schema)
     problem = caught.value
@@ -832,8 +955,13 @@ def test_costly_patterns_are_answered_within_a_memory_limit(tmp_path):
     """The reviewer's reproducer: each of these patterns took 2.3 GB and seconds to compile. Under a 1 GiB
     address-space limit, the gate and compile_schema answer a schema problem naming the pattern (before the fix:
     "the validator failed with MemoryError")."""
-    done = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(tmp_path / "db.sqlite3")], capture_output=True,
-                          text=True, timeout=120, cwd=Path(__file__).resolve().parent.parent)
+    done = subprocess.run(
+        [sys.executable, "-c", MEMORY_PROBE, str(tmp_path / "db.sqlite3")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     answers = json.loads(done.stdout)
     assert len(answers) == 6

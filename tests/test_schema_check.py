@@ -16,8 +16,11 @@ from webapp.core.schema_check import MAX_ERRORS_SHOWN, MAX_VALUE_CHARS, run_chec
 _, FC_009, REGION_SCHEMA = EXAMPLES["fc_009"]
 TOOL = EXAMPLES["tool"][2]
 CHAT_TOOL = {"type": "function", "function": {"name": "get_latest_sales_report", "parameters": REGION_SCHEMA}}
-WEATHER = {"type": "function", "name": "get_weather",
-           "parameters": {"type": "object", "properties": {"location": {"type": "string"}}}}
+WEATHER = {
+    "type": "function",
+    "name": "get_weather",
+    "parameters": {"type": "object", "properties": {"location": {"type": "string"}}},
+}
 
 
 def call(region: str = "global", **changes) -> dict:
@@ -31,10 +34,11 @@ def pretty(value) -> str:
 def at(text: str, position: tuple[int, int]) -> str:
     """The pasted text from a (line, column)."""
     line, column = position
-    return text.splitlines()[line - 1][column - 1:]
+    return text.splitlines()[line - 1][column - 1 :]
 
 
 # -- the check ----------------------------------------------------------------------------------------------
+
 
 def test_nothing_pasted_is_not_submitted_and_needs_both():
     check = run_check("", " \n")
@@ -84,8 +88,9 @@ def test_a_missing_member_has_no_value():
     assert [(g.pointer, g.value) for g in check.groups] == [("/region", None)]
 
 
-@pytest.mark.parametrize(("schema", "shape", "of"), [(TOOL, "flat", None), (CHAT_TOOL, "nested", None),
-                                                     ([WEATHER, TOOL], "flat", 2)])
+@pytest.mark.parametrize(
+    ("schema", "shape", "of"), [(TOOL, "flat", None), (CHAT_TOOL, "nested", None), ([WEATHER, TOOL], "flat", 2)]
+)
 def test_tool_definitions_are_unwrapped(schema, shape, of):
     check = run_check(pretty(call("global")), pretty(schema))
     taken = check.schema_taken
@@ -94,15 +99,18 @@ def test_tool_definitions_are_unwrapped(schema, shape, of):
     assert at(pretty(schema), check.groups[0].rows[0].schema_position).startswith('"enum"')
 
 
-@pytest.mark.parametrize(("instance", "schema", "message"), [
-    ({"region": "apac"}, [WEATHER, TOOL], "paste the whole function_call item so its name picks one"),
-    (call("apac", name="get_time"), [WEATHER, TOOL], 'without the called function "get_time"'),
-    (call("apac"), {"type": "function", "name": "get_latest_sales_report"}, 'has no "parameters"'),
-    (call("apac"), {**TOOL, "parameters": None}, '"parameters": null'),
-    (call("apac"), [1, 2], "not a JSON array"),
-    (call("apac"), "object", "not a JSON string"),
-    (call("apac"), None, "not a JSON null"),
-])
+@pytest.mark.parametrize(
+    ("instance", "schema", "message"),
+    [
+        ({"region": "apac"}, [WEATHER, TOOL], "paste the whole function_call item so its name picks one"),
+        (call("apac", name="get_time"), [WEATHER, TOOL], 'without the called function "get_time"'),
+        (call("apac"), {"type": "function", "name": "get_latest_sales_report"}, 'has no "parameters"'),
+        (call("apac"), {**TOOL, "parameters": None}, '"parameters": null'),
+        (call("apac"), [1, 2], "not a JSON array"),
+        (call("apac"), "object", "not a JSON string"),
+        (call("apac"), None, "not a JSON null"),
+    ],
+)
 def test_unusable_schema_inputs_are_a_schema_problem(instance, schema, message):
     check = run_check(pretty(instance), pretty(schema))
     assert check.schema_problem is not None and message in check.schema_problem.message
@@ -116,8 +124,11 @@ def test_name_mismatch_is_noticed_and_the_gate_gets_no_schema():
 
 
 def test_chat_completions_tool_call_is_unwrapped_but_not_judged_by_the_gate():
-    tool_call = {"id": "call_T0", "type": "function",
-                 "function": {"name": "get_latest_sales_report", "arguments": '{"region":"global"}'}}
+    tool_call = {
+        "id": "call_T0",
+        "type": "function",
+        "function": {"name": "get_latest_sales_report", "arguments": '{"region":"global"}'},
+    }
     check = run_check(pretty(tool_call), pretty(REGION_SCHEMA))
     assert check.instance_taken.kind == "chat_call" and check.instance_taken.ident == "call_T0"
     assert check.item is None and check.verdict is None
@@ -147,12 +158,14 @@ def test_parse_errors_keep_their_own_positions():
     assert [(p.source, p.position) for p in check.parse_problems] == [("instance", (1, 2)), ("schema", (1, 4))]
 
 
-@pytest.mark.parametrize(("instance", "schema", "reason"), [
-    ('{"a": 1, "a": 2}', '{"properties": {"a": {"type": "integer"}}}', "arguments_parse"),
-    ('{"type": "openai:web_search_call", "id": "ws_1", "status": "completed"}', '{"type": "object"}',
-     "namespaced"),
-    ('{"type": "message", "role": "user", "content": "hi"}', '{"type": "object"}', "not_function_call"),
-])
+@pytest.mark.parametrize(
+    ("instance", "schema", "reason"),
+    [
+        ('{"a": 1, "a": 2}', '{"properties": {"a": {"type": "integer"}}}', "arguments_parse"),
+        ('{"type": "openai:web_search_call", "id": "ws_1", "status": "completed"}', '{"type": "object"}', "namespaced"),
+        ('{"type": "message", "role": "user", "content": "hi"}', '{"type": "object"}', "not_function_call"),
+    ],
+)
 def test_items_and_bare_arguments_get_the_gates_word(instance, schema, reason):
     check = run_check(instance, schema)
     if reason == "arguments_parse":
@@ -162,9 +175,12 @@ def test_items_and_bare_arguments_get_the_gates_word(instance, schema, reason):
 
 
 def test_errors_inside_the_arguments_string_are_at_the_offending_value_through_escapes():
-    arguments = {"note": "caf\u00e9 \u2603\n\"x\" \U0001f600", "region": "global", "n": "7"}
-    schema = {**REGION_SCHEMA, "additionalProperties": False,
-              "properties": {**REGION_SCHEMA["properties"], "n": {"type": "integer"}}}
+    arguments = {"note": 'caf\u00e9 \u2603\n"x" \U0001f600', "region": "global", "n": "7"}
+    schema = {
+        **REGION_SCHEMA,
+        "additionalProperties": False,
+        "properties": {**REGION_SCHEMA["properties"], "n": {"type": "integer"}},
+    }
     instance = pretty(call(arguments=json.dumps(arguments)))  # é, ☃, the quotes, newline, 😀 all escaped
     check = run_check(instance, pretty(schema))
     places = {g.pointer: at(instance, g.position) for g in check.groups}
@@ -179,9 +195,9 @@ def test_errors_inside_the_arguments_string_are_at_the_offending_value_through_e
 
 def test_document_value_offsets_skip_a_members_name():
     document = parse('{"a" :  [1, {"b":\n "x"}]}')
-    assert document.text[document.value_offset("/a"):].startswith("[1")
-    assert document.text[document.value_offset("/a/1/b"):].startswith('"x"')
-    assert document.text[document.value_offset("/a/0"):].startswith("1,")
+    assert document.text[document.value_offset("/a") :].startswith("[1")
+    assert document.text[document.value_offset("/a/1/b") :].startswith('"x"')
+    assert document.text[document.value_offset("/a/0") :].startswith("1,")
     assert document.value_offset("/nothing") is None
     assert document.positions(["/a/1/b"], values=True) == {"/a/1/b": (2, 2)}
     assert document.positions(["/a/1/b"]) == {"/a/1/b": (1, 14)}
@@ -222,6 +238,7 @@ def test_short_json_cuts_lazily():
 
 # -- the locator --------------------------------------------------------------------------------------------
 
+
 def test_locator_with_a_prefix_answers_relative_pointers_and_none_for_nothing():
     text = '{\n  "parameters": {"a": 1}\n}'
     locate = Locator(parse(text), "/parameters")
@@ -234,7 +251,7 @@ def test_string_locator_moves_through_escapes():
     document = parse(json.dumps({"arguments": decoded}))  # é as \u00e9, the quotes and newline escaped
     move = string_locator(document, "/arguments", decoded)
     text = document.text
-    assert at(text, move(1, 1)).startswith('caf\\u00e9')
+    assert at(text, move(1, 1)).startswith("caf\\u00e9")
     assert at(text, move(1, 5)).startswith(' \\"x\\"')
     assert at(text, move(2, 2)).startswith('\\"region\\"')
     assert move(99, 1) is None and move(1, 0) is None
@@ -255,6 +272,7 @@ def test_string_locator_without_a_string_literal_answers_none():
 
 
 # -- JSON Lines instances: record by record -------------------------------------------------------------------
+
 
 def jsonl(*values) -> str:
     return "\n".join(v if isinstance(v, str) else json.dumps(v) for v in values) + "\n"
@@ -285,19 +303,38 @@ def test_a_record_of_bare_arguments_that_is_not_ijson_names_its_line_in_the_whol
     assert record.line == 3 and record.outcome == "arguments_parse"
     error = record.check.ijson_error
     assert (error.line, error.code) == (3, "duplicate_key") and str(error).startswith("line 3, column ")
-    assert text.splitlines()[2][error.column - 1:].startswith('"region": "emea"')
+    assert text.splitlines()[2][error.column - 1 :].startswith('"region": "emea"')
 
 
 def test_a_journal_is_judged_by_the_gate_item_by_item_against_its_tools():
     tools = pretty([TOOL, WEATHER])
-    weather = {"type": "function_call", "id": "fc_w", "call_id": "c_w", "name": "get_weather", "status": "completed",
-               "arguments": json.dumps({"location": 3})}
-    text = jsonl({"type": "message", "role": "user", "content": "hi"}, call("apac"), call("global"),
-                 call("apac", status="incomplete"), weather, {"type": "openai:web_search_call", "id": "ws"},
-                 call("apac", name="nope"))
+    weather = {
+        "type": "function_call",
+        "id": "fc_w",
+        "call_id": "c_w",
+        "name": "get_weather",
+        "status": "completed",
+        "arguments": json.dumps({"location": 3}),
+    }
+    text = jsonl(
+        {"type": "message", "role": "user", "content": "hi"},
+        call("apac"),
+        call("global"),
+        call("apac", status="incomplete"),
+        weather,
+        {"type": "openai:web_search_call", "id": "ws"},
+        call("apac", name="nope"),
+    )
     check = run_check(text, tools)
-    assert [r.outcome for r in check.records] == ["not_function_call", "ok", "arguments_schema", "status",
-                                                  "arguments_schema", "namespaced", "schema problem"]
+    assert [r.outcome for r in check.records] == [
+        "not_function_call",
+        "ok",
+        "arguments_schema",
+        "status",
+        "arguments_schema",
+        "namespaced",
+        "schema problem",
+    ]
     assert check.records_passed == 2 and check.records_badge == "not replayable"
     assert check.schema_tools == 2 and check.compiled is not None  # each call picks its tool by name
     # The global call: the error at the offending value inside its arguments string, on its own line.
@@ -366,8 +403,10 @@ def test_json_lines_without_a_schema_are_not_checked_but_items_get_the_gate():
 
 # -- what stops an item whatever its value's verdict (a fresh user's audit: these were "ok" here only) ----------
 
-DUPLICATE_STATUS = ('{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_latest_sales_report",'
-                    '"status":"incomplete","status":"completed","arguments":"{\\"region\\":\\"apac\\"}"}')
+DUPLICATE_STATUS = (
+    '{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_latest_sales_report",'
+    '"status":"incomplete","status":"completed","arguments":"{\\"region\\":\\"apac\\"}"}'
+)
 
 
 def test_an_item_giving_a_member_name_twice_is_refused_as_every_page_refuses_it():
@@ -411,11 +450,13 @@ def test_records_that_are_items_are_paired_as_the_journal_they_make():
     assert [r.outcome for r in check.records] == ["ok", "refused"]
     assert check.records_badge == "not replayable" and check.outcomes == {"ok": 1, "refused": 1}
     assert check.records[1].check.findings == [
-        f'the item on line 2 reuses call_id "{again["call_id"]}" of the item on line 1']
+        f'the item on line 2 reuses call_id "{again["call_id"]}" of the item on line 1'
+    ]
     line = check.records[1].check.verdict  # its line says what stops it, not "may be executed"
     assert line.refused_by == ("duplicate_call_id",) and line.message.startswith("the gate passes its value, but")
-    orphan = run_check(jsonl({"type": "function_call_output", "call_id": "nowhere", "output": "ok"}, call("apac")),
-                       pretty(TOOL))
+    orphan = run_check(
+        jsonl({"type": "function_call_output", "call_id": "nowhere", "output": "ok"}, call("apac")), pretty(TOOL)
+    )
     assert [r.outcome for r in orphan.records] == ["refused", "ok"]
     assert orphan.records[0].check.verdict.message.startswith("nothing to execute, but orphan_output stops")
     answered = {"type": "function_call_output", "call_id": again["call_id"], "output": "ok"}

@@ -73,6 +73,7 @@ def groups(body: str) -> list[str]:
 
 # -- full page, partial, carry ------------------------------------------------------------------------------
 
+
 def test_get_shows_the_empty_form_and_a_hint(client, app):
     with rendered(app) as names:
         response = client.get("/schema")
@@ -124,11 +125,14 @@ def test_leading_newline_survives_the_round_trip(client):
     assert textarea(post(client, text, REGION_SCHEMA), "instance") == text
 
 
-@pytest.mark.parametrize(("name", "reason", "pointers"), [
-    ("fc_001", "ok", []),
-    ("fc_009", "arguments_schema", ["/region"]),
-    ("tool", "arguments_schema", ["/region"]),
-])
+@pytest.mark.parametrize(
+    ("name", "reason", "pointers"),
+    [
+        ("fc_001", "ok", []),
+        ("fc_009", "arguments_schema", ["/region"]),
+        ("tool", "arguments_schema", ["/region"]),
+    ],
+)
 def test_examples_load_from_plain_links(client, name, reason, pointers):
     body = client.get(f"/schema?example={name}").get_data(as_text=True)
     assert f'data-testid="reason">{reason}</span>' in body
@@ -144,11 +148,12 @@ def test_unknown_example_is_just_the_empty_form(client):
 
 # -- the article's global example -----------------------------------------------------------------------
 
+
 def test_global_is_flagged_at_region_with_the_allowed_values_and_left_alone(client):
     instance = pretty(call("global"))
     body = post(client, instance, REGION_SCHEMA)
     assert groups(body) == ["/region"]
-    group = body[body.index('data-pointer="/region"'):]
+    group = body[body.index('data-pointer="/region"') :]
     assert '<code class="kw">enum</code>' in group
     assert "allowed values:" in group
     assert all(f"<code>&#34;{v}&#34;</code>" in group for v in ("apac", "emea", "amer"))
@@ -165,10 +170,10 @@ def test_positions_point_into_the_pasted_text_including_the_arguments_string(cli
     body = post(client, instance, REGION_SCHEMA, headers=HX)
     line, column = map(int, re.search(r'data-field="instance" data-line="(\d+)" data-column="(\d+)"', body).groups())
     # The error is at the offending value of "region" inside the arguments string: its escaped quote in the text.
-    assert instance.splitlines()[line - 1][column - 1:].startswith('\\"global\\"}"')
+    assert instance.splitlines()[line - 1][column - 1 :].startswith('\\"global\\"}"')
     schema_text = pretty(REGION_SCHEMA)
     line, column = map(int, re.search(r'data-field="schema" data-line="(\d+)" data-column="(\d+)"', body).groups())
-    assert schema_text.splitlines()[line - 1][column - 1:].startswith('"enum"')
+    assert schema_text.splitlines()[line - 1][column - 1 :].startswith('"enum"')
 
 
 def test_position_through_escapes_in_the_arguments_string(client):
@@ -179,7 +184,7 @@ def test_position_through_escapes_in_the_arguments_string(client):
     line, column = map(int, re.search(r'data-field="instance" data-line="(\d+)" data-column="(\d+)"', body).groups())
     assert groups(body)[0] in ("/region", "/note")
     pointer_ = groups(body)[0]
-    assert instance.splitlines()[line - 1][column - 1:].startswith(f'\\"{pointer_[1:]}\\"')
+    assert instance.splitlines()[line - 1][column - 1 :].startswith(f'\\"{pointer_[1:]}\\"')
 
 
 def test_bare_instance_positions_and_grouping(client):
@@ -193,7 +198,7 @@ def test_bare_instance_positions_and_grouping(client):
     assert body.count("best match</span>") == 1
     assert 'data-line="2" data-column="3"' in body  # /region
     assert 'data-line="3" data-column="3"' in body  # /extra
-    extra = body[body.index('data-pointer="/extra"'):]
+    extra = body[body.index('data-pointer="/extra"') :]
     assert "allowed members:" in extra and "<code>&#34;region&#34;</code>" in extra
 
 
@@ -213,33 +218,42 @@ def test_valid_instance(client):
 # -- what was pasted: items and tool definitions --------------------------------------------------------
 
 CHAT_TOOL = {"type": "function", "function": {"name": "get_latest_sales_report", "parameters": REGION_SCHEMA}}
-WEATHER = {"type": "function", "name": "get_weather",
-           "parameters": {"type": "object", "properties": {"location": {"type": "string"}}}}
+WEATHER = {
+    "type": "function",
+    "name": "get_weather",
+    "parameters": {"type": "object", "properties": {"location": {"type": "string"}}},
+}
 
 
-@pytest.mark.parametrize(("schema", "said"), [
-    (TOOL, "flat shape"),
-    (CHAT_TOOL, "Chat Completions nested shape"),
-    ([WEATHER, TOOL], "picked by the call's name from the 2 tools pasted"),
-])
+@pytest.mark.parametrize(
+    ("schema", "said"),
+    [
+        (TOOL, "flat shape"),
+        (CHAT_TOOL, "Chat Completions nested shape"),
+        ([WEATHER, TOOL], "picked by the call's name from the 2 tools pasted"),
+    ],
+)
 def test_tool_definitions_are_unwrapped_and_the_page_says_so(client, schema, said):
     body = post(client, call("global"), schema, headers=HX)
     assert "the <code>parameters</code> of the tool definition <code>get_latest_sales_report</code>" in body
     assert said in body
     assert groups(body) == ["/region"]
     line, column = map(int, re.search(r'data-field="schema" data-line="(\d+)" data-column="(\d+)"', body).groups())
-    assert pretty(schema).splitlines()[line - 1][column - 1:].startswith('"enum"')
+    assert pretty(schema).splitlines()[line - 1][column - 1 :].startswith('"enum"')
 
 
-@pytest.mark.parametrize(("instance", "schema", "message"), [
-    ({"region": "apac"}, [WEATHER, TOOL], "paste the whole function_call item so its name picks one"),
-    (call("apac", name="get_time"), [WEATHER, TOOL], "without the called function &#34;get_time&#34;"),
-    (call("apac"), {"type": "function", "name": "get_latest_sales_report"}, "has no &#34;parameters&#34;"),
-    (call("apac"), {**TOOL, "parameters": None}, "&#34;parameters&#34;: null"),
-    (call("apac"), [1, 2], "not a JSON array"),
-    (call("apac"), '"object"', "not a JSON string"),
-    (call("apac"), "null", "not a JSON null"),
-])
+@pytest.mark.parametrize(
+    ("instance", "schema", "message"),
+    [
+        ({"region": "apac"}, [WEATHER, TOOL], "paste the whole function_call item so its name picks one"),
+        (call("apac", name="get_time"), [WEATHER, TOOL], "without the called function &#34;get_time&#34;"),
+        (call("apac"), {"type": "function", "name": "get_latest_sales_report"}, "has no &#34;parameters&#34;"),
+        (call("apac"), {**TOOL, "parameters": None}, "&#34;parameters&#34;: null"),
+        (call("apac"), [1, 2], "not a JSON array"),
+        (call("apac"), '"object"', "not a JSON string"),
+        (call("apac"), "null", "not a JSON null"),
+    ],
+)
 def test_unusable_schema_inputs_get_the_schema_pane(client, instance, schema, message):
     body = post(client, instance, schema, headers=HX)
     assert 'data-testid="schema-problem"' in body and message in body
@@ -252,8 +266,11 @@ def test_name_mismatch_between_call_and_tool_is_pointed_out(client):
 
 
 def test_chat_completions_tool_call_is_unwrapped(client):
-    tool_call = {"id": "call_T0", "type": "function",
-                 "function": {"name": "get_latest_sales_report", "arguments": '{"region":"global"}'}}
+    tool_call = {
+        "id": "call_T0",
+        "type": "function",
+        "function": {"name": "get_latest_sales_report", "arguments": '{"region":"global"}'},
+    }
     body = post(client, tool_call, REGION_SCHEMA, headers=HX)
     assert "Chat Completions tool call <code>call_T0</code>" in body
     assert "not an Open Responses item" in body
@@ -268,10 +285,11 @@ def test_arguments_stored_as_an_object_are_validated_but_called_out(client):
     assert 'data-testid="reason">arguments_type</span>' in body
     assert groups(body) == ["/region"]
     line, column = map(int, re.search(r'data-field="instance" data-line="(\d+)" data-column="(\d+)"', body).groups())
-    assert pretty(item).splitlines()[line - 1][column - 1:].startswith('"region"')
+    assert pretty(item).splitlines()[line - 1][column - 1 :].startswith('"region"')
 
 
 # -- parse errors -----------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("headers", [{}, HX])
 def test_parse_errors_of_both_inputs_show_line_column_and_excerpt_and_keep_the_texts(client, headers):
@@ -279,8 +297,10 @@ def test_parse_errors_of_both_inputs_show_line_column_and_excerpt_and_keep_the_t
     schema = "{'type': 'object'}"
     body = post(client, instance, schema, headers=headers)
     assert 'data-source="instance"' in body and 'data-source="schema"' in body
-    assert 'data-field="instance" data-line="3" data-column="1"' in body or \
-           'data-field="instance" data-line="2" data-column="19"' in body  # at the '}' or at the comma
+    assert (
+        'data-field="instance" data-line="3" data-column="1"' in body
+        or 'data-field="instance" data-line="2" data-column="19"' in body
+    )  # at the '}' or at the comma
     assert 'data-field="schema" data-line="1" data-column="2"' in body
     assert body.count('<pre class="excerpt">') == 2 and "^" in body
     assert "not JSON</span>" in body
@@ -303,26 +323,31 @@ def test_truncated_arguments_string_is_arguments_parse_with_both_positions(clien
 
 # -- the schema itself unusable ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("schema", [
-    {"type": 12},                                                  # metaschema
-    {"$schema": "https://example.com/my-dialect", "type": "object"},  # unknown dialect
-    {"$ref": "http://169.254.169.254/latest/meta-data"},           # remote $ref: refused, never fetched
-    {"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"},  # cycle
-    {"type": "string", "pattern": "(["},                           # bad pattern
-])
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": 12},  # metaschema
+        {"$schema": "https://example.com/my-dialect", "type": "object"},  # unknown dialect
+        {"$ref": "http://169.254.169.254/latest/meta-data"},  # remote $ref: refused, never fetched
+        {"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"},  # cycle
+        {"type": "string", "pattern": "(["},  # bad pattern
+    ],
+)
 def test_invalid_schema_gets_its_own_pane_not_instance_errors(client, schema):
     body = post(client, '"x"', schema, headers=HX)
     assert 'data-testid="schema-problem"' in body
-    assert groups(body) == [] and "data-testid=\"validity\"" not in body
+    assert groups(body) == [] and 'data-testid="validity"' not in body
 
 
 def test_remote_ref_is_refused_by_name(client):
     body = post(client, "{}", {"$ref": "http://169.254.169.254/latest/meta-data"}, headers=HX)
-    pane = body[body.index('data-testid="schema-problem"'):]
+    pane = body[body.index('data-testid="schema-problem"') :]
     assert "$ref" in pane
 
 
 # -- format assertion -------------------------------------------------------------------------------------
+
 
 def test_format_assertion_is_off_by_default_and_the_toggle_turns_it_on(client):
     schema = {"type": "string", "format": "email"}
@@ -332,7 +357,7 @@ def test_format_assertion_is_off_by_default_and_the_toggle_turns_it_on(client):
     assert "email" in checked
     assert 'data-testid="validity">valid</span>' in off and "annotation only" in off
     assert 'data-testid="validity">invalid</span>' in on and '<code class="kw">format</code>' in on
-    formats = on[on.index('data-testid="formats"'):]
+    formats = on[on.index('data-testid="formats"') :]
     assert all(f"<code>{name}</code>" in formats for name in checked)
     full = post(client, '"x"', schema, format_assertion="on")
     assert 'name="format_assertion" value="on" checked' in full
@@ -350,36 +375,42 @@ SCRIPT = "<script>alert(1)</script>"
 IMG = '"><img src=x onerror=alert(1)>'
 
 
-@pytest.mark.parametrize(("instance", "schema"), [
-    (json.dumps({SCRIPT: IMG, "region": SCRIPT}), pretty(REGION_SCHEMA)),
-    (json.dumps(call(SCRIPT, id=IMG, name=SCRIPT)), json.dumps({**TOOL, "name": IMG})),
-    (SCRIPT, IMG),
-    (json.dumps(call(IMG)), json.dumps({"enum": [SCRIPT], "$comment": IMG})),
-])
+@pytest.mark.parametrize(
+    ("instance", "schema"),
+    [
+        (json.dumps({SCRIPT: IMG, "region": SCRIPT}), pretty(REGION_SCHEMA)),
+        (json.dumps(call(SCRIPT, id=IMG, name=SCRIPT)), json.dumps({**TOOL, "name": IMG})),
+        (SCRIPT, IMG),
+        (json.dumps(call(IMG)), json.dumps({"enum": [SCRIPT], "$comment": IMG})),
+    ],
+)
 def test_pasted_markup_renders_as_text(client, instance, schema):
     for headers in ({}, HX):
         body = post(client, instance, schema, headers=headers)
         assert "<script>alert" not in body and "<img src=x" not in body
 
 
-@pytest.mark.parametrize(("instance", "schema"), [
-    ("[" * 10_000 + "]" * 10_000, "{}"),
-    ("{}", '{"items":' * 5_000 + "{}" + "}" * 5_000),
-    ('"\\ud800"', '{"type": "string", "pattern": "^\\\\p{L}+$"}'),
-    ("1e400", '{"type": "number", "multipleOf": 0.1}'),
-    ('{"a/b": {"~c": 1}}', '{"properties": {"a/b": {"properties": {"~c": {"type": "string"}}}}}'),
-    ("\x00\x01\x02", "\ufeff{}"),
-    (json.dumps(call(arguments='"{\\"region\\":\\"apac\\"}"')), pretty(REGION_SCHEMA)),  # double-encoded
-    (json.dumps(call(arguments="")), pretty(REGION_SCHEMA)),
-    (json.dumps(call(arguments="[" * 5000)), pretty(REGION_SCHEMA)),
-    ('{"type": "function_call", "arguments": "{}"}', '{"type": "function", "function": {"parameters": 1}}'),
-    ("[]", json.dumps([{"type": "function", "function": None}])),
-    ("{}", '{"$ref": "#/nowhere"}'),
-    ("{}", '{"$ref": "file:///etc/passwd"}'),
-    ("{}", '{"$schema": 5}'),
-    ("{}", "true"),
-    ("{}", "false"),
-])
+@pytest.mark.parametrize(
+    ("instance", "schema"),
+    [
+        ("[" * 10_000 + "]" * 10_000, "{}"),
+        ("{}", '{"items":' * 5_000 + "{}" + "}" * 5_000),
+        ('"\\ud800"', '{"type": "string", "pattern": "^\\\\p{L}+$"}'),
+        ("1e400", '{"type": "number", "multipleOf": 0.1}'),
+        ('{"a/b": {"~c": 1}}', '{"properties": {"a/b": {"properties": {"~c": {"type": "string"}}}}}'),
+        ("\x00\x01\x02", "\ufeff{}"),
+        (json.dumps(call(arguments='"{\\"region\\":\\"apac\\"}"')), pretty(REGION_SCHEMA)),  # double-encoded
+        (json.dumps(call(arguments="")), pretty(REGION_SCHEMA)),
+        (json.dumps(call(arguments="[" * 5000)), pretty(REGION_SCHEMA)),
+        ('{"type": "function_call", "arguments": "{}"}', '{"type": "function", "function": {"parameters": 1}}'),
+        ("[]", json.dumps([{"type": "function", "function": None}])),
+        ("{}", '{"$ref": "#/nowhere"}'),
+        ("{}", '{"$ref": "file:///etc/passwd"}'),
+        ("{}", '{"$schema": 5}'),
+        ("{}", "true"),
+        ("{}", "false"),
+    ],
+)
 def test_hostile_inputs_never_fail_the_page(client, instance, schema):
     for headers in ({}, HX):
         body = post(client, instance, schema, headers=headers)
@@ -420,15 +451,18 @@ def test_catastrophic_pattern_found_while_validating_goes_to_the_schema_pane(cli
 
     monkeypatch.setattr(CompiledSchema, "errors", timeout)
     body = post(client, json.dumps("a" * 40 + "!"), {"pattern": "^(a|a)*$"}, headers=HX)
-    pane = body[body.index('data-testid="schema-problem"'):]
+    pane = body[body.index('data-testid="schema-problem"') :]
     assert "/pattern" in pane and "catastrophic" in pane
     assert 'data-testid="validity"' not in body and 'data-testid="reason"' not in body
 
 
 def _big_rows(bad_every: int = 6, count: int = 1500) -> dict:
     """Rows whose ``region`` is wrong in every ``bad_every``-th: 250 errors in a text of some 400,000 characters."""
-    return {"rows": [{"id": i, "region": "global" if i % bad_every == 0 else "apac", "note": "n" * 200}
-                     for i in range(count)]}
+    return {
+        "rows": [
+            {"id": i, "region": "global" if i % bad_every == 0 else "apac", "note": "n" * 200} for i in range(count)
+        ]
+    }
 
 
 @pytest.mark.parametrize(("shape", "scans"), [("bare", 2), ("arguments string", 3), ("arguments object", 2)])
@@ -446,12 +480,26 @@ def test_every_shown_error_of_a_big_text_has_its_line_and_column(client, monkeyp
 
     monkeypatch.setattr(jsontext, "PositionRecorder", Counting)
     rows = _big_rows()
-    instance = {"bare": lambda: pretty(rows), "arguments string": lambda: pretty(call(arguments=json.dumps(rows))),
-                "arguments object": lambda: pretty(call(arguments=rows))}[shape]()
+    instance = {
+        "bare": lambda: pretty(rows),
+        "arguments string": lambda: pretty(call(arguments=json.dumps(rows))),
+        "arguments object": lambda: pretty(call(arguments=rows)),
+    }[shape]()
     # The tool definition's long description makes the schema text big too; its parameters sit under a prefix.
-    tool = {"type": "function", "name": FC_009["name"], "description": "d" * POSITION_MAP_LIMIT,
-            "parameters": {"type": "object", "properties": {"rows": {"type": "array", "items": {
-                "type": "object", "properties": {"region": {"enum": ["apac", "emea", "amer"]}}}}}}}
+    tool = {
+        "type": "function",
+        "name": FC_009["name"],
+        "description": "d" * POSITION_MAP_LIMIT,
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "rows": {
+                    "type": "array",
+                    "items": {"type": "object", "properties": {"region": {"enum": ["apac", "emea", "amer"]}}},
+                }
+            },
+        },
+    }
     schema = json.dumps(tool, indent=2)
     assert len(instance) > POSITION_MAP_LIMIT and len(schema) > POSITION_MAP_LIMIT
     body = post(client, instance, schema, headers=HX)
@@ -462,7 +510,7 @@ def test_every_shown_error_of_a_big_text_has_its_line_and_column(client, monkeyp
     assert groups(body) == [f"/rows/{i}/region" for i in range(0, 1500, 6)][:MAX_ERRORS_SHOWN]
     # In the string the quotes are escaped, and the place is the offending value (outside a string: the member).
     quote = '\\"' if shape == "arguments string" else '"'
-    start = "" if shape == "arguments string" else f'{quote}region{quote}: '
+    start = "" if shape == "arguments string" else f"{quote}region{quote}: "
     back = 120 if shape == "arguments string" else 100
     at_instance = re.findall(r'data-field="instance" data-line="(\d+)" data-column="(\d+)"', body)
     at_schema = re.findall(r'data-field="schema" data-line="(\d+)" data-column="(\d+)"', body)
@@ -472,50 +520,89 @@ def test_every_shown_error_of_a_big_text_has_its_line_and_column(client, monkeyp
         offset = _offset_of(instance, int(line), int(column))
         assert instance.startswith(f"{start}{quote}global{quote}", offset)
         # ... of its own row: the id written just before the member.
-        assert re.findall(r'"id\\?":\s*(\d+)', instance[max(0, offset - back):offset])[-1] == pointer_.split("/")[2]
-    assert {schema[_offset_of(schema, int(line), int(column)):][:9] for line, column in at_schema} == {'"enum": ['}
+        assert re.findall(r'"id\\?":\s*(\d+)', instance[max(0, offset - back) : offset])[-1] == pointer_.split("/")[2]
+    assert {schema[_offset_of(schema, int(line), int(column)) :][:9] for line, column in at_schema} == {'"enum": ['}
 
 
 def _offset_of(text: str, line: int, column: int) -> int:
     """The character offset of a 1-based line and column."""
-    return sum(len(row) + 1 for row in text.split("\n")[:line - 1]) + column - 1
+    return sum(len(row) + 1 for row in text.split("\n")[: line - 1]) + column - 1
 
 
 # -- the page agrees with the gate (found by a fresh user) ----------------------------------------------------
 
-@pytest.mark.parametrize(("instance", "schema", "reason"), [
-    # bare arguments the gate refuses as I-JSON before any schema
-    ('{"a": 1, "a": 2}', '{"properties": {"a": {"type": "integer"}}}', "arguments_parse"),
-    ('{"a": "\\ud800"}', '{"type": "object"}', "arguments_parse"),
-    # a tool definition for another function is no schema for this call
-    ('{"type": "function_call", "name": "other", "call_id": "c", "status": "completed", "arguments": "{}"}',
-     '{"type": "function", "name": "get_weather", "parameters": {"type": "object"}}', "arguments_schema"),
-    # items that are not calls get the gate's own reason, not "ok"
-    ('{"type": "openai:web_search_call", "id": "ws_1", "status": "completed"}', '{"type": "object"}',
-     "namespaced"),
-    ('{"type": "message", "role": "user", "content": "hi"}', '{"type": "object"}', "not_function_call"),
-    ('{"a": 1}', '{"type": "object"}', "ok"),
-])
+
+@pytest.mark.parametrize(
+    ("instance", "schema", "reason"),
+    [
+        # bare arguments the gate refuses as I-JSON before any schema
+        ('{"a": 1, "a": 2}', '{"properties": {"a": {"type": "integer"}}}', "arguments_parse"),
+        ('{"a": "\\ud800"}', '{"type": "object"}', "arguments_parse"),
+        # a tool definition for another function is no schema for this call
+        (
+            '{"type": "function_call", "name": "other", "call_id": "c", "status": "completed", "arguments": "{}"}',
+            '{"type": "function", "name": "get_weather", "parameters": {"type": "object"}}',
+            "arguments_schema",
+        ),
+        # items that are not calls get the gate's own reason, not "ok"
+        ('{"type": "openai:web_search_call", "id": "ws_1", "status": "completed"}', '{"type": "object"}', "namespaced"),
+        ('{"type": "message", "role": "user", "content": "hi"}', '{"type": "object"}', "not_function_call"),
+        ('{"a": 1}', '{"type": "object"}', "ok"),
+    ],
+)
 def test_the_reason_shown_is_the_gates(client, instance, schema, reason):
-    html = client.post("/schema", data={"instance": instance, "schema": schema},
-                       headers={"HX-Request": "true"}).get_data(as_text=True)
+    html = client.post(
+        "/schema", data={"instance": instance, "schema": schema}, headers={"HX-Request": "true"}
+    ).get_data(as_text=True)
     shown = re.findall(r'data-testid="reason">\s*([a-z_]+)', html)
     assert shown == [reason]
 
 
-@pytest.mark.parametrize(("item", "reason", "groups_shown"), [
-    ({"type": "openai:web_search_call", "id": "ws_1", "status": "completed",
-      "action": {"type": "search", "query": "apac"}}, "namespaced", []),
-    ({"type": "function_call", "id": "fc_1", "call_id": "c", "name": "get_latest_sales_report",
-      "status": "completed", "arguments": {"region": "apac"}}, "arguments_type", []),
-    ({"type": "function_call", "id": "fc_1", "call_id": "c", "name": "get_latest_sales_report",
-      "status": "incomplete", "arguments": '{"region": "apac"}'}, "status", []),
-])
+@pytest.mark.parametrize(
+    ("item", "reason", "groups_shown"),
+    [
+        (
+            {
+                "type": "openai:web_search_call",
+                "id": "ws_1",
+                "status": "completed",
+                "action": {"type": "search", "query": "apac"},
+            },
+            "namespaced",
+            [],
+        ),
+        (
+            {
+                "type": "function_call",
+                "id": "fc_1",
+                "call_id": "c",
+                "name": "get_latest_sales_report",
+                "status": "completed",
+                "arguments": {"region": "apac"},
+            },
+            "arguments_type",
+            [],
+        ),
+        (
+            {
+                "type": "function_call",
+                "id": "fc_1",
+                "call_id": "c",
+                "name": "get_latest_sales_report",
+                "status": "incomplete",
+                "arguments": '{"region": "apac"}',
+            },
+            "status",
+            [],
+        ),
+    ],
+)
 def test_the_headline_follows_the_gate(client, item, reason, groups_shown):
     # Issue 11: a namespaced item was "invalid, 5 errors: unexpected property type, id, status…", object arguments
     # or status incomplete got a big "valid" while the gate said arguments_type / status.
-    body = client.post("/schema", data={"instance": json.dumps(item), "schema": json.dumps(REGION_SCHEMA)},
-                       headers=HX).get_data(as_text=True)
+    body = client.post(
+        "/schema", data={"instance": json.dumps(item), "schema": json.dumps(REGION_SCHEMA)}, headers=HX
+    ).get_data(as_text=True)
     assert 'data-testid="validity"' not in body
     assert 'data-testid="headline">not replayable</span>' in body
     assert f"refuses this item at\n  <code>{reason}</code>" in body
@@ -526,14 +613,16 @@ def test_the_headline_follows_the_gate(client, item, reason, groups_shown):
 def test_format_is_described_in_the_schema_s_own_dialect(client):
     # Issue 11 nit: a draft-04 schema said format is "annotation only (the 2020-12 default)".
     schema = {"$schema": "http://json-schema.org/draft-04/schema#", "type": "string", "format": "email"}
-    body = client.post("/schema", data={"instance": '"x"', "schema": json.dumps(schema)},
-                       headers=HX).get_data(as_text=True)
-    formats = body[body.index('data-testid="formats"'):]
-    formats = formats[:formats.index("</dd>")]
+    body = client.post("/schema", data={"instance": '"x"', "schema": json.dumps(schema)}, headers=HX).get_data(
+        as_text=True
+    )
+    formats = body[body.index('data-testid="formats"') :]
+    formats = formats[: formats.index("</dd>")]
     assert "2020-12" not in formats and "not asserted (draft-04 leaves checking" in formats
 
 
 # -- a JSON Lines instance ------------------------------------------------------------------------------------
+
 
 def records(body: str) -> list[tuple[int, str]]:
     """(line, outcome) of each record shown, in page order."""
@@ -543,23 +632,38 @@ def records(body: str) -> list[tuple[int, str]]:
 
 def test_a_journal_is_accepted_and_each_record_gets_its_result_linked_to_its_line(client):
     """Issue 11: Schema refused JSON Lines ("Extra data … (or use JSON Lines, one per line)")."""
-    journal = "\n".join(json.dumps(item) for item in [
-        {"type": "message", "role": "user", "content": "Latest sales for APAC?"}, call("apac"), call("global"),
-        {"type": "openai:web_search_call", "id": "ws_001", "status": "completed"}]) + "\n{broken\n"
+    journal = (
+        "\n".join(
+            json.dumps(item)
+            for item in [
+                {"type": "message", "role": "user", "content": "Latest sales for APAC?"},
+                call("apac"),
+                call("global"),
+                {"type": "openai:web_search_call", "id": "ws_001", "status": "completed"},
+            ]
+        )
+        + "\n{broken\n"
+    )
     body = post(client, journal, TOOL, headers=HX)
     assert "Extra data" not in body and "could not be parsed" not in body
-    assert records(body) == [(1, "not_function_call"), (2, "ok"), (3, "arguments_schema"), (4, "namespaced"),
-                             (5, "not JSON")]
+    assert records(body) == [
+        (1, "not_function_call"),
+        (2, "ok"),
+        (3, "arguments_schema"),
+        (4, "namespaced"),
+        (5, "not JSON"),
+    ]
     assert 'data-testid="validity">not replayable</span>' in body  # the headline follows the gate
     assert re.search(r'data-testid="headline">2 of 5 records valid</span>', body)
     # Each record links to its line (a jump, not an editor marker); its errors are markers at line:column.
     assert 'href="#instance" data-field="instance" data-line="3" data-column="1" data-no-marker>line 3</a>' in body
-    third = body[body.index('data-line="3">'):body.index('data-line="4">')]
-    line, column = map(int, re.search(r'data-field="instance" data-line="(\d+)" data-column="(\d+)">line',
-                                      third).groups())
-    assert line == 3 and journal.splitlines()[2][column - 1:].startswith('\\"global\\"')
+    third = body[body.index('data-line="3">') : body.index('data-line="4">')]
+    line, column = map(
+        int, re.search(r'data-field="instance" data-line="(\d+)" data-column="(\d+)">line', third).groups()
+    )
+    assert line == 3 and journal.splitlines()[2][column - 1 :].startswith('\\"global\\"')
     assert '<code class="ptr">/region</code>' in third
-    broken = body[body.index('data-line="5">'):]
+    broken = body[body.index('data-line="5">') :]
     assert 'data-line="5" data-column="2">line 5, column 2</a>' in broken
     assert "JSON Lines: each of its 5 records" in body  # what was checked
 
@@ -575,8 +679,17 @@ def test_json_lines_records_shown_are_capped_and_the_page_says_so(client):
     assert 'data-testid="validity">invalid</span>' in body
 
 
-@pytest.mark.parametrize("instance", ['1\n2', '[]\n{', '"a"\n"b"\n\n', '{"type": "function_call"}\n{"type": 7}',
-                                      '{"a": 1}\n' + "[" * 200, '{}\n{"arguments": "x", "type": "function_call"}'])
+@pytest.mark.parametrize(
+    "instance",
+    [
+        "1\n2",
+        "[]\n{",
+        '"a"\n"b"\n\n',
+        '{"type": "function_call"}\n{"type": 7}',
+        '{"a": 1}\n' + "[" * 200,
+        '{}\n{"arguments": "x", "type": "function_call"}',
+    ],
+)
 @pytest.mark.parametrize("schema", [REGION_SCHEMA, TOOL, [TOOL], True, "{bad"])
 def test_odd_json_lines_never_fail_the_page(client, instance, schema):
     body = post(client, instance, schema if isinstance(schema, str) else json.dumps(schema), headers=HX)

@@ -58,10 +58,18 @@ def _cases():
             for group in json.loads(path.read_text(encoding="utf-8")):
                 for test in group["tests"]:
                     key = (folder, path.relative_to(base).as_posix(), group["description"], test["description"])
-                    marks = [pytest.mark.xfail(reason=KNOWN_FAILURES[key], strict=True)] \
-                        if key in KNOWN_FAILURES else []
-                    yield pytest.param(dialect, group["schema"], test["data"], test["valid"], format_assertion,
-                                       marks=marks, id=f"{kind}:{'/'.join(key)}")
+                    marks = (
+                        [pytest.mark.xfail(reason=KNOWN_FAILURES[key], strict=True)] if key in KNOWN_FAILURES else []
+                    )
+                    yield pytest.param(
+                        dialect,
+                        group["schema"],
+                        test["data"],
+                        test["valid"],
+                        format_assertion,
+                        marks=marks,
+                        id=f"{kind}:{'/'.join(key)}",
+                    )
 
 
 def _with_dialect(schema, dialect: str):
@@ -98,9 +106,14 @@ def _output_cases():
             for group in json.loads(path.read_text(encoding="utf-8")):
                 for test in group["tests"]:
                     for form, expected in test["output"].items():
-                        yield pytest.param(group["schema"], test["data"], form, expected, output_schema,
-                                           id=f"output:{folder}/{path.name}/{group['description']}/"
-                                              f"{test['description']}/{form}")
+                        yield pytest.param(
+                            group["schema"],
+                            test["data"],
+                            form,
+                            expected,
+                            output_schema,
+                            id=f"output:{folder}/{path.name}/{group['description']}/{test['description']}/{form}",
+                        )
 
 
 @pytest.mark.parametrize(("schema", "data", "form", "expected", "output_schema"), list(_output_cases()))
@@ -119,8 +132,14 @@ def test_every_output_format_is_valid_under_the_output_schema(form):
     base = SUITE / "output-tests" / "draft2020-12"
     output_schema = json.loads((base / "output-schema.json").read_text(encoding="utf-8"))
     checker = compile_schema(output_schema)
-    compiled = compile_schema({"$defs": {"n": {"type": "null"}}, "properties": {"a": {"type": "number"}},
-                               "anyOf": [{"type": "string"}, {"$ref": "#/$defs/n"}], "readOnly": True})
+    compiled = compile_schema(
+        {
+            "$defs": {"n": {"type": "null"}},
+            "properties": {"a": {"type": "number"}},
+            "anyOf": [{"type": "string"}, {"$ref": "#/$defs/n"}],
+            "readOnly": True,
+        }
+    )
     failing = compiled.output({"a": "x"}, form)
     assert failing["valid"] is False and checker.is_valid(failing), checker.errors(failing)
     passing = compiled.output(None, form)
@@ -133,14 +152,23 @@ def test_every_output_format_is_valid_under_the_output_schema(form):
 # --------------------------------------------------------------------------------------------------------------
 # Referenced schemas and output formats through /api/gate and the CLI
 
-ADDRESS = {"$id": "https://example.com/address.json", "type": "object", "required": ["city"],
-           "properties": {"city": {"type": "string"}}}
+ADDRESS = {
+    "$id": "https://example.com/address.json",
+    "type": "object",
+    "required": ["city"],
+    "properties": {"city": {"type": "string"}},
+}
 SHIPPING = {"type": "object", "properties": {"to": {"$ref": "https://example.com/address.json"}}, "required": ["to"]}
 
 
 def _call(arguments: object) -> dict:
-    return {"type": "function_call", "status": "completed", "name": "ship", "call_id": "c",
-            "arguments": json.dumps(arguments)}
+    return {
+        "type": "function_call",
+        "status": "completed",
+        "name": "ship",
+        "call_id": "c",
+        "arguments": json.dumps(arguments),
+    }
 
 
 def test_api_gate_resolves_supplied_schemas_locally(client):
@@ -192,8 +220,21 @@ def test_cli_schema_dir_and_output(tmp_path):
     (tmp_path / "schema.json").write_text(json.dumps(SHIPPING), encoding="utf-8")
     (tmp_path / "journal.json").write_text(json.dumps([_call({"to": {"city": 7}})]), encoding="utf-8")
     out, err = io.StringIO(), io.StringIO()
-    status = main(["gate", str(tmp_path / "journal.json"), "--schema", str(tmp_path / "schema.json"),
-                   "--schema-dir", str(tmp_path / "schemas"), "--json", "--output", "basic"], out, err)
+    status = main(
+        [
+            "gate",
+            str(tmp_path / "journal.json"),
+            "--schema",
+            str(tmp_path / "schema.json"),
+            "--schema-dir",
+            str(tmp_path / "schemas"),
+            "--json",
+            "--output",
+            "basic",
+        ],
+        out,
+        err,
+    )
     assert status == 1, err.getvalue()
     entry = json.loads(out.getvalue())["items"][0]
     assert entry["reason"] == "arguments_schema"
@@ -218,9 +259,11 @@ def test_schema_page_takes_referenced_schemas(client):
 
 def test_format_is_asserted_only_where_the_dialect_defines_it():
     """A format name an older dialect does not define is an annotation there, in both engines."""
-    for dialect, asserted in (("http://json-schema.org/draft-04/schema#", False),
-                              ("http://json-schema.org/draft-07/schema#", False),
-                              ("https://json-schema.org/draft/2019-09/schema", True)):
+    for dialect, asserted in (
+        ("http://json-schema.org/draft-04/schema#", False),
+        ("http://json-schema.org/draft-07/schema#", False),
+        ("https://json-schema.org/draft/2019-09/schema", True),
+    ):
         compiled = compile_schema({"$schema": dialect, "format": "uuid"}, format_assertion=True)
         assert ("uuid" in compiled.checked_formats) is asserted
         assert compiled.is_valid("not-a-uuid") is not asserted

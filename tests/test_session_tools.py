@@ -57,13 +57,19 @@ def test_a_provider_conversation_with_tools_gives_them():
 def test_the_api_answers_tools_and_calls(client):
     response = client.post("/api/tools", json={"texts": [json.dumps(FC_009), json.dumps(TOOL)]})
     assert response.status_code == 200
-    assert response.json == {"tools": [{"name": "get_latest_sales_report", "definition": TOOL}],
-                             "calls": ["get_latest_sales_report", None]}
+    assert response.json == {
+        "tools": [{"name": "get_latest_sales_report", "definition": TOOL}],
+        "calls": ["get_latest_sales_report", None],
+    }
 
 
 def test_the_api_names_a_bad_request(client):
-    for body, words in [([], "must be a JSON object"), ({}, "texts is required"),
-                        ({"texts": "x"}, "not a string"), ({"texts": ["a", 1]}, "a list holding a number")]:
+    for body, words in [
+        ([], "must be a JSON object"),
+        ({}, "texts is required"),
+        ({"texts": "x"}, "not a string"),
+        ({"texts": ["a", 1]}, "a list holding a number"),
+    ]:
         response = client.post("/api/tools", json=body)
         assert response.status_code == 400 and words in response.json["error"]["message"]
     assert client.post("/api/tools", data="{}", content_type="text/plain").status_code == 415

@@ -11,26 +11,36 @@ from webapp.core.responses import sse
 from webapp.core.responses.sse import DONE, Decoder, ServerSentEvent, decode, encode, encode_json, iter_decode
 
 
-@pytest.mark.parametrize(("body", "expected"), [
-    # WHATWG HTML §9.2.4 examples: data lines join with LF; comments ignored.
-    ("data: YHOO\ndata: +2\ndata: 10\n\n", [ServerSentEvent("YHOO\n+2\n10")]),
-    (": test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n\n",
-     [ServerSentEvent("first event", id="1"), ServerSentEvent("second event", id=""),
-      ServerSentEvent(" third event", id="")]),
-    # "data" with no colon is an empty data field; two of them make one LF.
-    ("data\n\ndata\ndata\n\ndata:\n", [ServerSentEvent(""), ServerSentEvent("\n")]),
-    # One space after the colon is removed, no more.
-    ("data:test\n\ndata: test\n\n", [ServerSentEvent("test"), ServerSentEvent("test")]),
-    # CR and CRLF end lines too.
-    ("event: a\r\ndata: 1\r\n\r\nevent: b\rdata: 2\r\r", [ServerSentEvent("1", "a"), ServerSentEvent("2", "b")]),
-    # An event with no data field is not dispatched, and its event name does not leak into the next one.
-    ("event: ping\n\ndata: x\n\n", [ServerSentEvent("x")]),
-    # retry only when all digits; unknown fields ignored; id with NUL ignored.
-    ("retry: 1500\nfoo: bar\ndata: a\n\nretry: 1x\nid: a\0b\ndata: b\n\n",
-     [ServerSentEvent("a", retry=1500), ServerSentEvent("b")]),
-    # A leading BOM is dropped.
-    ("\ufeffdata: bom\n\n", [ServerSentEvent("bom")]),
-])
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # WHATWG HTML §9.2.4 examples: data lines join with LF; comments ignored.
+        ("data: YHOO\ndata: +2\ndata: 10\n\n", [ServerSentEvent("YHOO\n+2\n10")]),
+        (
+            ": test stream\n\ndata: first event\nid: 1\n\ndata:second event\nid\n\ndata:  third event\n\n",
+            [
+                ServerSentEvent("first event", id="1"),
+                ServerSentEvent("second event", id=""),
+                ServerSentEvent(" third event", id=""),
+            ],
+        ),
+        # "data" with no colon is an empty data field; two of them make one LF.
+        ("data\n\ndata\ndata\n\ndata:\n", [ServerSentEvent(""), ServerSentEvent("\n")]),
+        # One space after the colon is removed, no more.
+        ("data:test\n\ndata: test\n\n", [ServerSentEvent("test"), ServerSentEvent("test")]),
+        # CR and CRLF end lines too.
+        ("event: a\r\ndata: 1\r\n\r\nevent: b\rdata: 2\r\r", [ServerSentEvent("1", "a"), ServerSentEvent("2", "b")]),
+        # An event with no data field is not dispatched, and its event name does not leak into the next one.
+        ("event: ping\n\ndata: x\n\n", [ServerSentEvent("x")]),
+        # retry only when all digits; unknown fields ignored; id with NUL ignored.
+        (
+            "retry: 1500\nfoo: bar\ndata: a\n\nretry: 1x\nid: a\0b\ndata: b\n\n",
+            [ServerSentEvent("a", retry=1500), ServerSentEvent("b")],
+        ),
+        # A leading BOM is dropped.
+        ("\ufeffdata: bom\n\n", [ServerSentEvent("bom")]),
+    ],
+)
 def test_decode_follows_whatwg(body, expected):
     assert decode(body) == expected
 
@@ -51,37 +61,42 @@ def test_chunked_feed_equals_whole_body(size):
     decoder = Decoder()
     events = []
     for i in range(0, len(body), size):
-        events += decoder.feed(body[i:i + size])
+        events += decoder.feed(body[i : i + size])
     events += decoder.close()
     assert events == decode(body) == [ServerSentEvent("héllo\nwörld", "x"), ServerSentEvent("[DONE]")]
 
 
 def test_iter_decode_handles_utf8_split_inside_a_character():
     raw = "data: ☃ snow\n\n".encode()
-    chunks = [raw[i:i + 1] for i in range(len(raw))]
+    chunks = [raw[i : i + 1] for i in range(len(raw))]
     assert list(iter_decode(chunks)) == [ServerSentEvent("☃ snow")]
 
 
-@pytest.mark.parametrize("event", [
-    ServerSentEvent("plain"),
-    ServerSentEvent("two\nlines", "message"),
-    ServerSentEvent("crlf\r\ninside\rtoo", "x"),  # normalised to LF, as the client would see it
-    ServerSentEvent("", "empty"),
-    ServerSentEvent("with id", "e", id="42", retry=3000),
-    ServerSentEvent(" leading space"),
-])
+@pytest.mark.parametrize(
+    "event",
+    [
+        ServerSentEvent("plain"),
+        ServerSentEvent("two\nlines", "message"),
+        ServerSentEvent("crlf\r\ninside\rtoo", "x"),  # normalised to LF, as the client would see it
+        ServerSentEvent("", "empty"),
+        ServerSentEvent("with id", "e", id="42", retry=3000),
+        ServerSentEvent(" leading space"),
+    ],
+)
 def test_encode_then_decode_round_trips(event):
-    expected = ServerSentEvent(event.data.replace("\r\n", "\n").replace("\r", "\n"), event.event, event.id,
-                               event.retry)
+    expected = ServerSentEvent(event.data.replace("\r\n", "\n").replace("\r", "\n"), event.event, event.id, event.retry)
     assert decode(encode(event)) == [expected]
 
 
-@pytest.mark.parametrize("bad", [
-    ServerSentEvent("x", event="a\nb"),
-    ServerSentEvent("x", id="1\r2"),
-    ServerSentEvent("x", id="nul\0"),
-    ServerSentEvent("x", retry=-1),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        ServerSentEvent("x", event="a\nb"),
+        ServerSentEvent("x", id="1\r2"),
+        ServerSentEvent("x", id="nul\0"),
+        ServerSentEvent("x", retry=-1),
+    ],
+)
 def test_encode_refuses_fields_that_would_break_framing(bad):
     with pytest.raises(ValueError):
         encode(bad)
@@ -109,10 +124,22 @@ def test_done_frame_has_no_event_line():
 
 
 FLAT_EVENTS = [
-    {"type": "response.output_text.delta", "sequence_number": 7, "item_id": "msg_1", "output_index": 0,
-     "content_index": 0, "delta": 'He said "hi"\n\t\\ — é 😀 \u2028', "logprobs": []},
-    {"type": "response.function_call_arguments.delta", "sequence_number": 8, "item_id": "fc_1",
-     "output_index": 1, "delta": '{"city":'},
+    {
+        "type": "response.output_text.delta",
+        "sequence_number": 7,
+        "item_id": "msg_1",
+        "output_index": 0,
+        "content_index": 0,
+        "delta": 'He said "hi"\n\t\\ — é 😀 \u2028',
+        "logprobs": [],
+    },
+    {
+        "type": "response.function_call_arguments.delta",
+        "sequence_number": 8,
+        "item_id": "fc_1",
+        "output_index": 1,
+        "delta": '{"city":',
+    },
     {"type": "response.created", "sequence_number": 0, "response": {"id": "resp_1", "output": [], "n": None}},
 ]
 
@@ -128,9 +155,11 @@ def test_encode_json_is_the_json_text_of_the_event(event):
 
 def test_encode_events_equals_one_frame_per_event_with_a_shared_snapshot():
     snapshot = {"id": "resp_1", "object": "response", "output": [], "status": "in_progress"}
-    events = [{"type": "response.created", "sequence_number": 0, "response": snapshot},
-              {"type": "response.in_progress", "sequence_number": 1, "response": snapshot},
-              *FLAT_EVENTS[:2]]
+    events = [
+        {"type": "response.created", "sequence_number": 0, "response": snapshot},
+        {"type": "response.in_progress", "sequence_number": 1, "response": snapshot},
+        *FLAT_EVENTS[:2],
+    ]
     assert list(sse.encode_events(events)) == [sse.encode_json(e) for e in events]
 
 

@@ -70,8 +70,10 @@ def _read_json(path: str) -> Any:
         raise _Unusable(f"{path}: {err}") from None
     for warning in document.warnings:
         if warning.code == "duplicate_key":
-            raise _Unusable(f"{path}: line {warning.line}, column {warning.column}: {warning.message} "
-                            f"(at {warning.pointer or '/'}; remove one: which value counts depends on the parser)")
+            raise _Unusable(
+                f"{path}: line {warning.line}, column {warning.column}: {warning.message} "
+                f"(at {warning.pointer or '/'}; remove one: which value counts depends on the parser)"
+            )
     return document.value
 
 
@@ -80,8 +82,9 @@ def _load_tools(path: str) -> list[Any]:
     if isinstance(value, dict) and isinstance(value.get("tools"), list):  # a request or response carrying tools
         value = value["tools"]
     if not isinstance(value, list):
-        raise _Unusable(f"{path}: expected a JSON array of tool definitions (or an object with \"tools\"), "
-                        f"not {kind_of(value)}")
+        raise _Unusable(
+            f'{path}: expected a JSON array of tool definitions (or an object with "tools"), not {kind_of(value)}'
+        )
     return value
 
 
@@ -216,8 +219,10 @@ def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema:
     it is written; a later finding naming the item (``missing_output``) comes as its own line."""
     path = options.journal[0]
     if options.source not in ("auto", "open_responses"):
-        raise _Unusable(f"{path}: --stream reads Open Responses JSON Lines; convert first: python -m webapp convert "
-                        f"{path} --from {options.source} | python -m webapp gate - --stream")
+        raise _Unusable(
+            f"{path}: --stream reads Open Responses JSON Lines; convert first: python -m webapp convert "
+            f"{path} --from {options.source} | python -m webapp gate - --stream"
+        )
     checker = JournalChecker(tools, schema=schema)
     counts: dict[str, int] = {}
     index = 0
@@ -231,10 +236,15 @@ def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema:
             except jsontext.JSONTextError as err:
                 raise _Unusable(f"{path}: JSON Lines, line {number}, column {err.column}: {err.message}") from None
             if not isinstance(document.value, dict):
-                raise _Unusable(f"{path}: JSON Lines, line {number}: each line must be one item (a JSON object), "
-                                f"not {kind_of(document.value)}")
-            duplicates = [Duplicate(index, w.pointer, number, w.column, w.message) for w in document.warnings
-                          if w.code == "duplicate_key"]
+                raise _Unusable(
+                    f"{path}: JSON Lines, line {number}: each line must be one item (a JSON object), "
+                    f"not {kind_of(document.value)}"
+                )
+            duplicates = [
+                Duplicate(index, w.pointer, number, w.column, w.message)
+                for w in document.warnings
+                if w.code == "duplicate_key"
+            ]
             verdict = checker.add(document.value, duplicates)
             findings = checker.take_findings()
             refused = tuple(dict.fromkeys(f.code for f in findings if f.severity == "error" and f.index == index))
@@ -305,8 +315,10 @@ def convert_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> in
             Path(options.tools_out).write_text(json.dumps(conversion.tools, indent=2, ensure_ascii=False) + "\n")
             err.write(f"{options.file}: {len(conversion.tools)} tools written to {options.tools_out}\n")
         else:
-            err.write(f"{options.file}: its {len(conversion.tools)} tools are not in the JSON Lines; write them with "
-                      "--tools-out FILE (then gate ... --tools FILE)\n")
+            err.write(
+                f"{options.file}: its {len(conversion.tools)} tools are not in the JSON Lines; write them with "
+                "--tools-out FILE (then gate ... --tools FILE)\n"
+            )
     for note in conversion.notes:
         err.write(f"{options.file}: {note.as_dict(conversion.lines)['path']}: {note.code}: {note.message}\n")
     err.write(f"{options.file}: {conversion.source} ({conversion.shape}), {len(conversion.items)} items\n")
@@ -324,36 +336,69 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m webapp", description="Open Responses inspector tools.")
     commands = parser.add_subparsers(dest="command", required=True)
     gate = commands.add_parser(
-        "gate", help="may the items of a stored journal be replayed?",
+        "gate",
+        help="may the items of a stored journal be replayed?",
         description="Gate every item of a journal of any source (Open Responses array, JSON Lines, response or "
-                    "request; Chat Completions, Anthropic, Gemini: converted first; '-' reads stdin), or of every "
-                    "journal in a folder or glob. Exit 0 replayable, 1 not, 2 unusable input.")
+        "request; Chat Completions, Anthropic, Gemini: converted first; '-' reads stdin), or of every "
+        "journal in a folder or glob. Exit 0 replayable, 1 not, 2 unusable input.",
+    )
     gate.add_argument("journal", metavar="JOURNAL", nargs="+", help="a file, '-', a folder or a glob")
-    gate.add_argument("--from", dest="source", default="auto", choices=("auto", *SOURCES),
-                      help="the journal's source (default: detected)")
-    gate.add_argument("--stream", action="store_true", help="Open Responses JSON Lines in, a JSON line per "
-                      "verdict and finding out, in bounded memory")
-    gate.add_argument("--dask", nargs="?", const="local", metavar="ADDRESS",
-                      help="check a corpus on Dask: a local cluster, or the scheduler at ADDRESS")
-    gate.add_argument("--tools", metavar="TOOLS.json", help="tool definitions (a JSON array, or an object with "
-                      "\"tools\"); default: the journal's own")
+    gate.add_argument(
+        "--from",
+        dest="source",
+        default="auto",
+        choices=("auto", *SOURCES),
+        help="the journal's source (default: detected)",
+    )
+    gate.add_argument(
+        "--stream",
+        action="store_true",
+        help="Open Responses JSON Lines in, a JSON line per verdict and finding out, in bounded memory",
+    )
+    gate.add_argument(
+        "--dask",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="check a corpus on Dask: a local cluster, or the scheduler at ADDRESS",
+    )
+    gate.add_argument(
+        "--tools",
+        metavar="TOOLS.json",
+        help='tool definitions (a JSON array, or an object with "tools"); default: the journal\'s own',
+    )
     gate.add_argument("--schema", metavar="SCHEMA.json", help="one JSON Schema for every function_call")
-    gate.add_argument("--schema-dir", metavar="DIR", help="schema documents (*.json, each with its $id) that the "
-                      "schemas may $ref by URI; resolved locally, never fetched")
-    gate.add_argument("--output", choices=OUTPUT_FORMATS, help="with --json, one journal: each function_call's "
-                      "arguments validation in this JSON Schema 2020-12 output format")
+    gate.add_argument(
+        "--schema-dir",
+        metavar="DIR",
+        help="schema documents (*.json, each with its $id) that the "
+        "schemas may $ref by URI; resolved locally, never fetched",
+    )
+    gate.add_argument(
+        "--output",
+        choices=OUTPUT_FORMATS,
+        help="with --json, one journal: each function_call's "
+        "arguments validation in this JSON Schema 2020-12 output format",
+    )
     gate.add_argument("--json", action="store_true", help="print the API's JSON report")
     convert = commands.add_parser(
-        "convert", help="a conversation from any provider as Open Responses JSON Lines",
+        "convert",
+        help="a conversation from any provider as Open Responses JSON Lines",
         description="Convert a Chat Completions, Anthropic Messages or Gemini conversation (or Open Responses) to "
-                    "Open Responses items, one per line on stdout; notes on stderr. Exit 2 on unusable input.")
+        "Open Responses items, one per line on stdout; notes on stderr. Exit 2 on unusable input.",
+    )
     convert.add_argument("file", metavar="FILE", help="a file, or '-' for stdin")
     convert.add_argument("--from", dest="source", default="auto", choices=("auto", *SOURCES))
-    convert.add_argument("--tools-out", metavar="TOOLS.json", help="write the conversation's tool definitions, "
-                         "as Open Responses function tools, to this file")
+    convert.add_argument(
+        "--tools-out",
+        metavar="TOOLS.json",
+        help="write the conversation's tool definitions, as Open Responses function tools, to this file",
+    )
     serve = commands.add_parser(
-        "serve", help="serve the app (Werkzeug's threaded server, no version in the Server header)",
-        description="Serve the inspector. Settings come from FLASK_* environment variables (README, Configuration).")
+        "serve",
+        help="serve the app (Werkzeug's threaded server, no version in the Server header)",
+        description="Serve the inspector. Settings come from FLASK_* environment variables (README, Configuration).",
+    )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=5000, help="port (default 5000)")
     return parser

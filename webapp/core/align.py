@@ -24,8 +24,8 @@ import orjson
 
 __all__ = ["PAIR_THRESHOLD", "lcs_pairs", "lcs_runs", "pair_gaps", "similarity", "strictly_equal", "unequal_offsets"]
 
-_DP_CELLS = 40_000      # exact LCS on a gap with at most this many cells (n*m); bigger gaps use anchors only
-_PAIR_CELLS = 2_500     # similarity alignment inside a gap up to this size; beyond it, pair by position
+_DP_CELLS = 40_000  # exact LCS on a gap with at most this many cells (n*m); bigger gaps use anchors only
+_PAIR_CELLS = 2_500  # similarity alignment inside a gap up to this size; beyond it, pair by position
 #: Least similarity for two unmatched items to be shown as one changed item.
 PAIR_THRESHOLD = 0.3
 
@@ -39,8 +39,7 @@ def strictly_equal(a: Any, b: Any) -> bool:
         return True
     # ``==`` already ignores key order. The marshal bytes (format 2: no back-references, so equal values give equal
     # bytes) tell int/float/bool apart at C speed when key order matches; the sorted dump settles the rest.
-    return marshal.dumps(a, 2) == marshal.dumps(b, 2) or \
-        json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    return marshal.dumps(a, 2) == marshal.dumps(b, 2) or json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
 def _same_dump(x: Any, y: Any) -> bool:
@@ -75,7 +74,7 @@ def unequal_offsets(a: Sequence[Any], b: Sequence[Any], i: int, j: int, n: int) 
     confirmed strictly equal one whole stretch at a time (so ``1`` against ``1.0`` or ``true`` is not missed), and
     a stretch that is not confirmed is checked pair by pair.
     """
-    xs, ys = a[i:i + n], b[j:j + n]
+    xs, ys = a[i : i + n], b[j : j + n]
     unequal = list(compress(range(n), map(ne, xs, ys)))
     found: list[int] = []
     start = 0
@@ -90,7 +89,7 @@ def unequal_offsets(a: Sequence[Any], b: Sequence[Any], i: int, j: int, n: int) 
 
 def _lis(candidates: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Longest subsequence of ``(i, j)`` pairs (sorted by i) with increasing j (patience sorting, O(k log k))."""
-    tails: list[int] = []          # tails[n] = smallest j ending an increasing run of length n+1
+    tails: list[int] = []  # tails[n] = smallest j ending an increasing run of length n+1
     tail_index: list[int] = []
     previous = [-1] * len(candidates)
     for index, (_, j) in enumerate(candidates):
@@ -136,12 +135,12 @@ def _lcs_dp(a: Sequence[int], b: Sequence[int], alo: int, ahi: int, blo: int, bh
 
 def _common_prefix(a: Sequence[Any], b: Sequence[Any], i: int, j: int, n: int) -> int:
     """Length of the common prefix of ``a[i:i + n]`` and ``b[j:j + n]`` (see :func:`_agreeing`)."""
-    return _agreeing(lambda done, size: a[i + done:i + done + size] == b[j + done:j + done + size], n)
+    return _agreeing(lambda done, size: a[i + done : i + done + size] == b[j + done : j + done + size], n)
 
 
 def _common_suffix(a: Sequence[Any], b: Sequence[Any], ahi: int, bhi: int, n: int) -> int:
     """Length of the common suffix of ``a[ahi - n:ahi]`` and ``b[bhi - n:bhi]`` (see :func:`_agreeing`)."""
-    return _agreeing(lambda done, size: a[ahi - done - size:ahi - done] == b[bhi - done - size:bhi - done], n)
+    return _agreeing(lambda done, size: a[ahi - done - size : ahi - done] == b[bhi - done - size : bhi - done], n)
 
 
 def _agreeing(same: Callable[[int, int], bool], n: int) -> int:
@@ -252,8 +251,12 @@ def similarity(x: Any, y: Any) -> float:
         return 0.5
     if isinstance(x, (dict, list)) or isinstance(y, (dict, list)):
         return 0.0
-    if type(x) is type(y) or (isinstance(x, (int, float)) and isinstance(y, (int, float))
-                              and not isinstance(x, bool) and not isinstance(y, bool)):
+    if type(x) is type(y) or (
+        isinstance(x, (int, float))
+        and isinstance(y, (int, float))
+        and not isinstance(x, bool)
+        and not isinstance(y, bool)
+    ):
         return 0.5
     return PAIR_THRESHOLD  # scalars of different JSON types: shown as a type change
 
@@ -286,8 +289,13 @@ def _pair_gap(left: list[int], right: list[int], a: Sequence[Any], b: Sequence[A
     return pairs
 
 
-def pair_gaps(anchors: Sequence[tuple[int, int]], free_left: Sequence[int], free_right: Sequence[int],
-              a: Sequence[Any], b: Sequence[Any]) -> list[tuple[int, int]]:
+def pair_gaps(
+    anchors: Sequence[tuple[int, int]],
+    free_left: Sequence[int],
+    free_right: Sequence[int],
+    a: Sequence[Any],
+    b: Sequence[Any],
+) -> list[tuple[int, int]]:
     """Pair the unmatched items of ``a`` and ``b`` gap by gap: between consecutive ``anchors`` (pairs already
     made, sorted), the free left indices ``free_left`` (sorted) with the free right ones ``free_right`` (sorted), by
     :func:`_pair_gap`. An item never pairs across an anchor, so the pairs keep the anchors' order.

@@ -20,8 +20,16 @@ from webapp.core.json.show import quote
 
 __all__ = ["BLOCKERS", "ITEM_ARRAYS", "Blocker", "item_blockers", "replay_blockers"]
 
-BLOCKERS = ("namespaced", "type_changed", "call_id", "name", "status", "arguments_type", "arguments_parse",
-            "chat_completions")
+BLOCKERS = (
+    "namespaced",
+    "type_changed",
+    "call_id",
+    "name",
+    "status",
+    "arguments_type",
+    "arguments_parse",
+    "chat_completions",
+)
 """Codes of :class:`Blocker` (``arguments_type``/``arguments_parse``: the gate refuses the right side's
 ``arguments`` before any schema is involved; ``chat_completions``: a Chat Completions message where an Open
 Responses item belongs)."""
@@ -47,8 +55,9 @@ class Blocker:
     message: str
 
 
-def replay_blockers(left: Any, right: Any, pairs: Iterable[tuple[str, Any, Any]],
-                    added: Iterable[tuple[str, Any]]) -> list[Blocker]:
+def replay_blockers(
+    left: Any, right: Any, pairs: Iterable[tuple[str, Any, Any]], added: Iterable[tuple[str, Any]]
+) -> list[Blocker]:
     """Every blocker between two documents, in the order the diff found the items.
 
     :param left: the document from the source provider; ``right``: the one about to be replayed (parsed JSON).
@@ -64,11 +73,22 @@ def replay_blockers(left: Any, right: Any, pairs: Iterable[tuple[str, Any, Any]]
         found.extend(item_blockers(a, b, where))
     for where, b in added:
         if isinstance(b, dict) and is_namespaced(b.get("type")):
-            found.append(Blocker("namespaced", where, f"added item has type {_show(b['type'])}: a provider-"
-                                 "namespaced extension, not portable to another provider"))
+            found.append(
+                Blocker(
+                    "namespaced",
+                    where,
+                    f"added item has type {_show(b['type'])}: a provider-"
+                    "namespaced extension, not portable to another provider",
+                )
+            )
         elif isinstance(b, dict) and "tool_calls" in b:
-            found.append(Blocker("chat_completions", where, "added item is a Chat Completions message with "
-                                 "a tool_calls envelope, not an Open Responses item"))
+            found.append(
+                Blocker(
+                    "chat_completions",
+                    where,
+                    "added item is a Chat Completions message with a tool_calls envelope, not an Open Responses item",
+                )
+            )
         elif isinstance(b, dict):
             found.extend(_unrunnable(b, where, "on the added item"))
     return found
@@ -83,30 +103,56 @@ def item_blockers(a: Any, b: Any, where: str) -> list[Blocker]:
     envelope = [side for side, item in (("left", a), ("right", b)) if "tool_calls" in item]
     if envelope:
         sides = " and ".join(envelope)
-        return [Blocker("chat_completions", where,
-                        f"the {sides} side {'is' if len(envelope) == 1 else 'are'} a Chat Completions message with "
-                        "a tool_calls envelope, not an Open Responses item: do not mix them in one journal; "
-                        "an Open Responses call is a function_call item with type, call_id and a string arguments")]
+        return [
+            Blocker(
+                "chat_completions",
+                where,
+                f"the {sides} side {'is' if len(envelope) == 1 else 'are'} a Chat Completions message with "
+                "a tool_calls envelope, not an Open Responses item: do not mix them in one journal; "
+                "an Open Responses call is a function_call item with type, call_id and a string arguments",
+            )
+        ]
     # _MISSING, not None: an item without a type reads "(missing)", one with "type": null reads null.
     old_type, new_type = a.get("type", _MISSING), b.get("type", _MISSING)
     if old_type != new_type:
         if is_namespaced(new_type):
-            found.append(Blocker("namespaced", where,
-                                 f"type changed from {_show(old_type)} to {_show(new_type)}: a provider-namespaced "
-                                 "extension (colon in type), not a portable function_call; it may not be replayed on "
-                                 "another provider"))
+            found.append(
+                Blocker(
+                    "namespaced",
+                    where,
+                    f"type changed from {_show(old_type)} to {_show(new_type)}: a provider-namespaced "
+                    "extension (colon in type), not a portable function_call; it may not be replayed on "
+                    "another provider",
+                )
+            )
         else:
-            found.append(Blocker("type_changed", where, f"type changed from {_show(old_type)} to {_show(new_type)}: "
-                                 "not the same kind of item"))
+            found.append(
+                Blocker(
+                    "type_changed",
+                    where,
+                    f"type changed from {_show(old_type)} to {_show(new_type)}: not the same kind of item",
+                )
+            )
     elif is_namespaced(new_type):
         # The same extension on both sides is still an extension: the gate's first reason (namespaced).
-        found.append(Blocker("namespaced", where,
-                             f"the item is {_show(new_type)} on both sides: a provider-namespaced extension (colon in "
-                             "type), not a portable function_call; it may not be replayed on another provider"))
+        found.append(
+            Blocker(
+                "namespaced",
+                where,
+                f"the item is {_show(new_type)} on both sides: a provider-namespaced extension (colon in "
+                "type), not a portable function_call; it may not be replayed on another provider",
+            )
+        )
     for member in ("call_id", "name"):
         if a.get(member, _MISSING) != b.get(member, _MISSING) and (member in a or member in b):
-            found.append(Blocker(member, where, f"{member} changed from {_show(a.get(member, _MISSING))} to "
-                                 f"{_show(b.get(member, _MISSING))}: not the same call"))
+            found.append(
+                Blocker(
+                    member,
+                    where,
+                    f"{member} changed from {_show(a.get(member, _MISSING))} to "
+                    f"{_show(b.get(member, _MISSING))}: not the same call",
+                )
+            )
     found.extend(_unrunnable(b, where, "on the right", f" (left: {_show(a.get('status', _MISSING))})"))
     return found
 
@@ -118,8 +164,14 @@ def _unrunnable(b: dict, where: str, side: str, was: str = "") -> list[Blocker]:
     messages (``was``: the left item's status, when there is one)."""
     found = []
     if "status" in b and b["status"] != RUNNABLE_STATUS:
-        found.append(Blocker("status", where, f"status is {_show(b['status'])} {side}{was}: only a completed call "
-                             "may be replayed and given a function_call_output"))
+        found.append(
+            Blocker(
+                "status",
+                where,
+                f"status is {_show(b['status'])} {side}{was}: only a completed call "
+                "may be replayed and given a function_call_output",
+            )
+        )
     if b.get("type") == "function_call":
         verdict = gate.check_item({**b, "status": RUNNABLE_STATUS}, True)
         if verdict.reason in ("arguments_type", "arguments_parse"):

@@ -42,8 +42,9 @@ def expand(sources: Iterable[str]) -> list[str]:
     return files
 
 
-def check_file(path: str, tools: list[dict] | None = None, source: str = "auto",
-               max_depth: int = jsontext.DEFAULT_MAX_DEPTH) -> dict[str, Any]:
+def check_file(
+    path: str, tools: list[dict] | None = None, source: str = "auto", max_depth: int = jsontext.DEFAULT_MAX_DEPTH
+) -> dict[str, Any]:
     """Check one journal file (any source :mod:`webapp.core.convert` reads).
 
     :param tools: tool definitions for every file; ``None``: each file's own tools, if it has any.
@@ -51,8 +52,15 @@ def check_file(path: str, tools: list[dict] | None = None, source: str = "auto",
         reason (``refused`` for items an error finding stops), ``findings`` per finding code; ``error`` is the
         problem (line:column named) when the file cannot be read, and then the rest is empty.
     """
-    answer: dict[str, Any] = {"path": path, "source": None, "items": 0, "replayable": False, "counts": {},
-                              "findings": {}, "error": None}
+    answer: dict[str, Any] = {
+        "path": path,
+        "source": None,
+        "items": 0,
+        "replayable": False,
+        "counts": {},
+        "findings": {},
+        "error": None,
+    }
     try:
         data = Path(path).read_bytes()
         conversion = convert_text(data, source, max_depth=max_depth)
@@ -66,13 +74,24 @@ def check_file(path: str, tools: list[dict] | None = None, source: str = "auto",
     findings: dict[str, int] = {}
     for finding in report.findings:
         findings[finding.code] = findings.get(finding.code, 0) + 1
-    answer.update(source=conversion.source, items=len(conversion.items), replayable=report.replayable,
-                  counts=counts, findings=findings)
+    answer.update(
+        source=conversion.source,
+        items=len(conversion.items),
+        replayable=report.replayable,
+        counts=counts,
+        findings=findings,
+    )
     return answer
 
 
-def check_corpus(paths: list[str], tools: list[dict] | None = None, *, source: str = "auto",
-                 client: Any = None, partitions: int | None = None) -> list[dict[str, Any]]:
+def check_corpus(
+    paths: list[str],
+    tools: list[dict] | None = None,
+    *,
+    source: str = "auto",
+    client: Any = None,
+    partitions: int | None = None,
+) -> list[dict[str, Any]]:
     """:func:`check_file` for every path, in order.
 
     :param client: ``None`` to run here; a ``distributed.Client`` (or a scheduler address such as

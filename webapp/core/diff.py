@@ -43,8 +43,17 @@ from webapp.core.json import pointer as jp
 from webapp.core.json.text import DEFAULT_MAX_DEPTH, json_type  # JSON Schema's type names: integer, number apart
 
 __all__ = [
-    "ABSENT", "ITEM_ARRAYS", "JSON_STRING_KEYS", "KINDS", "Change", "DiffError", "DiffOptions", "DiffResult",
-    "Reformatted", "diff", "parse_ignore_paths",
+    "ABSENT",
+    "ITEM_ARRAYS",
+    "JSON_STRING_KEYS",
+    "KINDS",
+    "Change",
+    "DiffError",
+    "DiffOptions",
+    "DiffResult",
+    "Reformatted",
+    "diff",
+    "parse_ignore_paths",
 ]
 
 KINDS = ("added", "removed", "changed", "type_changed", "moved")
@@ -217,8 +226,9 @@ def parse_ignore_paths(text: str | Iterable[str]) -> tuple[str, ...]:
         if not entry:
             continue
         if not entry.startswith("/"):
-            raise DiffError(f"ignore pattern {entry!r} must be a JSON Pointer starting with '/', such as /*/id",
-                            "ignore_paths")
+            raise DiffError(
+                f"ignore pattern {entry!r} must be a JSON Pointer starting with '/', such as /*/id", "ignore_paths"
+            )
         if entry.strip("/*") == "" and "**" in entry:
             raise DiffError(f"ignore pattern {entry!r} would ignore every member of the document", "ignore_paths")
         patterns.append(entry)
@@ -264,8 +274,9 @@ def _canonical(value: Any, string_keys: tuple[str, ...]) -> str:
     ``string_keys`` replaced by their parsed content."""
     text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     if string_keys and any(f'"{key}":"' in text for key in string_keys):
-        text = json.dumps(_normalize_json_strings(value, string_keys), sort_keys=True, ensure_ascii=False,
-                          separators=(",", ":"))
+        text = json.dumps(
+            _normalize_json_strings(value, string_keys), sort_keys=True, ensure_ascii=False, separators=(",", ":")
+        )
     return text
 
 
@@ -321,7 +332,7 @@ class _Operator:
 
     def __init__(self, differ: _Differ, lt: tuple, rt: tuple) -> None:
         self.differ, self.lt, self.rt = differ, lt, rt
-        self.nested: list[tuple[tuple, list[Change]]] = []   # (relative path, changes found below it)
+        self.nested: list[tuple[tuple, list[Change]]] = []  # (relative path, changes found below it)
 
     def match(self, level: Any) -> bool:
         """deepdiff asks whether this operator takes ``level`` over: lists, ignored members, JSON strings."""
@@ -403,12 +414,14 @@ class _Differ:
             entry["value"] = value
         self.ops.append(entry)
 
-    def record(self, kind: str, lt: tuple | None, rt: tuple | None, old: Any = ABSENT, new: Any = ABSENT,
-               **extra: Any) -> None:
+    def record(
+        self, kind: str, lt: tuple | None, rt: tuple | None, old: Any = ABSENT, new: Any = ABSENT, **extra: Any
+    ) -> None:
         """Append a :class:`Change` of ``kind`` at ``lt``/``rt`` (``None``: no such side); ``extra``: its
         ``inner`` or ``note``."""
-        self.changes.append(Change(kind, None if lt is None else jp.join(lt), None if rt is None else jp.join(rt),
-                                   old, new, **extra))
+        self.changes.append(
+            Change(kind, None if lt is None else jp.join(lt), None if rt is None else jp.join(rt), old, new, **extra)
+        )
 
     def identity_names(self, tokens: tuple) -> tuple[str, ...]:
         """Members that identify the items of the array at ``tokens`` (``call_id``, ``id``), minus ignored ones."""
@@ -495,11 +508,14 @@ class _Differ:
             self.members(a, b, lt, rt)
             return
         operator = _Operator(self, lt, rt)
-        tree = DeepDiff(a, b, view="tree", threshold_to_diff_deeper=0, custom_operators=[operator],
-                        verbose_level=2)
+        tree = DeepDiff(a, b, view="tree", threshold_to_diff_deeper=0, custom_operators=[operator], verbose_level=2)
         found: list[tuple[tuple, list[Change]]] = list(operator.nested)
-        kinds = {"dictionary_item_added": "added", "dictionary_item_removed": "removed",
-                 "values_changed": "changed", "type_changes": "type_changed"}
+        kinds = {
+            "dictionary_item_added": "added",
+            "dictionary_item_removed": "removed",
+            "values_changed": "changed",
+            "type_changes": "type_changed",
+        }
         for report, kind in kinds.items():
             for level in tree.get(report, ()):
                 rel = tuple(level.path(output_format="list"))
@@ -514,8 +530,13 @@ class _Differ:
                     continue
                 if kind in ("changed", "type_changed"):
                     kind = "changed" if _kind(old) == _kind(new) else "type_changed"
-                change = Change(kind, None if kind == "added" else jp.join(lt + rel),
-                                None if kind == "removed" else jp.join(rt + rel), old, new)
+                change = Change(
+                    kind,
+                    None if kind == "added" else jp.join(lt + rel),
+                    None if kind == "removed" else jp.join(rt + rel),
+                    old,
+                    new,
+                )
                 found.append((rel, [change]))
                 self.op({"added": "add", "removed": "remove"}.get(kind, "replace"), rt + rel, new)
         found.sort(key=lambda entry: _document_order(a, b, entry[0]))
@@ -533,8 +554,11 @@ class _Differ:
                 self.op("remove", rt + (key,))
                 continue
             new = b[key]
-            if old.__class__ is new.__class__ and (old is new or old == new) and (
-                    old.__class__ not in (dict, list) or strictly_equal(old, new)):
+            if (
+                old.__class__ is new.__class__
+                and (old is new or old == new)
+                and (old.__class__ not in (dict, list) or strictly_equal(old, new))
+            ):
                 continue
             if key in self.string_keys and old.__class__ is str and new.__class__ is str:
                 self.json_strings(old, new, lt + (key,), rt + (key,))
@@ -551,12 +575,20 @@ class _Differ:
         left, right = _parse_json_string(a, budget), _parse_json_string(b, budget)
         if left is ABSENT or right is ABSENT:
             bad = " and ".join(side for side, v in (("left", left), ("right", right)) if v is ABSENT)
-            self.record("changed", lt, rt, a, b, note=f"{bad}: not valid JSON, or nested deeper than {budget} "
-                        "levels here; the raw strings are compared")
+            self.record(
+                "changed",
+                lt,
+                rt,
+                a,
+                b,
+                note=f"{bad}: not valid JSON, or nested deeper than {budget} levels here; the raw strings are compared",
+            )
             self.op("replace", rt, b)
             return
-        inner = _Differ(DiffOptions(ignore_order=self.options.ignore_order, match_key=self.options.match_key,
-                                    json_string_keys=()), patch=False)
+        inner = _Differ(
+            DiffOptions(ignore_order=self.options.ignore_order, match_key=self.options.match_key, json_string_keys=()),
+            patch=False,
+        )
         inner.values(left, right, (), ())
         if inner.changes:
             self.record("changed", lt, rt, a, b, inner=tuple(inner.changes))
@@ -594,8 +626,18 @@ class _Differ:
         gap_pairs = pair_gaps([(i, j) for i, j, _ in runs], free_l, free_r, a, b) if free_l and free_r else []
         self.emit_in_order(a, b, lt, rt, runs, gap_pairs, free_l, free_r, items)
 
-    def emit_in_order(self, a: list, b: list, lt: tuple, rt: tuple, runs: list[tuple[int, int, int]],
-                      gap_pairs: list[tuple[int, int]], free_l: list[int], free_r: list[int], items: bool) -> None:
+    def emit_in_order(
+        self,
+        a: list,
+        b: list,
+        lt: tuple,
+        rt: tuple,
+        runs: list[tuple[int, int, int]],
+        gap_pairs: list[tuple[int, int]],
+        free_l: list[int],
+        free_r: list[int],
+        items: bool,
+    ) -> None:
         """Report and patch an array aligned in order: ``runs`` of pairs (:func:`lcs_runs`) and ``gap_pairs``
         between them; the free indices not in a gap pair are removals (``free_l``) and additions (``free_r``).
         The same reports and operations as :meth:`emit_array`, but each run's pairs are compared at C speed
@@ -631,11 +673,20 @@ class _Differ:
         if items and before != (len(self.changes), len(self.reformatted)):
             self.item_pairs.append((lt, rt, x, y))
 
-    def paired_arrays(self, a: list, b: list, lt: tuple, rt: tuple, pairs: list[tuple[int, int]],
-                      anchors: list[tuple[int, int]], moved: set[int], items: bool) -> None:
+    def paired_arrays(
+        self,
+        a: list,
+        b: list,
+        lt: tuple,
+        rt: tuple,
+        pairs: list[tuple[int, int]],
+        anchors: list[tuple[int, int]],
+        moved: set[int],
+        items: bool,
+    ) -> None:
         """Report and patch an array whose ``pairs`` may be out of order (moves, ``ignore_order``): what is left
         is paired gap by gap between the ``anchors`` by similarity, then :meth:`emit_array`."""
-        left_of = [-1] * len(b)         # right index -> paired left index, -1 for an addition
+        left_of = [-1] * len(b)  # right index -> paired left index, -1 for an addition
         for i, j in pairs:
             left_of[j] = i
         paired_left = bytearray(len(a))
@@ -647,11 +698,23 @@ class _Differ:
             for i, j in pair_gaps(anchors, free_l, free_r, a, b):
                 left_of[j] = i
                 paired_left[i] = 1
-        self.emit_array(a, b, lt, rt, left_of, paired_left, moved, items,
-                        in_order=not moved and not self.options.ignore_order)
+        self.emit_array(
+            a, b, lt, rt, left_of, paired_left, moved, items, in_order=not moved and not self.options.ignore_order
+        )
 
-    def emit_array(self, a: list, b: list, lt: tuple, rt: tuple, left_of: list[int], paired_left: bytearray,
-                   moved: set[int], items: bool, *, in_order: bool) -> None:
+    def emit_array(
+        self,
+        a: list,
+        b: list,
+        lt: tuple,
+        rt: tuple,
+        left_of: list[int],
+        paired_left: bytearray,
+        moved: set[int],
+        items: bool,
+        *,
+        in_order: bool,
+    ) -> None:
         """Report and patch one aligned array: removals first in the patch (from the end), then, in right order,
         additions, moves (positions simulated when out of order) and the differences of each pair."""
         removed = [i for i in range(len(a)) if not paired_left[i]]
@@ -685,9 +748,16 @@ class _Differ:
                 self.record("removed", lt + (i,), None, a[i], ABSENT)
             i = left_of[j]
             # Fast path: a run of `block` consecutive pairs (no addition, removal or move inside) that is equal.
-            if current is None and not moved and j + block <= m and left_of[j + block - 1] - i == block - 1 \
-                    and i >= 0 and (not removals or removals[0][0] >= j + block) and -1 not in left_of[j:j + block]:
-                x, y = a[i:i + block], b[j:j + block]
+            if (
+                current is None
+                and not moved
+                and j + block <= m
+                and left_of[j + block - 1] - i == block - 1
+                and i >= 0
+                and (not removals or removals[0][0] >= j + block)
+                and -1 not in left_of[j : j + block]
+            ):
+                x, y = a[i : i + block], b[j : j + block]
                 if x == y and marshal.dumps(x, 2) == marshal.dumps(y, 2):
                     j += block
                     continue
@@ -789,24 +859,41 @@ def diff(left: Any, right: Any, options: DiffOptions | None = None) -> DiffResul
     try:
         differ.values(left, right, (), ())
     except RecursionError:  # not expected within the parse layer's depth cap; a clear error all the same
-        raise DiffError(f"the documents nest too deeply to compare (more than {_MAX_DEPTH} levels)",
-                        "depth") from None
-    blockers = replay_blockers(left, right, ((jp.join(rt), a, b) for _, rt, a, b in differ.item_pairs),
-                               ((jp.join(rt), b) for rt, b in differ.item_added))
+        raise DiffError(f"the documents nest too deeply to compare (more than {_MAX_DEPTH} levels)", "depth") from None
+    blockers = replay_blockers(
+        left,
+        right,
+        ((jp.join(rt), a, b) for _, rt, a, b in differ.item_pairs),
+        ((jp.join(rt), b) for rt, b in differ.item_added),
+    )
     if differ.patterns:
         blockers = [_explain_ignored(blocker, differ) for blocker in blockers]
     notes = []
     if differ.match_tokens is not None and differ.match_looked and not differ.match_found:
-        notes.append(f"no array item has {options.match_key.strip()!r} (match items by): items were matched by "
-                     "their content instead")
-    return DiffResult(changes=differ.changes, reformatted=differ.reformatted, blockers=blockers,
-                      same_numbers=differ.same_numbers, notes=notes, patch=differ.ops or [], ignored=differ.ignored,
-                      options=options)
+        notes.append(
+            f"no array item has {options.match_key.strip()!r} (match items by): items were matched by "
+            "their content instead"
+        )
+    return DiffResult(
+        changes=differ.changes,
+        reformatted=differ.reformatted,
+        blockers=blockers,
+        same_numbers=differ.same_numbers,
+        notes=notes,
+        patch=differ.ops or [],
+        ignored=differ.ignored,
+        options=options,
+    )
 
 
 # The member each blocker is about, inside its item.
-_BLOCKER_MEMBERS = {"namespaced": "type", "type_changed": "type", "call_id": "call_id", "name": "name",
-                    "status": "status"}
+_BLOCKER_MEMBERS = {
+    "namespaced": "type",
+    "type_changed": "type",
+    "call_id": "call_id",
+    "name": "name",
+    "status": "status",
+}
 
 
 def _explain_ignored(blocker: Blocker, differ: _Differ) -> Blocker:
@@ -816,5 +903,9 @@ def _explain_ignored(blocker: Blocker, differ: _Differ) -> Blocker:
     tokens = (*jp.split(blocker.pointer), member)
     if member is None or not differ.ignored_path(tokens, tokens):
         return blocker
-    return Blocker(blocker.code, blocker.pointer, f"{blocker.message} ({jp.join(tokens)} is in Ignore paths, so the "
-                   "change list leaves it out; the replay rule does not)")
+    return Blocker(
+        blocker.code,
+        blocker.pointer,
+        f"{blocker.message} ({jp.join(tokens)} is in Ignore paths, so the "
+        "change list leaves it out; the replay rule does not)",
+    )

@@ -35,13 +35,26 @@ from webapp.core.json.text import (
 )
 
 __all__ = [
-    "INLINE_PATCH_CHARS", "MAX_CHANGES", "MAX_VALUE_CHARS", "SIDE_BY_SIDE_CHARS", "SIDE_BY_SIDE_LINES", "DiffPage",
-    "PageOptions", "Refusal", "Row", "Side", "SideLine", "SideVerdict", "diff_page", "patch_download", "side_by_side",
+    "INLINE_PATCH_CHARS",
+    "MAX_CHANGES",
+    "MAX_VALUE_CHARS",
+    "SIDE_BY_SIDE_CHARS",
+    "SIDE_BY_SIDE_LINES",
+    "DiffPage",
+    "PageOptions",
+    "Refusal",
+    "Row",
+    "Side",
+    "SideLine",
+    "SideVerdict",
+    "diff_page",
+    "patch_download",
+    "side_by_side",
     "string_hunks",
 ]
 
-MAX_CHANGES = 200          # change rows rendered; the rest are counted (the JSON Patch has everything)
-MAX_VALUE_CHARS = 20_000   # characters of one value rendered in a row
+MAX_CHANGES = 200  # change rows rendered; the rest are counted (the JSON Patch has everything)
+MAX_VALUE_CHARS = 20_000  # characters of one value rendered in a row
 SIDE_BY_SIDE_CHARS = 300_000  # both texts at most this long: the side-by-side view and line:column per change
 SIDE_BY_SIDE_LINES = 4_000
 INLINE_PATCH_CHARS = 100_000  # the patch is shown inline up to this size; the download always has it all
@@ -70,8 +83,11 @@ class PageOptions:
 
     def diff_options(self) -> DiffOptions:
         """The options of :func:`webapp.core.diff.diff`. :raises DiffError: for a malformed ignore pattern."""
-        return DiffOptions(ignore_order=self.ignore_order, match_key=self.match_key or None,
-                           ignore_paths=parse_ignore_paths(self.ignore_paths))
+        return DiffOptions(
+            ignore_order=self.ignore_order,
+            match_key=self.match_key or None,
+            ignore_paths=parse_ignore_paths(self.ignore_paths),
+        )
 
 
 @dataclass
@@ -171,8 +187,14 @@ class DiffPage:
     respelled: int = 0
 
 
-def diff_page(left_text: str, right_text: str | None, options: PageOptions | None = None, *,
-              max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: int | None = None) -> DiffPage:
+def diff_page(
+    left_text: str,
+    right_text: str | None,
+    options: PageOptions | None = None,
+    *,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    max_bytes: int | None = None,
+) -> DiffPage:
     """Read both texts and compare them (when both are there and parse) into a :class:`DiffPage`.
 
     :param right_text: ``None`` when only the left side was sent (the page then asks for the right one).
@@ -180,8 +202,13 @@ def diff_page(left_text: str, right_text: str | None, options: PageOptions | Non
     :return: the page; never raises for bad input (parse errors, a bad option are in it).
     """
     options = options or PageOptions()
-    page = DiffPage(left_text, right_text or "", options, need_right=right_text is None and bool(left_text),
-                    side_limit=SIDE_BY_SIDE_CHARS)
+    page = DiffPage(
+        left_text,
+        right_text or "",
+        options,
+        need_right=right_text is None and bool(left_text),
+        side_limit=SIDE_BY_SIDE_CHARS,
+    )
     if right_text is None:
         return page
     # Both documents' values stay alive while they are compared: the collector would rescan them again and again.
@@ -195,8 +222,10 @@ def _compare(page: DiffPage, max_depth: int, max_bytes: int | None) -> None:
     result, the rows, the patch text and the side-by-side view."""
     options = page.options
     left_text, right_text = page.left, page.right
-    page.sides = [_read_side("left", left_text, max_depth, max_bytes, options.as_items),
-                  _read_side("right", right_text, max_depth, max_bytes, options.as_items)]
+    page.sides = [
+        _read_side("left", left_text, max_depth, max_bytes, options.as_items),
+        _read_side("right", right_text, max_depth, max_bytes, options.as_items),
+    ]
     left, right = page.sides
     if left.document is None or right.document is None:
         return
@@ -219,15 +248,29 @@ def _compare(page: DiffPage, max_depth: int, max_bytes: int | None) -> None:
     page.more_changes = len(result.changes) - len(shown)
     page.patch_text = patch_text if len(patch_text) <= INLINE_PATCH_CHARS else None
     if small:
-        page.sides_view = side_by_side(left.document.value, right.document.value, result,
-                                       hide_unchanged=options.hide_unchanged, limit=SIDE_BY_SIDE_LINES,
-                                       left_written=left.document.raw, right_written=right.document.raw)
-        page.same_numbers = [(_written(left.document, lp, 0, "?"), _written(right.document, rp, 0, "?"), rp)
-                             for lp, rp in result.same_numbers[:MAX_CHANGES]]
+        page.sides_view = side_by_side(
+            left.document.value,
+            right.document.value,
+            result,
+            hide_unchanged=options.hide_unchanged,
+            limit=SIDE_BY_SIDE_LINES,
+            left_written=left.document.raw,
+            right_written=right.document.raw,
+        )
+        page.same_numbers = [
+            (_written(left.document, lp, 0, "?"), _written(right.document, rp, 0, "?"), rp)
+            for lp, rp in result.same_numbers[:MAX_CHANGES]
+        ]
 
 
-def patch_download(left_text: str, right_text: str, options: PageOptions | None = None, *,
-                   max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: int | None = None) -> str | None:
+def patch_download(
+    left_text: str,
+    right_text: str,
+    options: PageOptions | None = None,
+    *,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    max_bytes: int | None = None,
+) -> str | None:
     """The RFC 6902 JSON Patch from ``left_text`` to ``right_text`` as a file's text (2-space JSON, a final
     newline; a lone surrogate written as its ``\\uXXXX`` escape, the same JSON string, since it cannot be sent as
     UTF-8), or ``None`` when a side is not JSON or an option is unusable (:func:`diff_page` says which).
@@ -337,8 +380,7 @@ def _holds_items(value: Any) -> tuple[str, str, list[Any]] | None:
     return located if looks_like_item(value) or (value.get("type") is None and "role" in value) else None
 
 
-def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int,
-              placed: bool) -> tuple[list[SideVerdict], str]:
+def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int, placed: bool) -> tuple[list[SideVerdict], str]:
     """The gate's verdict on each side that holds items (one item, or a journal: its items and pairing findings),
     with the schema field's schema or tools when given; sides that hold none get no verdict. The two journals are
     mostly the same calls: the right side reuses the left side's call verdicts (one :class:`gate.VerdictMemo`)."""
@@ -361,16 +403,29 @@ def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int,
             if stops:  # a member name given twice, no call_id or name: refused whatever its value's verdict
                 first = stops[0]
                 at = side.pasted((first.line, first.column)) if placed and first.line else None
-                out.append(SideVerdict(side.name, first.code, False,
-                                       "; ".join(f.describe(gate.the_item) for f in stops), at=at))
+                out.append(
+                    SideVerdict(
+                        side.name, first.code, False, "; ".join(f.describe(gate.the_item) for f in stops), at=at
+                    )
+                )
                 continue
             verdict = line.verdict
             label = gate_label(verdict) if schema_value is None else verdict.reason  # a schema field has its say
             at = _arguments_at(side.document if placed else None, "", item, verdict)
             out.append(SideVerdict(side.name, label, verdict.ok, verdict.message, at=at))
         else:
-            out.append(_journal_verdict(side.name, shape, base, _side_journal(side, items), schema_value,
-                                        side if placed else None, max_depth, memo))
+            out.append(
+                _journal_verdict(
+                    side.name,
+                    shape,
+                    base,
+                    _side_journal(side, items),
+                    schema_value,
+                    side if placed else None,
+                    max_depth,
+                    memo,
+                )
+            )
     return out, "; ".join(sorted(notes))
 
 
@@ -416,15 +471,26 @@ def _side_journal(side: Side, items: list[Any]) -> Journal:
     return journal if journal.items is items else Journal(items)
 
 
-def _journal_verdict(side: str, shape: str, base: str, journal: Journal, schema_value: Any,
-                     placed: Side | None, max_depth: int, memo: gate.VerdictMemo | None = None) -> SideVerdict:
+def _journal_verdict(
+    side: str,
+    shape: str,
+    base: str,
+    journal: Journal,
+    schema_value: Any,
+    placed: Side | None,
+    max_depth: int,
+    memo: gate.VerdictMemo | None = None,
+) -> SideVerdict:
     """One journal side through :func:`webapp.core.gate.check_journal`, with the tools of the schema field, else
     the tools the journal carries. Without either (or a schema) the calls' schemas are left for step 2
     (``schema next``, ``tools_later``: no ``unknown_tool`` for every call, as on the Format page). ``placed``: the
     side, when its places in the pasted text are shown; ``memo``: call verdicts shared with the other side."""
     items = journal.items
-    tools = schema_value if isinstance(schema_value, list) else (
-        [schema_value] if tool_shape(schema_value) is not None else None)
+    tools = (
+        schema_value
+        if isinstance(schema_value, list)
+        else ([schema_value] if tool_shape(schema_value) is not None else None)
+    )
     schema = schema_value if tools is None and schema_value is not None else None
     report = gate.check_journal(journal, tools, schema=schema, max_depth=max_depth, tools_later=True, memo=memo)
     schemaless = tools is None and schema is None and journal.tools is None
@@ -519,8 +585,10 @@ def _value_text(value: Any) -> str:
         return ""
     text = json.dumps(value, indent=2, ensure_ascii=False)
     if len(text) > MAX_VALUE_CHARS:
-        text = (text[:MAX_VALUE_CHARS] + f"\n… ({len(text) - MAX_VALUE_CHARS:,} more characters: "
-                "download the JSON Patch for the whole value)")
+        text = (
+            text[:MAX_VALUE_CHARS] + f"\n… ({len(text) - MAX_VALUE_CHARS:,} more characters: "
+            "download the JSON Patch for the whole value)"
+        )
     return text
 
 
@@ -539,22 +607,35 @@ def _rows(changes: list[Change], left: Side | None, right: Side | None) -> list[
     for change in changes:
         old = _written(left.document if left else None, change.left, change.old, _value_text(change.old))
         new = _written(right.document if right else None, change.right, change.new, _value_text(change.new))
-        row = Row(change.kind, change.left, change.right,
-                  left.position(change.left) if left else None, right.position(change.right) if right else None,
-                  old if change.old is not ABSENT else None, new if change.new is not ABSENT else None,
-                  note=change.note, types=(change.old_type, change.new_type))
+        row = Row(
+            change.kind,
+            change.left,
+            change.right,
+            left.position(change.left) if left else None,
+            right.position(change.right) if right else None,
+            old if change.old is not ABSENT else None,
+            new if change.new is not ABSENT else None,
+            note=change.note,
+            types=(change.old_type, change.new_type),
+        )
         if change.inner:
             row.inner = _rows(list(change.inner), None, None)
             row.raw = (change.old, change.new)
             row.old = row.new = None
-        elif change.kind == "changed" and isinstance(change.old, str) and isinstance(change.new, str) \
-                and len(old) <= MAX_VALUE_CHARS and len(new) <= MAX_VALUE_CHARS:
+        elif (
+            change.kind == "changed"
+            and isinstance(change.old, str)
+            and isinstance(change.new, str)
+            and len(old) <= MAX_VALUE_CHARS
+            and len(new) <= MAX_VALUE_CHARS
+        ):
             row.hunks = string_hunks(old, new)
         rows.append(row)
     return rows
 
 
 # -- presentation helpers -------------------------------------------------------------------------------------
+
 
 def string_hunks(old: str, new: str) -> tuple[str, str, str, str]:
     """Split two strings into ``(prefix, old_middle, new_middle, suffix)`` around the part that differs, so a page
@@ -566,7 +647,7 @@ def string_hunks(old: str, new: str) -> tuple[str, str, str, str]:
     end = 0
     while end < limit - start and old[len(old) - 1 - end] == new[len(new) - 1 - end]:
         end += 1
-    return old[:start], old[start:len(old) - end], new[start:len(new) - end], old[len(old) - end:]
+    return old[:start], old[start : len(old) - end], new[start : len(new) - end], old[len(old) - end :]
 
 
 @dataclass(frozen=True)
@@ -580,8 +661,9 @@ class SideLine:
     gap: int = 0
 
 
-def _pretty_lines(value: Any, marks: dict[str, str], limit: int,
-                  written: Callable[[str], str | None] | None = None) -> tuple[list[SideLine], bool]:
+def _pretty_lines(
+    value: Any, marks: dict[str, str], limit: int, written: Callable[[str], str | None] | None = None
+) -> tuple[list[SideLine], bool]:
     """Pretty-print ``value`` as lines, marking the lines of every subtree whose pointer is in ``marks``; a
     number is printed as ``written(pointer)`` gives it when that is not None. Stops after ``limit`` lines;
     returns (lines, truncated)."""
@@ -598,8 +680,14 @@ def _pretty_lines(value: Any, marks: dict[str, str], limit: int,
             emit(f"{indent}{prefix}{{", mark)
             last = len(node) - 1
             for n, (key, child) in enumerate(node.items()):
-                walk(child, jp.child(ptr, key), indent + "  ", json.dumps(key, ensure_ascii=False) + ": ",
-                     "," if n < last else "", mark)
+                walk(
+                    child,
+                    jp.child(ptr, key),
+                    indent + "  ",
+                    json.dumps(key, ensure_ascii=False) + ": ",
+                    "," if n < last else "",
+                    mark,
+                )
             emit(f"{indent}}}{comma}", mark)
         elif isinstance(node, list) and node:
             emit(f"{indent}{prefix}[", mark)
@@ -622,10 +710,17 @@ class _Full(Exception):
     pass
 
 
-def side_by_side(left: Any, right: Any, result: DiffResult, *, hide_unchanged: bool = False, context: int = 2,
-                 limit: int = 4000, left_written: Callable[[str], str | None] | None = None,
-                 right_written: Callable[[str], str | None] | None = None,
-                 ) -> tuple[list[SideLine], list[SideLine], bool]:
+def side_by_side(
+    left: Any,
+    right: Any,
+    result: DiffResult,
+    *,
+    hide_unchanged: bool = False,
+    context: int = 2,
+    limit: int = 4000,
+    left_written: Callable[[str], str | None] | None = None,
+    right_written: Callable[[str], str | None] | None = None,
+) -> tuple[list[SideLine], list[SideLine], bool]:
     """Both documents pretty-printed (2 spaces), the lines of changed values marked, for a side-by-side view.
 
     :param left_written: pointer -> the number there as written in the left text (``1e2``), or None to print

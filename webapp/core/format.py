@@ -26,8 +26,17 @@ from webapp.core.json.bytes import join_pieces, outside_strings
 from webapp.core.json.text import BIG_TEXT, STRING_MARK, JSONLine, paused_gc, split_strings
 
 __all__ = [
-    "ACTIONS", "INDENTS", "Split", "format_bytes", "format_lines", "format_text", "formatted_part", "minify",
-    "pretty", "sort_keys", "utf8_size",
+    "ACTIONS",
+    "INDENTS",
+    "Split",
+    "format_bytes",
+    "format_lines",
+    "format_text",
+    "formatted_part",
+    "minify",
+    "pretty",
+    "sort_keys",
+    "utf8_size",
 ]
 
 #: Form value → indent string.
@@ -114,8 +123,12 @@ def _pretty(parts: list[bytes], indent: bytes, outside: bytes | None = None) -> 
         brackets, depths = layout.brackets, layout.depths
         newline = [b"\n" + indent * level for level in range(max(depths) + 2)]
         comma = [b"," + line for line in newline]
-        shapes = {ord("{"): [b"{" + line for line in newline], ord("["): [b"[" + line for line in newline],
-                  ord("}"): [line + b"}" for line in newline], ord("]"): [line + b"]" for line in newline]}
+        shapes = {
+            ord("{"): [b"{" + line for line in newline],
+            ord("["): [b"[" + line for line in newline],
+            ord("}"): [line + b"}" for line in newline],
+            ord("]"): [line + b"]" for line in newline],
+        }
         segments = skeleton.translate(_MARK_BRACKETS).split(_BRACKET)
         # The pieces in order: the first segment, then each bracket's mark and the segment after it. Filled by
         # slice assignment from C-level maps: zip/chain would allocate a pair per bracket (a 45 MB journal has
@@ -239,8 +252,9 @@ def _sorted_output(tree: Any, bodies: list[bytes]) -> bytes:
     return join_pieces(b"", out).translate(_RESTORE)
 
 
-def formatted_part(text: str, action: str, indent: str, limit: int, *, split: Split | None = None,
-                   size: int | None = None) -> tuple[str, bool, int]:
+def formatted_part(
+    text: str, action: str, indent: str, limit: int, *, split: Split | None = None, size: int | None = None
+) -> tuple[str, bool, int]:
     """The start of :func:`format_text`'s answer, for a page: (at most ``limit`` characters of it, cut at a line
     end; whether it was cut; the size of the whole answer in UTF-8 bytes).
 
@@ -253,7 +267,7 @@ def formatted_part(text: str, action: str, indent: str, limit: int, *, split: Sp
     """
     if action == "sort":
         whole = _encode(sort_keys(text, indent, split=split))
-        data, total = whole[:limit * 4], len(whole)
+        data, total = whole[: limit * 4], len(whole)
     else:
         parts, outside = _split(text, split)
         if outside is None:
@@ -271,7 +285,7 @@ def formatted_part(text: str, action: str, indent: str, limit: int, *, split: Sp
     if len(shown) <= limit and len(data) == total:
         return shown, False, total
     end = shown.rfind("\n", 0, limit)
-    return shown[:end if end > 0 else limit], True, total
+    return shown[: end if end > 0 else limit], True, total
 
 
 def _leading(parts: list[bytes], action: str, indent: bytes, limit: int) -> bytes:

@@ -28,8 +28,15 @@ from webapp.core.json.text import (
 from webapp.core.tree import TREE_NODE_LIMIT, TreeNode, build_tree, count_nodes, subtree, tree_value
 
 __all__ = [
-    "OUTPUT_SHOWN", "DownloadFile", "Outcome", "TreeAnswer", "download_file", "expand", "format_document",
-    "text_digest", "too_large_message",
+    "OUTPUT_SHOWN",
+    "DownloadFile",
+    "Outcome",
+    "TreeAnswer",
+    "download_file",
+    "expand",
+    "format_document",
+    "text_digest",
+    "too_large_message",
 ]
 
 #: Characters of the formatted text put in the page; "Download" gives all of it. Megabytes of text in one
@@ -96,7 +103,7 @@ class Outcome:
         self.shown, self.cut = output, False
         if preview is not None and len(output) > preview:
             end = output.rfind("\n", 0, preview)
-            self.shown, self.cut = output[:end if end > 0 else preview], True
+            self.shown, self.cut = output[: end if end > 0 else preview], True
 
     @property
     def size(self) -> int:
@@ -111,10 +118,17 @@ def text_digest(text: str) -> str:
     return hashlib.sha256(text.replace("\r\n", "\n").encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
-def format_document(source: str | bytes, *, action: str = "pretty", indent: str = "2",
-                    max_depth: int = DEFAULT_MAX_DEPTH,
-                    max_bytes: int | None = None, tree_limit: int = TREE_NODE_LIMIT,
-                    preview: int | None = None, as_bytes: bool = False) -> Outcome:
+def format_document(
+    source: str | bytes,
+    *,
+    action: str = "pretty",
+    indent: str = "2",
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    max_bytes: int | None = None,
+    tree_limit: int = TREE_NODE_LIMIT,
+    preview: int | None = None,
+    as_bytes: bool = False,
+) -> Outcome:
     """Read ``source`` (JSON, or JSON Lines when the text holds one value per line), format it with ``action``
     (one of :data:`ACTIONS`) and ``indent`` (a key of :data:`INDENTS`), inspect its items and build the tree.
 
@@ -140,17 +154,29 @@ def format_document(source: str | bytes, *, action: str = "pretty", indent: str 
         return outcome
 
 
-def _format_document(source: str | bytes, action: str, indent: str, max_depth: int, max_bytes: int | None,
-                     tree_limit: int, preview: int | None, as_bytes: bool) -> Outcome:
+def _format_document(
+    source: str | bytes,
+    action: str,
+    indent: str,
+    max_depth: int,
+    max_bytes: int | None,
+    tree_limit: int,
+    preview: int | None,
+    as_bytes: bool,
+) -> Outcome:
     spaces = INDENTS[indent]
     outcome = Outcome("", action, indent)
     try:
         # A download shows nothing but the formatted text: no warnings are looked for and no values built.
-        document = parse(source, max_depth=max_depth, max_bytes=max_bytes, warn=not as_bytes, string_parts=True,
-                         values=not as_bytes)
+        document = parse(
+            source, max_depth=max_depth, max_bytes=max_bytes, warn=not as_bytes, string_parts=True, values=not as_bytes
+        )
     except JSONTextError as err:
-        outcome.text = source.decode("utf-8", "replace").removeprefix("\ufeff") \
-            if isinstance(source, (bytes, bytearray)) else source
+        outcome.text = (
+            source.decode("utf-8", "replace").removeprefix("\ufeff")
+            if isinstance(source, (bytes, bytearray))
+            else source
+        )
         outcome.error = err
         if err.code == "extra_data" and looks_like_lines(outcome.text, max_depth=max_depth):
             _read_lines(outcome, max_depth, spaces, preview)
@@ -165,14 +191,18 @@ def _format_document(source: str | bytes, action: str, indent: str, max_depth: i
     else:
         outcome.ok = True
         outcome.shown, outcome.cut, outcome.known_size = formatted_part(
-            document.text, action, spaces, preview, split=document.take_string_parts(), size=document.size)
+            document.text, action, spaces, preview, split=document.take_string_parts(), size=document.size
+        )
         outcome.output = None if outcome.cut else outcome.shown
     outcome.inspection = inspect(document, indent=spaces)
     outcome.nodes = count_nodes(document.value, tree_limit)
     if outcome.nodes > tree_limit:
         # The same words as the text view's own note: a cut text view does not show everything.
-        rest = ("the text view shows its first part, and Download gives the whole document" if outcome.cut
-                else "the text view shows everything")
+        rest = (
+            "the text view shows its first part, and Download gives the whole document"
+            if outcome.cut
+            else "the text view shows everything"
+        )
         outcome.tree_note = f"Tree view is off for documents of more than {tree_limit:,} values; {rest}."
     else:
         outcome.tree = build_tree(tree_value(document.text))
@@ -191,8 +221,10 @@ def _read_lines(outcome: Outcome, max_depth: int, spaces: str, preview: int | No
     outcome.warnings = [w for record in records for w in record.document.warnings]
     outcome.set_output(format_lines(records, outcome.action, spaces), preview)
     outcome.inspection = inspect(records, indent=spaces)
-    outcome.tree_note = ("JSON Lines: the tree view shows one document; paste a single record (or the records as "
-                         "a JSON array) to browse it as a tree.")
+    outcome.tree_note = (
+        "JSON Lines: the tree view shows one document; paste a single record (or the records as "
+        "a JSON array) to browse it as a tree."
+    )
 
 
 @dataclass(frozen=True)
@@ -234,8 +266,9 @@ class TreeAnswer:
     digest: str
 
 
-def expand(text: str, pointer: str, *, start: int = 0, digest: str | None = None,
-           max_depth: int = DEFAULT_MAX_DEPTH) -> TreeAnswer:
+def expand(
+    text: str, pointer: str, *, start: int = 0, digest: str | None = None, max_depth: int = DEFAULT_MAX_DEPTH
+) -> TreeAnswer:
     """The children of the tree node at ``pointer`` of the document ``text``, sent again by the page (nothing is
     stored). ``digest`` is the :func:`text_digest` of the text the tree was built from: a document edited since is
     noticed. Never raises: a bad text, pointer or digest is the answer's ``problem``.
@@ -258,5 +291,7 @@ def expand(text: str, pointer: str, *, start: int = 0, digest: str | None = None
 def too_large_message(limit: int) -> str:
     """What the page says of a body over ``limit`` bytes (``MAX_CONTENT_LENGTH``), which was not read."""
     megabytes = f" ({limit / (1 << 20):.3g} MB)" if limit >= 1 << 20 else ""
-    return (f"What you sent is larger than the limit of {limit:,} bytes{megabytes}, so it was not read. Format "
-            "a smaller part, or start the app with a larger MAX_CONTENT_LENGTH (FLASK_MAX_CONTENT_LENGTH).")
+    return (
+        f"What you sent is larger than the limit of {limit:,} bytes{megabytes}, so it was not read. Format "
+        "a smaller part, or start the app with a larger MAX_CONTENT_LENGTH (FLASK_MAX_CONTENT_LENGTH)."
+    )

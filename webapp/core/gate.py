@@ -45,29 +45,53 @@ from webapp.core.json.text import quote as _q
 from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 
 __all__ = [
-    "REASONS", "STEPS", "Step", "replay_gate", "check_item", "check_one", "Verdict", "check_journal", "tool_schema",
-    "parameters_of", "the_item", "PAIRING_FINDINGS", "PASSING_REASONS", "refusal_message",
-    "JournalReport", "ItemVerdict", "ItemVerdicts", "Finding", "ItemRef", "DEFAULT_MAX_DEPTH", "VerdictMemo",
-    "REMEMBERED", "FINDINGS", "load_journal", "Journal", "JournalError", "SchemaInvalid", "SchemaError",
+    "REASONS",
+    "STEPS",
+    "Step",
+    "replay_gate",
+    "check_item",
+    "check_one",
+    "Verdict",
+    "check_journal",
+    "tool_schema",
+    "parameters_of",
+    "the_item",
+    "PAIRING_FINDINGS",
+    "PASSING_REASONS",
+    "refusal_message",
+    "JournalReport",
+    "ItemVerdict",
+    "ItemVerdicts",
+    "Finding",
+    "ItemRef",
+    "DEFAULT_MAX_DEPTH",
+    "VerdictMemo",
+    "REMEMBERED",
+    "FINDINGS",
+    "load_journal",
+    "Journal",
+    "JournalError",
+    "SchemaInvalid",
+    "SchemaError",
 ]
 
 # Finding codes of check_journal -> severity. "error" findings make a journal not replayable.
 FINDINGS = {
-    "unknown_tool": "error",               # a function_call names no tool in `tools`
-    "orphan_output": "error",              # function_call_output whose call_id matches no earlier function_call
+    "unknown_tool": "error",  # a function_call names no tool in `tools`
+    "orphan_output": "error",  # function_call_output whose call_id matches no earlier function_call
     "output_for_unfinished_call": "error",  # ... whose function_call is not completed
-    "duplicate_call_id": "error",          # two function_calls share a call_id
-    "duplicate_output": "error",           # two function_call_outputs answer one call
-    "missing_call_id": "error",            # a function_call or function_call_output without a call_id string
-    "missing_name": "error",               # a function_call without a name string: which tool would run?
-    "missing_output": "warning",           # a completed call with no output before the next user message
+    "duplicate_call_id": "error",  # two function_calls share a call_id
+    "duplicate_output": "error",  # two function_call_outputs answer one call
+    "missing_call_id": "error",  # a function_call or function_call_output without a call_id string
+    "missing_name": "error",  # a function_call without a name string: which tool would run?
+    "missing_output": "warning",  # a completed call with no output before the next user message
     "chat_completions_envelope": "error",  # Chat Completions `tool_calls` / role "tool" mixed into the journal
-    "chat_completions_tool": "warning",    # a tool in the nested Chat Completions shape (recognised, still used)
-    "tool_not_allowed": "error",           # a call outside tool_choice (allowed_tools, a forced function, none)
-    "invalid_tool_choice": "error",        # a tool_choice the gate cannot read: no call may pass unchecked
-    "duplicate_member": "error",           # a member name given twice in the journal's text: ambiguous
-    "invalid_tool": "error",               # a tool definition without a usable name, or a duplicate name
-    "tool_schema_invalid": "error",        # a tool's parameters schema is itself unusable
+    "chat_completions_tool": "warning",  # a tool in the nested Chat Completions shape (recognised, still used)
+    "tool_not_allowed": "error",  # a call outside tool_choice (allowed_tools, a forced function, none)
+    "invalid_tool_choice": "error",  # a tool_choice the gate cannot read: no call may pass unchecked
+    "duplicate_member": "error",  # a member name given twice in the journal's text: ambiguous
+    "invalid_tool": "error",  # a tool definition without a usable name, or a duplicate name
+    "tool_schema_invalid": "error",  # a tool's parameters schema is itself unusable
 }
 
 # When a function tool has no `parameters`, its arguments must still be a JSON object.
@@ -131,8 +155,10 @@ def _why_namespaced(item: Any, why: _Why) -> tuple[str, dict[str, Any]]:
     if not isinstance(item_type, str):
         missing = "type is missing" if item_type is None else f"type is {_kind(item_type)}, not a string"
         return f"{missing}: not a portable Open Responses item", {}
-    return (f"type {_q(item_type)} is a provider extension (it contains \":\"): not portable to another provider, "
-            f"and not a function_call to execute"), {}
+    return (
+        f'type {_q(item_type)} is a provider extension (it contains ":"): not portable to another provider, '
+        f"and not a function_call to execute"
+    ), {}
 
 
 def _function_call(item: dict, compiled: CompiledSchema | None, max_depth: int) -> Any:
@@ -150,8 +176,10 @@ def _runnable_status(item: dict, compiled: CompiledSchema | None, max_depth: int
 def _why_status(item: dict, why: _Why) -> tuple[str, dict[str, Any]]:
     status = item.get("status")
     shown = "missing" if status is None else _q(status)
-    return (f"status is {shown}, not {_q(RUNNABLE_STATUS)}: the call may be unfinished and its arguments cut off; "
-            f"do not execute it or write a function_call_output"), {}
+    return (
+        f"status is {shown}, not {_q(RUNNABLE_STATUS)}: the call may be unfinished and its arguments cut off; "
+        f"do not execute it or write a function_call_output"
+    ), {}
 
 
 def _string_arguments(item: dict, compiled: CompiledSchema | None, max_depth: int) -> Any:
@@ -188,15 +216,16 @@ def _valid_arguments(parsed: Any, compiled: CompiledSchema | None, max_depth: in
 
 def _why_arguments_schema(parsed: Any, why: _Why) -> tuple[str, dict[str, Any]]:
     if why.problem is not None:
-        return (f"the schema{why.tool} is unusable, so the arguments cannot be checked: {why.problem}",
-                {"arguments": parsed})
+        return (
+            f"the schema{why.tool} is unusable, so the arguments cannot be checked: {why.problem}",
+            {"arguments": parsed},
+        )
     if why.compiled is None:
         return f"no schema{why.tool} to check the arguments against", {"arguments": parsed}
     errors = tuple(why.compiled.errors(parsed))
     count = f"{len(errors)} errors" if len(errors) != 1 else "1 error"
     first = f"; {errors[0].pointer or '(root)'}: {errors[0].message}" if errors else ""
-    return (f"arguments do not match the schema{why.tool} ({count}{first})",
-            {"errors": errors, "arguments": parsed})
+    return (f"arguments do not match the schema{why.tool} ({count}{first})", {"errors": errors, "arguments": parsed})
 
 
 #: The gate's rules in the article's order: the first that refuses gives the reason; past them all, ``ok``.
@@ -289,8 +318,14 @@ class Verdict:
         }
 
 
-def check_item(item: Any, schema: dict | bool | None, *, format_assertion: bool = False,
-               tool_name: str | None = None, max_depth: int = DEFAULT_MAX_DEPTH) -> Verdict:
+def check_item(
+    item: Any,
+    schema: dict | bool | None,
+    *,
+    format_assertion: bool = False,
+    tool_name: str | None = None,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> Verdict:
     """The gate with details: the steps of :data:`STEPS` as :func:`replay_gate` runs them (so the same reason),
     plus, from the step that refuses, its message and every error as data.
 
@@ -328,8 +363,13 @@ def _gate(item: Any, why: _Why) -> Verdict:
                 continue
             message, details = step.explain(value, why)
         except SchemaInvalid as exc:  # a catastrophic pattern the reference engine alone had to run
-            return Verdict(step.reason, False, arguments=value, schema_problem=exc,
-                           message=f"the schema{why.tool} cannot be evaluated on these arguments: {exc}")
+            return Verdict(
+                step.reason,
+                False,
+                arguments=value,
+                schema_problem=exc,
+                message=f"the schema{why.tool} cannot be evaluated on these arguments: {exc}",
+            )
         return Verdict(step.reason, False, schema_problem=why.problem, message=message, **details)
     return Verdict("ok", True, arguments=value, message="may be executed, and its function_call_output written")
 
@@ -394,8 +434,16 @@ class Finding:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"code", "index", "call_id", "message", "severity", "pointer", "line", "column"}``."""
-        return {"code": self.code, "index": self.index, "call_id": self.call_id, "message": self.message,
-                "severity": self.severity, "pointer": self.pointer, "line": self.line, "column": self.column}
+        return {
+            "code": self.code,
+            "index": self.index,
+            "call_id": self.call_id,
+            "message": self.message,
+            "severity": self.severity,
+            "pointer": self.pointer,
+            "line": self.line,
+            "column": self.column,
+        }
 
 
 @dataclass
@@ -437,9 +485,16 @@ class ItemVerdict:
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"index", "id", "type", "reason", "ok", "refused_by", "message", "errors"}``, plus
         ``name`` and ``call_id`` when known and ``parse_error`` for ``arguments_parse``."""
-        data: dict[str, Any] = {"index": self.index, "id": self.id, "type": self.type, "reason": self.reason,
-                                "ok": self.ok, "refused_by": list(self.refused_by), "message": self.message,
-                                "errors": [e.as_dict() for e in self.errors]}
+        data: dict[str, Any] = {
+            "index": self.index,
+            "id": self.id,
+            "type": self.type,
+            "reason": self.reason,
+            "ok": self.ok,
+            "refused_by": list(self.refused_by),
+            "message": self.message,
+            "errors": [e.as_dict() for e in self.errors],
+        }
         if self.name is not None:
             data["name"] = self.name
         if self.call_id is not None:
@@ -497,16 +552,19 @@ class ItemVerdicts(Sequence[ItemVerdict]):
 
     __slots__ = ("_items", "_verdicts", "_refused", "_made")
 
-    def __init__(self, items: Sequence[Any], verdicts: Sequence[Verdict],
-                 refused: Mapping[int, tuple[str, ...]]) -> None:
+    def __init__(
+        self, items: Sequence[Any], verdicts: Sequence[Verdict], refused: Mapping[int, tuple[str, ...]]
+    ) -> None:
         self._items, self._verdicts, self._refused = items, verdicts, refused
         self._made: list[ItemVerdict] | None = None
 
     def _lines(self) -> list[ItemVerdict]:
         if self._made is None:
             refused = self._refused
-            self._made = [_item_line(index, item, verdict, refused.get(index, ()))
-                          for index, (item, verdict) in enumerate(zip(self._items, self._verdicts, strict=True))]
+            self._made = [
+                _item_line(index, item, verdict, refused.get(index, ()))
+                for index, (item, verdict) in enumerate(zip(self._items, self._verdicts, strict=True))
+            ]
             self._items = ()  # the journal's items are no longer needed here
         return self._made
 
@@ -548,18 +606,33 @@ def _item_line(index: int, item: Any, verdict: Verdict, refused_by: tuple[str, .
     item_type, item_id, name, call_id = get("type"), get("id"), get("name"), get("call_id")
     message = refusal_message(verdict, refused_by)
     return ItemVerdict(
-        index, item_id if isinstance(item_id, str) else None, item_type if isinstance(item_type, str) else None,
-        verdict.reason, verdict.errors, message,
+        index,
+        item_id if isinstance(item_id, str) else None,
+        item_type if isinstance(item_type, str) else None,
+        verdict.reason,
+        verdict.errors,
+        message,
         name if item_type == "function_call" and isinstance(name, str) else None,
-        call_id if isinstance(call_id, str) else None, verdict, refused_by)
+        call_id if isinstance(call_id, str) else None,
+        verdict,
+        refused_by,
+    )
 
 
-def _finding(code: str, index: int | None, says: str | tuple[str | ItemRef, ...], call_id: Any = None,
-             **place: Any) -> Finding:
+def _finding(
+    code: str, index: int | None, says: str | tuple[str | ItemRef, ...], call_id: Any = None, **place: Any
+) -> Finding:
     """A :class:`Finding`; ``says`` is its message, as text or as pieces naming items (:class:`ItemRef`)."""
     parts = (says,) if isinstance(says, str) else says
-    return Finding(code, index, call_id if isinstance(call_id, str) else None, "".join(map(str, parts)),
-                   FINDINGS[code], parts=parts, **place)
+    return Finding(
+        code,
+        index,
+        call_id if isinstance(call_id, str) else None,
+        "".join(map(str, parts)),
+        FINDINGS[code],
+        parts=parts,
+        **place,
+    )
 
 
 def _item(index: int) -> ItemRef:
@@ -580,16 +653,27 @@ def _duplicate_finding(duplicate: Duplicate, call_id: Any = None) -> Finding:
     never run — applies to the envelope too: a parser keeping the first ``type`` or ``status`` may see a
     namespaced or unfinished item where this one (keeping the last) sees a completed call."""
     if not duplicate.pointer:  # counted in a very big text, not located
-        return _finding("duplicate_member", duplicate.index, duplicate.message, line=duplicate.line,
-                        column=duplicate.column)
+        return _finding(
+            "duplicate_member", duplicate.index, duplicate.message, line=duplicate.line, column=duplicate.column
+        )
     name = _q(split_pointer(duplicate.pointer)[-1])
     owner: str | ItemRef = _item(duplicate.index) if duplicate.index is not None else "the journal"
     scope = "item" if duplicate.index is not None else "journal"
-    says = (owner, f" gives the member name {name} twice, at {duplicate.pointer} (the second at line "
-                   f"{duplicate.line}, column {duplicate.column}): this gate keeps the last value, a parser keeping "
-                   f"the first reads another {scope}; an ambiguous {scope} must never be replayed")
-    return _finding("duplicate_member", duplicate.index, says, call_id, pointer=duplicate.pointer,
-                    line=duplicate.line, column=duplicate.column)
+    says = (
+        owner,
+        f" gives the member name {name} twice, at {duplicate.pointer} (the second at line "
+        f"{duplicate.line}, column {duplicate.column}): this gate keeps the last value, a parser keeping "
+        f"the first reads another {scope}; an ambiguous {scope} must never be replayed",
+    )
+    return _finding(
+        "duplicate_member",
+        duplicate.index,
+        says,
+        call_id,
+        pointer=duplicate.pointer,
+        line=duplicate.line,
+        column=duplicate.column,
+    )
 
 
 @dataclass
@@ -615,16 +699,27 @@ def _tool_table(tools: Iterable[Any] | None, findings: list[Finding]) -> dict[st
         if shape is None:
             continue
         if shape.shape == "nested":
-            findings.append(_finding("chat_completions_tool", None, f"{where} uses the Chat Completions shape "
-                                     "{type, function: {name, parameters}}; Open Responses tools are flat "
-                                     "{type: \"function\", name, parameters} (its schema is still used)"))
+            findings.append(
+                _finding(
+                    "chat_completions_tool",
+                    None,
+                    f"{where} uses the Chat Completions shape "
+                    "{type, function: {name, parameters}}; Open Responses tools are flat "
+                    '{type: "function", name, parameters} (its schema is still used)',
+                )
+            )
         name = shape.name
         if not name:
             findings.append(_finding("invalid_tool", None, f"{where} has no name"))
             continue
         if name in table:
-            findings.append(_finding("invalid_tool", None, f"{where}: a second tool named {_q(name)} "
-                                     f"(the first is {table[name].where}); calls use the first"))
+            findings.append(
+                _finding(
+                    "invalid_tool",
+                    None,
+                    f"{where}: a second tool named {_q(name)} (the first is {table[name].where}); calls use the first",
+                )
+            )
             continue
         schema = shape.definition.get("parameters")
         entry = _Tool(name, NO_PARAMETERS_SCHEMA if schema is None else schema, where)
@@ -673,19 +768,31 @@ def _allowed_names(tool_choice: Any) -> tuple[set[str] | None, str, str | None]:
     if tool_choice is None or tool_choice in ("auto", "required"):
         return None, "", None
     if tool_choice == "none":
-        return set(), "tool_choice is \"none\"", None
+        return set(), 'tool_choice is "none"', None
     if not isinstance(tool_choice, dict):
-        return set(), "", (f"tool_choice {_q(tool_choice)} is not one of {', '.join(map(_q, TOOL_CHOICE_MODES))}, "
-                           "{type: \"function\", name} or {type: \"allowed_tools\", tools, mode}")
+        return (
+            set(),
+            "",
+            (
+                f"tool_choice {_q(tool_choice)} is not one of {', '.join(map(_q, TOOL_CHOICE_MODES))}, "
+                '{type: "function", name} or {type: "allowed_tools", tools, mode}'
+            ),
+        )
     kind = tool_choice.get("type")
     if kind == "function":
         name = tool_choice.get("name")
         if not isinstance(name, str) or not name:
-            return set(), "", "tool_choice {type: \"function\"} has no name"
+            return set(), "", 'tool_choice {type: "function"} has no name'
         return {name}, f"tool_choice forces {_q(name)}", None
     if kind != "allowed_tools":
-        return set(), "", (f"tool_choice type {_q(kind)} is not one the gate knows (\"function\", "
-                           "\"allowed_tools\"): which calls it allows cannot be checked")
+        return (
+            set(),
+            "",
+            (
+                f'tool_choice type {_q(kind)} is not one the gate knows ("function", '
+                '"allowed_tools"): which calls it allows cannot be checked'
+            ),
+        )
     listed = tool_choice.get("tools")
     if not isinstance(listed, list) or not listed:
         return set(), "", "tool_choice allowed_tools has no tools list (it must list 1 to 128 tools)"
@@ -693,16 +800,19 @@ def _allowed_names(tool_choice: Any) -> tuple[set[str] | None, str, str | None]:
     for position, entry in enumerate(listed):
         name = entry.get("name") if isinstance(entry, dict) else None
         if not isinstance(name, str) or not name:
-            return set(), "", f"tool_choice.tools[{position}] is not a {{type: \"function\", name}} entry"
+            return set(), "", f'tool_choice.tools[{position}] is not a {{type: "function", name}} entry'
         names.add(name)
     mode = tool_choice.get("mode", "auto")
     mode = "auto" if mode is None else mode
     if mode not in TOOL_CHOICE_MODES:
-        return set(), "", (f"tool_choice allowed_tools mode {_q(mode)} is not one of "
-                           f"{', '.join(map(_q, TOOL_CHOICE_MODES))}")
+        return (
+            set(),
+            "",
+            (f"tool_choice allowed_tools mode {_q(mode)} is not one of {', '.join(map(_q, TOOL_CHOICE_MODES))}"),
+        )
     shown = ", ".join(sorted(map(_q, names)))
     if mode == "none":
-        return set(), f"tool_choice allowed_tools has mode \"none\" (no tool may be called; it lists {shown})", None
+        return set(), f'tool_choice allowed_tools has mode "none" (no tool may be called; it lists {shown})', None
     return names, f"tool_choice allowed_tools lists {shown}", None
 
 
@@ -712,12 +822,19 @@ def the_item(ref: ItemRef) -> str:
 
 
 #: Findings whose rule needs another item of the journal (pairing, order): never made about one item alone.
-PAIRING_FINDINGS = frozenset({"orphan_output", "output_for_unfinished_call", "duplicate_call_id", "duplicate_output",
-                              "missing_output"})
+PAIRING_FINDINGS = frozenset(
+    {"orphan_output", "output_for_unfinished_call", "duplicate_call_id", "duplicate_output", "missing_output"}
+)
 
 
-def check_one(item: Any | Journal, schema: dict | bool | None = None, *, format_assertion: bool = False,
-              tool_name: str | None = None, max_depth: int = DEFAULT_MAX_DEPTH) -> tuple[ItemVerdict, list[Finding]]:
+def check_one(
+    item: Any | Journal,
+    schema: dict | bool | None = None,
+    *,
+    format_assertion: bool = False,
+    tool_name: str | None = None,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> tuple[ItemVerdict, list[Finding]]:
     """One item, as every page and ``/api/gate`` judge it: :func:`check_item`'s reason, and what stops the item
     whatever its value's verdict, as a journal's check of it would find (Open Responses spec: a FunctionCall
     requires ``call_id`` and ``name``): a member name its text gives twice (``duplicate_member``), a function_call
@@ -773,10 +890,17 @@ class VerdictMemo:
         return verdict
 
 
-def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = None, *, tool_choice: Any = None,
-                  schema: dict | bool | None = None, format_assertion: bool = False,
-                  max_depth: int = DEFAULT_MAX_DEPTH, tools_later: bool = False,
-                  memo: VerdictMemo | None = None) -> JournalReport:
+def check_journal(
+    items: Iterable[Any] | Journal,
+    tools: Iterable[Any] | None = None,
+    *,
+    tool_choice: Any = None,
+    schema: dict | bool | None = None,
+    format_assertion: bool = False,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    tools_later: bool = False,
+    memo: VerdictMemo | None = None,
+) -> JournalReport:
     """Gate every item of a conversation and check the pairing rules (Open Responses spec, function_call /
     function_call_output; "tool_choice"; the article's "do not mix Chat Completions envelopes").
 
@@ -813,9 +937,16 @@ def check_journal(items: Iterable[Any] | Journal, tools: Iterable[Any] | None = 
         items = items.items
     if not isinstance(items, (list, tuple)):
         items = list(items)  # its ItemVerdicts are made from the items when first read
-    checker = JournalChecker(tools, tool_choice=tool_choice, schema=schema, format_assertion=format_assertion,
-                             max_depth=max_depth, duplicates=duplicates.get(None, ()), tools_later=tools_later,
-                             memo=memo)
+    checker = JournalChecker(
+        tools,
+        tool_choice=tool_choice,
+        schema=schema,
+        format_assertion=format_assertion,
+        max_depth=max_depth,
+        duplicates=duplicates.get(None, ()),
+        tools_later=tools_later,
+        memo=memo,
+    )
     check = checker.check
     if duplicates:
         verdicts = [check(item, duplicates.get(index, ())) for index, item in enumerate(items)]
@@ -840,10 +971,18 @@ class JournalChecker:
     Arguments are as :func:`check_journal`'s.
     """
 
-    def __init__(self, tools: Iterable[Any] | None = None, *, tool_choice: Any = None,
-                 schema: dict | bool | None = None, format_assertion: bool = False,
-                 max_depth: int = DEFAULT_MAX_DEPTH, duplicates: Iterable[Duplicate] = (), tools_later: bool = False,
-                 memo: VerdictMemo | None = None) -> None:
+    def __init__(
+        self,
+        tools: Iterable[Any] | None = None,
+        *,
+        tool_choice: Any = None,
+        schema: dict | bool | None = None,
+        format_assertion: bool = False,
+        max_depth: int = DEFAULT_MAX_DEPTH,
+        duplicates: Iterable[Duplicate] = (),
+        tools_later: bool = False,
+        memo: VerdictMemo | None = None,
+    ) -> None:
         self._findings: list[Finding] = []
         self._format_assertion, self._max_depth, self._memo = format_assertion, max_depth, memo
         self._unknown_tools = not (tools_later and tools is None and schema is None)  # report unknown_tool
@@ -860,9 +999,9 @@ class JournalChecker:
         if choice_problem is not None:
             self._findings.append(_finding("invalid_tool_choice", None, f"{choice_problem}; no call is allowed"))
             self._allowed_words = "tool_choice cannot be read"
-        self._calls: dict[str, tuple[int, Any]] = {}    # call_id -> (index, status) of the first function_call
-        self._answered: dict[str, int] = {}            # call_id -> index of its first output
-        self._pending: list[tuple[int, str]] = []      # completed calls waiting for an output (index, call_id)
+        self._calls: dict[str, tuple[int, Any]] = {}  # call_id -> (index, status) of the first function_call
+        self._answered: dict[str, int] = {}  # call_id -> index of its first output
+        self._pending: list[tuple[int, str]] = []  # completed calls waiting for an output (index, call_id)
         self._count = 0
         self._blocked = False
         self._errors = 0
@@ -906,11 +1045,19 @@ class JournalChecker:
             findings += [_duplicate_finding(d, get("call_id")) for d in duplicates]
         tool_calls = get("tool_calls")
         if role == "tool" or isinstance(tool_calls, list):
-            what = "a tool_calls array" if isinstance(tool_calls, list) else "a role \"tool\" message"
-            findings.append(_finding("chat_completions_envelope", index, (
-                _item(index), f" is {what} from Chat Completions: replaying it sends the wrong envelope to an Open "
-                "Responses provider (use function_call / function_call_output items)"),
-                get("call_id") or get("tool_call_id")))
+            what = "a tool_calls array" if isinstance(tool_calls, list) else 'a role "tool" message'
+            findings.append(
+                _finding(
+                    "chat_completions_envelope",
+                    index,
+                    (
+                        _item(index),
+                        f" is {what} from Chat Completions: replaying it sends the wrong envelope to an Open "
+                        "Responses provider (use function_call / function_call_output items)",
+                    ),
+                    get("call_id") or get("tool_call_id"),
+                )
+            )
 
         if item_type == "function_call":
             verdict = self._call(index, item, get("name"), get("call_id"))
@@ -925,9 +1072,18 @@ class JournalChecker:
         elif item_type == "message" and role == "user" and self._pending:
             for call_index, waiting in self._pending:
                 if waiting not in self._answered:
-                    findings.append(_finding("missing_output", call_index, (
-                        _call(call_index), f" ({_q(waiting)}) has no function_call_output before the user "
-                        "message at ", _item(index)), waiting))
+                    findings.append(
+                        _finding(
+                            "missing_output",
+                            call_index,
+                            (
+                                _call(call_index),
+                                f" ({_q(waiting)}) has no function_call_output before the user message at ",
+                                _item(index),
+                            ),
+                            waiting,
+                        )
+                    )
             self._pending = []
         if verdict.reason == "namespaced":  # the other items have nothing to run
             self._blocked = True
@@ -959,25 +1115,44 @@ class JournalChecker:
         named = isinstance(name, str) and name != ""
         if not named:  # the FunctionCall schema requires a name: which tool would run?
             shown = "no name" if name is None else f"the name {_q(name)}, not a tool's name"
-            findings.append(_finding("missing_name", index, (
-                _call(index), f" has {shown}: which tool it would run is unknown"), call_id))
+            findings.append(
+                _finding(
+                    "missing_name", index, (_call(index), f" has {shown}: which tool it would run is unknown"), call_id
+                )
+            )
         if self._one_schema is not None:
             why = self._one_schema
         else:
             if self._unknown_tools and named and name not in self._table:
-                findings.append(_finding("unknown_tool", index, (
-                    _item(index), f" calls {_q(name)}, which is not among the tools (known: {self._known})"), call_id))
+                findings.append(
+                    _finding(
+                        "unknown_tool",
+                        index,
+                        (_item(index), f" calls {_q(name)}, which is not among the tools (known: {self._known})"),
+                        call_id,
+                    )
+                )
             why = self._checked_as(name)
         verdict = _gate(item, why) if self._memo is None else self._memo._verdict(item, why)
         if self._allowed is not None and named and name not in self._allowed:
-            findings.append(_finding("tool_not_allowed", index, (
-                _item(index), f" calls {_q(name)}, but {self._allowed_words}"), call_id))
+            findings.append(
+                _finding(
+                    "tool_not_allowed", index, (_item(index), f" calls {_q(name)}, but {self._allowed_words}"), call_id
+                )
+            )
         if not isinstance(call_id, str) or not call_id:
-            findings.append(_finding("missing_call_id", index, (
-                _call(index), " has no call_id: its output cannot be paired")))
+            findings.append(
+                _finding("missing_call_id", index, (_call(index), " has no call_id: its output cannot be paired"))
+            )
         elif call_id in self._calls:
-            findings.append(_finding("duplicate_call_id", index, (
-                _item(index), f" reuses call_id {_q(call_id)} of ", _item(self._calls[call_id][0])), call_id))
+            findings.append(
+                _finding(
+                    "duplicate_call_id",
+                    index,
+                    (_item(index), f" reuses call_id {_q(call_id)} of ", _item(self._calls[call_id][0])),
+                    call_id,
+                )
+            )
         else:
             status = item.get("status")
             self._calls[call_id] = (index, status)
@@ -998,23 +1173,40 @@ def _refused(findings: list[Finding]) -> dict[int, tuple[str, ...]]:
     return {index: tuple(named) for index, named in codes.items()}
 
 
-def _pair_output(index: int, call_id: Any, calls: dict[str, tuple[int, Any]], answered: dict[str, int],
-                 findings: list[Finding]) -> None:
+def _pair_output(
+    index: int, call_id: Any, calls: dict[str, tuple[int, Any]], answered: dict[str, int], findings: list[Finding]
+) -> None:
     if not isinstance(call_id, str) or not call_id:
-        findings.append(_finding("missing_call_id", index, ("function_call_output ", _item(index),
-                                                              " has no call_id")))
+        findings.append(_finding("missing_call_id", index, ("function_call_output ", _item(index), " has no call_id")))
         return
     call = calls.get(call_id)
     if call is None:
-        findings.append(_finding("orphan_output", index, (
-            _output(index), f" answers call_id {_q(call_id)}, which matches no earlier function_call"), call_id))
+        findings.append(
+            _finding(
+                "orphan_output",
+                index,
+                (_output(index), f" answers call_id {_q(call_id)}, which matches no earlier function_call"),
+                call_id,
+            )
+        )
     elif call[1] != RUNNABLE_STATUS:
         shown = "missing" if call[1] is None else _q(call[1])
-        findings.append(_finding("output_for_unfinished_call", index, (
-            _output(index), " answers ", _call(call[0]), f", whose status is {shown}, not {_q(RUNNABLE_STATUS)}"),
-            call_id))
+        findings.append(
+            _finding(
+                "output_for_unfinished_call",
+                index,
+                (_output(index), " answers ", _call(call[0]), f", whose status is {shown}, not {_q(RUNNABLE_STATUS)}"),
+                call_id,
+            )
+        )
     if call_id in answered:
-        findings.append(_finding("duplicate_output", index, (
-            _output(index), f" answers {_q(call_id)} again (first at ", _item(answered[call_id]), ")"), call_id))
+        findings.append(
+            _finding(
+                "duplicate_output",
+                index,
+                (_output(index), f" answers {_q(call_id)} again (first at ", _item(answered[call_id]), ")"),
+                call_id,
+            )
+        )
     else:
         answered[call_id] = index

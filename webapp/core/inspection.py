@@ -24,8 +24,19 @@ from webapp.core.json.text import Document, JSONLine, JSONTextError, JSONWarning
 from webapp.core.tree import value_kind
 
 __all__ = [
-    "MAX_FINDINGS", "MAX_ITEMS", "SCHEMA_NEXT", "ArgumentsCheck", "Inspection", "ItemReport", "TypeBadge",
-    "arguments_check", "gate_label", "gate_verdict", "inspect", "locate_items", "type_badge",
+    "MAX_FINDINGS",
+    "MAX_ITEMS",
+    "SCHEMA_NEXT",
+    "ArgumentsCheck",
+    "Inspection",
+    "ItemReport",
+    "TypeBadge",
+    "arguments_check",
+    "gate_label",
+    "gate_verdict",
+    "inspect",
+    "locate_items",
+    "type_badge",
 ]
 
 
@@ -50,37 +61,55 @@ def type_badge(item: Any) -> TypeBadge:
     """Classify an item by its ``type`` (Open Responses spec, Items and "Extensions"), as
     :func:`webapp.core.items.type_kind` reads it, with a badge and a sentence for people."""
     if not isinstance(item, dict):
-        return TypeBadge("invalid", f"not an item ({value_kind(item)})", "bad",
-                         "An item is a JSON object with a type.")
+        return TypeBadge("invalid", f"not an item ({value_kind(item)})", "bad", "An item is a JSON object with a type.")
     item_type = item.get("type")
     kind = type_kind(item_type)
     if kind == "missing":
         if "tool_calls" in item:
-            return TypeBadge("missing", "Chat Completions message", "bad",
-                             "A Chat Completions message with tool_calls: not an Open Responses item (those use "
-                             "function_call items with call_id and an arguments string).")
+            return TypeBadge(
+                "missing",
+                "Chat Completions message",
+                "bad",
+                "A Chat Completions message with tool_calls: not an Open Responses item (those use "
+                "function_call items with call_id and an arguments string).",
+            )
         if "role" in item and "content" in item:
-            return TypeBadge("missing", "no type (a message?)", "warn",
-                             "role and content but no type: Open Responses message items carry "
-                             "\"type\": \"message\"; the gate reads a missing type as not portable.")
+            return TypeBadge(
+                "missing",
+                "no type (a message?)",
+                "warn",
+                "role and content but no type: Open Responses message items carry "
+                '"type": "message"; the gate reads a missing type as not portable.',
+            )
         return TypeBadge("missing", "no type", "bad", "No type member: not an Open Responses item.")
     if kind == "invalid":
         return TypeBadge("invalid", f"type is {value_kind(item_type)}", "bad", "type must be a string.")
     shown = displayable(item_type)
     if kind == "extension":
         slug = displayable(item_type.split(":", 1)[0])
-        return TypeBadge("extension", shown, "bad",
-                         f"Provider extension (namespaced by \"{slug}\"): specific to that provider, not portable "
-                         "to another Open Responses server; the gate answers namespaced.")
+        return TypeBadge(
+            "extension",
+            shown,
+            "bad",
+            f'Provider extension (namespaced by "{slug}"): specific to that provider, not portable '
+            "to another Open Responses server; the gate answers namespaced.",
+        )
     if kind == "core":
         return TypeBadge("core", shown, "ok", "Portable core item (Open Responses spec, Items).")
     if kind == "spec":
-        extra = " Its encrypted_content is provider-sealed: drop it when the provider changes." \
-            if item_type in ("reasoning", "compaction") else ""
+        extra = (
+            " Its encrypted_content is provider-sealed: drop it when the provider changes."
+            if item_type in ("reasoning", "compaction")
+            else ""
+        )
         return TypeBadge("spec", shown, "info", f"Core spec item, nothing to execute.{extra}")
-    return TypeBadge("unknown", shown, "warn",
-                     "Not an Open Responses item type, and not namespaced: provider types must be prefixed with "
-                     "the provider's slug (acme:search_result).")
+    return TypeBadge(
+        "unknown",
+        shown,
+        "warn",
+        "Not an Open Responses item type, and not namespaced: provider types must be prefixed with "
+        "the provider's slug (acme:search_result).",
+    )
 
 
 @dataclass(frozen=True)
@@ -117,39 +146,71 @@ def arguments_check(item: dict, raw: str | None = None, indent: str = "  ") -> A
     :param raw: the arguments' text as written in the document, used when ``arguments`` is not a string.
     """
     if "arguments" not in item:
-        return ArgumentsCheck("missing", "arguments_type", "bad", "arguments missing",
-                              "This function_call has no arguments: Open Responses requires the JSON string.")
+        return ArgumentsCheck(
+            "missing",
+            "arguments_type",
+            "bad",
+            "arguments missing",
+            "This function_call has no arguments: Open Responses requires the JSON string.",
+        )
     arguments = item["arguments"]
     if isinstance(arguments, dict):
         shown = pretty(raw, indent) if raw else json.dumps(arguments, indent=indent, ensure_ascii=False)
-        return ArgumentsCheck("object", "arguments_type", "bad", "object, not a string",
-                              "arguments is an object: Open Responses stores it as a JSON-encoded string, so another "
-                              "provider will refuse this item (gate: arguments_type). Encode it with "
-                              "json.dumps before storing.", displayable(shown))
+        return ArgumentsCheck(
+            "object",
+            "arguments_type",
+            "bad",
+            "object, not a string",
+            "arguments is an object: Open Responses stores it as a JSON-encoded string, so another "
+            "provider will refuse this item (gate: arguments_type). Encode it with "
+            "json.dumps before storing.",
+            displayable(shown),
+        )
     if not isinstance(arguments, str):
-        return ArgumentsCheck("not_string", "arguments_type", "bad", f"{value_kind(arguments)}, not a string",
-                              f"arguments is {kind_of(arguments)}: it must be a JSON string holding an object "
-                              "(gate: arguments_type).")
+        return ArgumentsCheck(
+            "not_string",
+            "arguments_type",
+            "bad",
+            f"{value_kind(arguments)}, not a string",
+            f"arguments is {kind_of(arguments)}: it must be a JSON string holding an object (gate: arguments_type).",
+        )
     if not arguments.strip():
         error = None
         try:
             parse(arguments)
         except JSONTextError as err:
             error = err
-        return ArgumentsCheck("empty", "arguments_parse", "bad", "empty string",
-                              "arguments is an empty string: not valid JSON. A call without arguments is \"{}\" "
-                              "(gate: arguments_parse).", error=error)
+        return ArgumentsCheck(
+            "empty",
+            "arguments_parse",
+            "bad",
+            "empty string",
+            'arguments is an empty string: not valid JSON. A call without arguments is "{}" (gate: arguments_parse).',
+            error=error,
+        )
     try:
         document = parse(arguments, ijson=True)
     except JSONTextError as err:
         if err.code == "truncated":
-            return ArgumentsCheck("truncated", "arguments_parse", "bad", "truncated JSON",
-                                  f"arguments is cut off (line {err.line}, column {err.column} of the string): "
-                                  "never execute it; an incomplete call's arguments may be partial "
-                                  "(gate: arguments_parse).", error=err)
-        return ArgumentsCheck("invalid", "arguments_parse", "bad", "not valid JSON",
-                              f"arguments is a string but not valid I-JSON: {err.message} (line {err.line}, "
-                              f"column {err.column} of the string; gate: arguments_parse).", error=err)
+            return ArgumentsCheck(
+                "truncated",
+                "arguments_parse",
+                "bad",
+                "truncated JSON",
+                f"arguments is cut off (line {err.line}, column {err.column} of the string): "
+                "never execute it; an incomplete call's arguments may be partial "
+                "(gate: arguments_parse).",
+                error=err,
+            )
+        return ArgumentsCheck(
+            "invalid",
+            "arguments_parse",
+            "bad",
+            "not valid JSON",
+            f"arguments is a string but not valid I-JSON: {err.message} (line {err.line}, "
+            f"column {err.column} of the string; gate: arguments_parse).",
+            error=err,
+        )
     value, layers, text = document.value, 1, arguments
     while isinstance(value, str) and layers < 5:
         try:
@@ -160,19 +221,39 @@ def arguments_check(item: dict, raw: str | None = None, indent: str = "  ") -> A
     warnings = tuple(document.warnings)
     shown = displayable(pretty(text, indent))
     if layers > 1:
-        return ArgumentsCheck("double_encoded", None, "bad", "double-encoded",
-                              f"arguments is a JSON string whose content is itself a JSON string (encoded {layers} "
-                              "times): decoded once, it is not an object, so a tool schema with type object refuses "
-                              "it (gate: arguments_schema). Encode the arguments once.", shown,
-                              warnings=warnings, layers=layers)
+        return ArgumentsCheck(
+            "double_encoded",
+            None,
+            "bad",
+            "double-encoded",
+            f"arguments is a JSON string whose content is itself a JSON string (encoded {layers} "
+            "times): decoded once, it is not an object, so a tool schema with type object refuses "
+            "it (gate: arguments_schema). Encode the arguments once.",
+            shown,
+            warnings=warnings,
+            layers=layers,
+        )
     if isinstance(value, dict):
-        return ArgumentsCheck("json_object", None, "ok", "JSON string → object",
-                              "arguments is a JSON string holding an object, as Open Responses stores it. Next: "
-                              "check it against the tool's schema (step 2).", shown, warnings=warnings)
-    return ArgumentsCheck("json_other", None, "warn", f"JSON string → {value_kind(value)}",
-                          f"arguments parses, but to {kind_of(value)}, not an object: tool parameters are "
-                          "objects, so the schema check will refuse it (gate: arguments_schema).", shown,
-                          warnings=warnings)
+        return ArgumentsCheck(
+            "json_object",
+            None,
+            "ok",
+            "JSON string → object",
+            "arguments is a JSON string holding an object, as Open Responses stores it. Next: "
+            "check it against the tool's schema (step 2).",
+            shown,
+            warnings=warnings,
+        )
+    return ArgumentsCheck(
+        "json_other",
+        None,
+        "warn",
+        f"JSON string → {value_kind(value)}",
+        f"arguments parses, but to {kind_of(value)}, not an object: tool parameters are "
+        "objects, so the schema check will refuse it (gate: arguments_schema).",
+        shown,
+        warnings=warnings,
+    )
 
 
 @dataclass(frozen=True)
@@ -214,8 +295,10 @@ class ItemReport:
         if self.gate_label == "refused":
             if self.verdict.reason in gate.PASSING_REASONS:
                 return "bad", displayable(gate.refusal_message(self.verdict, self.refused_by))
-            return "bad", (f"{', '.join(self.refused_by)} stops this item (see the findings), whatever its tool's "
-                           "schema says: it may not be executed")
+            return "bad", (
+                f"{', '.join(self.refused_by)} stops this item (see the findings), whatever its tool's "
+                "schema says: it may not be executed"
+            )
         if self.gate_label == SCHEMA_NEXT:
             return "info", "passes every check that needs no schema; the tool's schema decides (step 2)."
         return ("info" if self.verdict.reason == "not_function_call" else "bad"), displayable(self.verdict.message)
@@ -287,7 +370,8 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
             return None
         shape, base, items = located
         sources: list[tuple[Document, str, int | None]] = [
-            (source, jpointer.child(base, i) if shape != "item" else "", None) for i in range(len(items))]
+            (source, jpointer.child(base, i) if shape != "item" else "", None) for i in range(len(items))
+        ]
     else:
         items = [record.document.value for record in source]
         if not items or not all(isinstance(item, dict) for item in items) or not any(_item_like(i) for i in items):
@@ -312,15 +396,38 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
         inspection.reasons[label] = inspection.reasons.get(label, 0) + 1
         if index < limit:
             raw_item = document.raw(pointer) or json.dumps(item, ensure_ascii=False)
-            fields = {name: displayable(str(item[name])) for name in ("id", "call_id", "name", "status")
-                      if isinstance(item, dict) and name in item}
+            fields = {
+                name: displayable(str(item[name]))
+                for name in ("id", "call_id", "name", "status")
+                if isinstance(item, dict) and name in item
+            }
             error = check.error if check is not None else None
-            at = None if error is None or not error.line else in_string(
-                document, jpointer.child(pointer, "arguments"), item["arguments"], error.line, error.column,
-                first_line=line or 1)
-            inspection.items.append(ItemReport(None if shape == "item" else index,
-                                               pointer if shape != "jsonl" else "", badge, fields, check, verdict,
-                                               displayable(pretty(raw_item, indent)), line, at, refused_by))
+            at = (
+                None
+                if error is None or not error.line
+                else in_string(
+                    document,
+                    jpointer.child(pointer, "arguments"),
+                    item["arguments"],
+                    error.line,
+                    error.column,
+                    first_line=line or 1,
+                )
+            )
+            inspection.items.append(
+                ItemReport(
+                    None if shape == "item" else index,
+                    pointer if shape != "jsonl" else "",
+                    badge,
+                    fields,
+                    check,
+                    verdict,
+                    displayable(pretty(raw_item, indent)),
+                    line,
+                    at,
+                    refused_by,
+                )
+            )
     return inspection
 
 
@@ -353,10 +460,17 @@ def _as_read(source: Document | Sequence[JSONLine], items: list[Any]) -> Journal
         except JournalError:
             return Journal(items)
         # the items this page found (locate_items), or another reading of the shape: those items, as they are
-        return journal if journal.items is items or (journal.shape == "item" and items == journal.items) else \
-            Journal(items)
-    twice = [Duplicate(index, w.pointer, w.line, w.column, w.message) for index, record in enumerate(source)
-             for w in record.document.warnings if w.code == "duplicate_key"]
+        return (
+            journal
+            if journal.items is items or (journal.shape == "item" and items == journal.items)
+            else Journal(items)
+        )
+    twice = [
+        Duplicate(index, w.pointer, w.line, w.column, w.message)
+        for index, record in enumerate(source)
+        for w in record.document.warnings
+        if w.code == "duplicate_key"
+    ]
     return Journal(items, duplicates=twice)
 
 

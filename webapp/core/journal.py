@@ -44,9 +44,17 @@ class JournalError(ValueError):
     :ivar excerpt: for a syntax problem, the offending line and a caret line under the column; else ``""``.
     """
 
-    def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
-                 pointer: str | None = None, code: str = "shape", detail: str | None = None,
-                 excerpt: str = "") -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        pointer: str | None = None,
+        code: str = "shape",
+        detail: str | None = None,
+        excerpt: str = "",
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
@@ -127,8 +135,14 @@ def _from_text(text: str | bytes | bytearray, max_depth: int) -> Journal:
         document = jsontext.parse(bytes(text) if isinstance(text, bytearray) else text, max_depth=max_depth)
     except jsontext.JSONTextError as err:
         if err.code != "extra_data":
-            raise JournalError(f"line {err.line}, column {err.column}: {err.message}", line=err.line,
-                               column=err.column, code=err.code, detail=err.message, excerpt=err.excerpt) from None
+            raise JournalError(
+                f"line {err.line}, column {err.column}: {err.message}",
+                line=err.line,
+                column=err.column,
+                code=err.code,
+                detail=err.message,
+                excerpt=err.excerpt,
+            ) from None
         return _from_lines(text, max_depth)
     return from_value(document.value, document.warnings)
 
@@ -138,16 +152,25 @@ def _from_lines(text: str | bytes | bytearray, max_depth: int) -> Journal:
     try:
         records = jsontext.parse_lines(bytes(text) if isinstance(text, bytearray) else text, max_depth=max_depth)
     except jsontext.JSONTextError as err:
-        raise JournalError(f"JSON Lines, line {err.line}, column {err.column}: {err.message}", line=err.line,
-                           column=err.column, code=err.code, detail=err.message, excerpt=err.excerpt) from None
+        raise JournalError(
+            f"JSON Lines, line {err.line}, column {err.column}: {err.message}",
+            line=err.line,
+            column=err.column,
+            code=err.code,
+            detail=err.message,
+            excerpt=err.excerpt,
+        ) from None
     items = [record.document.value for record in records]
     for record, item in zip(records, items, strict=True):
         if not isinstance(item, dict):
             detail = f"each line must be one item (a JSON object), not {kind_of(item)}"
             raise JournalError(f"JSON Lines, line {record.line}: {detail}", line=record.line, column=1, detail=detail)
-    duplicates = [Duplicate(index, w.pointer, w.line, w.column, w.message)
-                  for index, record in enumerate(records) for w in record.document.warnings
-                  if w.code == "duplicate_key"]
+    duplicates = [
+        Duplicate(index, w.pointer, w.line, w.column, w.message)
+        for index, record in enumerate(records)
+        for w in record.document.warnings
+        if w.code == "duplicate_key"
+    ]
     return Journal(items, None, None, "jsonl", [record.line for record in records], duplicates)
 
 
@@ -167,10 +190,17 @@ def from_value(value: Any, warnings: Iterable[jsontext.JSONWarning] = (), base: 
         if warning.code != "duplicate_key":
             continue
         tokens = jp.split(warning.pointer) if warning.pointer else None  # None: counted, not located
-        if tokens is not None and tokens[:len(prefix)] != prefix:
+        if tokens is not None and tokens[: len(prefix)] != prefix:
             continue  # another member of the request, not this journal
-        journal.duplicates.append(Duplicate(_item_index(tokens, len(prefix), items_at, len(journal.items)),
-                                            warning.pointer, warning.line, warning.column, warning.message))
+        journal.duplicates.append(
+            Duplicate(
+                _item_index(tokens, len(prefix), items_at, len(journal.items)),
+                warning.pointer,
+                warning.line,
+                warning.column,
+                warning.message,
+            )
+        )
     return journal
 
 
@@ -191,7 +221,7 @@ def _item_index(tokens: list[str] | None, start: int, items_at: list[str] | None
     inner = tokens[start:]
     if items_at is None:  # the document is the one item
         return 0 if inner else None
-    if inner[:len(items_at)] != items_at or len(inner) <= len(items_at):
+    if inner[: len(items_at)] != items_at or len(inner) <= len(items_at):
         return None
     token = inner[len(items_at)]
     return int(token) if token.isascii() and token.isdigit() and len(token) < 20 and int(token) < count else None
@@ -201,14 +231,21 @@ def _from_value(value: Any) -> Journal:
     if isinstance(value, list):
         return Journal(value, None, None, "array")
     if not isinstance(value, dict):
-        raise JournalError(f"a journal is a JSON array of items, JSON Lines, a response or a request, "
-                           f"not {kind_of(value)}", pointer="")
+        raise JournalError(
+            f"a journal is a JSON array of items, JSON Lines, a response or a request, not {kind_of(value)}", pointer=""
+        )
     if "messages" in value and "input" not in value and "output" not in value:
-        raise JournalError("this is a Chat Completions request (it has messages); the gate reads Open Responses "
-                           "items: send its input items, a response (output) or a JSON array of items",
-                           pointer="/messages")
-    if (isinstance(value.get("type"), str) and value.get("object") != "response"
-            and not isinstance(value.get("output"), list) and not isinstance(value.get("input"), list)):
+        raise JournalError(
+            "this is a Chat Completions request (it has messages); the gate reads Open Responses "
+            "items: send its input items, a response (output) or a JSON array of items",
+            pointer="/messages",
+        )
+    if (
+        isinstance(value.get("type"), str)
+        and value.get("object") != "response"
+        and not isinstance(value.get("output"), list)
+        and not isinstance(value.get("input"), list)
+    ):
         return Journal([value], None, None, "item")  # a function_call_output's "output" is its result, a string
     if "output" in value and (value.get("object") == "response" or "input" not in value):
         items = value["output"]
@@ -228,8 +265,11 @@ def _from_value(value: Any) -> Journal:
         return Journal(items, _tools(value), value.get("tool_choice"), "request")
     if isinstance(value.get("type"), str):
         return Journal([value], None, None, "item")
-    raise JournalError("this JSON object is not a journal: expected a response (with output), a request "
-                       "(with input) or one item (with type)", pointer="")
+    raise JournalError(
+        "this JSON object is not a journal: expected a response (with output), a request "
+        "(with input) or one item (with type)",
+        pointer="",
+    )
 
 
 def _tools(value: dict) -> list[Any] | None:

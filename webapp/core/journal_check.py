@@ -101,8 +101,8 @@ class JournalCheck:
     tools_problem: ConvertError | None = None  # the pasted tools cannot be read (place named)
     conversion: Conversion | None = None
     report: JournalReport | None = None
-    rows: list[Row] = field(default_factory=list)   # this page's rows
-    matching: int = 0                                # rows after the filter
+    rows: list[Row] = field(default_factory=list)  # this page's rows
+    matching: int = 0  # rows after the filter
     page: int = 1
     pages: int = 1
     types: Counter = field(default_factory=Counter)
@@ -147,8 +147,13 @@ def read_tools(text: str) -> tuple[list[dict] | None, ConvertError | None]:
     try:
         value = jsontext.parse(text).value
     except jsontext.JSONTextError as error:
-        return None, ConvertError(f"tools, line {error.line}, column {error.column}: {error.message}",
-                                  line=error.line, column=error.column, detail=error.message, excerpt=error.excerpt)
+        return None, ConvertError(
+            f"tools, line {error.line}, column {error.column}: {error.message}",
+            line=error.line,
+            column=error.column,
+            detail=error.message,
+            excerpt=error.excerpt,
+        )
     if is_tool_definition(value):
         value = [value]  # one definition, as the Schema page takes it (a field for tools holds no call)
     try:
@@ -164,9 +169,17 @@ def tools_text(text: str) -> tuple[list[dict] | None, str | None]:
     return tools, error.message if error is not None else None
 
 
-def check_conversation(text: str | bytes, *, source: str = "auto", tools: str = "", only_blocking: bool = False,
-                       page: int = 1, page_size: int = PAGE_SIZE, complete_statusless: bool = False,
-                       max_depth: int = jsontext.DEFAULT_MAX_DEPTH) -> JournalCheck:
+def check_conversation(
+    text: str | bytes,
+    *,
+    source: str = "auto",
+    tools: str = "",
+    only_blocking: bool = False,
+    page: int = 1,
+    page_size: int = PAGE_SIZE,
+    complete_statusless: bool = False,
+    max_depth: int = jsontext.DEFAULT_MAX_DEPTH,
+) -> JournalCheck:
     """Convert, gate and summarise a conversation for the page.
 
     :param text: the journal as JSON or JSON Lines text, of any source.
@@ -201,7 +214,7 @@ def check_conversation(text: str | bytes, *, source: str = "auto", tools: str = 
     check.page = min(max(page, 1), check.pages)
     start = (check.page - 1) * page_size
     pasted = _Pasted(text, conversion, max_depth)
-    check.rows = _rows(conversion, check.report, shown[start:start + page_size], pasted.place)  # this page only
+    check.rows = _rows(conversion, check.report, shown[start : start + page_size], pasted.place)  # this page only
     check.texts = pasted.as_written([row.index for row in check.rows])
     check.subset = replayable_subset(conversion, check.report, tool_list, complete_statusless=complete_statusless)
     return check
@@ -221,10 +234,17 @@ def gate(conversion: Conversion, tools: list[dict] | None) -> JournalReport:
 
 def statusless_calls(items: list[Any]) -> list[int]:
     """Indexes of ``function_call`` items with no (or a null) ``status`` whose ``function_call_output`` follows."""
-    answered = {item.get("call_id") for item in items
-                if isinstance(item, dict) and item.get("type") == "function_call_output"}
-    return [i for i, item in enumerate(items) if isinstance(item, dict) and item.get("type") == "function_call"
-            and item.get("status") is None and item.get("call_id") in answered]
+    answered = {
+        item.get("call_id") for item in items if isinstance(item, dict) and item.get("type") == "function_call_output"
+    }
+    return [
+        i
+        for i, item in enumerate(items)
+        if isinstance(item, dict)
+        and item.get("type") == "function_call"
+        and item.get("status") is None
+        and item.get("call_id") in answered
+    ]
 
 
 def _blocks(verdict: Any) -> bool:
@@ -246,8 +266,7 @@ class _Pasted:
                 text = text.decode("utf-8-sig")
             except UnicodeDecodeError:
                 text = None
-        self.text = text.removeprefix("\ufeff") if text is not None and conversion.source == "open_responses" \
-            else None
+        self.text = text.removeprefix("\ufeff") if text is not None and conversion.source == "open_responses" else None
         self._rows: list[str] | None = None
         self._document: jsontext.Document | None = None
 
@@ -289,24 +308,39 @@ class _Pasted:
         the pasted text, (line, column); ``None`` without such an error or a text to point into."""
         error = verdict.verdict.parse_error if verdict.verdict is not None else None
         conversion = self.conversion
-        if error is None or not error.line or self.text is None or not self.placeable \
-                or not isinstance(item.get("arguments"), str) or index >= len(conversion.origins):
+        if (
+            error is None
+            or not error.line
+            or self.text is None
+            or not self.placeable
+            or not isinstance(item.get("arguments"), str)
+            or index >= len(conversion.origins)
+        ):
             return None
         origin = conversion.origins[index]
         try:
             if conversion.lines:  # JSON Lines: the record's own line, its pointer without the record's index
                 line = conversion.lines[int(jp.split(origin)[0])]
                 document = jsontext.parse(self._row(line), max_depth=self.max_depth)
-                return in_string(document, jp.child(jp.join(jp.split(origin)[1:]), "arguments"), item["arguments"],
-                                 error.line, error.column, first_line=line)
-            return in_string(self._whole(), jp.child(origin, "arguments"), item["arguments"], error.line,
-                             error.column)
+                return in_string(
+                    document,
+                    jp.child(jp.join(jp.split(origin)[1:]), "arguments"),
+                    item["arguments"],
+                    error.line,
+                    error.column,
+                    first_line=line,
+                )
+            return in_string(self._whole(), jp.child(origin, "arguments"), item["arguments"], error.line, error.column)
         except (jsontext.JSONTextError, ValueError, IndexError):  # the text is not as converted: no place
             return None
 
 
-def _rows(conversion: Conversion, report: JournalReport, verdicts: list[Any],
-          places: Callable[[int, Any, Any], Position | None] | None = None) -> list[Row]:
+def _rows(
+    conversion: Conversion,
+    report: JournalReport,
+    verdicts: list[Any],
+    places: Callable[[int, Any, Any], Position | None] | None = None,
+) -> list[Row]:
     wanted = {v.index for v in verdicts}
     named: dict[int, list[str]] = {}
     for finding in report.findings:
@@ -315,17 +349,30 @@ def _rows(conversion: Conversion, report: JournalReport, verdicts: list[Any],
     rows = []
     for verdict in verdicts:
         item = conversion.items[verdict.index]
-        rows.append(Row(
-            verdict.index, conversion.where(verdict.index), verdict.type, verdict.call_id,
-            verdict.name, item.get("status") if isinstance(item, dict) else None, verdict.reason, verdict.label,
-            verdict.message, tuple((e.pointer, e.message) for e in verdict.errors),
-            tuple(named.get(verdict.index, ())), verdict.ok, _blocks(verdict),
-            places(verdict.index, item, verdict) if places is not None and isinstance(item, dict) else None))
+        rows.append(
+            Row(
+                verdict.index,
+                conversion.where(verdict.index),
+                verdict.type,
+                verdict.call_id,
+                verdict.name,
+                item.get("status") if isinstance(item, dict) else None,
+                verdict.reason,
+                verdict.label,
+                verdict.message,
+                tuple((e.pointer, e.message) for e in verdict.errors),
+                tuple(named.get(verdict.index, ())),
+                verdict.ok,
+                _blocks(verdict),
+                places(verdict.index, item, verdict) if places is not None and isinstance(item, dict) else None,
+            )
+        )
     return rows
 
 
-def replayable_subset(conversion: Conversion, report: JournalReport, tools: list[dict] | None = None, *,
-                      complete_statusless: bool = False) -> Subset:
+def replayable_subset(
+    conversion: Conversion, report: JournalReport, tools: list[dict] | None = None, *, complete_statusless: bool = False
+) -> Subset:
     """What of the conversation may go to the next provider, and what is left out, with why.
 
     Kept: messages, the calls the gate passes (``ok``) and their outputs, reasoning without provider-sealed
@@ -342,11 +389,19 @@ def replayable_subset(conversion: Conversion, report: JournalReport, tools: list
     if complete_statusless:
         subset.completed = statusless_calls(items)
         if subset.completed:
-            items = [dict(item, status="completed") if i in subset.completed else item
-                     for i, item in enumerate(items)]
-            report = gate(Conversion(conversion.source, conversion.shape, items, conversion.origins,
-                                     conversion.tools, conversion.tool_choice, duplicates=conversion.duplicates),
-                          tools)
+            items = [dict(item, status="completed") if i in subset.completed else item for i, item in enumerate(items)]
+            report = gate(
+                Conversion(
+                    conversion.source,
+                    conversion.shape,
+                    items,
+                    conversion.origins,
+                    conversion.tools,
+                    conversion.tool_choice,
+                    duplicates=conversion.duplicates,
+                ),
+                tools,
+            )
     kept_calls: set[str] = set()
     for verdict in report.items:
         item = items[verdict.index]
@@ -373,8 +428,10 @@ def _left_out(item: Any, verdict: Any, kept_calls: set[str]) -> tuple[str, str] 
         return None
     if kind == "function_call_output":
         if item.get("call_id") not in kept_calls:
-            return "unanswerable", ("its call is not in the subset (refused, unfinished or missing): an output "
-                                    "without its call is refused by the next provider")
+            return "unanswerable", (
+                "its call is not in the subset (refused, unfinished or missing): an output "
+                "without its call is refused by the next provider"
+            )
         return None
     if kind == "reasoning" and item.get("encrypted_content") is not None:
         return "sealed", "reasoning with encrypted_content is sealed by the provider that wrote it"
@@ -383,5 +440,16 @@ def _left_out(item: Any, verdict: Any, kept_calls: set[str]) -> tuple[str, str] 
     return None
 
 
-__all__ = ["PAGE_SIZE", "JournalCheck", "Row", "LeftOut", "Subset", "check_conversation", "gate",
-           "replayable_subset", "statusless_calls", "read_tools", "tools_text"]
+__all__ = [
+    "PAGE_SIZE",
+    "JournalCheck",
+    "Row",
+    "LeftOut",
+    "Subset",
+    "check_conversation",
+    "gate",
+    "replayable_subset",
+    "statusless_calls",
+    "read_tools",
+    "tools_text",
+]

@@ -46,9 +46,22 @@ from webapp.core.json.text import (
 from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, bundle, compile_schema, known_documents
 
 __all__ = [
-    "MAX_ERRORS_SHOWN", "MAX_RECORD_ERRORS_SHOWN", "MAX_RECORDS_SHOWN", "MAX_VALUE_CHARS", "PASSING", "REFUSALS",
-    "Check", "ErrorGroup", "ErrorRow", "ParseProblem", "Record", "SchemaProblem", "Taken", "TextWarning",
-    "run_check", "short_json",
+    "MAX_ERRORS_SHOWN",
+    "MAX_RECORD_ERRORS_SHOWN",
+    "MAX_RECORDS_SHOWN",
+    "MAX_VALUE_CHARS",
+    "PASSING",
+    "REFUSALS",
+    "Check",
+    "ErrorGroup",
+    "ErrorRow",
+    "ParseProblem",
+    "Record",
+    "SchemaProblem",
+    "Taken",
+    "TextWarning",
+    "run_check",
+    "short_json",
 ]
 
 #: At most this many errors are listed (all are counted); a huge failing array must not make a huge page.
@@ -70,6 +83,7 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False)
 
 
 # -- what the result pane shows -----------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ParseProblem:
@@ -224,8 +238,9 @@ class Check:
     @property
     def needs(self) -> list[str]:
         """Which inputs are still empty (``"instance"``, ``"schema"``)."""
-        return [name for name, text in (("instance", self.instance_text), ("schema", self.schema_text))
-                if not text.strip()]
+        return [
+            name for name, text in (("instance", self.instance_text), ("schema", self.schema_text)) if not text.strip()
+        ]
 
     @property
     def shown_count(self) -> int:
@@ -269,8 +284,12 @@ class Check:
     @property
     def name_mismatch(self) -> bool:
         """The pasted call names another function than the pasted tool definition."""
-        return (self.call_name is not None and self.schema_taken is not None
-                and self.schema_taken.name is not None and self.schema_taken.name != self.call_name)
+        return (
+            self.call_name is not None
+            and self.schema_taken is not None
+            and self.schema_taken.name is not None
+            and self.schema_taken.name != self.call_name
+        )
 
 
 @dataclass(frozen=True)
@@ -300,8 +319,16 @@ class Record:
 
 # -- the check ---------------------------------------------------------------------------------------------
 
-def run_check(instance_text: str, schema_text: str, *, format_assertion: bool = False,
-              max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: int | None = None, documents_text: str = "") -> Check:
+
+def run_check(
+    instance_text: str,
+    schema_text: str,
+    *,
+    format_assertion: bool = False,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    max_bytes: int | None = None,
+    documents_text: str = "",
+) -> Check:
     """Parse both texts, unwrap them, validate, and collect what the result pane shows.
 
     :param instance_text: the pasted instance: bare arguments, a ``function_call`` item or a Chat Completions
@@ -315,8 +342,12 @@ def run_check(instance_text: str, schema_text: str, *, format_assertion: bool = 
         (:func:`webapp.core.schema.bundle`). Empty: none.
     :return: the :class:`Check`. Never raises for bad input: every problem lands in it.
     """
-    check = Check(instance_text=instance_text, schema_text=schema_text, format_assertion=format_assertion,
-                  documents_text=documents_text)
+    check = Check(
+        instance_text=instance_text,
+        schema_text=schema_text,
+        format_assertion=format_assertion,
+        documents_text=documents_text,
+    )
     limits = {"max_depth": max_depth, "max_bytes": max_bytes}
     instance_doc, as_lines = _parse_instance(check, instance_text, limits)
     schema_doc = _parse_input(check, "schema", schema_text, limits)
@@ -389,8 +420,10 @@ class _SchemaSide:
         if self.documents is not None:
             try:
                 if not isinstance(self.documents.value, (list, dict)):
-                    raise SchemaInvalid("the referenced schemas must be a JSON array of schemas (each with its $id) "
-                                        "or an object of URI -> schema")
+                    raise SchemaInvalid(
+                        "the referenced schemas must be a JSON array of schemas (each with its $id) "
+                        "or an object of URI -> schema"
+                    )
                 schema = bundle(schema, known_documents(self.documents.value, where="referenced schemas"))
             except SchemaInvalid as problem:
                 prepared.problem = SchemaProblem(problem.message, problem.pointer, problem.keyword, None)
@@ -398,13 +431,17 @@ class _SchemaSide:
         try:
             prepared.compiled = compile_schema(schema, format_assertion=self.format_assertion)
         except SchemaInvalid as problem:
-            prepared.problem = SchemaProblem(problem.message, problem.pointer, problem.keyword,
-                                             prepared.locate(problem.pointer or ""))
+            prepared.problem = SchemaProblem(
+                problem.message, problem.pointer, problem.keyword, prepared.locate(problem.pointer or "")
+            )
             return prepared
         prepared.schema = schema
         # Listed even while assertion is off, so the user knows what the toggle would change.
-        prepared.checkable = (prepared.compiled.checked_formats if self.format_assertion
-                              else compile_schema(schema, format_assertion=True).checked_formats)
+        prepared.checkable = (
+            prepared.compiled.checked_formats
+            if self.format_assertion
+            else compile_schema(schema, format_assertion=True).checked_formats
+        )
         prepared.unchecked = _unchecked_formats(schema, prepared.checkable)
         return prepared
 
@@ -421,8 +458,9 @@ def _validate(check: Check, prepared: _Prepared, locate_instance: Locator | None
     try:
         errors = [] if prepared.compiled.is_valid(check.instance) else prepared.compiled.errors(check.instance)
     except SchemaInvalid as problem:  # a catastrophic `pattern` found only while validating (PatternTimeout)
-        check.schema_problem = SchemaProblem(problem.message, problem.pointer, problem.keyword,
-                                             prepared.locate(problem.pointer or ""))
+        check.schema_problem = SchemaProblem(
+            problem.message, problem.pointer, problem.keyword, prepared.locate(problem.pointer or "")
+        )
         return
     check.error_count = len(errors)
     shown = errors[:shown_at_most]
@@ -459,8 +497,7 @@ def _check_records(check: Check, side: _SchemaSide, limits: dict[str, Any]) -> N
     outcomes: list[str] = []
     items: list[tuple[int, int, Any]] = []  # (record number, line, item) of the records that are items
     for line, offset, raw in line_records(check.instance_text):
-        record = _check_record(check, side, limits, line, offset, raw,
-                               detailed=len(check.records) < MAX_RECORDS_SHOWN)
+        record = _check_record(check, side, limits, line, offset, raw, detailed=len(check.records) < MAX_RECORDS_SHOWN)
         if record.check.item is not None:
             items.append((check.record_count, line, record.check.item))
         check.record_count += 1
@@ -498,13 +535,15 @@ def _pair_records(check: Check, items: list[tuple[int, int, Any]], outcomes: lis
             line_verdict = record.check.verdict
             if line_verdict is not None and finding.code not in line_verdict.refused_by:
                 codes = (*line_verdict.refused_by, finding.code)
-                record.check.verdict = replace(line_verdict, refused_by=codes,
-                                               message=refusal_message(line_verdict.verdict, codes))
+                record.check.verdict = replace(
+                    line_verdict, refused_by=codes, message=refusal_message(line_verdict.verdict, codes)
+                )
             check.records[number] = replace(record, outcome=outcomes[number])
 
 
-def _check_record(whole: Check, side: _SchemaSide, limits: dict[str, Any], line: int, offset: int, raw: str, *,
-                  detailed: bool) -> Record:
+def _check_record(
+    whole: Check, side: _SchemaSide, limits: dict[str, Any], line: int, offset: int, raw: str, *, detailed: bool
+) -> Record:
     """One record (the text ``raw`` of line ``line``, starting at character ``offset`` of the whole text) checked
     as a one-value instance; positions moved into the whole text. Not ``detailed``: its outcome only (no places
     looked up)."""
@@ -542,8 +581,9 @@ def _check_record(whole: Check, side: _SchemaSide, limits: dict[str, Any], line:
 def _judge_item(check: Check, schema: Any) -> None:
     """The gate's line for the pasted item against ``schema`` (``None``: none), as every page judges one item."""
     assert check.item is not None
-    check.verdict, findings = check_one(check.item_read or check.item, schema,
-                                        format_assertion=check.format_assertion, tool_name=check.call_name)
+    check.verdict, findings = check_one(
+        check.item_read or check.item, schema, format_assertion=check.format_assertion, tool_name=check.call_name
+    )
     check.findings = [finding.describe(the_item) for finding in findings]
 
 
@@ -578,13 +618,17 @@ def _parse_input(check: Check, source: str, text: str, limits: dict[str, Any]) -
 
 def _warnings(source: str, document: Document, move: Move | None) -> list[TextWarning]:
     """The document's warnings, their line:column moved into the pasted text by ``move`` (``None``: kept)."""
-    return [TextWarning(source, w.code, w.message, w.pointer,
-                        (w.line, w.column) if move is None else move(w.line, w.column))
-            for w in document.warnings]
+    return [
+        TextWarning(
+            source, w.code, w.message, w.pointer, (w.line, w.column) if move is None else move(w.line, w.column)
+        )
+        for w in document.warnings
+    ]
 
 
-def _take_instance(check: Check, document: Document, limits: dict[str, Any],
-                   move: Move | None = None) -> Locator | None:
+def _take_instance(
+    check: Check, document: Document, limits: dict[str, Any], move: Move | None = None
+) -> Locator | None:
     """Decide what the instance is: a pasted call's ``arguments`` (parsed from its string) or the whole text.
 
     Open Responses ``function_call`` items and Chat Completions tool calls are unwrapped (Open Responses
@@ -665,13 +709,23 @@ def _take_schema(document: Document, call_name: str | None) -> _Prepared:
         names = [shape.name for shape in shapes]  # type: ignore[union-attr]
         listed = ", ".join(quote(n) if n else "(unnamed)" for n in names[:10]) + (", …" if len(names) > 10 else "")
         if call_name is None:
-            return _Prepared(problem=SchemaProblem(
-                f"A list of {len(value)} tool definitions ({listed}): paste the whole function_call item so its "
-                "name picks one, or paste one tool definition.", pointer="", position=document.position("")))
+            return _Prepared(
+                problem=SchemaProblem(
+                    f"A list of {len(value)} tool definitions ({listed}): paste the whole function_call item so its "
+                    "name picks one, or paste one tool definition.",
+                    pointer="",
+                    position=document.position(""),
+                )
+            )
         if call_name not in names:
-            return _Prepared(problem=SchemaProblem(
-                f"A list of {len(value)} tool definitions ({listed}) without the called function "
-                f"{quote(call_name)}.", pointer="", position=document.position("")))
+            return _Prepared(
+                problem=SchemaProblem(
+                    f"A list of {len(value)} tool definitions ({listed}) without the called function "
+                    f"{quote(call_name)}.",
+                    pointer="",
+                    position=document.position(""),
+                )
+            )
         index = names.index(call_name)
         value, prefix, of = value[index], f"/{index}", len(value)
     tool: ToolShape | None = tool_shape(value)
@@ -683,18 +737,35 @@ def _take_schema(document: Document, call_name: str | None) -> _Prepared:
         label = f"The {'Chat Completions' if tool.shape == 'nested' else 'Open Responses'} tool definition"
         label += f" {quote(tool.name)}" if tool.name else ""
         if "parameters" not in tool.definition:
-            return _Prepared(taken, SchemaProblem(f"{label} has no \"parameters\": nothing to validate against.",
-                                                  pointer=prefix, position=document.position(prefix)))
+            return _Prepared(
+                taken,
+                SchemaProblem(
+                    f'{label} has no "parameters": nothing to validate against.',
+                    pointer=prefix,
+                    position=document.position(prefix),
+                ),
+            )
         prefix += tool.parameters_pointer
         schema = tool.definition["parameters"]
         if schema is None:
-            return _Prepared(taken, SchemaProblem(f"{label} has \"parameters\": null, so it declares no schema "
-                                                  "to validate against.", pointer=prefix,
-                                                  position=document.position(prefix)))
+            return _Prepared(
+                taken,
+                SchemaProblem(
+                    f'{label} has "parameters": null, so it declares no schema to validate against.',
+                    pointer=prefix,
+                    position=document.position(prefix),
+                ),
+            )
     if not isinstance(schema, (dict, bool)):
-        return _Prepared(taken, SchemaProblem(
-            f"A JSON Schema is an object or a boolean (JSON Schema 2020-12 §4.3.1), not a JSON {json_type(schema)}.",
-            pointer=prefix, position=document.position(prefix)))
+        return _Prepared(
+            taken,
+            SchemaProblem(
+                "A JSON Schema is an object or a boolean (JSON Schema 2020-12 §4.3.1), "
+                f"not a JSON {json_type(schema)}.",
+                pointer=prefix,
+                position=document.position(prefix),
+            ),
+        )
     return _Prepared(taken, schema=schema, locate=Locator(document, prefix))
 
 
@@ -725,8 +796,11 @@ def _instance_places(locate: Locator, errors: list[SchemaError], schema: Any) ->
     missing member (``required``) is placed at the object that lacks it."""
     at = locate.many(error.pointer for error in errors)
     if locate.values:
-        names = [error.pointer for error in errors
-                 if error.keyword in _NAME_KEYWORDS and _value_or_none(schema, error.schema_path) is False]
+        names = [
+            error.pointer
+            for error in errors
+            if error.keyword in _NAME_KEYWORDS and _value_or_none(schema, error.schema_path) is False
+        ]
         if names:
             at.update(replace(locate, values=False).many(names))
     missing = {p: p.rsplit("/", 1)[0] for p, place in at.items() if place is None and p}
@@ -736,16 +810,22 @@ def _instance_places(locate: Locator, errors: list[SchemaError], schema: Any) ->
     return at
 
 
-def _group(errors: list[SchemaError], instance: Any, schema: Any, instance_at: dict[str, Position | None],
-           schema_at: dict[str, Position | None]) -> list[ErrorGroup]:
+def _group(
+    errors: list[SchemaError],
+    instance: Any,
+    schema: Any,
+    instance_at: dict[str, Position | None],
+    schema_at: dict[str, Position | None],
+) -> list[ErrorGroup]:
     """Group errors by instance pointer; groups ordered by their best error, the best match first.
     ``instance_at``/``schema_at``: where each error's pointer and schema location are in the pasted texts."""
     groups: dict[str, ErrorGroup] = {}
     for index, error in enumerate(errors):
         group = groups.get(error.pointer)
         if group is None:
-            group = groups[error.pointer] = ErrorGroup(error.pointer, instance_at[error.pointer],
-                                                       _value_at(instance, error.pointer))
+            group = groups[error.pointer] = ErrorGroup(
+                error.pointer, instance_at[error.pointer], _value_at(instance, error.pointer)
+            )
         label, expected = _expected(schema, error)
         group.rows.append(ErrorRow(error, index == 0, schema_at[error.schema_path], label, expected))
     return list(groups.values())

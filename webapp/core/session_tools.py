@@ -36,8 +36,7 @@ class SessionTools:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"tools": [{"name", "definition"}], "calls": [name | null, ...]}``."""
-        return {"tools": [{"name": name, "definition": tool} for name, tool in self.tools.items()],
-                "calls": self.calls}
+        return {"tools": [{"name": name, "definition": tool} for name, tool in self.tools.items()], "calls": self.calls}
 
 
 def find_tools(texts: Iterable[str], *, max_depth: int = DEFAULT_MAX_DEPTH) -> SessionTools:

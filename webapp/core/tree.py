@@ -18,8 +18,18 @@ from webapp.core.json.show import displayable, json_type
 from webapp.core.json.text import DEFAULT_MAX_DEPTH, parse
 
 __all__ = [
-    "STRING_PREVIEW", "TREE_BUDGET", "TREE_NODE_LIMIT", "TREE_OPEN_DEPTH", "TREE_PAGE", "Num", "TreeNode",
-    "build_tree", "count_nodes", "subtree", "tree_value", "value_kind",
+    "STRING_PREVIEW",
+    "TREE_BUDGET",
+    "TREE_NODE_LIMIT",
+    "TREE_OPEN_DEPTH",
+    "TREE_PAGE",
+    "Num",
+    "TreeNode",
+    "build_tree",
+    "count_nodes",
+    "subtree",
+    "tree_value",
+    "value_kind",
 ]
 
 #: Documents with more values than this get the text view only (no tree): the tree re-reads the document on every
@@ -128,8 +138,15 @@ TREE_OPEN_DEPTH = 2
 STRING_PREVIEW = 300
 
 
-def build_tree(value: Any, pointer: str = "", *, start: int = 0, page: int = TREE_PAGE,
-               budget: int = TREE_BUDGET, open_depth: int = TREE_OPEN_DEPTH) -> TreeNode:
+def build_tree(
+    value: Any,
+    pointer: str = "",
+    *,
+    start: int = 0,
+    page: int = TREE_PAGE,
+    budget: int = TREE_BUDGET,
+    open_depth: int = TREE_OPEN_DEPTH,
+) -> TreeNode:
     """The tree node at ``pointer`` in ``value`` (from :func:`tree_value`) with its children ``start`` …
     ``start + page``; children of those are loaded down to ``open_depth`` levels while ``budget`` nodes last,
     deeper containers come with ``children=None`` (the page fetches them on expand).
@@ -144,23 +161,39 @@ def build_tree(value: Any, pointer: str = "", *, start: int = 0, page: int = TRE
     return _node(node_value, pointer, label, 0, open_depth, start, page, left, in_array)
 
 
-def _node(value: Any, pointer: str, label: str | None, depth: int, open_depth: int, start: int, page: int,
-          left: list[int], in_array: bool = False) -> TreeNode:
+def _node(
+    value: Any,
+    pointer: str,
+    label: str | None,
+    depth: int,
+    open_depth: int,
+    start: int,
+    page: int,
+    left: list[int],
+    in_array: bool = False,
+) -> TreeNode:
     kind = value_kind(value)
     left[0] -= 1
     if kind == "string":
-        return TreeNode(pointer, label, kind, displayable(value[:STRING_PREVIEW]), len(value),
-                        hint=_json_inside(value), in_array=in_array)
+        return TreeNode(
+            pointer,
+            label,
+            kind,
+            displayable(value[:STRING_PREVIEW]),
+            len(value),
+            hint=_json_inside(value),
+            in_array=in_array,
+        )
     if kind == "number":
-        return TreeNode(pointer, label, kind, value.text if isinstance(value, Num) else repr(value),
-                        in_array=in_array)
+        return TreeNode(pointer, label, kind, value.text if isinstance(value, Num) else repr(value), in_array=in_array)
     if kind in ("boolean", "null"):
         return TreeNode(pointer, label, kind, _LITERAL[value], in_array=in_array)
     node = TreeNode(pointer, label, kind, count=len(value), start=start, in_array=in_array)
     if depth > open_depth or left[0] <= 0:
         return node  # children fetched on expand
     pairs: Iterator[tuple[str, Any]] = (
-        iter(value.items()) if isinstance(value, dict) else ((str(i), v) for i, v in enumerate(value)))
+        iter(value.items()) if isinstance(value, dict) else ((str(i), v) for i, v in enumerate(value))
+    )
     children: list[TreeNode] = []
     for index, (name, child) in enumerate(pairs):
         if index < start:
@@ -168,8 +201,19 @@ def _node(value: Any, pointer: str, label: str | None, depth: int, open_depth: i
         if index >= start + page or (left[0] <= 0 and index > start):
             node.next_start = index
             break
-        children.append(_node(child, jpointer.child(pointer, name), displayable(name), depth + 1, open_depth,
-                              0, page, left, kind == "array"))
+        children.append(
+            _node(
+                child,
+                jpointer.child(pointer, name),
+                displayable(name),
+                depth + 1,
+                open_depth,
+                0,
+                page,
+                left,
+                kind == "array",
+            )
+        )
     node.children = children
     return node
 

@@ -33,8 +33,9 @@ _HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_la
 JSON_PREFIXES = ("/api/", "/v1/")
 
 
-def error_body(message: str, type: str = "invalid_request_error", param: str | None = None,
-               code: str | None = None) -> dict[str, Any]:
+def error_body(
+    message: str, type: str = "invalid_request_error", param: str | None = None, code: str | None = None
+) -> dict[str, Any]:
     """Return the one error envelope ``{"error": {"message", "type", "param", "code"}}``."""
     return {"error": {"message": message, "type": type, "param": param, "code": code}}
 
@@ -48,9 +49,16 @@ class ApiError(Exception):
     :param code: a stable machine code (e.g. a gate reason such as ``arguments_schema``).
     """
 
-    def __init__(self, message: str, status: int = 400, *, param: str | None = None,
-                 code: str | None = None, type: str | None = None,
-                 headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        status: int = 400,
+        *,
+        param: str | None = None,
+        code: str | None = None,
+        type: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
@@ -84,8 +92,9 @@ def init_app(app: Flask) -> None:
         allowed = list(getattr(error, "valid_methods", None) or [])
         if status == 405 and allowed:
             path = request.path if len(request.path) <= 200 else request.path[:200] + "…"
-            error.description = (f"The method {request.method} is not allowed on {path}; it answers "
-                                 f"{', '.join(allowed)}.")
+            error.description = (
+                f"The method {request.method} is not allowed on {path}; it answers {', '.join(allowed)}."
+            )
         if wants_json():
             message = error.description or error.name
             if status == 413:
@@ -99,9 +108,11 @@ def init_app(app: Flask) -> None:
         if status == 413:
             limit = ParseLimits.from_config(app.config).max_bytes or 0
             megabytes = f" ({limit / (1 << 20):.3g} MB)" if limit >= 1 << 20 else ""
-            error.description = (f"What you sent is larger than the limit of {limit:,} bytes{megabytes}, so it was "
-                                 "not read. Send less, or start the app with a larger MAX_CONTENT_LENGTH "
-                                 "(FLASK_MAX_CONTENT_LENGTH).")
+            error.description = (
+                f"What you sent is larger than the limit of {limit:,} bytes{megabytes}, so it was "
+                "not read. Send less, or start the app with a larger MAX_CONTENT_LENGTH "
+                "(FLASK_MAX_CONTENT_LENGTH)."
+            )
             if is_partial():  # htmx swaps a 413 into the page's result area (base.html's htmx-config)
                 return render_template("_too_large.html", message=error.description), status
         return render_template("error.html", error=error), status, headers
@@ -111,6 +122,5 @@ def init_app(app: Flask) -> None:
         # A bug of ours: log it with its traceback, answer in the route's own language.
         app.logger.exception("unhandled error on %s", request.path)
         if wants_json():
-            return ApiError("The server failed on this request; it is logged.", 500,
-                            code="server_error").to_response()
+            return ApiError("The server failed on this request; it is logged.", 500, code="server_error").to_response()
         return render_template("error.html", error=None), 500

@@ -52,7 +52,7 @@ class Upload(NamedTuple):
             self.data.decode("utf-8")
         except UnicodeDecodeError as err:
             shown = self.text()
-            before = self.data[:err.start].decode("utf-8", "replace").removeprefix("\ufeff")
+            before = self.data[: err.start].decode("utf-8", "replace").removeprefix("\ufeff")
             line, column = line_col(shown, len(before))
             replaced = shown.count("\ufffd") - self.data.decode("utf-8", "ignore").count("\ufffd")
             return Undecodable(self.data[err.start], err.start, line, column, replaced)

@@ -42,8 +42,9 @@ class ParseLimits:
         :raises ValueError: a limit that is not a positive whole number (naming the setting), so a misconfigured
             app fails loudly instead of parsing without the limit.
         """
-        return cls(_positive(config, "JSON_MAX_DEPTH", DEFAULT_MAX_DEPTH),
-                   _positive(config, "MAX_CONTENT_LENGTH", None))
+        return cls(
+            _positive(config, "JSON_MAX_DEPTH", DEFAULT_MAX_DEPTH), _positive(config, "MAX_CONTENT_LENGTH", None)
+        )
 
     @property
     def parse_options(self) -> dict[str, Any]:

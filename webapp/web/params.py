@@ -29,8 +29,12 @@ def int_param(name: str, *, default: int, minimum: int, maximum: int) -> int:
     value = int(raw) if _DIGITS.fullmatch(raw) else None
     if value is None or not minimum <= value <= maximum:
         shown = raw if len(raw) <= 40 else raw[:40] + "…"
-        raise ApiError(f"{name}: expected an integer from {minimum} to {maximum}, got {shown!r}.", 400,
-                       param=name, code="invalid_value")
+        raise ApiError(
+            f"{name}: expected an integer from {minimum} to {maximum}, got {shown!r}.",
+            400,
+            param=name,
+            code="invalid_value",
+        )
     return value
 
 
@@ -42,6 +46,10 @@ def choice_param(name: str, choices: tuple[str, ...], *, default: str) -> str:
     raw = request.args.get(name, default)
     if raw not in choices:
         shown = raw if len(raw) <= 40 else raw[:40] + "…"
-        raise ApiError(f"{name}: expected {' or '.join(repr(c) for c in choices)}, got {shown!r}.", 400,
-                       param=name, code="invalid_value")
+        raise ApiError(
+            f"{name}: expected {' or '.join(repr(c) for c in choices)}, got {shown!r}.",
+            400,
+            param=name,
+            code="invalid_value",
+        )
     return raw

@@ -48,16 +48,18 @@ SAME_ORIGIN_FETCHES = frozenset({"same-origin", "none"})
 SERVER_NAME = "openresponses-inspector"
 
 HEADERS = secure.Secure(
-    csp=(secure.ContentSecurityPolicy()
-         .default_src("'self'")
-         .script_src("'self'")
-         .style_src("'self'")
-         .img_src("'self'", "data:")  # the empty favicon of base.html is a data: URL
-         .connect_src("'self'")
-         .object_src("'none'")
-         .base_uri("'none'")
-         .form_action("'self'")
-         .frame_ancestors("'none'")),
+    csp=(
+        secure.ContentSecurityPolicy()
+        .default_src("'self'")
+        .script_src("'self'")
+        .style_src("'self'")
+        .img_src("'self'", "data:")  # the empty favicon of base.html is a data: URL
+        .connect_src("'self'")
+        .object_src("'none'")
+        .base_uri("'none'")
+        .form_action("'self'")
+        .frame_ancestors("'none'")
+    ),
     xcto=secure.XContentTypeOptions().nosniff(),
     xfo=secure.XFrameOptions().deny(),  # frame-ancestors for browsers that predate it
     # Not no-referrer: under it a browser sends "Origin: null" on the pages' own form posts.
@@ -84,7 +86,7 @@ def host_name(host: str) -> str:
     """``Host`` header value → its name without port, lower case: ``[::1]:5000`` → ``[::1]``."""
     host = host.strip().lower()
     if host.startswith("["):
-        return host[:host.find("]") + 1] if "]" in host else host
+        return host[: host.find("]") + 1] if "]" in host else host
     return host.rpartition(":")[0] if ":" in host else host
 
 
@@ -102,9 +104,13 @@ def check_host() -> None:
     if "*" in hosts or host_name(raw) in hosts:
         return
     shown = raw[:100] if raw.isprintable() else repr(raw[:100])
-    _refuse(400, f"Host {shown!r} does not name this server, so it is not answered (a page of another site "
-                 "may have re-pointed its name here). Use http://127.0.0.1, or add the name to ALLOWED_HOSTS "
-                 "(FLASK_ALLOWED_HOSTS).", "untrusted_host")
+    _refuse(
+        400,
+        f"Host {shown!r} does not name this server, so it is not answered (a page of another site "
+        "may have re-pointed its name here). Use http://127.0.0.1, or add the name to ALLOWED_HOSTS "
+        "(FLASK_ALLOWED_HOSTS).",
+        "untrusted_host",
+    )
 
 
 def limit_chunked_body() -> None:
@@ -155,15 +161,21 @@ def refuse_cross_site() -> None:
     fetch_site = request.headers.get("Sec-Fetch-Site")
     if fetch_site is not None:  # set by the browser itself, never by a page: it decides when present
         if fetch_site not in SAME_ORIGIN_FETCHES:
-            _refuse(403, f"This form was sent from another site (Sec-Fetch-Site: {fetch_site[:40]}), so it is "
-                         "refused: only this app's own pages may post to it. Open the page here and send it again.",
-                    "cross_site_request")
+            _refuse(
+                403,
+                f"This form was sent from another site (Sec-Fetch-Site: {fetch_site[:40]}), so it is "
+                "refused: only this app's own pages may post to it. Open the page here and send it again.",
+                "cross_site_request",
+            )
         return
     origin = request.headers.get("Origin")  # browsers without Fetch Metadata
     if origin is not None and origin.partition("://")[2].lower() != request.host.lower():
-        _refuse(403, f"This form was sent from another origin ({origin[:100]!r}), so it is refused: only this "
-                     "app's own pages may post to it. Open the page here and send it again.",
-                "cross_site_request")
+        _refuse(
+            403,
+            f"This form was sent from another origin ({origin[:100]!r}), so it is refused: only this "
+            "app's own pages may post to it. Open the page here and send it again.",
+            "cross_site_request",
+        )
 
 
 def require_json_media_type() -> None:

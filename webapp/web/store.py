@@ -59,8 +59,10 @@ class MissingResponse(LookupError):
         if response_id == requested:
             message = f"no stored response with id {response_id!r}"
         else:
-            message = (f"response {requested!r} continues {response_id!r}, which is no longer stored, "
-                       "so its conversation cannot be replayed")
+            message = (
+                f"response {requested!r} continues {response_id!r}, which is no longer stored, "
+                "so its conversation cannot be replayed"
+            )
         super().__init__(message)
 
 
@@ -115,8 +117,10 @@ class ResponseStore:
         if path == ":memory:":
             with ResponseStore._lock:
                 ResponseStore._counter += 1
-                self._target, self._uri = f"file:responses-{id(self)}-{ResponseStore._counter}" \
-                                          "?mode=memory&cache=shared", True
+                self._target, self._uri = (
+                    f"file:responses-{id(self)}-{ResponseStore._counter}?mode=memory&cache=shared",
+                    True,
+                )
             self._keeper = sqlite3.connect(self._target, uri=True, check_same_thread=False)
         else:
             self._target, self._uri = path, False
@@ -161,16 +165,26 @@ class ResponseStore:
         """Store a response with its input items (each should carry an ``id``; see
         ``openresponses.stored_input_item``). Saving the same id again replaces it."""
         rows = [(body["id"], "input", i, item.get("id"), json.dumps(item)) for i, item in enumerate(input_items)]
-        rows += [(body["id"], "output", i, item.get("id"), json.dumps(item))
-                 for i, item in enumerate(body.get("output") or [])]
+        rows += [
+            (body["id"], "output", i, item.get("id"), json.dumps(item))
+            for i, item in enumerate(body.get("output") or [])
+        ]
         with self._write_lock, self._connect() as db:
             db.execute("DELETE FROM responses WHERE id = ?", (body["id"],))
-            db.execute("INSERT INTO responses (id, created_at, previous_response_id, session_key, body) "
-                       "VALUES (?, ?, ?, ?, ?)",
-                       (body["id"], body.get("created_at", 0), body.get("previous_response_id"), session_key,
-                        json.dumps(body)))
-            db.executemany("INSERT INTO items (response_id, source, position, item_id, body) VALUES (?, ?, ?, ?, ?)",
-                           rows)
+            db.execute(
+                "INSERT INTO responses (id, created_at, previous_response_id, session_key, body) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (
+                    body["id"],
+                    body.get("created_at", 0),
+                    body.get("previous_response_id"),
+                    session_key,
+                    json.dumps(body),
+                ),
+            )
+            db.executemany(
+                "INSERT INTO items (response_id, source, position, item_id, body) VALUES (?, ?, ?, ?, ?)", rows
+            )
 
     def get(self, response_id: str) -> StoredResponse | None:
         """The stored response, or ``None``. The response and its items are read in one transaction, so a
@@ -180,8 +194,9 @@ class ResponseStore:
             row = db.execute("SELECT body, session_key FROM responses WHERE id = ?", (response_id,)).fetchone()
             if row is None:
                 return None
-            items = db.execute("SELECT body FROM items WHERE response_id = ? AND source = 'input' "
-                               "ORDER BY position", (response_id,)).fetchall()
+            items = db.execute(
+                "SELECT body FROM items WHERE response_id = ? AND source = 'input' ORDER BY position", (response_id,)
+            ).fetchall()
         return StoredResponse(json.loads(row[0]), [json.loads(r[0]) for r in items], row[1])
 
     def delete(self, response_id: str) -> bool:
@@ -197,19 +212,26 @@ class ResponseStore:
 
         :raises MissingResponse: the response, or one of its ancestors, is not stored.
         """
-        walk = ("WITH RECURSIVE chain (id, depth) AS (SELECT ?, 0 UNION ALL "
-                "SELECT responses.previous_response_id, chain.depth + 1 FROM chain "
-                "JOIN responses ON responses.id = chain.id "
-                "WHERE responses.previous_response_id IS NOT NULL AND chain.depth + 1 < ?) ")
+        walk = (
+            "WITH RECURSIVE chain (id, depth) AS (SELECT ?, 0 UNION ALL "
+            "SELECT responses.previous_response_id, chain.depth + 1 FROM chain "
+            "JOIN responses ON responses.id = chain.id "
+            "WHERE responses.previous_response_id IS NOT NULL AND chain.depth + 1 < ?) "
+        )
         with self._connect() as db:
             db.execute("BEGIN")
-            links = db.execute(walk + "SELECT chain.id, responses.body, responses.session_key FROM chain "
-                               "LEFT JOIN responses ON responses.id = chain.id ORDER BY chain.depth",
-                               (response_id, MAX_CHAIN)).fetchall()
+            links = db.execute(
+                walk + "SELECT chain.id, responses.body, responses.session_key FROM chain "
+                "LEFT JOIN responses ON responses.id = chain.id ORDER BY chain.depth",
+                (response_id, MAX_CHAIN),
+            ).fetchall()
             inputs: dict[str, list[dict[str, Any]]] = {}
-            for owner, body in db.execute(walk + "SELECT items.response_id, items.body FROM chain "
-                                          "JOIN items ON items.response_id = chain.id AND items.source = 'input' "
-                                          "ORDER BY chain.depth, items.position", (response_id, MAX_CHAIN)):
+            for owner, body in db.execute(
+                walk + "SELECT items.response_id, items.body FROM chain "
+                "JOIN items ON items.response_id = chain.id AND items.source = 'input' "
+                "ORDER BY chain.depth, items.position",
+                (response_id, MAX_CHAIN),
+            ):
                 inputs.setdefault(owner, []).append(json.loads(body))
         chain: list[StoredResponse] = []
         for link_id, body, session_key in links:
@@ -222,9 +244,11 @@ class ResponseStore:
     def find_item(self, item_id: str) -> dict[str, Any] | None:
         """The most recently stored item with this ``id`` (input or output), for ``item_reference``."""
         with self._connect() as db:
-            row = db.execute("SELECT items.body FROM items JOIN responses ON responses.id = items.response_id "
-                             "WHERE item_id = ? ORDER BY responses.seq DESC, items.source DESC LIMIT 1",
-                             (item_id,)).fetchone()
+            row = db.execute(
+                "SELECT items.body FROM items JOIN responses ON responses.id = items.response_id "
+                "WHERE item_id = ? ORDER BY responses.seq DESC, items.source DESC LIMIT 1",
+                (item_id,),
+            ).fetchone()
         return json.loads(row[0]) if row else None
 
     def session_items(self, session_key: str, *, limit: int = 100, offset: int = 0) -> list[SessionItem]:
@@ -235,5 +259,6 @@ class ResponseStore:
                 "SELECT items.response_id, items.source, items.position, items.body FROM items "
                 "JOIN responses ON responses.id = items.response_id WHERE responses.session_key = ? "
                 "ORDER BY responses.seq, items.source, items.position LIMIT ? OFFSET ?",
-                (session_key, limit, offset)).fetchall()
+                (session_key, limit, offset),
+            ).fetchall()
         return [SessionItem(r[0], r[1], r[2], json.loads(r[3])) for r in rows]

@@ -29,9 +29,23 @@ from webapp.core.items import tool_shape
 from webapp.core.json import text as jsontext
 from webapp.core.json.show import kind_of
 
-__all__ = ["SOURCES", "NOTE_CODES", "Conversion", "ConvertError", "Note", "convert", "convert_text", "detect",
-           "display_path", "is_other_provider_tool", "is_tool_definition", "tools_from", "as_journal",
-           "read_journal", "placed"]
+__all__ = [
+    "SOURCES",
+    "NOTE_CODES",
+    "Conversion",
+    "ConvertError",
+    "Note",
+    "convert",
+    "convert_text",
+    "detect",
+    "display_path",
+    "is_other_provider_tool",
+    "is_tool_definition",
+    "tools_from",
+    "as_journal",
+    "read_journal",
+    "placed",
+]
 
 _CONVERTERS = {"chat_completions": chat_completions, "anthropic": anthropic, "gemini": gemini}
 
@@ -59,9 +73,11 @@ def detect(value: Any) -> tuple[str, bool]:
         return "chat_completions", False
     if claude:
         return "anthropic", False
-    raise ConvertError("not a conversation this tool knows: expected Open Responses items (an array, JSON Lines, a "
-                       "response or a request), a Chat Completions request/response/messages, an Anthropic "
-                       "Messages request/response/messages or a Gemini request/response/contents")
+    raise ConvertError(
+        "not a conversation this tool knows: expected Open Responses items (an array, JSON Lines, a "
+        "response or a request), a Chat Completions request/response/messages, an Anthropic "
+        "Messages request/response/messages or a Gemini request/response/contents"
+    )
 
 
 def convert(value: Any, source: str = "auto") -> Conversion:
@@ -82,13 +98,19 @@ def convert(value: Any, source: str = "auto") -> Conversion:
     else:
         conversion = _CONVERTERS[source].convert(value)
     if ambiguous:
-        conversion.notes.insert(0, Note("ambiguous_source", "these messages read the same in Chat Completions, "
-                                        "Anthropic and Open Responses: read as Chat Completions", ""))
+        conversion.notes.insert(
+            0,
+            Note(
+                "ambiguous_source",
+                "these messages read the same in Chat Completions, "
+                "Anthropic and Open Responses: read as Chat Completions",
+                "",
+            ),
+        )
     return conversion
 
 
-def convert_text(text: str | bytes, source: str = "auto", *, max_depth: int = jsontext.DEFAULT_MAX_DEPTH
-                 ) -> Conversion:
+def convert_text(text: str | bytes, source: str = "auto", *, max_depth: int = jsontext.DEFAULT_MAX_DEPTH) -> Conversion:
     """Parse ``text`` (JSON, or JSON Lines of items or of messages) and :func:`convert` it.
 
     For JSON Lines, :attr:`Conversion.lines` gives each record's line, so places read ``line 4, tool_calls[0]``;
@@ -118,8 +140,11 @@ def _is_open_responses(value: Any) -> bool:
     if isinstance(value, list):
         # typed items, possibly with EasyInputMessages ({role, content} without type), none another provider's
         typed = [v for v in value if isinstance(v, dict) and isinstance(v.get("type"), str)]
-        return (len(typed) == len(value) or bool(typed)) and not any(_provider_piece(v) for v in typed) and all(
-            isinstance(v, dict) and (isinstance(v.get("type"), str) or _easy_message(v)) for v in value)
+        return (
+            (len(typed) == len(value) or bool(typed))
+            and not any(_provider_piece(v) for v in typed)
+            and all(isinstance(v, dict) and (isinstance(v.get("type"), str) or _easy_message(v)) for v in value)
+        )
     if not isinstance(value, dict) or _provider_piece(value):
         return False
     if value.get("object") == "response" or ("output" in value and "choices" not in value):
@@ -133,14 +158,20 @@ def _is_open_responses(value: Any) -> bool:
 
 def _easy_message(value: dict) -> bool:
     """An Open Responses EasyInputMessage: ``{role, content}`` with text content (no provider-only members)."""
-    return (value.get("role") in ("user", "assistant", "system", "developer") and isinstance(value.get("content"), str)
-            and not {"tool_calls", "function_call", "tool_call_id", "parts"} & value.keys())
+    return (
+        value.get("role") in ("user", "assistant", "system", "developer")
+        and isinstance(value.get("content"), str)
+        and not {"tool_calls", "function_call", "tool_call_id", "parts"} & value.keys()
+    )
 
 
 def _provider_piece(value: dict) -> bool:
     """A typed object that is another provider's (an Anthropic block, a Chat Completions tool call, a message)."""
-    return (anthropic.is_block(value) or chat_completions.is_tool_call(value)
-            or (value.get("type") == "message" and "stop_reason" in value))
+    return (
+        anthropic.is_block(value)
+        or chat_completions.is_tool_call(value)
+        or (value.get("type") == "message" and "stop_reason" in value)
+    )
 
 
 def _open_responses(value: Any) -> Conversion:
@@ -179,8 +210,9 @@ def _journal_value(journal: journals.Journal) -> Any:
 
 def is_other_provider_tool(value: Any) -> bool:
     """One Anthropic (``{name, input_schema}``) or Gemini (``{functionDeclarations}``) tool definition."""
-    return isinstance(value, dict) and ("input_schema" in value or "functionDeclarations" in value
-                                        or "function_declarations" in value)
+    return isinstance(value, dict) and (
+        "input_schema" in value or "functionDeclarations" in value or "function_declarations" in value
+    )
 
 
 def is_tool_definition(value: Any) -> bool:
@@ -221,12 +253,14 @@ def tools_from(value: Any) -> list[dict]:
 def as_journal(conversion: Conversion) -> journals.Journal:
     """The conversion as a :class:`webapp.core.journal.Journal` for the gate (its tools, tool_choice, and the
     duplicate member names an Open Responses text had)."""
-    return journals.Journal(conversion.items, conversion.tools, conversion.tool_choice, "array", [],
-                            list(conversion.duplicates))
+    return journals.Journal(
+        conversion.items, conversion.tools, conversion.tool_choice, "array", [], list(conversion.duplicates)
+    )
 
 
-def read_journal(value: Any, source: str = "auto", *, max_depth: int = jsontext.DEFAULT_MAX_DEPTH
-                 ) -> tuple[journals.Journal, Conversion | None]:
+def read_journal(
+    value: Any, source: str = "auto", *, max_depth: int = jsontext.DEFAULT_MAX_DEPTH
+) -> tuple[journals.Journal, Conversion | None]:
     """A journal of any source, for the gate: Open Responses shapes are read as they are (:mod:`webapp.core.journal`,
     keeping their own places: ``line 4``, ``output[2]``); another provider's conversation is converted first.
 
@@ -245,11 +279,16 @@ def read_journal(value: Any, source: str = "auto", *, max_depth: int = jsontext.
             if error.code != "shape" or source == "open_responses":
                 raise ConvertError.from_journal(error) from None
         else:
-            if source == "open_responses" or journal.shape not in ("array", "jsonl") or \
-                    _is_open_responses(journal.items) or not journal.items:
+            if (
+                source == "open_responses"
+                or journal.shape not in ("array", "jsonl")
+                or _is_open_responses(journal.items)
+                or not journal.items
+            ):
                 return journal, None
-    conversion = convert_text(value, source, max_depth=max_depth) if isinstance(value, (str, bytes)) \
-        else convert(value, source)
+    conversion = (
+        convert_text(value, source, max_depth=max_depth) if isinstance(value, (str, bytes)) else convert(value, source)
+    )
     return as_journal(conversion), conversion
 
 

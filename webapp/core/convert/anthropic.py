@@ -23,22 +23,37 @@ from webapp.core.convert.base import (
 )
 
 #: Block types only Anthropic writes (the detector's evidence).
-BLOCK_TYPES = ("text", "image", "document", "tool_use", "tool_result", "thinking", "redacted_thinking",
-               "server_tool_use", "web_search_tool_result")
+BLOCK_TYPES = (
+    "text",
+    "image",
+    "document",
+    "tool_use",
+    "tool_result",
+    "thinking",
+    "redacted_thinking",
+    "server_tool_use",
+    "web_search_tool_result",
+)
 SEALED = ("thinking", "redacted_thinking")
 #: ``stop_reason`` values that mean the content was cut.
 CUT_REASONS = ("max_tokens",)
 
 
 def is_block(value: Any) -> bool:
-    return isinstance(value, dict) and isinstance(value.get("type"), str) and (
-        value["type"] in BLOCK_TYPES or value["type"].endswith("_tool_result"))
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("type"), str)
+        and (value["type"] in BLOCK_TYPES or value["type"].endswith("_tool_result"))
+    )
 
 
 def is_message(value: Any) -> bool:
     content = value.get("content") if isinstance(value, dict) else None
-    return (isinstance(value, dict) and value.get("role") in ("user", "assistant")
-            and (isinstance(content, str) or (isinstance(content, list) and all(is_block(b) for b in content))))
+    return (
+        isinstance(value, dict)
+        and value.get("role") in ("user", "assistant")
+        and (isinstance(content, str) or (isinstance(content, list) and all(is_block(b) for b in content)))
+    )
 
 
 def specific(value: Any) -> bool:
@@ -53,8 +68,11 @@ def specific(value: Any) -> bool:
     else:
         messages = value
     return isinstance(messages, list) and any(
-        isinstance(m, dict) and isinstance(m.get("content"), list)
-        and any(is_block(b) and b["type"] != "text" for b in m["content"]) for m in messages)
+        isinstance(m, dict)
+        and isinstance(m.get("content"), list)
+        and any(is_block(b) and b["type"] != "text" for b in m["content"])
+        for m in messages
+    )
 
 
 def looks_like(value: Any) -> bool:
@@ -88,8 +106,13 @@ def convert(value: Any) -> Conversion:
         return conversion
     if value.get("type") == "message":
         conversion = Conversion("anthropic", "response")
-        _content(Builder(conversion), "assistant", value.get("content"), "/content",
-                 cut=value.get("stop_reason") in CUT_REASONS)
+        _content(
+            Builder(conversion),
+            "assistant",
+            value.get("content"),
+            "/content",
+            cut=value.get("stop_reason") in CUT_REASONS,
+        )
         return conversion
     if is_block(value):
         conversion = Conversion("anthropic", "part")
@@ -133,15 +156,23 @@ def _flush(builder: Builder, role: str, run: list[tuple[int, dict]], where: str)
     parts: list[dict] = []
     for _, block in run:
         if block["type"] == "text" and isinstance(block.get("text"), str):
-            parts.append({"type": "output_text" if role == "assistant" else "input_text", "text": block["text"],
-                          **({"annotations": []} if role == "assistant" else {})})
+            parts.append(
+                {
+                    "type": "output_text" if role == "assistant" else "input_text",
+                    "text": block["text"],
+                    **({"annotations": []} if role == "assistant" else {}),
+                }
+            )
         elif block["type"] == "image":
             url = _image_url(block.get("source"))
             if url is not None and role == "user":
                 parts.append({"type": "input_image", "image_url": url})
             else:
-                builder.note("dropped_content", "an image block with no usable source (or from the assistant) was "
-                             "dropped", pointer)
+                builder.note(
+                    "dropped_content",
+                    "an image block with no usable source (or from the assistant) was dropped",
+                    pointer,
+                )
     if parts:
         item: dict[str, Any] = {"type": "message", "role": role, "content": parts}
         if role == "assistant":
@@ -164,16 +195,21 @@ def _block(builder: Builder, block: dict, where: str, *, cut: bool) -> None:
     if kind == "tool_use":
         arguments = block.get("input")
         index = builder.call(block.get("id"), block.get("name"), as_json_string(arguments), where, cut=cut)
-        builder.note("arguments_serialised", "the tool_use input object was written as a JSON string",
-                     f"{where}/input", index)
+        builder.note(
+            "arguments_serialised", "the tool_use input object was written as a JSON string", f"{where}/input", index
+        )
     elif kind == "tool_result":
         index = builder.output(block.get("tool_use_id"), _result_text(builder, block, where), where)
         if block.get("is_error") is True:
-            builder.note("result_is_error", "the tool_result says is_error: the output is the tool's error text",
-                         where, index)
+            builder.note(
+                "result_is_error", "the tool_result says is_error: the output is the tool's error text", where, index
+            )
     elif kind in SEALED:
-        builder.note("sealed_reasoning", f"a {kind} block is sealed by Anthropic (signature): dropped, only "
-                     "Anthropic can take it back", where)
+        builder.note(
+            "sealed_reasoning",
+            f"a {kind} block is sealed by Anthropic (signature): dropped, only Anthropic can take it back",
+            where,
+        )
     elif kind == "server_tool_use" or kind.endswith("_tool_result"):
         builder.namespaced("anthropic", kind, block, where, "server_tool")
     else:
@@ -187,8 +223,12 @@ def _result_text(builder: Builder, block: dict, where: str) -> Any:
     if isinstance(content, list):
         others = [b.get("type") for b in content if not (isinstance(b, dict) and b.get("type") == "text")]
         if others:
-            builder.note("dropped_content", f"blocks {sorted(set(map(str, others)))} inside the tool_result were "
-                         "dropped: the output keeps its text", where)
+            builder.note(
+                "dropped_content",
+                f"blocks {sorted(set(map(str, others)))} inside the tool_result were "
+                "dropped: the output keeps its text",
+                where,
+            )
         return "".join(text_of(content))
     return content
 
@@ -207,6 +247,9 @@ def convert_tools(tools: Any, conversion: Conversion, where: str) -> list[dict] 
             out.append(function_tool(tool.get("name"), tool.get("description"), tool.get("input_schema")))
         else:
             kind = tool.get("type") if isinstance(tool, dict) else None
-            builder.note("hosted_tool", f"tool {i} ({json.dumps(kind)}) is run by Anthropic, not a function tool: "
-                         "left out", f"{where}/{i}")
+            builder.note(
+                "hosted_tool",
+                f"tool {i} ({json.dumps(kind)}) is run by Anthropic, not a function tool: left out",
+                f"{where}/{i}",
+            )
     return out

@@ -47,8 +47,16 @@ class ConvertError(ValueError):
     :ivar excerpt: for a syntax problem, the offending line and a caret line under the column; else ``""``.
     """
 
-    def __init__(self, message: str, pointer: str = "", *, line: int | None = None,
-                 column: int | None = None, detail: str | None = None, excerpt: str = "") -> None:
+    def __init__(
+        self,
+        message: str,
+        pointer: str = "",
+        *,
+        line: int | None = None,
+        column: int | None = None,
+        detail: str | None = None,
+        excerpt: str = "",
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.pointer = pointer
@@ -60,8 +68,14 @@ class ConvertError(ValueError):
     @classmethod
     def from_journal(cls, error: Any) -> ConvertError:
         """The same problem as a :class:`webapp.core.journal.JournalError` (its place, detail and excerpt)."""
-        return cls(error.message, error.pointer or "", line=error.line, column=error.column, detail=error.detail,
-                   excerpt=error.excerpt)
+        return cls(
+            error.message,
+            error.pointer or "",
+            line=error.line,
+            column=error.column,
+            detail=error.detail,
+            excerpt=error.excerpt,
+        )
 
     def __str__(self) -> str:
         return self.message
@@ -84,8 +98,13 @@ class Note:
 
     def as_dict(self, lines: list[int] | None = None) -> dict[str, Any]:
         """The note as JSON; ``lines``: the records' lines when the source was JSON Lines."""
-        return {"index": self.index, "path": display_path(self.pointer, lines), "pointer": self.pointer,
-                "code": self.code, "message": self.message}
+        return {
+            "index": self.index,
+            "path": display_path(self.pointer, lines),
+            "pointer": self.pointer,
+            "code": self.code,
+            "message": self.message,
+        }
 
 
 @dataclass
@@ -121,9 +140,14 @@ class Conversion:
 
     def as_dict(self) -> dict[str, Any]:
         """``{source, shape, items, origins (paths), tools, notes}``: the answer of ``POST /api/convert``."""
-        return {"source": self.source, "shape": self.shape, "items": self.items,
-                "origins": [display_path(o, self.lines) for o in self.origins], "tools": self.tools,
-                "notes": [n.as_dict(self.lines) for n in self.notes]}
+        return {
+            "source": self.source,
+            "shape": self.shape,
+            "items": self.items,
+            "origins": [display_path(o, self.lines) for o in self.origins],
+            "tools": self.tools,
+            "notes": [n.as_dict(self.lines) for n in self.notes],
+        }
 
 
 def display_path(pointer: str, lines: list[int] | None = None) -> str:
@@ -186,17 +210,28 @@ class Builder:
         if role == "assistant":
             content = [{"type": "output_text", "text": t, "annotations": []} for t in texts]
             return self.add({"type": "message", "role": role, "status": "completed", "content": content}, pointer)
-        return self.add({"type": "message", "role": role,
-                         "content": [{"type": "input_text", "text": t} for t in texts]}, pointer)
+        return self.add(
+            {"type": "message", "role": role, "content": [{"type": "input_text", "text": t} for t in texts]}, pointer
+        )
 
     def call(self, call_id: Any, name: Any, arguments: Any, pointer: str, *, cut: bool) -> int:
         """A ``function_call`` item; ``cut`` (the provider says the output was cut) makes it ``incomplete``."""
-        item = {"type": "function_call", "call_id": call_id, "name": name, "arguments": arguments,
-                "status": "incomplete" if cut else "completed"}
+        item = {
+            "type": "function_call",
+            "call_id": call_id,
+            "name": name,
+            "arguments": arguments,
+            "status": "incomplete" if cut else "completed",
+        }
         index = self.add(item, pointer)
         if cut:
-            self.note("cut_off", f"the call {json.dumps(name, ensure_ascii=False)} was cut off by the provider's "
-                      "output limit: incomplete, it must never run", pointer, index)
+            self.note(
+                "cut_off",
+                f"the call {json.dumps(name, ensure_ascii=False)} was cut off by the provider's "
+                "output limit: incomplete, it must never run",
+                pointer,
+                index,
+            )
         return index
 
     def output(self, call_id: Any, output: Any, pointer: str) -> int:

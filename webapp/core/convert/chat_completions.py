@@ -32,13 +32,20 @@ def looks_like(value: Any) -> bool:
 
 
 def is_message(value: Any) -> bool:
-    return isinstance(value, dict) and value.get("role") in ROLES and (
-        "content" in value or "tool_calls" in value or "function_call" in value)
+    return (
+        isinstance(value, dict)
+        and value.get("role") in ROLES
+        and ("content" in value or "tool_calls" in value or "function_call" in value)
+    )
 
 
 def is_tool_call(value: Any) -> bool:
-    return (isinstance(value, dict) and value.get("type") == "function" and isinstance(value.get("function"), dict)
-            and "id" in value)
+    return (
+        isinstance(value, dict)
+        and value.get("type") == "function"
+        and isinstance(value.get("function"), dict)
+        and "id" in value
+    )
 
 
 def specific(value: Any) -> bool:
@@ -47,7 +54,8 @@ def specific(value: Any) -> bool:
     if isinstance(value, dict) and ("choices" in value or "tool_calls" in value):
         return True
     return isinstance(messages, list) and any(
-        isinstance(m, dict) and (m.get("role") in ("tool", "function") or "tool_calls" in m) for m in messages)
+        isinstance(m, dict) and (m.get("role") in ("tool", "function") or "tool_calls" in m) for m in messages
+    )
 
 
 def convert(value: Any) -> Conversion:
@@ -65,8 +73,7 @@ def convert(value: Any) -> Conversion:
             where = f"/choices/{i}"
             if not isinstance(choice, dict) or not isinstance(choice.get("message"), dict):
                 raise ConvertError(f"{where} must be a choice with a message", where)
-            _message(builder, choice["message"], f"{where}/message",
-                     cut=choice.get("finish_reason") in CUT_REASONS)
+            _message(builder, choice["message"], f"{where}/message", cut=choice.get("finish_reason") in CUT_REASONS)
         return conversion
     if isinstance(value.get("messages"), list):
         conversion = Conversion("chat_completions", "request")
@@ -101,26 +108,41 @@ def _message(builder: Builder, message: dict, where: str, *, cut: bool) -> None:
     if role == "function":  # legacy: answers the last legacy call of that name
         call_id = builder.answer(message.get("name"))
         if call_id is None:
-            builder.note("unpaired_result", f"the legacy function result for {json.dumps(message.get('name'))} "
-                         "answers no function_call before it", where)
+            builder.note(
+                "unpaired_result",
+                f"the legacy function result for {json.dumps(message.get('name'))} answers no function_call before it",
+                where,
+            )
         builder.output(call_id, _output_text(content), where)
         return
     if role == "assistant":
         if isinstance(message.get("refusal"), str):
-            builder.add({"type": "message", "role": "assistant", "status": "completed",
-                         "content": [{"type": "refusal", "refusal": message["refusal"]}]}, where)
+            builder.add(
+                {
+                    "type": "message",
+                    "role": "assistant",
+                    "status": "completed",
+                    "content": [{"type": "refusal", "refusal": message["refusal"]}],
+                },
+                where,
+            )
         builder.message("assistant", text_of(content), where)
         for j, call in enumerate(message.get("tool_calls") or ()):
             _tool_call(builder, call, f"{where}/tool_calls/{j}", cut=cut)
         legacy = message.get("function_call")
         if isinstance(legacy, dict):
             call_id = f"call_legacy_{len(builder.conversion.items)}"
-            index = builder.call(call_id, legacy.get("name"), legacy.get("arguments"), f"{where}/function_call",
-                                 cut=cut)
+            index = builder.call(
+                call_id, legacy.get("name"), legacy.get("arguments"), f"{where}/function_call", cut=cut
+            )
             builder.expect(legacy.get("name"), call_id)
-            builder.note("legacy_function_call", "a legacy function_call has no id: the generated call_id "
-                         f"{call_id} pairs it with the next function result of the same name",
-                         f"{where}/function_call", index)
+            builder.note(
+                "legacy_function_call",
+                "a legacy function_call has no id: the generated call_id "
+                f"{call_id} pairs it with the next function result of the same name",
+                f"{where}/function_call",
+                index,
+            )
         return
     _user_like(builder, role, content, where)
 
@@ -136,8 +158,11 @@ def _user_like(builder: Builder, role: str, content: Any, where: str) -> None:
                 parts.append({"type": "input_image", "image_url": url})
         others = [t for t in dropped if t != "image_url"]
         if others:
-            builder.note("dropped_content", f"content parts {sorted(set(map(str, others)))} have no Open Responses "
-                         "form here and were dropped", where)
+            builder.note(
+                "dropped_content",
+                f"content parts {sorted(set(map(str, others)))} have no Open Responses form here and were dropped",
+                where,
+            )
         if parts:
             builder.add({"type": "message", "role": role, "content": parts}, where)
         return
@@ -146,14 +171,19 @@ def _user_like(builder: Builder, role: str, content: Any, where: str) -> None:
 
 def _tool_call(builder: Builder, call: Any, where: str, *, cut: bool) -> None:
     if not isinstance(call, dict) or not isinstance(call.get("function"), dict):
-        raise ConvertError(f"{where} is not a tool call ({{id, type: \"function\", function: {{name, arguments}}}})",
-                           where)
+        raise ConvertError(
+            f'{where} is not a tool call ({{id, type: "function", function: {{name, arguments}}}})', where
+        )
     function = call["function"]
     arguments = function.get("arguments")
     index = builder.call(call.get("id"), function.get("name"), arguments, where, cut=cut)
     if not isinstance(arguments, str):
-        builder.note("arguments_not_string", "arguments is not a JSON string: kept as given, the gate refuses it "
-                     "(arguments_type)", f"{where}/function/arguments", index)
+        builder.note(
+            "arguments_not_string",
+            "arguments is not a JSON string: kept as given, the gate refuses it (arguments_type)",
+            f"{where}/function/arguments",
+            index,
+        )
 
 
 def _output_text(content: Any) -> Any:
@@ -175,8 +205,14 @@ def convert_tools(tools: Any, conversion: Conversion, where: str) -> list[dict] 
         place = jp.join([*jp.split(where), str(i)])
         function = tool.get("function") if isinstance(tool, dict) else None
         if isinstance(tool, dict) and tool.get("type") == "function" and isinstance(function, dict):
-            out.append(function_tool(function.get("name"), function.get("description"),
-                                     function.get("parameters"), function.get("strict")))
+            out.append(
+                function_tool(
+                    function.get("name"),
+                    function.get("description"),
+                    function.get("parameters"),
+                    function.get("strict"),
+                )
+            )
         elif isinstance(tool, dict) and tool.get("type") == "function" and "name" in tool:
             out.append(tool)  # already flat
         else:

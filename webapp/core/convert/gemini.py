@@ -16,8 +16,15 @@ from typing import Any
 from webapp.core.convert.base import Builder, Conversion, ConvertError, as_json_string, function_tool
 from webapp.core.json import pointer as jp
 
-PART_KEYS = ("text", "functionCall", "functionResponse", "inlineData", "fileData", "executableCode",
-             "codeExecutionResult")
+PART_KEYS = (
+    "text",
+    "functionCall",
+    "functionResponse",
+    "inlineData",
+    "fileData",
+    "executableCode",
+    "codeExecutionResult",
+)
 CUT_REASONS = ("MAX_TOKENS",)
 # Gemini's OpenAPI-subset schemas may spell types in capitals (``"OBJECT"``); JSON Schema types are lower case.
 _TYPES = {"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"}
@@ -28,8 +35,11 @@ def is_part(value: Any) -> bool:
 
 
 def is_content(value: Any) -> bool:
-    return (isinstance(value, dict) and isinstance(value.get("parts"), list)
-            and value.get("role", "user") in ("user", "model", "function", "tool"))
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("parts"), list)
+        and value.get("role", "user") in ("user", "model", "function", "tool")
+    )
 
 
 def looks_like(value: Any) -> bool:
@@ -37,8 +47,13 @@ def looks_like(value: Any) -> bool:
         return bool(value) and all(is_content(c) for c in value)
     if not isinstance(value, dict):
         return False
-    return (isinstance(value.get("contents"), list) or isinstance(value.get("candidates"), list)
-            or is_content(value) or "functionCall" in value or "functionResponse" in value)
+    return (
+        isinstance(value.get("contents"), list)
+        or isinstance(value.get("candidates"), list)
+        or is_content(value)
+        or "functionCall" in value
+        or "functionResponse" in value
+    )
 
 
 def convert(value: Any) -> Conversion:
@@ -56,8 +71,9 @@ def convert(value: Any) -> Conversion:
             where = f"/candidates/{i}"
             if not isinstance(candidate, dict) or not is_content(candidate.get("content")):
                 raise ConvertError(f"{where} must be a candidate with content.parts", where)
-            _content(builder, candidate["content"], f"{where}/content",
-                     cut=candidate.get("finishReason") in CUT_REASONS)
+            _content(
+                builder, candidate["content"], f"{where}/content", cut=candidate.get("finishReason") in CUT_REASONS
+            )
         return conversion
     if isinstance(value.get("contents"), list):
         conversion = Conversion("gemini", "request")
@@ -97,8 +113,11 @@ def _content(builder: Builder, content: dict, where: str, *, cut: bool) -> None:
         if not isinstance(part, dict):
             raise ConvertError(f"{place} is not a part (an object)", place)
         if "thoughtSignature" in part:
-            builder.note("sealed_reasoning", "a thoughtSignature is sealed by Gemini: dropped, only Gemini can take "
-                         "it back", f"{place}/thoughtSignature")
+            builder.note(
+                "sealed_reasoning",
+                "a thoughtSignature is sealed by Gemini: dropped, only Gemini can take it back",
+                f"{place}/thoughtSignature",
+            )
         if isinstance(part.get("text"), str) and part.get("thought") is not True:
             first_text = place if first_text is None else first_text
             texts.append(part["text"])
@@ -122,26 +141,48 @@ def _part(builder: Builder, role: str, part: dict, where: str, *, cut: bool) -> 
             call_id = "call_gemini_" + ("_".join(t for t in jp.split(where) if t.isdigit()) or "0")
             builder.expect(name, call_id)
         index = builder.call(call_id, name, as_json_string(call.get("args", {})), f"{where}/functionCall", cut=cut)
-        builder.note("arguments_serialised", "the functionCall args object was written as a JSON string",
-                     f"{where}/functionCall/args", index)
+        builder.note(
+            "arguments_serialised",
+            "the functionCall args object was written as a JSON string",
+            f"{where}/functionCall/args",
+            index,
+        )
         if generated:
-            builder.note("generated_call_id", f"the functionCall has no id: call_id {call_id} (from its position) "
-                         "pairs it with the next functionResponse of the same name", f"{where}/functionCall", index)
+            builder.note(
+                "generated_call_id",
+                f"the functionCall has no id: call_id {call_id} (from its position) "
+                "pairs it with the next functionResponse of the same name",
+                f"{where}/functionCall",
+                index,
+            )
     elif isinstance(part.get("functionResponse"), dict):
         result = part["functionResponse"]
         call_id = result.get("id")
         if not isinstance(call_id, str) or not call_id:
             call_id = builder.answer(result.get("name"))
             if call_id is None:
-                builder.note("unpaired_result", "this functionResponse has no id and answers no call of the same "
-                             "name before it", f"{where}/functionResponse")
+                builder.note(
+                    "unpaired_result",
+                    "this functionResponse has no id and answers no call of the same name before it",
+                    f"{where}/functionResponse",
+                )
         builder.output(call_id, _response_output(result.get("response")), f"{where}/functionResponse")
     elif isinstance(part.get("inlineData"), dict) and role == "user":
         data = part["inlineData"]
-        builder.add({"type": "message", "role": "user", "content": [{
-            "type": "input_image",
-            "image_url": f"data:{data.get('mimeType', 'application/octet-stream')};base64,{data.get('data', '')}"}]},
-            where)
+        mime_type = data.get("mimeType", "application/octet-stream")
+        builder.add(
+            {
+                "type": "message",
+                "role": "user",
+                "content": [
+                    {
+                        "type": "input_image",
+                        "image_url": f"data:{mime_type};base64,{data.get('data', '')}",
+                    }
+                ],
+            },
+            where,
+        )
     else:
         kind = next((k for k in PART_KEYS if k in part), "part")
         builder.namespaced("gemini", kind, part, where, "server_tool" if "code" in kind.lower() else "unknown_part")
@@ -151,7 +192,7 @@ def _response_output(response: Any) -> Any:
     """Gemini's docs: an ``output`` member is the function's output; ``result`` is common too. A lone one of them
     holding text is the output; any other object is the output as JSON."""
     if isinstance(response, dict) and len(response) == 1:
-        (key, value), = response.items()
+        ((key, value),) = response.items()
         if key in ("output", "result") and isinstance(value, str):
             return value
     return response
@@ -166,11 +207,13 @@ def convert_tools(tools: Any, conversion: Conversion, where: str) -> list[dict] 
     builder = Builder(conversion)
     out = []
     for i, tool in enumerate(tools):
-        declarations = tool.get("functionDeclarations") or tool.get("function_declarations") \
-            if isinstance(tool, dict) else None
+        declarations = (
+            tool.get("functionDeclarations") or tool.get("function_declarations") if isinstance(tool, dict) else None
+        )
         if not isinstance(declarations, list):
-            builder.note("hosted_tool", f"tool {i} has no functionDeclarations (a Gemini-run tool): left out",
-                         f"{where}/{i}")
+            builder.note(
+                "hosted_tool", f"tool {i} has no functionDeclarations (a Gemini-run tool): left out", f"{where}/{i}"
+            )
             continue
         for j, declaration in enumerate(declarations):
             if not isinstance(declaration, dict):
@@ -178,16 +221,21 @@ def convert_tools(tools: Any, conversion: Conversion, where: str) -> list[dict] 
             parameters = declaration.get("parameters") or declaration.get("parametersJsonSchema")
             lowered = _lower_types(parameters)
             if lowered != parameters:
-                builder.note("schema_adjusted", "Gemini's capitalised types (OBJECT, STRING, …) were written as "
-                             "JSON Schema's lower-case types", f"{where}/{i}/functionDeclarations/{j}/parameters")
+                builder.note(
+                    "schema_adjusted",
+                    "Gemini's capitalised types (OBJECT, STRING, …) were written as JSON Schema's lower-case types",
+                    f"{where}/{i}/functionDeclarations/{j}/parameters",
+                )
             out.append(function_tool(declaration.get("name"), declaration.get("description"), lowered))
     return out
 
 
 def _lower_types(schema: Any) -> Any:
     if isinstance(schema, dict):
-        return {k: (v.lower() if k == "type" and isinstance(v, str) and v in _TYPES else _lower_types(v))
-                for k, v in schema.items()}
+        return {
+            k: (v.lower() if k == "type" and isinstance(v, str) and v in _TYPES else _lower_types(v))
+            for k, v in schema.items()
+        }
     if isinstance(schema, list):
         return [_lower_types(v) for v in schema]
     return schema

@@ -26,6 +26,19 @@ from webapp.core.json.text import (
 )
 
 __all__ = [
-    "DEFAULT_MAX_DEPTH", "MAX_SAFE_INTEGER", "NOT_IJSON", "Document", "JSONLine", "JSONTextError", "JSONWarning",
-    "displayable", "json_type", "kind_of", "loads_ijson", "parse", "parse_lines", "quote", "try_loads_ijson",
+    "DEFAULT_MAX_DEPTH",
+    "MAX_SAFE_INTEGER",
+    "NOT_IJSON",
+    "Document",
+    "JSONLine",
+    "JSONTextError",
+    "JSONWarning",
+    "displayable",
+    "json_type",
+    "kind_of",
+    "loads_ijson",
+    "parse",
+    "parse_lines",
+    "quote",
+    "try_loads_ijson",
 ]

@@ -16,8 +16,17 @@ from array import array
 from collections.abc import Callable
 from itertools import accumulate
 
-__all__ = ["STRING_MARK", "join_pieces", "join_strings", "nesting_depth", "neutral_escapes", "outside_strings",
-           "outside_test", "skeleton", "split_strings"]
+__all__ = [
+    "STRING_MARK",
+    "join_pieces",
+    "join_strings",
+    "nesting_depth",
+    "neutral_escapes",
+    "outside_strings",
+    "outside_test",
+    "skeleton",
+    "split_strings",
+]
 
 _BACKSLASHES, _ESCAPED_QUOTE = b"\x01\x01", b"\x01\x02"
 _RESTORE = bytes.maketrans(b"\x01\x02", b'\\"')
@@ -103,8 +112,8 @@ def join_pieces(separator: bytes, pieces: list[bytes], table: bytes | None = Non
         return joined if table is None else joined.translate(table)
     starts = range(0, len(pieces), _CHUNK)
     if table is None:
-        return separator.join([separator.join(pieces[i:i + _CHUNK]) for i in starts])
-    return separator.join([separator.join(pieces[i:i + _CHUNK]).translate(table) for i in starts])
+        return separator.join([separator.join(pieces[i : i + _CHUNK]) for i in starts])
+    return separator.join([separator.join(pieces[i : i + _CHUNK]).translate(table) for i in starts])
 
 
 def nesting_depth(outside: bytes) -> int:

@@ -111,17 +111,31 @@ class OpenContainer(Protocol):
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _DIGITS = re.compile(r"[0-9]*")
 # Characters that look like whitespace or quotes to a person but are not JSON's.
-_FAKE_SPACE = set("\u00a0\u1680\u180e\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b"
-                  "\u2028\u2029\u202f\u205f\u3000\ufeff\x0b\x0c\x85")
+_FAKE_SPACE = set(
+    "\u00a0\u1680\u180e\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u200b"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff\x0b\x0c\x85"
+)
 _SMART_QUOTES = set("\u201c\u201d\u201e\u201f\u2018\u2019\u201a\u201b\u00ab\u00bb\u2033")
 _LITERALS = ("true", "false", "null")
 _WRONG_LITERALS = {
-    "True": "true", "False": "false", "None": "null", "TRUE": "true", "FALSE": "false", "NULL": "null",
-    "Null": "null", "nil": "null", "undefined": "null",
+    "True": "true",
+    "False": "false",
+    "None": "null",
+    "TRUE": "true",
+    "FALSE": "false",
+    "NULL": "null",
+    "Null": "null",
+    "nil": "null",
+    "undefined": "null",
 }
 _NON_FINITE = ("NaN", "Infinity", "-Infinity", "+Infinity", "inf", "-inf", "nan")
-_CONTROL_NAMES = {"\n": ("line break", "\\n"), "\r": ("carriage return", "\\r"), "\t": ("tab", "\\t"),
-                  "\b": ("backspace", "\\b"), "\f": ("form feed", "\\f")}
+_CONTROL_NAMES = {
+    "\n": ("line break", "\\n"),
+    "\r": ("carriage return", "\\r"),
+    "\t": ("tab", "\\t"),
+    "\b": ("backspace", "\\b"),
+    "\f": ("form feed", "\\f"),
+}
 
 
 class Diagnosis:
@@ -145,16 +159,23 @@ class Diagnosis:
 
     # -- the text as a whole ------------------------------------------------------------------------------
     def bom(self) -> JSONTextError:
-        return self.error("bom", "The text starts with a byte order mark (U+FEFF), which is not JSON: remove it (a "
-                          "file read as UTF-8 with BOM must be decoded as utf-8-sig).", 0)
+        return self.error(
+            "bom",
+            "The text starts with a byte order mark (U+FEFF), which is not JSON: remove it (a "
+            "file read as UTF-8 with BOM must be decoded as utf-8-sig).",
+            0,
+        )
 
     def empty(self) -> JSONTextError:
         return self.error("empty", "The text is empty: paste a JSON value.", 0)
 
     def too_deep(self, limit: int, depth: int, pos: int) -> JSONTextError:
         """``text[pos]`` opens nesting level ``depth``, beyond ``limit``."""
-        return self.error("too_deep", f"Nesting deeper than the limit of {limit} levels: this '{self.text[pos]}' "
-                          f"opens level {depth}.", pos)
+        return self.error(
+            "too_deep",
+            f"Nesting deeper than the limit of {limit} levels: this '{self.text[pos]}' opens level {depth}.",
+            pos,
+        )
 
     def truncated(self, stack: list[OpenContainer]) -> JSONTextError:
         """The text ends while ``stack`` (outermost first) is open, or before any value when it is empty."""
@@ -163,8 +184,11 @@ class Diagnosis:
             return self.error("truncated", "The text ends where a value is expected.", end)
         frame = stack[-1]
         kind, want = ("object", "}") if frame.is_object else ("array", "]")
-        more = f" ({len(stack) - 1} more enclosing level{'s' if len(stack) > 2 else ''} also unclosed)" \
-            if len(stack) > 1 else ""
+        more = (
+            f" ({len(stack) - 1} more enclosing level{'s' if len(stack) > 2 else ''} also unclosed)"
+            if len(stack) > 1
+            else ""
+        )
         tail = self.text[:end].rstrip()[-1:]
         if tail == ":":
             detail = "after ':' — the member's value is missing"
@@ -180,23 +204,34 @@ class Diagnosis:
         if known:
             return known
         end_line, end_col = self.lines.line_col(content_end(self.text[:pos]))
-        return self.error("extra_data", f"Extra data after the JSON value, which ended at line {end_line}, column "
-                          f"{end_col}: a JSON text holds one value. For several, put them in an array (or use JSON "
-                          "Lines, one per line).", pos)
+        return self.error(
+            "extra_data",
+            f"Extra data after the JSON value, which ended at line {end_line}, column "
+            f"{end_col}: a JSON text holds one value. For several, put them in an array (or use JSON "
+            "Lines, one per line).",
+            pos,
+        )
 
     # -- structure ----------------------------------------------------------------------------------------
     def trailing_comma(self, comma: int, closer: str) -> JSONTextError:
         """The comma at ``comma`` is followed by ``closer`` (``}`` or ``]``)."""
         kind, what = ("object", "member") if closer == "}" else ("array", "element")
-        return self.error("trailing_comma", f"Trailing comma before the end of the {kind}: JSON allows no comma "
-                          f"after the last {what}; remove it.", comma)
+        return self.error(
+            "trailing_comma",
+            f"Trailing comma before the end of the {kind}: JSON allows no comma after the last {what}; remove it.",
+            comma,
+        )
 
     def mismatched_bracket(self, pos: int, frame: OpenContainer) -> JSONTextError:
         """``text[pos]`` closes the other kind of container than ``frame``."""
         kind, want = ("object", "}") if frame.is_object else ("array", "]")
-        return self.error("mismatched_bracket", f"'{self.text[pos]}' does not close the {kind} opened at "
-                          f"{self._opened(frame)}: expected '{want}' (or ',' before the next "
-                          f"{'member' if frame.is_object else 'element'}).", pos)
+        return self.error(
+            "mismatched_bracket",
+            f"'{self.text[pos]}' does not close the {kind} opened at "
+            f"{self._opened(frame)}: expected '{want}' (or ',' before the next "
+            f"{'member' if frame.is_object else 'element'}).",
+            pos,
+        )
 
     def after_child(self, pos: int, frame: OpenContainer) -> JSONTextError:
         """Explain what follows a member value or array element when it is neither ',' nor the closing bracket."""
@@ -205,9 +240,13 @@ class Diagnosis:
             return known
         want, what = ("}", "member") if frame.is_object else ("]", "element")
         kind = "object" if frame.is_object else "array"
-        return self.error("missing_comma", f"Expected ',' or '{want}' after the {what}, found "
-                          f"{describe(self.text[pos])}: is a comma missing? (the {kind} opened at "
-                          f"{self._opened(frame)})", pos)
+        return self.error(
+            "missing_comma",
+            f"Expected ',' or '{want}' after the {what}, found "
+            f"{describe(self.text[pos])}: is a comma missing? (the {kind} opened at "
+            f"{self._opened(frame)})",
+            pos,
+        )
 
     def bad_name(self, pos: int) -> JSONTextError:
         """Explain the character at ``pos`` where a member name should start."""
@@ -217,24 +256,33 @@ class Diagnosis:
             return known
         c = text[pos]
         if c == "'":
-            return self.error("single_quote", "Single-quoted member name: JSON member names use double quotes "
-                              "(\").", pos)
+            return self.error(
+                "single_quote", 'Single-quoted member name: JSON member names use double quotes (").', pos
+            )
         word = _WORD.match(text, pos) or re.compile(r"[0-9A-Za-z_$-]+").match(text, pos)
         if word:
-            return self.error("unquoted_key", f"Unquoted member name {word.group()}: JSON member names are "
-                              f"double-quoted strings (\"{word.group()}\").", pos)
-        return self.error("unexpected_token", f"Unexpected {describe(c)}: expected a member name in double "
-                          "quotes.", pos)
+            return self.error(
+                "unquoted_key",
+                f'Unquoted member name {word.group()}: JSON member names are double-quoted strings ("{word.group()}").',
+                pos,
+            )
+        return self.error(
+            "unexpected_token", f"Unexpected {describe(c)}: expected a member name in double quotes.", pos
+        )
 
     def after_name(self, name: str, colon: int) -> JSONTextError:
         """The member name ``name`` is followed by something other than ':' at ``colon`` (or by the end)."""
         if colon >= len(self.text):
-            return self.error("truncated", f"The text ends after the member name {quote(name)}: expected ':' and "
-                              "its value.", content_end(self.text))
+            return self.error(
+                "truncated",
+                f"The text ends after the member name {quote(name)}: expected ':' and its value.",
+                content_end(self.text),
+            )
         ch = self.text[colon]
         hint = " (JSON uses ':', not '=')" if ch == "=" else ""
-        return self.error("missing_colon", f"Expected ':' after the member name {quote(name)}, found "
-                          f"{describe(ch)}{hint}.", colon)
+        return self.error(
+            "missing_colon", f"Expected ':' after the member name {quote(name)}, found {describe(ch)}{hint}.", colon
+        )
 
     def bad_value(self, pos: int, stack: list[OpenContainer]) -> JSONTextError:
         """Explain the character at ``pos`` where a value should start (``stack``: the open containers)."""
@@ -245,7 +293,7 @@ class Diagnosis:
         c = text[pos]
         context = _value_context(text, pos, bool(stack))
         if c == "'":
-            return self.error("single_quote", "Single-quoted string: JSON strings use double quotes (\").", pos)
+            return self.error("single_quote", 'Single-quoted string: JSON strings use double quotes (").', pos)
         word = _WORD.match(text, pos) or re.compile(r"[+-]?[A-Za-z]+").match(text, pos)
         if word:
             w = word.group()
@@ -254,43 +302,63 @@ class Diagnosis:
             if w in _WRONG_LITERALS:
                 return self.error("invalid_literal", f"{w} is not a JSON value: write {_WRONG_LITERALS[w]}.", pos)
             if w.lower() in _LITERALS:
-                return self.error("invalid_literal", f"{w} is not a JSON value: literals are lower-case "
-                                  f"({w.lower()}).", pos)
-            return self.error("unquoted_string", f"Unquoted text {quote(shorten(w))}: JSON strings need "
-                              "double quotes.", pos)
+                return self.error(
+                    "invalid_literal", f"{w} is not a JSON value: literals are lower-case ({w.lower()}).", pos
+                )
+            return self.error(
+                "unquoted_string", f"Unquoted text {quote(shorten(w))}: JSON strings need double quotes.", pos
+            )
         if c == "+":
-            return self.error("invalid_number", "A number can't start with '+': JSON numbers have no plus sign.",
-                              pos)
+            return self.error("invalid_number", "A number can't start with '+': JSON numbers have no plus sign.", pos)
         if c == ".":
             return self.error("invalid_number", "A number can't start with '.': write 0.5, not .5.", pos)
         if c in ",}]":
             return self.error("missing_value", f"Expected a value {context}, found {describe(c)}.", pos)
-        return self.error("unexpected_token", f"Unexpected {describe(c)} {context}: expected a value (object, "
-                          "array, string, number, true, false or null).", pos)
+        return self.error(
+            "unexpected_token",
+            f"Unexpected {describe(c)} {context}: expected a value (object, "
+            "array, string, number, true, false or null).",
+            pos,
+        )
 
     def common(self, pos: int) -> JSONTextError | None:
         """Mistakes that read the same wherever they appear: comments, smart quotes, fake whitespace."""
         text = self.text
         c = text[pos]
-        if c == "/" and text[pos + 1:pos + 2] in ("/", "*"):
+        if c == "/" and text[pos + 1 : pos + 2] in ("/", "*"):
             style = "//" if text[pos + 1] == "/" else "/* */"
-            return self.error("comment", f"Comment ({style}): JSON has no comments; remove it (JSONC and JSON5 "
-                              "allow comments, JSON does not).", pos)
+            return self.error(
+                "comment",
+                f"Comment ({style}): JSON has no comments; remove it (JSONC and JSON5 allow comments, JSON does not).",
+                pos,
+            )
         if c in _SMART_QUOTES:
-            return self.error("smart_quote", f"Typographic quote {describe(c)}: JSON strings use the plain "
-                              "double quote (\"); a word processor or chat app may have replaced it.", pos)
+            return self.error(
+                "smart_quote",
+                f"Typographic quote {describe(c)}: JSON strings use the plain "
+                'double quote ("); a word processor or chat app may have replaced it.',
+                pos,
+            )
         if c in _FAKE_SPACE:
             if c == "\ufeff":
                 return self.error("bom", "A byte order mark (U+FEFF) in the middle of the text: remove it.", pos)
-            return self.error("invalid_whitespace", f"{describe(c)} looks like whitespace but is not JSON "
-                              "whitespace (only space, tab, line feed and carriage return are); remove it.", pos)
+            return self.error(
+                "invalid_whitespace",
+                f"{describe(c)} looks like whitespace but is not JSON "
+                "whitespace (only space, tab, line feed and carriage return are); remove it.",
+                pos,
+            )
         return None
 
     # -- scalars ------------------------------------------------------------------------------------------
     def non_finite(self, word: str, pos: int) -> JSONTextError:
         """``NaN``, ``Infinity`` and their spellings at ``pos`` (RFC 8259 §6)."""
-        return self.error("nan_literal", f"{word} is not a JSON number: RFC 8259 §6 allows no NaN or Infinity. "
-                          "Write null, or a string such as \"NaN\".", pos)
+        return self.error(
+            "nan_literal",
+            f"{word} is not a JSON number: RFC 8259 §6 allows no NaN or Infinity. "
+            'Write null, or a string such as "NaN".',
+            pos,
+        )
 
     def lone_minus(self, pos: int) -> JSONTextError:
         return self.error("invalid_number", "A '-' must be followed by a digit.", pos)
@@ -298,12 +366,19 @@ class Diagnosis:
     def leading_zero(self, pos: int, token: str, end: int) -> JSONTextError:
         """The number ``token`` at ``pos`` (``0`` or ``-0``) is followed by more digits at ``end``."""
         whole = token + _DIGITS.match(self.text, end).group()  # type: ignore[union-attr]
-        return self.error("leading_zero", f"Number {whole} starts with a leading zero: JSON numbers don't (write "
-                          "it without the zero, or as a string if the zeros matter).", pos)
+        return self.error(
+            "leading_zero",
+            f"Number {whole} starts with a leading zero: JSON numbers don't (write "
+            "it without the zero, or as a string if the zeros matter).",
+            pos,
+        )
 
     def number_too_long(self, pos: int, digits: int, limit: int) -> JSONTextError:
-        return self.error("number_too_long", f"An integer of {digits:,} digits is longer than this parser reads "
-                          f"({limit:,} digits).", pos)
+        return self.error(
+            "number_too_long",
+            f"An integer of {digits:,} digits is longer than this parser reads ({limit:,} digits).",
+            pos,
+        )
 
     def bad_number_tail(self, pos: int, end: int, token: str) -> JSONTextError:
         """The number ``token`` read from ``pos`` to ``end`` is followed by a character no number has there."""
@@ -311,18 +386,22 @@ class Diagnosis:
         nxt = text[end]
         after = text[end + 1] if end + 1 < len(text) else ""
         if nxt == "." and not after.isdigit():
-            return self.error("invalid_number", f"Number '{token}.' needs digits after the decimal point (write "
-                              f"{token}.0 or {token}).", end)
-        if nxt in "eE" and not (after.isdigit() or (after in "+-" and text[end + 2:end + 3].isdigit())):
-            return self.error("invalid_number", f"The exponent of '{token}{nxt}' needs digits (e.g. {token}e3).",
-                              end)
+            return self.error(
+                "invalid_number",
+                f"Number '{token}.' needs digits after the decimal point (write {token}.0 or {token}).",
+                end,
+            )
+        if nxt in "eE" and not (after.isdigit() or (after in "+-" and text[end + 2 : end + 3].isdigit())):
+            return self.error("invalid_number", f"The exponent of '{token}{nxt}' needs digits (e.g. {token}e3).", end)
         if token in ("0", "-0") and nxt in "xX":
-            return self.error("invalid_number", "Hexadecimal numbers are not JSON: write the number in decimal.",
-                              pos)
+            return self.error("invalid_number", "Hexadecimal numbers are not JSON: write the number in decimal.", pos)
         tail = _WORD.match(text, end)
         shown = token + (tail.group() if tail else nxt)
-        return self.error("invalid_number", f"'{shorten(shown)}' is not a JSON number (unexpected {describe(nxt)} "
-                          "after the digits).", end)
+        return self.error(
+            "invalid_number",
+            f"'{shorten(shown)}' is not a JSON number (unexpected {describe(nxt)} after the digits).",
+            end,
+        )
 
     def bad_string(self, exc: json.JSONDecodeError, start: int) -> JSONTextError:
         """Explain why the C string scanner refused the string opening at ``start`` (``exc``: its error)."""
@@ -330,31 +409,45 @@ class Diagnosis:
         line, col = self.lines.line_col(start)
         opened = f"the string that starts at line {line}, column {col}"
         if exc.msg.startswith("Unterminated string"):
-            return self.error("truncated", f"The text ends inside {opened}: the closing quote (\") is missing.",
-                              content_end(text))
+            return self.error(
+                "truncated", f'The text ends inside {opened}: the closing quote (") is missing.', content_end(text)
+            )
         if exc.msg.startswith("Invalid control character"):
             ch = text[where]
             name, escape = _CONTROL_NAMES.get(ch, ("control character", f"\\u{ord(ch):04x}"))
             extra = " (or is the closing quote missing?)" if ch in "\r\n" else ""
-            return self.error("control_character", f"Raw {name} (U+{ord(ch):04X}) inside {opened}: JSON "
-                              f"strings must escape it as {escape}{extra}.", where)
+            return self.error(
+                "control_character",
+                f"Raw {name} (U+{ord(ch):04X}) inside {opened}: JSON strings must escape it as {escape}{extra}.",
+                where,
+            )
         if exc.msg.startswith("Invalid \\uXXXX"):
             backslash = where - 1 if where and text[where - 1] == "\\" else where
-            digits = text[backslash + 2:backslash + 6]
-            if backslash + 2 + len(digits.rstrip()) >= len(text) and all(d in "0123456789abcdefABCDEF"
-                                                                          for d in digits):
+            digits = text[backslash + 2 : backslash + 6]
+            if backslash + 2 + len(digits.rstrip()) >= len(text) and all(d in "0123456789abcdefABCDEF" for d in digits):
                 return self.error("truncated", f"The text ends inside a \\u escape of {opened}.", content_end(text))
-            return self.error("invalid_escape", f"Invalid escape '\\u{digits}' in {opened}: \\u must be followed "
-                              "by exactly 4 hexadecimal digits.", backslash)
+            return self.error(
+                "invalid_escape",
+                f"Invalid escape '\\u{digits}' in {opened}: \\u must be followed by exactly 4 hexadecimal digits.",
+                backslash,
+            )
         if exc.msg.startswith("Invalid \\escape"):
             if where + 1 >= len(text):
-                return self.error("truncated", f"The text ends inside {opened}, right after a backslash.",
-                                  content_end(text))
-            bad = text[where:where + 2]
-            hint = " (a Windows path? write each backslash as \\\\)" if bad[1:] not in "'" else \
-                " (a single quote needs no escape in JSON)"
-            return self.error("invalid_escape", f"Invalid escape {describe(bad)} in {opened}: JSON allows "
-                              "\\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX only" + hint + ".", where)
+                return self.error(
+                    "truncated", f"The text ends inside {opened}, right after a backslash.", content_end(text)
+                )
+            bad = text[where : where + 2]
+            hint = (
+                " (a Windows path? write each backslash as \\\\)"
+                if bad[1:] not in "'"
+                else " (a single quote needs no escape in JSON)"
+            )
+            return self.error(
+                "invalid_escape",
+                f"Invalid escape {describe(bad)} in {opened}: JSON allows "
+                '\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX only' + hint + ".",
+                where,
+            )
         return self.error("unexpected_token", f"This string could not be read: {exc.msg}.", where)
 
 

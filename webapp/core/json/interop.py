@@ -26,8 +26,18 @@ from webapp.core.json.scan import Scanner
 from webapp.core.json.show import quote, shorten
 
 __all__ = [
-    "ESCAPE_SUSPECT", "MAX_COUNTED", "MAX_SAFE_INTEGER", "MAX_WARNINGS", "PRECISE_WARNINGS_LIMIT", "RAW_SUSPECT",
-    "JSONWarning", "Warnings", "bounded_warnings", "integer_tokens", "may_warn", "number_nines",
+    "ESCAPE_SUSPECT",
+    "MAX_COUNTED",
+    "MAX_SAFE_INTEGER",
+    "MAX_WARNINGS",
+    "PRECISE_WARNINGS_LIMIT",
+    "RAW_SUSPECT",
+    "JSONWarning",
+    "Warnings",
+    "bounded_warnings",
+    "integer_tokens",
+    "may_warn",
+    "number_nines",
 ]
 
 #: JavaScript's ``Number.MAX_SAFE_INTEGER`` (2^53 - 1): larger integers lose digits in ``JSON.parse``.
@@ -59,7 +69,8 @@ class JSONWarning:
 
 
 _NONCHARS = "\ufdd0-\ufdef\ufffe\uffff" + "".join(
-    f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(1, 17))
+    f"{chr(plane * 0x10000 + 0xFFFE)}{chr(plane * 0x10000 + 0xFFFF)}" for plane in range(1, 17)
+)
 _NONCHAR = re.compile(f"[{_NONCHARS}]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _ESCAPES = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)|[\ud800-\udfff]", re.S)
@@ -88,8 +99,10 @@ class Warnings:
     def result(self) -> list[JSONWarning]:
         """The warnings in text order, and one ``more_warnings`` for those beyond :data:`MAX_WARNINGS`."""
         if self.dropped:
-            return [*self.found, JSONWarning("more_warnings", f"{self.dropped:,} more warnings are not listed.",
-                                             "", 1, 1)]
+            return [
+                *self.found,
+                JSONWarning("more_warnings", f"{self.dropped:,} more warnings are not listed.", "", 1, 1),
+            ]
         return list(self.found)
 
     def warn(self, code: str, message: str, pointer: str, offset: int) -> None:
@@ -120,11 +133,15 @@ class Warnings:
         first = names.get(name)
         if first is not None:
             where = f"{self._where(first)} and {self._where(pos)}"
-            self.forbidden("duplicate_key", f"Duplicate member name {quote(name)} ({where}): I-JSON forbids "
-                           "duplicate names (RFC 7493 §2.3); which value counts depends on the parser.",
-                           f"Duplicate member name {quote(name)} at {where}: parsers keep the last value, so "
-                           "schema validation and diff see only the second one; other parsers may keep the first.",
-                           f"{parent}/{jpointer.escape(name)}", pos)
+            self.forbidden(
+                "duplicate_key",
+                f"Duplicate member name {quote(name)} ({where}): I-JSON forbids "
+                "duplicate names (RFC 7493 §2.3); which value counts depends on the parser.",
+                f"Duplicate member name {quote(name)} at {where}: parsers keep the last value, so "
+                "schema validation and diff see only the second one; other parsers may keep the first.",
+                f"{parent}/{jpointer.escape(name)}",
+                pos,
+            )
         elif names and not name.isascii():
             self.lookalike(name, names, pos, parent)
         names[name] = pos
@@ -133,10 +150,14 @@ class Warnings:
         folded = unicodedata.normalize("NFC", name)
         for other, where in names.items():
             if other != name and unicodedata.normalize("NFC", other) == folded:
-                self.warn("lookalike_keys", f"Member names {quote(other)} ({self._where(where)}) and "
-                          f"{quote(name)} ({self._where(pos)}) look identical but differ in Unicode "
-                          "normalisation (NFC vs NFD): JSON treats them as two different names.",
-                          f"{parent}/{jpointer.escape(name)}", pos)
+                self.warn(
+                    "lookalike_keys",
+                    f"Member names {quote(other)} ({self._where(where)}) and "
+                    f"{quote(name)} ({self._where(pos)}) look identical but differ in Unicode "
+                    "normalisation (NFC vs NFD): JSON treats them as two different names.",
+                    f"{parent}/{jpointer.escape(name)}",
+                    pos,
+                )
                 return
 
     def string(self, value: str, start: int, end: int, pointer: str | None) -> None:
@@ -145,43 +166,67 @@ class Warnings:
         if _SURROGATE.search(value):
             offset, code = _find_lone_surrogate(self.text, start + 1, end - 1)
             what = f"U+{code:04X}"
-            self.forbidden("lone_surrogate", f"Unpaired surrogate {what}: not a Unicode character, so I-JSON "
-                           "forbids it (RFC 7493 §2.1) and UTF-8 cannot encode it.",
-                           f"Unpaired surrogate {what}: not a Unicode character; UTF-8 cannot encode it and I-JSON "
-                           "forbids it (RFC 7493 §2.1). OpenAI and Anthropic reject requests holding one.",
-                           pointer, offset)
+            self.forbidden(
+                "lone_surrogate",
+                f"Unpaired surrogate {what}: not a Unicode character, so I-JSON "
+                "forbids it (RFC 7493 §2.1) and UTF-8 cannot encode it.",
+                f"Unpaired surrogate {what}: not a Unicode character; UTF-8 cannot encode it and I-JSON "
+                "forbids it (RFC 7493 §2.1). OpenAI and Anthropic reject requests holding one.",
+                pointer,
+                offset,
+            )
         nonchar = _NONCHAR.search(value)
         if nonchar:
             ch = nonchar.group()
             offset = self.text.find(ch, start, end)
             if offset < 0:
-                hit = re.compile(rf"\\u{ord(ch):04x}", re.I).search(self.text, start, end) if ord(ch) <= 0xFFFF \
-                    else None
+                hit = (
+                    re.compile(rf"\\u{ord(ch):04x}", re.I).search(self.text, start, end) if ord(ch) <= 0xFFFF else None
+                )
                 offset = hit.start() if hit else start
             what = f"U+{ord(ch):04X}"
-            self.forbidden("noncharacter", f"Unicode noncharacter {what}: I-JSON forbids noncharacters in strings "
-                           "(RFC 7493 §2.1).", f"Unicode noncharacter {what} in a string: I-JSON forbids it (RFC "
-                           "7493 §2.1).", pointer, offset)
+            self.forbidden(
+                "noncharacter",
+                f"Unicode noncharacter {what}: I-JSON forbids noncharacters in strings (RFC 7493 §2.1).",
+                f"Unicode noncharacter {what} in a string: I-JSON forbids it (RFC 7493 §2.1).",
+                pointer,
+                offset,
+            )
 
     def integer(self, token: str, pos: int, pointer: str) -> None:
         """The integer ``token`` (16 digits or more) is at ``pos``."""
         if abs(int(token)) > MAX_SAFE_INTEGER:
-            self.warn("big_integer", f"Integer {shorten(token)} is beyond 2^53 (JavaScript's safe range is "
-                      f"±{MAX_SAFE_INTEGER:,}): a JavaScript client reads it as {_as_double(token)}. "
-                      "It is kept exactly as written here.", pointer, pos)
+            self.warn(
+                "big_integer",
+                f"Integer {shorten(token)} is beyond 2^53 (JavaScript's safe range is "
+                f"±{MAX_SAFE_INTEGER:,}): a JavaScript client reads it as {_as_double(token)}. "
+                "It is kept exactly as written here.",
+                pointer,
+                pos,
+            )
 
     def real(self, token: str, pos: int, pointer: str) -> None:
         """The number ``token`` with an exponent, or of more than 17 characters, is at ``pos``."""
         number = float(token)
         if math.isinf(number):
-            self.forbidden("number_overflow", f"Number {shorten(token)} is beyond the range of a 64-bit double "
-                           "(±1.8e308): I-JSON forbids it (RFC 7493 §2.2), and parsers read it as Infinity or fail.",
-                           f"Number {shorten(token)} is beyond the range of a 64-bit double (±1.8e308): most "
-                           "parsers read it as Infinity, which JSON cannot write back. It is kept exactly as "
-                           "written here.", pointer, pos)
+            self.forbidden(
+                "number_overflow",
+                f"Number {shorten(token)} is beyond the range of a 64-bit double "
+                "(±1.8e308): I-JSON forbids it (RFC 7493 §2.2), and parsers read it as Infinity or fail.",
+                f"Number {shorten(token)} is beyond the range of a 64-bit double (±1.8e308): most "
+                "parsers read it as Infinity, which JSON cannot write back. It is kept exactly as "
+                "written here.",
+                pointer,
+                pos,
+            )
         elif number == 0 and any(d in "123456789" for d in token.split("e")[0].split("E")[0]):
-            self.warn("number_underflow", f"Number {shorten(token)} is too small for a 64-bit double: most parsers "
-                      "read it as 0. It is kept exactly as written here.", pointer, pos)
+            self.warn(
+                "number_underflow",
+                f"Number {shorten(token)} is too small for a 64-bit double: most parsers "
+                "read it as 0. It is kept exactly as written here.",
+                pointer,
+                pos,
+            )
 
 
 def _find_lone_surrogate(text: str, start: int, end: int) -> tuple[int, int]:
@@ -229,12 +274,14 @@ _COMBINING = re.compile("[\u0300-\u036f]")
 _FOUR_BYTE_LEADS = (b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
 _SURROGATE_BYTES = (re.compile(rb"\xed[\xa0-\xbf]"), (b"\xed",))  # a surrogate (UTF-8 written with surrogatepass)
 _NONCHARACTER_BYTES = [
-    (re.compile(rb"\xef\xb7[\x90-\xaf]"), (b"\xef",)),      # U+FDD0..U+FDEF
-    (re.compile(rb"\xef\xbf[\xbe\xbf]"), (b"\xef",)),       # U+FFFE, U+FFFF
+    (re.compile(rb"\xef\xb7[\x90-\xaf]"), (b"\xef",)),  # U+FDD0..U+FDEF
+    (re.compile(rb"\xef\xbf[\xbe\xbf]"), (b"\xef",)),  # U+FFFE, U+FFFF
     (re.compile(rb"\xbf\xbf[\xbe\xbf]"), _FOUR_BYTE_LEADS),  # U+nFFFE, U+nFFFF (tail of the 4-byte form)
 ]
-_COMBINING_BYTES = [(re.compile(rb"\xcc[\x80-\xbf]"), (b"\xcc",)),  # NFD member names
-                    (re.compile(rb"\xcd[\x80-\xaf]"), (b"\xcd",))]
+_COMBINING_BYTES = [
+    (re.compile(rb"\xcc[\x80-\xbf]"), (b"\xcc",)),  # NFD member names
+    (re.compile(rb"\xcd[\x80-\xaf]"), (b"\xcd",)),
+]
 _ESCAPE_BYTES = (re.compile(rb"\\u(?:[dD][89a-fA-F]|[fF][dD][d-eD-E]|[fF]{3}[eEfF])"), (b"\\u",))
 _BYTE_HINTS = [_SURROGATE_BYTES, *_NONCHARACTER_BYTES, *_COMBINING_BYTES, _ESCAPE_BYTES]
 _NUMBER_HINT = re.compile(rb"[0-9]{16}|[0-9][eE][-+]?[0-9]{3}")
@@ -271,15 +318,18 @@ _NINES = re.compile(rb"9+")
 _LONG_EXPONENT = re.compile(rb"e[-+]?999")
 _MANY_ZEROS = b"9" * 300
 _ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
-_SURROGATE_TOKEN = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?"
-                              rb"|\\u[dD][c-fC-F][0-9a-fA-F]{2}|\xed[\xa0-\xbf][\x80-\xbf]")
+_SURROGATE_TOKEN = re.compile(
+    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?"
+    rb"|\\u[dD][c-fC-F][0-9a-fA-F]{2}|\xed[\xa0-\xbf][\x80-\xbf]"
+)
 _NUMBER_BYTES = frozenset(b"0123456789.-+eE")
 # What may come just before a value outside strings (valid JSON): a number led by anything else is in a string.
 _VALUE_BOUNDARY = frozenset(b"[,: \t\r\n")
 
 
-def integer_tokens(source: bytes, digits: int, outside: Callable[[int], bool] | None = None, *,
-                   nines: bytes | None = None) -> Iterator[str]:
+def integer_tokens(
+    source: bytes, digits: int, outside: Callable[[int], bool] | None = None, *, nines: bytes | None = None
+) -> Iterator[str]:
     """The integer tokens of at least ``digits`` digits outside strings: in ``source``, the bytes between strings,
     or the whole text with ``outside`` telling which offsets lie outside strings
     (:func:`~webapp.core.json.bytes.outside_test`). Digits are mapped to ``9`` first (``nines``: that mapping of
@@ -289,11 +339,14 @@ def integer_tokens(source: bytes, digits: int, outside: Callable[[int], bool] | 
     start = nines.find(run)
     while start != -1:
         end = _NINES.match(nines, start).end()  # type: ignore[union-attr]
-        before, after = source[start - 1:start], source[end:end + 1]
+        before, after = source[start - 1 : start], source[end : end + 1]
         lead = start - (before == b"-")
-        if before not in (b".", b"e", b"E", b"+") and after not in (b".", b"e", b"E") and (
-                lead == 0 or source[lead - 1] in _VALUE_BOUNDARY) and (
-                outside is None or outside(start)):  # else a float's digits, or a string's
+        if (
+            before not in (b".", b"e", b"E", b"+")
+            and after not in (b".", b"e", b"E")
+            and (lead == 0 or source[lead - 1] in _VALUE_BOUNDARY)
+            and (outside is None or outside(start))
+        ):  # else a float's digits, or a string's
             yield source[lead:end].decode("ascii")
         start = nines.find(run, end)
 
@@ -303,15 +356,16 @@ def number_nines(source: bytes) -> bytes:
     return source.translate(_NINE_DIGITS)
 
 
-def _big_integers(source: bytes, outside: Callable[[int], bool] | None = None, *,
-                  nines: bytes | None = None) -> Iterator[str]:
+def _big_integers(
+    source: bytes, outside: Callable[[int], bool] | None = None, *, nines: bytes | None = None
+) -> Iterator[str]:
     """Integers beyond 2^53 outside strings (``source``, ``outside``, ``nines``: see :func:`integer_tokens`)."""
-    return (token for token in integer_tokens(source, 16, outside, nines=nines)
-            if abs(int(token)) > MAX_SAFE_INTEGER)
+    return (token for token in integer_tokens(source, 16, outside, nines=nines) if abs(int(token)) > MAX_SAFE_INTEGER)
 
 
-def _extreme_exponents(source: bytes, outside: Callable[[int], bool] | None = None, *,
-                       nines: bytes | None = None, finite: bool = False) -> Iterator[tuple[str, str]]:
+def _extreme_exponents(
+    source: bytes, outside: Callable[[int], bool] | None = None, *, nines: bytes | None = None, finite: bool = False
+) -> Iterator[tuple[str, str]]:
     """(code, token) of the numbers outside strings that overflow or underflow a double (exponent of 3 digits
     or more; found by a literal-led pattern once digits are mapped to ``9``). ``source``, ``outside``, ``nines``:
     as for :func:`integer_tokens`.
@@ -330,8 +384,7 @@ def _extreme_exponents(source: bytes, outside: Callable[[int], bool] | None = No
             start -= 1
         if start > 0 and source[start - 1] not in _VALUE_BOUNDARY or outside is not None and not outside(start):
             continue  # a string's
-        end = _NINES.match(nines, match.end()).end() if nines[match.end():match.end() + 1] == b"9" \
-            else match.end()  # type: ignore[union-attr]
+        end = _NINES.match(nines, match.end()).end() if nines[match.end() : match.end() + 1] == b"9" else match.end()  # type: ignore[union-attr]
         token = source[start:end].decode("ascii")
         number = float(token)
         if math.isinf(number):
@@ -340,16 +393,29 @@ def _extreme_exponents(source: bytes, outside: Callable[[int], bool] | None = No
             yield "number_underflow", token
 
 
-_COUNTED = {"big_integer": "integers beyond 2^53", "number_overflow": "numbers beyond a 64-bit double",
-            "number_underflow": "non-zero numbers that read as 0", "lone_surrogate": "unpaired surrogates",
-            "noncharacter": "Unicode noncharacters"}
+_COUNTED = {
+    "big_integer": "integers beyond 2^53",
+    "number_overflow": "numbers beyond a 64-bit double",
+    "number_underflow": "non-zero numbers that read as 0",
+    "lone_surrogate": "unpaired surrogates",
+    "noncharacter": "Unicode noncharacters",
+}
 
 
-def bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: list[bytes] | None = None,
-                     outside: bytes | None = None, data: bytes | None = None,
-                     limit: int = PRECISE_WARNINGS_LIMIT, neutral: bytes | Callable[[], bytes] | None = None,
-                     nines: bytes | None = None, first_line: int = 1,
-                     u_escapes: bool | None = None, finite: bool = False) -> list[JSONWarning]:
+def bounded_warnings(
+    text: str,
+    max_depth: int,
+    duplicates: list[str],
+    parts: list[bytes] | None = None,
+    outside: bytes | None = None,
+    data: bytes | None = None,
+    limit: int = PRECISE_WARNINGS_LIMIT,
+    neutral: bytes | Callable[[], bytes] | None = None,
+    nines: bytes | None = None,
+    first_line: int = 1,
+    u_escapes: bool | None = None,
+    finite: bool = False,
+) -> list[JSONWarning]:
     """The warnings of a document longer than ``limit`` characters, in bounded time: C-speed scans of its bytes
     find what there is; when there is something, a :class:`Warnings` scan locates it in the first ``limit // 8``
     characters (or until :data:`MAX_WARNINGS` are listed), and what lies after is counted in one warning per code,
@@ -382,17 +448,16 @@ def bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: li
             neutral = cache(partial(neutral_escapes, data))  # made once, if a candidate needs it
         nines = number_nines(data) if nines is None else nines
         big = list(islice(_big_integers(data, outside_test(neutral), nines=nines), MAX_COUNTED))
-        extreme = list(islice(_extreme_exponents(data, outside_test(neutral), nines=nines, finite=finite),
-                              MAX_COUNTED))
+        extreme = list(islice(_extreme_exponents(data, outside_test(neutral), nines=nines, finite=finite), MAX_COUNTED))
     if big:
         found["big_integer"] = big
     for code, token in extreme:
         found.setdefault(code, []).append(token)
-    escaped_surrogates = ((b"\\u" in data if u_escapes is None else u_escapes)
-                          and _ESCAPED_SURROGATE.search(data) is not None)
+    escaped_surrogates = (b"\\u" in data if u_escapes is None else u_escapes) and _ESCAPED_SURROGATE.search(
+        data
+    ) is not None
     if escaped_surrogates or _holds(data, [_SURROGATE_BYTES]):
-        lone = [m.group() for m in islice(_SURROGATE_TOKEN.finditer(data), MAX_COUNTED * 2)
-                if len(m.group()) != 12]
+        lone = [m.group() for m in islice(_SURROGATE_TOKEN.finditer(data), MAX_COUNTED * 2) if len(m.group()) != 12]
         if lone:
             found["lone_surrogate"] = ["" for _ in lone]
     if _holds(data, _NONCHARACTER_BYTES):
@@ -415,15 +480,36 @@ def bounded_warnings(text: str, max_depth: int, duplicates: list[str], parts: li
             more = 1
         example = f" (e.g. {shorten(tokens[-1])})" if tokens[-1] else ""
         if more > 0:
-            amount = ("Some" if code == "noncharacter" else
-                      f"At least {more:,}" if len(tokens) >= MAX_COUNTED else f"About {more:,}")
-            warnings.append(JSONWarning(code, f"{amount} more {_COUNTED[code]} after line {line:,}{example}: a "
-                                        f"document over {limit:,} characters is checked place by place only up to "
-                                        "there; the rest is counted.", "", line, 1))
+            amount = (
+                "Some"
+                if code == "noncharacter"
+                else f"At least {more:,}"
+                if len(tokens) >= MAX_COUNTED
+                else f"About {more:,}"
+            )
+            warnings.append(
+                JSONWarning(
+                    code,
+                    f"{amount} more {_COUNTED[code]} after line {line:,}{example}: a "
+                    f"document over {limit:,} characters is checked place by place only up to "
+                    "there; the rest is counted.",
+                    "",
+                    line,
+                    1,
+                )
+            )
     if len(duplicates) > located.get("duplicate_key", 0):
         names = ", ".join(quote(name) for name in list(dict.fromkeys(duplicates))[:20])
-        warnings.append(JSONWarning("duplicate_key", f"{len(duplicates):,} duplicate member names in all ({names}"
-                                    f"{', …' if len(set(duplicates)) > 20 else ''}); those after line {line:,} are "
-                                    "not located (a document this big is checked place by place only up to there). "
-                                    "Parsers keep the last value of each.", "", line, 1))
+        warnings.append(
+            JSONWarning(
+                "duplicate_key",
+                f"{len(duplicates):,} duplicate member names in all ({names}"
+                f"{', …' if len(set(duplicates)) > 20 else ''}); those after line {line:,} are "
+                "not located (a document this big is checked place by place only up to there). "
+                "Parsers keep the last value of each.",
+                "",
+                line,
+                1,
+            )
+        )
     return warnings

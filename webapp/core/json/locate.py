@@ -90,9 +90,9 @@ def string_locator(document: Document, at: str, decoded: str) -> Move:
         raw.append(i)
         if text[i] != "\\":
             i += 1
-        elif text[i + 1: i + 2] != "u":
+        elif text[i + 1 : i + 2] != "u":
             i += 2
-        elif _is_high(text[i + 2: i + 6]) and text[i + 6: i + 8] == "\\u" and _is_low(text[i + 8: i + 12]):
+        elif _is_high(text[i + 2 : i + 6]) and text[i + 6 : i + 8] == "\\u" and _is_low(text[i + 8 : i + 12]):
             i += 12
         else:
             i += 6
@@ -112,8 +112,9 @@ def string_locator(document: Document, at: str, decoded: str) -> Move:
     return locate
 
 
-def in_string(document: Document, at: str, decoded: str, line: int, column: int, *,
-              first_line: int = 1) -> Position | None:
+def in_string(
+    document: Document, at: str, decoded: str, line: int, column: int, *, first_line: int = 1
+) -> Position | None:
     """Where (``line``, ``column``) inside the string at pointer ``at`` of ``document`` (an item's ``arguments``,
     whose parse error is placed in the string's own text) is in the pasted text; :func:`string_locator` for one
     position. ``first_line``: the line ``document`` starts on in the pasted text (a JSON Lines record's), else 1.
@@ -129,7 +130,7 @@ def _nowhere(line: int, column: int) -> Position | None:
 def _value_start(text: str, key_offset: int) -> int | None:
     """Offset of the value's first character after the member name starting at ``key_offset``, when it is a
     string (``None`` otherwise)."""
-    if text[key_offset: key_offset + 1] != '"':
+    if text[key_offset : key_offset + 1] != '"':
         return None
     i = key_offset + 1
     while i < len(text) and text[i] != '"':
@@ -137,12 +138,12 @@ def _value_start(text: str, key_offset: int) -> int | None:
     i += 1
     while i < len(text) and text[i] in " \t\r\n":
         i += 1
-    if text[i: i + 1] != ":":
+    if text[i : i + 1] != ":":
         return None
     i += 1
     while i < len(text) and text[i] in " \t\r\n":
         i += 1
-    return i if text[i: i + 1] == '"' else None
+    return i if text[i : i + 1] == '"' else None
 
 
 def _offset(text: str, line: int, column: int) -> int:

@@ -51,8 +51,14 @@ def resolve(document: Any, pointer: str) -> Any:
     for token in split(pointer):
         if isinstance(value, dict) and token in value:
             value = value[token]
-        elif isinstance(value, list) and token.isascii() and token.isdigit() and (token == "0" or token[0] != "0") \
-                and len(token) <= len(str(len(value))) and int(token) < len(value):
+        elif (
+            isinstance(value, list)
+            and token.isascii()
+            and token.isdigit()
+            and (token == "0" or token[0] != "0")
+            and len(token) <= len(str(len(value)))
+            and int(token) < len(value)
+        ):
             value = value[int(token)]
         else:
             raise KeyError(f"{pointer!r} does not exist in the document")

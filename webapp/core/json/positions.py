@@ -57,8 +57,10 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
 
 
 # An array element that is a plain scalar, the comma after it and the space before the next (targeted scans).
-_SCALAR_ELEMENT = re.compile(r'(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null'
-                             r'|"[^"\\]*(?:\\.[^"\\]*)*")[ \t\n\r]*,[ \t\n\r]*')
+_SCALAR_ELEMENT = re.compile(
+    r"(?:-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|true|false|null"
+    r'|"[^"\\]*(?:\\.[^"\\]*)*")[ \t\n\r]*,[ \t\n\r]*'
+)
 _RAW_DECODER = json.JSONDecoder()
 
 
@@ -78,8 +80,9 @@ class PositionRecorder:
         self.targets = None if targets is None else frozenset(targets)
         #: Containers that may hold a target: the targets' ancestors (in a canonical pointer '/' only separates).
         #: ``None`` when every value is recorded.
-        self.through = None if targets is None else frozenset(
-            t[:i] for t in targets for i, ch in enumerate(t) if ch == "/")
+        self.through = (
+            None if targets is None else frozenset(t[:i] for t in targets for i, ch in enumerate(t) if ch == "/")
+        )
         self.left = set(targets) if targets is not None and stop_when_found else None
 
     def record(self, pointer: str, offset: int) -> bool:

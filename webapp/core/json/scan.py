@@ -61,8 +61,15 @@ class Scanner:
         are located only up to there); :attr:`stopped_at` then tells where. ``None``: read to the end.
     """
 
-    def __init__(self, text: str, *, max_depth: int, checks: Warnings | None = None,
-                 recorder: PositionRecorder | None = None, stop_at: int | None = None) -> None:
+    def __init__(
+        self,
+        text: str,
+        *,
+        max_depth: int,
+        checks: Warnings | None = None,
+        recorder: PositionRecorder | None = None,
+        stop_at: int | None = None,
+    ) -> None:
         self.text = text
         self.n = len(text)
         self.max_depth = max_depth
@@ -92,7 +99,8 @@ class Scanner:
                 if pos >= n:
                     raise explain.truncated(stack)
                 if recorder is not None and recorder.record(
-                        pointer, stack[-1].name_offset if stack and stack[-1].is_object else pos):
+                    pointer, stack[-1].name_offset if stack and stack[-1].is_object else pos
+                ):
                     return
                 c = text[pos]
                 if c == "{" or c == "[":
@@ -152,7 +160,8 @@ class Scanner:
                     frame.index += 1
                     if through is not None:
                         pos, frame.index = recorder.skip_elements(  # type: ignore[union-attr]
-                            text, pos, frame.pointer, frame.index)
+                            text, pos, frame.pointer, frame.index
+                        )
                     pointer = f"{frame.pointer}/{frame.index}"
                 expect_value = True
             elif c == ("}" if frame.is_object else "]"):

@@ -69,8 +69,14 @@ def json_type(value: Any) -> str:
     return type(value).__name__
 
 
-_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"), (list, "array"),
-               (dict, "object"))  # bool before int: True is an int in Python
+_JSON_TYPES = (
+    (bool, "boolean"),
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+    (list, "array"),
+    (dict, "object"),
+)  # bool before int: True is an int in Python
 
 
 def kind_of(value: Any) -> str:
@@ -79,5 +85,11 @@ def kind_of(value: Any) -> str:
     return _KINDS.get(name, name)
 
 
-_KINDS = {"boolean": "a boolean", "integer": "a number", "number": "a number", "string": "a string",
-          "array": "an array", "object": "an object"}
+_KINDS = {
+    "boolean": "a boolean",
+    "integer": "a number",
+    "number": "a number",
+    "string": "a string",
+    "array": "an array",
+    "object": "an object",
+}

@@ -66,11 +66,36 @@ from webapp.core.json.scan import MAX_INT_DIGITS, Scanner, first_error
 from webapp.core.json.show import describe, displayable, json_type, kind_of, quote, shorten
 
 __all__ = [
-    "BIG_TEXT", "DEFAULT_MAX_DEPTH", "EXCERPT_WIDTH", "MAX_COUNTED", "MAX_INT_DIGITS", "MAX_SAFE_INTEGER",
-    "MAX_WARNINGS", "NOT_IJSON", "POSITION_MAP_LIMIT", "PRECISE_WARNINGS_LIMIT", "STRING_MARK", "Document", "JSONLine",
-    "JSONTextError", "JSONWarning", "describe", "displayable", "join_strings", "json_type", "kind_of",
-    "line_records", "loads_ijson", "looks_like_lines", "parse", "parse_lines", "paused_gc", "quote", "shorten",
-    "split_strings", "try_loads_ijson",
+    "BIG_TEXT",
+    "DEFAULT_MAX_DEPTH",
+    "EXCERPT_WIDTH",
+    "MAX_COUNTED",
+    "MAX_INT_DIGITS",
+    "MAX_SAFE_INTEGER",
+    "MAX_WARNINGS",
+    "NOT_IJSON",
+    "POSITION_MAP_LIMIT",
+    "PRECISE_WARNINGS_LIMIT",
+    "STRING_MARK",
+    "Document",
+    "JSONLine",
+    "JSONTextError",
+    "JSONWarning",
+    "describe",
+    "displayable",
+    "join_strings",
+    "json_type",
+    "kind_of",
+    "line_records",
+    "loads_ijson",
+    "looks_like_lines",
+    "parse",
+    "parse_lines",
+    "paused_gc",
+    "quote",
+    "shorten",
+    "split_strings",
+    "try_loads_ijson",
 ]
 
 DEFAULT_MAX_DEPTH = 100
@@ -234,9 +259,18 @@ class JSONLine:
 # --------------------------------------------------------------------------------------------------------------
 # Public functions
 
-def parse(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: int | None = None,
-          ijson: bool = False, warn: bool = True, string_parts: bool = False, values: bool = True,
-          first_line: int = 1) -> Document:
+
+def parse(
+    text: str | bytes,
+    *,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    max_bytes: int | None = None,
+    ijson: bool = False,
+    warn: bool = True,
+    string_parts: bool = False,
+    values: bool = True,
+    first_line: int = 1,
+) -> Document:
     """Parse one JSON text strictly (RFC 8259) and collect warnings.
 
     :param text: a ``str``, or UTF-8 ``bytes`` (a UTF-8 BOM is stripped with a ``bom_stripped`` warning; a BOM
@@ -270,23 +304,39 @@ def parse(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: i
             raise _too_large(len(data), max_bytes)
         text, bom = _decode_utf8(data)
         if bom:
-            data = data[len(codecs.BOM_UTF8):]
-            warnings.append(JSONWarning("bom_stripped", "The file starts with a UTF-8 byte order mark; it was "
-                                        "ignored (RFC 8259 §8.1 lets parsers ignore it; writers must not add it).",
-                                        "", 1, 1))
+            data = data[len(codecs.BOM_UTF8) :]
+            warnings.append(
+                JSONWarning(
+                    "bom_stripped",
+                    "The file starts with a UTF-8 byte order mark; it was "
+                    "ignored (RFC 8259 §8.1 lets parsers ignore it; writers must not add it).",
+                    "",
+                    1,
+                    1,
+                )
+            )
     elif max_bytes is not None and len(text) * 4 > max_bytes:  # only encode when the limit could be crossed
         data = text.encode("utf-8", "surrogatepass")
         if len(data) > max_bytes:
             raise _too_large(len(data), max_bytes)
 
     with paused_gc(len(text) > BIG_TEXT):
-        return _parse_text(text, max_depth, ijson, warnings, data, warn or ijson, string_parts, values or ijson,
-                           first_line)
+        return _parse_text(
+            text, max_depth, ijson, warnings, data, warn or ijson, string_parts, values or ijson, first_line
+        )
 
 
-def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarning],
-                data: bytes | None = None, warn: bool = True, string_parts: bool = False,
-                values: bool = True, first_line: int = 1) -> Document:
+def _parse_text(
+    text: str,
+    max_depth: int,
+    ijson: bool,
+    warnings: list[JSONWarning],
+    data: bytes | None = None,
+    warn: bool = True,
+    string_parts: bool = False,
+    values: bool = True,
+    first_line: int = 1,
+) -> Document:
     """:func:`parse` of a decoded text; ``data``: the text as UTF-8 when already encoded."""
     big = _BigText(text, data, string_parts) if len(text) > BIG_TEXT else None
     if big is None:
@@ -301,8 +351,13 @@ def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarni
         if not warn:  # duplicate names are only warnings: the plain parser's verdict is the same
             surely = not values and big is not None and big.parts is not None and _surely_valid(big)
             value = None if surely else _PLAIN_DECODER.decode(text)
-            return Document(text, value, warnings, _split=(parts, outside) if parts is not None and outside else None,
-                            _size=None if data is None else len(data))
+            return Document(
+                text,
+                value,
+                warnings,
+                _split=(parts, outside) if parts is not None and outside else None,
+                _size=None if data is None else len(data),
+            )
         value = _fast_decode(big, max_depth) if big is not None and not ijson else _UNDECODED
         read_by_orjson = value is not _UNDECODED
         if read_by_orjson:
@@ -327,14 +382,32 @@ def _parse_text(text: str, max_depth: int, ijson: bool, warnings: list[JSONWarni
         raise _diagnose(text, max_depth, ijson, exc) from None
 
     if big is not None and len(text) > PRECISE_WARNINGS_LIMIT and not ijson:
-        warnings.extend(bounded_warnings(text, max_depth, duplicates or [], parts, outside, data,
-                                         limit=PRECISE_WARNINGS_LIMIT, neutral=big.neutral_of,
-                                         nines=big.nines if big.outside is None else None, first_line=first_line,
-                                         u_escapes=big.u_escapes, finite=read_by_orjson))
+        warnings.extend(
+            bounded_warnings(
+                text,
+                max_depth,
+                duplicates or [],
+                parts,
+                outside,
+                data,
+                limit=PRECISE_WARNINGS_LIMIT,
+                neutral=big.neutral_of,
+                nines=big.nines if big.outside is None else None,
+                first_line=first_line,
+                u_escapes=big.u_escapes,
+                finite=read_by_orjson,
+            )
+        )
     elif duplicates is not None or may_warn(text, data):
         warnings.extend(_warnings(text, max_depth, ijson, first_line))
-    return Document(text, value, warnings, _split=(parts, outside) if parts is not None and outside else None,
-                    _unique_names=duplicates is None, _size=None if data is None else len(data))
+    return Document(
+        text,
+        value,
+        warnings,
+        _split=(parts, outside) if parts is not None and outside else None,
+        _unique_names=duplicates is None,
+        _size=None if data is None else len(data),
+    )
 
 
 class _BigText:
@@ -410,7 +483,7 @@ _NOT_CONTROLS = bytes(range(0x20, 0x100))
 _NOT_LINE_SPACE = bytes(c for c in range(256) if c not in b"\t\n\r")
 #: In :func:`~webapp.core.json.bytes.neutral_escapes` of a text (``\\`` and ``\"`` made placeholders), a backslash
 #: that starts no JSON escape (RFC 8259 §7).
-_ODD_ESCAPE = re.compile(rb'\\(?:[^/bfnrtu]|u(?![0-9a-fA-F]{4})|\Z)')
+_ODD_ESCAPE = re.compile(rb"\\(?:[^/bfnrtu]|u(?![0-9a-fA-F]{4})|\Z)")
 
 
 def _surely_valid(big: _BigText) -> bool:
@@ -596,8 +669,9 @@ def try_loads_ijson(text: str, *, max_depth: int = DEFAULT_MAX_DEPTH) -> Any:
     return value
 
 
-def parse_lines(text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: int | None = None,
-                ijson: bool = False) -> list[JSONLine]:
+def parse_lines(
+    text: str | bytes, *, max_depth: int = DEFAULT_MAX_DEPTH, max_bytes: int | None = None, ijson: bool = False
+) -> list[JSONLine]:
     """Parse JSON Lines (one JSON text per line; blank lines are skipped).
 
     :returns: one :class:`JSONLine` per non-blank line, in order. Warnings keep their pointers relative to the
@@ -657,6 +731,7 @@ def looks_like_lines(text: str, *, max_depth: int = DEFAULT_MAX_DEPTH) -> bool:
 # --------------------------------------------------------------------------------------------------------------
 # Fast path
 
+
 @contextmanager
 def paused_gc(pause: bool = True) -> Iterator[None]:
     """Pause Python's cyclic garbage collector while millions of containers are built (it would rescan them
@@ -714,8 +789,7 @@ def _finite(token: str) -> float:
 
 _STRICT_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_strict, parse_constant=_refuse_constant)
 # The gate's: arguments hold few floats, so a check per float costs little.
-_IJSON_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_strict, parse_constant=_refuse_constant,
-                                  parse_float=_finite)
+_IJSON_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_strict, parse_constant=_refuse_constant, parse_float=_finite)
 _PLAIN_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 _RAW_DECODER = json.JSONDecoder()
 
@@ -739,8 +813,9 @@ def _dup_tolerant_decode(text: str, max_depth: int, ijson: bool, names: list[str
         raise _diagnose(text, max_depth, ijson, exc) from None
 
 
-def _check_depth(text: str, max_depth: int, ijson: bool,
-                 data: bytes | None = None) -> tuple[list[bytes] | None, bytes | None]:
+def _check_depth(
+    text: str, max_depth: int, ijson: bool, data: bytes | None = None
+) -> tuple[list[bytes] | None, bytes | None]:
     """Refuse nesting deeper than ``max_depth`` before the recursive C parser sees it (C speed).
 
     :param data: ``text`` as UTF-8 when already encoded.
@@ -770,8 +845,9 @@ def _diagnose(text: str, max_depth: int, ijson: bool, exc: BaseException) -> JSO
 
 def _too_large(size: int, limit: int) -> JSONTextError:
     human = f" ({_human_size(limit)})" if limit >= 1024 else ""
-    return JSONTextError("too_large", f"The document is {size:,} bytes; the limit is {limit:,} bytes{human}.",
-                         "", 0, excerpt=False)
+    return JSONTextError(
+        "too_large", f"The document is {size:,} bytes; the limit is {limit:,} bytes{human}.", "", 0, excerpt=False
+    )
 
 
 def _human_size(size: int) -> str:
@@ -784,22 +860,36 @@ def _human_size(size: int) -> str:
 def _decode_utf8(data: bytes) -> tuple[str, bool]:
     """Decode UTF-8 strictly; a UTF-8 BOM is dropped (returned flag), UTF-16/32 and bad bytes are errors."""
     if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)) and len(data) % 4 == 0:
-        raise JSONTextError("not_utf8", "The file is UTF-32 (it starts with a UTF-32 byte order mark); JSON "
-                            "exchanged between systems must be UTF-8 (RFC 8259 §8.1). Save it as UTF-8.", "", 0)
+        raise JSONTextError(
+            "not_utf8",
+            "The file is UTF-32 (it starts with a UTF-32 byte order mark); JSON "
+            "exchanged between systems must be UTF-8 (RFC 8259 §8.1). Save it as UTF-8.",
+            "",
+            0,
+        )
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        raise JSONTextError("not_utf8", "The file is UTF-16 (it starts with a UTF-16 byte order mark); JSON "
-                            "exchanged between systems must be UTF-8 (RFC 8259 §8.1). Save it as UTF-8.", "", 0)
+        raise JSONTextError(
+            "not_utf8",
+            "The file is UTF-16 (it starts with a UTF-16 byte order mark); JSON "
+            "exchanged between systems must be UTF-8 (RFC 8259 §8.1). Save it as UTF-8.",
+            "",
+            0,
+        )
     bom = data.startswith(codecs.BOM_UTF8)
     if bom:
-        data = data[len(codecs.BOM_UTF8):]
+        data = data[len(codecs.BOM_UTF8) :]
     try:
         return data.decode("utf-8"), bom
     except UnicodeDecodeError as err:
         shown = data.decode("utf-8", "replace")
-        offset = len(data[:err.start].decode("utf-8", "replace"))
-        raise JSONTextError("invalid_utf8", f"Byte 0x{data[err.start]:02X} (byte offset {err.start:,}) is not "
-                            "valid UTF-8: the file is in another encoding. Save it as UTF-8 (RFC 8259 §8.1).",
-                            shown, offset) from None
+        offset = len(data[: err.start].decode("utf-8", "replace"))
+        raise JSONTextError(
+            "invalid_utf8",
+            f"Byte 0x{data[err.start]:02X} (byte offset {err.start:,}) is not "
+            "valid UTF-8: the file is in another encoding. Save it as UTF-8 (RFC 8259 §8.1).",
+            shown,
+            offset,
+        ) from None
 
 
 def _warnings(text: str, max_depth: int, ijson: bool, first_line: int = 1) -> list[JSONWarning]:

@@ -51,9 +51,12 @@ UNSUPPORTED = "unsupported_parameter"
 # Accepted and validated, without effect on the deterministic test model.
 _NUMBERS = {"temperature": (0, 2), "top_p": (0, 1), "presence_penalty": (-2, 2), "frequency_penalty": (-2, 2)}
 _STRINGS = ("user", "safety_identifier", "prompt_cache_key")
-_ENUMS = {"service_tier": ("auto", "default", "flex", "scale", "priority"),
-          "reasoning_effort": ("none", "minimal", "low", "medium", "high", "xhigh"),
-          "verbosity": ("low", "medium", "high"), "prompt_cache_retention": ("in_memory", "24h")}
+_ENUMS = {
+    "service_tier": ("auto", "default", "flex", "scale", "priority"),
+    "reasoning_effort": ("none", "minimal", "low", "medium", "high", "xhigh"),
+    "verbosity": ("low", "medium", "high"),
+    "prompt_cache_retention": ("in_memory", "24h"),
+}
 # Parameters of the Chat API this layer refuses by name, with the reason given to the client.
 _UNSUPPORTED = {
     "functions": "deprecated in the Chat Completions API; send tools instead",
@@ -94,6 +97,7 @@ class ChatModelError(RuntimeError):
 
 
 # ------------------------------------------------------------------------------------------------ models
+
 
 @dataclass(frozen=True)
 class ChatFunction:
@@ -167,6 +171,7 @@ class ChatRequest:
 
 # ------------------------------------------------------------------------------------------------ validation
 
+
 def _expect(value: Any, kind: type | tuple[type, ...], path: str, what: str) -> Any:
     kinds = kind if isinstance(kind, tuple) else (kind,)
     # bool is an int subclass in Python, but true is no number in JSON.
@@ -227,9 +232,11 @@ def _parts(content: list[Any], path: str, role: str, limits: Limits) -> tuple[Ch
             hint = " (this server accepts text, images and files only)" if kind == "input_audio" else ""
             if isinstance(kind, str) and kind.startswith(("input_", "output_")):
                 hint = " (that is a Responses part type; Chat Completions parts are 'text', 'image_url', 'file')"
-            raise ChatRequestError(f"{kind!r} is not accepted in a {role} message; expected one of "
-                                   f"{', '.join(map(repr, allowed))}{hint}", f"{at}.type",
-                                   INVALID_VALUE if isinstance(kind, str) else INVALID_TYPE)
+            raise ChatRequestError(
+                f"{kind!r} is not accepted in a {role} message; expected one of {', '.join(map(repr, allowed))}{hint}",
+                f"{at}.type",
+                INVALID_VALUE if isinstance(kind, str) else INVALID_TYPE,
+            )
         if kind == "text":
             parts.append(ChatPart("text", _text(_need(raw, "text", at), f"{at}.text")))
         elif kind == "refusal":
@@ -245,8 +252,11 @@ def _parts(content: list[Any], path: str, role: str, limits: Limits) -> tuple[Ch
         else:
             file = _expect(_need(raw, "file", at), dict, f"{at}.file", "an object {file_data, filename?}")
             if file.get("file_id") is not None:
-                raise ChatRequestError("file ids need a file store this server does not have; send file_data as "
-                                       "a data: URL", f"{at}.file.file_id", UNSUPPORTED)
+                raise ChatRequestError(
+                    "file ids need a file store this server does not have; send file_data as a data: URL",
+                    f"{at}.file.file_id",
+                    UNSUPPORTED,
+                )
             data = _text(_need(file, "file_data", f"{at}.file"), f"{at}.file.file_data")
             filename = file.get("filename")
             if filename is not None:
@@ -272,14 +282,18 @@ def _content(message: dict[str, Any], path: str, role: str, limits: Limits) -> s
             return None  # allowed with tool_calls; _message refuses it without
         if "content" not in message:
             raise ChatRequestError("missing required field", where, MISSING)
-        raise ChatRequestError("must be a string or an array of content parts (null only for an assistant "
-                               "message with tool_calls)", where, INVALID_TYPE)
+        raise ChatRequestError(
+            "must be a string or an array of content parts (null only for an assistant message with tool_calls)",
+            where,
+            INVALID_TYPE,
+        )
     if isinstance(content, str):
         return _text(content, where)
     if isinstance(content, list):
         return _parts(content, where, role, limits)
-    raise ChatRequestError(f"expected a string or an array of content parts, got {json_type(content)}", where,
-                           INVALID_TYPE)
+    raise ChatRequestError(
+        f"expected a string or an array of content parts, got {json_type(content)}", where, INVALID_TYPE
+    )
 
 
 def _tool_calls(value: Any, path: str) -> tuple[ChatToolCall, ...]:
@@ -289,15 +303,20 @@ def _tool_calls(value: Any, path: str) -> tuple[ChatToolCall, ...]:
         _expect(raw, dict, at, "a tool call object")
         kind = raw.get("type", "function")
         if kind != "function":
-            raise ChatRequestError(f"unsupported tool call type {kind!r}; expected 'function'", f"{at}.type",
-                                   UNSUPPORTED)
+            raise ChatRequestError(
+                f"unsupported tool call type {kind!r}; expected 'function'", f"{at}.type", UNSUPPORTED
+            )
         call_id = _text(_need(raw, "id", at), f"{at}.id", empty=False)
         function = _expect(_need(raw, "function", at), dict, f"{at}.function", "an object {name, arguments}")
         name = _name(_need(function, "name", f"{at}.function"), f"{at}.function.name")
         arguments = _need(function, "arguments", f"{at}.function")
         if not isinstance(arguments, str):
-            raise ChatRequestError(f"expected a string of JSON text, got {json_type(arguments)} (encode the "
-                                   "arguments object with json.dumps)", f"{at}.function.arguments", INVALID_TYPE)
+            raise ChatRequestError(
+                f"expected a string of JSON text, got {json_type(arguments)} (encode the "
+                "arguments object with json.dumps)",
+                f"{at}.function.arguments",
+                INVALID_TYPE,
+            )
         calls.append(ChatToolCall(call_id, name, arguments))
     return tuple(calls)
 
@@ -305,13 +324,19 @@ def _tool_calls(value: Any, path: str) -> tuple[ChatToolCall, ...]:
 def _message(raw: Any, path: str, limits: Limits) -> ChatMessage:
     _expect(raw, dict, path, "a message object {role, content}")
     if "role" not in raw and "type" in raw:
-        raise ChatRequestError("missing required field (this looks like an Open Responses item; send it to "
-                               "POST /v1/responses, or give a Chat Completions message {role, content})",
-                               f"{path}.role", MISSING)
+        raise ChatRequestError(
+            "missing required field (this looks like an Open Responses item; send it to "
+            "POST /v1/responses, or give a Chat Completions message {role, content})",
+            f"{path}.role",
+            MISSING,
+        )
     role = _need(raw, "role", path)
     if role == "function":
-        raise ChatRequestError("the 'function' role is deprecated in the Chat Completions API; send a 'tool' "
-                               "message with tool_call_id", f"{path}.role", UNSUPPORTED)
+        raise ChatRequestError(
+            "the 'function' role is deprecated in the Chat Completions API; send a 'tool' message with tool_call_id",
+            f"{path}.role",
+            UNSUPPORTED,
+        )
     _choice(role, f"{path}.role", ROLES)
     if raw.get("name") is not None:
         _text(raw["name"], f"{path}.name")
@@ -339,32 +364,45 @@ def _check_pairing(messages: tuple[ChatMessage, ...]) -> None:
         if message.role == "tool":
             call_id = message.tool_call_id
             if call_id in answered:
-                raise ChatRequestError(f"tool_call_id {call_id!r} was already answered", f"messages[{i}]."
-                                       "tool_call_id", "duplicate_output")
+                raise ChatRequestError(
+                    f"tool_call_id {call_id!r} was already answered", f"messages[{i}].tool_call_id", "duplicate_output"
+                )
             if call_id not in open_calls:
                 pending = ", ".join(map(repr, open_calls)) or "none"
-                raise ChatRequestError(f"a 'tool' message must answer a tool call of the assistant message before "
-                                       f"it; tool_call_id {call_id!r} is not one of them (open calls: {pending})",
-                                       f"messages[{i}].tool_call_id", "orphan_output")
+                raise ChatRequestError(
+                    f"a 'tool' message must answer a tool call of the assistant message before "
+                    f"it; tool_call_id {call_id!r} is not one of them (open calls: {pending})",
+                    f"messages[{i}].tool_call_id",
+                    "orphan_output",
+                )
             del open_calls[call_id]
             answered.add(call_id)
             continue
         if open_calls:
             index = next(iter(open_calls.values()))
-            raise ChatRequestError(f"the tool_calls of messages[{index}] need a 'tool' message each before the "
-                                   f"next message; unanswered: {', '.join(map(repr, open_calls))}",
-                                   f"messages[{i}]", "missing_output")
+            raise ChatRequestError(
+                f"the tool_calls of messages[{index}] need a 'tool' message each before the "
+                f"next message; unanswered: {', '.join(map(repr, open_calls))}",
+                f"messages[{i}]",
+                "missing_output",
+            )
         for k, call in enumerate(message.tool_calls):
             if call.id in seen:
-                raise ChatRequestError(f"tool call id {call.id!r} is also used in messages[{seen[call.id]}]",
-                                       f"messages[{i}].tool_calls[{k}].id", "duplicate_call_id")
+                raise ChatRequestError(
+                    f"tool call id {call.id!r} is also used in messages[{seen[call.id]}]",
+                    f"messages[{i}].tool_calls[{k}].id",
+                    "duplicate_call_id",
+                )
             seen[call.id] = i
             open_calls[call.id] = i
     if open_calls:
         index = next(iter(open_calls.values()))
-        raise ChatRequestError(f"the tool_calls of messages[{index}] have no 'tool' message answering "
-                               f"{', '.join(map(repr, open_calls))}; send the results as 'tool' messages",
-                               "messages", "missing_output")
+        raise ChatRequestError(
+            f"the tool_calls of messages[{index}] have no 'tool' message answering "
+            f"{', '.join(map(repr, open_calls))}; send the results as 'tool' messages",
+            "messages",
+            "missing_output",
+        )
 
 
 def _usable_schema(schema: dict[str, Any], path: str) -> None:
@@ -372,8 +410,9 @@ def _usable_schema(schema: dict[str, Any], path: str) -> None:
     try:
         compile_schema(schema)
     except SchemaInvalid as err:
-        raise ChatRequestError(f"not a usable JSON Schema: {err.message}", f"{path}{err.pointer}",
-                               "invalid_schema") from None
+        raise ChatRequestError(
+            f"not a usable JSON Schema: {err.message}", f"{path}{err.pointer}", "invalid_schema"
+        ) from None
 
 
 def _tools(value: Any) -> tuple[ChatFunction, ...]:
@@ -383,18 +422,21 @@ def _tools(value: Any) -> tuple[ChatFunction, ...]:
         at = f"tools[{i}]"
         _expect(raw, dict, at, "a tool object")
         if "name" in raw and "function" not in raw:
-            raise ChatRequestError('this is the flat Responses tool shape; Chat Completions tools are '
-                                   '{"type": "function", "function": {"name": ..., "parameters": {...}}}', at,
-                                   "responses_tool_shape")
+            raise ChatRequestError(
+                "this is the flat Responses tool shape; Chat Completions tools are "
+                '{"type": "function", "function": {"name": ..., "parameters": {...}}}',
+                at,
+                "responses_tool_shape",
+            )
         kind = _need(raw, "type", at)
         if kind != "function":
-            raise ChatRequestError(f"unsupported tool type {kind!r}; this server offers function tools only",
-                                   f"{at}.type", UNSUPPORTED)
+            raise ChatRequestError(
+                f"unsupported tool type {kind!r}; this server offers function tools only", f"{at}.type", UNSUPPORTED
+            )
         function = _expect(_need(raw, "function", at), dict, f"{at}.function", "an object {name, parameters?}")
         name = _name(_need(function, "name", f"{at}.function"), f"{at}.function.name")
         if name in names:
-            raise ChatRequestError(f"duplicate tool name {name!r} (also tools[{names[name]}])",
-                                   f"{at}.function.name")
+            raise ChatRequestError(f"duplicate tool name {name!r} (also tools[{names[name]}])", f"{at}.function.name")
         names[name] = i
         description = function.get("description")
         if description is not None:
@@ -419,22 +461,32 @@ def _tool_choice(value: Any, tools: tuple[ChatFunction, ...]) -> ChatToolChoice:
         kind = _need(value, "type", "tool_choice")
         if kind == "function":
             if "name" in value and "function" not in value:
-                raise ChatRequestError('this is the Responses shape; Chat Completions names a function as '
-                                       '{"type": "function", "function": {"name": ...}}', "tool_choice",
-                                       "responses_tool_shape")
-            function = _expect(_need(value, "function", "tool_choice"), dict, "tool_choice.function",
-                               "an object {name}")
+                raise ChatRequestError(
+                    "this is the Responses shape; Chat Completions names a function as "
+                    '{"type": "function", "function": {"name": ...}}',
+                    "tool_choice",
+                    "responses_tool_shape",
+                )
+            function = _expect(
+                _need(value, "function", "tool_choice"), dict, "tool_choice.function", "an object {name}"
+            )
             name = _name(_need(function, "name", "tool_choice.function"), "tool_choice.function.name")
             if name not in known:
                 raise ChatRequestError(f"no tool named {name!r} in tools", "tool_choice.function.name")
             choice = ChatToolChoice("required", (name,), "function")
         elif kind == "allowed_tools":
-            spec = _expect(_need(value, "allowed_tools", "tool_choice"), dict, "tool_choice.allowed_tools",
-                           "an object {mode, tools}")
-            mode = _choice(_need(spec, "mode", "tool_choice.allowed_tools"), "tool_choice.allowed_tools.mode",
-                           ("auto", "required"))
-            listed = _expect(_need(spec, "tools", "tool_choice.allowed_tools"), list,
-                             "tool_choice.allowed_tools.tools", "an array")
+            spec = _expect(
+                _need(value, "allowed_tools", "tool_choice"),
+                dict,
+                "tool_choice.allowed_tools",
+                "an object {mode, tools}",
+            )
+            mode = _choice(
+                _need(spec, "mode", "tool_choice.allowed_tools"), "tool_choice.allowed_tools.mode", ("auto", "required")
+            )
+            listed = _expect(
+                _need(spec, "tools", "tool_choice.allowed_tools"), list, "tool_choice.allowed_tools.tools", "an array"
+            )
             if not listed:
                 raise ChatRequestError("must list at least one tool", "tool_choice.allowed_tools.tools")
             names = []
@@ -448,8 +500,11 @@ def _tool_choice(value: Any, tools: tuple[ChatFunction, ...]) -> ChatToolChoice:
                 names.append(name)
             choice = ChatToolChoice(mode, tuple(dict.fromkeys(names)), "allowed_tools")
         else:
-            raise ChatRequestError(f"expected 'function' or 'allowed_tools', got {kind!r}", "tool_choice.type",
-                                   INVALID_VALUE if isinstance(kind, str) else INVALID_TYPE)
+            raise ChatRequestError(
+                f"expected 'function' or 'allowed_tools', got {kind!r}",
+                "tool_choice.type",
+                INVALID_VALUE if isinstance(kind, str) else INVALID_TYPE,
+            )
     if choice.mode == "required" and not tools:
         raise ChatRequestError("a tool call is required but the request offers no tools", "tool_choice")
     return choice
@@ -460,21 +515,35 @@ def _response_format(value: Any) -> dict[str, Any] | None:
     if value is None:
         return None
     _expect(value, dict, "response_format", "an object {type, ...}")
-    kind = _choice(_need(value, "type", "response_format"), "response_format.type",
-                   ("text", "json_object", "json_schema"))
+    kind = _choice(
+        _need(value, "type", "response_format"), "response_format.type", ("text", "json_object", "json_schema")
+    )
     if kind != "json_schema":
         return {"type": kind}
-    spec = _expect(_need(value, "json_schema", "response_format"), dict, "response_format.json_schema",
-                   "an object {name, schema, strict?}")
+    spec = _expect(
+        _need(value, "json_schema", "response_format"),
+        dict,
+        "response_format.json_schema",
+        "an object {name, schema, strict?}",
+    )
     name = _name(_need(spec, "name", "response_format.json_schema"), "response_format.json_schema.name")
-    schema = _expect(_need(spec, "schema", "response_format.json_schema"), dict,
-                     "response_format.json_schema.schema", "a JSON Schema object")
+    schema = _expect(
+        _need(spec, "schema", "response_format.json_schema"),
+        dict,
+        "response_format.json_schema.schema",
+        "a JSON Schema object",
+    )
     _usable_schema(schema, "response_format.json_schema.schema")
     strict = spec.get("strict")
     if strict is not None:
         _expect(strict, bool, "response_format.json_schema.strict", "a boolean or null")
-    return {"type": "json_schema", "name": name, "schema": schema, "strict": strict,
-            "description": spec.get("description")}
+    return {
+        "type": "json_schema",
+        "name": name,
+        "schema": schema,
+        "strict": strict,
+        "description": spec.get("description"),
+    }
 
 
 def _ignored(key: str, value: Any) -> None:
@@ -491,7 +560,7 @@ def _ignored(key: str, value: Any) -> None:
     elif key in _ENUMS:
         _choice(value, key, _ENUMS[key])
     elif key == "seed":
-        _integer(value, key, -(2 ** 63))
+        _integer(value, key, -(2**63))
     elif key == "stop":
         stops = [value] if isinstance(value, str) else _expect(value, list, key, "a string or an array of strings")
         if len(stops) > 4:
@@ -512,8 +581,18 @@ def _ignored(key: str, value: Any) -> None:
         _expect(value, dict, key, "an object")
 
 
-_IGNORED = (*_NUMBERS, *_STRINGS, *_ENUMS, "seed", "stop", "logit_bias", "store", "modalities", "top_logprobs",
-            "prompt_cache_options")
+_IGNORED = (
+    *_NUMBERS,
+    *_STRINGS,
+    *_ENUMS,
+    "seed",
+    "stop",
+    "logit_bias",
+    "store",
+    "modalities",
+    "top_logprobs",
+    "prompt_cache_options",
+)
 
 
 def parse_chat_request(body: Any, limits: Limits | None = None) -> ChatRequest:
@@ -586,16 +665,17 @@ def parse_chat_request(body: Any, limits: Limits | None = None) -> ChatRequest:
     if stream_options is not None and not fields.get("stream"):
         raise ChatRequestError("stream_options is only allowed when stream is true", "stream_options")
     tools = fields.get("tools", ())
-    choice = _tool_choice(fields.pop("tool_choice_raw"), tools) if fields.get("tool_choice_raw") is not None \
-        else None
+    choice = _tool_choice(fields.pop("tool_choice_raw"), tools) if fields.get("tool_choice_raw") is not None else None
     fields.pop("tool_choice_raw", None)
     if len({v for v in max_tokens.values() if v is not None}) > 1:
-        raise ChatRequestError("max_tokens and max_completion_tokens disagree; send max_completion_tokens only",
-                               "max_tokens")
+        raise ChatRequestError(
+            "max_tokens and max_completion_tokens disagree; send max_completion_tokens only", "max_tokens"
+        )
     _check_pairing(fields["messages"])
     if not any(m.role in ("user", "tool") for m in fields["messages"]):
-        raise ChatRequestError("nothing to answer: send at least one 'user' message (or 'tool' results)",
-                               "messages", MISSING)
+        raise ChatRequestError(
+            "nothing to answer: send at least one 'user' message (or 'tool' results)", "messages", MISSING
+        )
     limit = max_tokens.get("max_completion_tokens") or max_tokens.get("max_tokens")
     include_usage = bool((stream_options or {}).get("include_usage"))
     return ChatRequest(**fields, tool_choice=choice, max_tokens=limit, include_usage=include_usage)
@@ -617,6 +697,7 @@ def _metadata(value: Any) -> dict[str, str]:
 
 # ------------------------------------------------------------------------------------------------ translation
 
+
 def to_responses_body(request: ChatRequest) -> tuple[dict[str, Any], list[int]]:
     """The Open Responses ``CreateResponseBody`` (plain JSON) that asks the same of the model.
 
@@ -634,15 +715,26 @@ def to_responses_body(request: ChatRequest) -> tuple[dict[str, Any], list[int]]:
         origin += [i] * len(made)
     body: dict[str, Any] = {"model": request.model, "input": items, "store": False}
     if request.tools:
-        body["tools"] = [{"type": "function", "name": t.name, "description": t.description,
-                          "parameters": t.parameters, "strict": t.strict} for t in request.tools]
+        body["tools"] = [
+            {
+                "type": "function",
+                "name": t.name,
+                "description": t.description,
+                "parameters": t.parameters,
+                "strict": t.strict,
+            }
+            for t in request.tools
+        ]
     choice = request.tool_choice
     if choice is not None:
         if choice.kind == "function":
             body["tool_choice"] = {"type": "function", "name": choice.names[0]}  # type: ignore[index]
         elif choice.kind == "allowed_tools":
-            body["tool_choice"] = {"type": "allowed_tools", "mode": choice.mode,
-                                   "tools": [{"type": "function", "name": n} for n in choice.names or ()]}
+            body["tool_choice"] = {
+                "type": "allowed_tools",
+                "mode": choice.mode,
+                "tools": [{"type": "function", "name": n} for n in choice.names or ()],
+            }
         else:
             body["tool_choice"] = choice.mode
     if request.parallel_tool_calls is not None:
@@ -661,12 +753,23 @@ def _items(message: ChatMessage) -> list[dict[str, Any]]:
     content: Any = message.content
     if isinstance(content, tuple):
         # system/developer parts are text only (validated), and Responses wants them as input_text: join them.
-        content = _plain(content) if message.role in ("system", "developer") \
+        content = (
+            _plain(content)
+            if message.role in ("system", "developer")
             else [_part(message.role, part) for part in content]
+        )
     if content is not None and (content != "" or not message.tool_calls):
         items.append({"type": "message", "role": message.role, "content": content})
-    items += [{"type": "function_call", "call_id": call.id, "name": call.name, "arguments": call.arguments,
-               "status": "completed"} for call in message.tool_calls]
+    items += [
+        {
+            "type": "function_call",
+            "call_id": call.id,
+            "name": call.name,
+            "arguments": call.arguments,
+            "status": "completed",
+        }
+        for call in message.tool_calls
+    ]
     return items
 
 
@@ -687,6 +790,7 @@ def _part(role: str, part: ChatPart) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------------------ answering
+
 
 def complete(request: ChatRequest, *, completion_id: str | None = None, created: int = 0) -> dict[str, Any]:
     """Answer ``request`` with the embedded test model: a ``chat.completion`` object.
@@ -726,13 +830,24 @@ def _from_responses(err: RequestError, origin: list[int]) -> ChatRequestError:
 
 
 def _completion(request: ChatRequest, generation: Generation, completion_id: str, created: int) -> dict[str, Any]:
-    text_parts = [part["text"] for item in generation.output if item["type"] == "message"
-                  for part in item["content"] if part.get("type") == "output_text"]
-    calls = [{"id": item["call_id"], "type": "function",
-              "function": {"name": item["name"], "arguments": item["arguments"]}}
-             for item in generation.output if item["type"] == "function_call"]
-    message: dict[str, Any] = {"role": "assistant", "content": "".join(text_parts) if text_parts else None,
-                               "refusal": None, "annotations": []}
+    text_parts = [
+        part["text"]
+        for item in generation.output
+        if item["type"] == "message"
+        for part in item["content"]
+        if part.get("type") == "output_text"
+    ]
+    calls = [
+        {"id": item["call_id"], "type": "function", "function": {"name": item["name"], "arguments": item["arguments"]}}
+        for item in generation.output
+        if item["type"] == "function_call"
+    ]
+    message: dict[str, Any] = {
+        "role": "assistant",
+        "content": "".join(text_parts) if text_parts else None,
+        "refusal": None,
+        "annotations": [],
+    }
     if calls:
         message["tool_calls"] = calls
     if generation.status == "incomplete":
@@ -746,9 +861,13 @@ def _completion(request: ChatRequest, generation: Generation, completion_id: str
         "created": created,
         "model": request.model,
         "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
-        "usage": {"prompt_tokens": used["input_tokens"], "completion_tokens": used["output_tokens"],
-                  "total_tokens": used["total_tokens"], "prompt_tokens_details": {"cached_tokens": 0},
-                  "completion_tokens_details": {"reasoning_tokens": 0}},
+        "usage": {
+            "prompt_tokens": used["input_tokens"],
+            "completion_tokens": used["output_tokens"],
+            "total_tokens": used["total_tokens"],
+            "prompt_tokens_details": {"cached_tokens": 0},
+            "completion_tokens_details": {"reasoning_tokens": 0},
+        },
         "service_tier": "default",
         "system_fingerprint": None,
     }
@@ -763,8 +882,14 @@ def stream_chunks(request: ChatRequest, completion: dict[str, Any]) -> Iterator[
     carries ``usage: null`` and a last chunk has no choices and the usage. The SSE ``data: [DONE]`` line is
     the transport's (``webapp.core.responses.sse.DONE``).
     """
-    base = {"id": completion["id"], "object": "chat.completion.chunk", "created": completion["created"],
-            "model": completion["model"], "service_tier": "default", "system_fingerprint": None}
+    base = {
+        "id": completion["id"],
+        "object": "chat.completion.chunk",
+        "created": completion["created"],
+        "model": completion["model"],
+        "service_tier": "default",
+        "system_fingerprint": None,
+    }
     if request.include_usage:
         base["usage"] = None
 
@@ -777,8 +902,18 @@ def stream_chunks(request: ChatRequest, completion: dict[str, Any]) -> Iterator[
     if calls:
         yield chunk({"role": "assistant", "content": None, "refusal": None})
         for index, call in enumerate(calls):
-            yield chunk({"tool_calls": [{"index": index, "id": call["id"], "type": "function",
-                                         "function": {"name": call["function"]["name"], "arguments": ""}}]})
+            yield chunk(
+                {
+                    "tool_calls": [
+                        {
+                            "index": index,
+                            "id": call["id"],
+                            "type": "function",
+                            "function": {"name": call["function"]["name"], "arguments": ""},
+                        }
+                    ]
+                }
+            )
             for piece in token_chunks(call["function"]["arguments"]):
                 yield chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
     else:

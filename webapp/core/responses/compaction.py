@@ -65,13 +65,16 @@ def seal(items: list[dict[str, Any]], key: bytes, *, model: str) -> str:
     :param model: the model that compacted them (kept for the record).
     :raises SealError: the sealed text would exceed :data:`MAX_SEALED` characters (the spec's ``maxLength``).
     """
-    document = json.dumps({"v": VERSION, "model": model, "items": items}, ensure_ascii=False,
-                          separators=(",", ":")).encode("utf-8")
+    document = json.dumps(
+        {"v": VERSION, "model": model, "items": items}, ensure_ascii=False, separators=(",", ":")
+    ).encode("utf-8")
     payload = _b64(zlib.compress(document, 6))
     sealed = f"{PREFIX}{payload}.{_tag(key, payload)}"
     if len(sealed) > MAX_SEALED:
-        raise SealError(f"the compacted conversation is {len(sealed)} characters sealed, more than the "
-                        f"{MAX_SEALED} an encrypted_content may hold")
+        raise SealError(
+            f"the compacted conversation is {len(sealed)} characters sealed, more than the "
+            f"{MAX_SEALED} an encrypted_content may hold"
+        )
     return sealed
 
 
@@ -81,12 +84,15 @@ def unseal(sealed: str, key: bytes) -> list[dict[str, Any]]:
     :raises SealError: not in this server's format, or the tag does not match (another key, or changed).
     """
     if not sealed.startswith(PREFIX) or sealed.count(".") != 2:
-        raise SealError("not a compaction item of this server (expected 'orc1.<payload>.<tag>'): compaction items "
-                        "are sealed by the provider that made them, and only it can take them back")
-    payload, _, tag = sealed[len(PREFIX):].partition(".")
+        raise SealError(
+            "not a compaction item of this server (expected 'orc1.<payload>.<tag>'): compaction items "
+            "are sealed by the provider that made them, and only it can take them back"
+        )
+    payload, _, tag = sealed[len(PREFIX) :].partition(".")
     if not hmac.compare_digest(tag.encode("ascii", "replace"), _tag(key, payload).encode("ascii")):
-        raise SealError("the seal does not match: the content was changed, or sealed by another server (or with "
-                        "another secret)")
+        raise SealError(
+            "the seal does not match: the content was changed, or sealed by another server (or with another secret)"
+        )
     try:
         inflater = zlib.decompressobj()
         document = inflater.decompress(_unb64(payload), MAX_INFLATED)

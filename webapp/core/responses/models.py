@@ -73,12 +73,23 @@ IMAGE_DETAILS = ("low", "high", "auto")
 JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
 # Keywords that apply to objects only (JSON Schema 2020-12 validation §6.5, applicator §10.3.2; draft-07's
 # ``dependencies``): a schema without ``type`` that uses one describes an object.
-OBJECT_KEYWORDS = ("properties", "required", "additionalProperties", "patternProperties", "propertyNames",
-                   "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "dependencies",
-                   "unevaluatedProperties")
+OBJECT_KEYWORDS = (
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "unevaluatedProperties",
+)
 # Keywords that assert nothing: a parameters schema made only of these means "no parameters".
-ANNOTATION_KEYWORDS = frozenset(("$schema", "$id", "$comment", "$anchor", "$defs", "definitions", "title",
-                                 "description"))
+ANNOTATION_KEYWORDS = frozenset(
+    ("$schema", "$id", "$comment", "$anchor", "$defs", "definitions", "title", "description")
+)
 
 # File signatures, so a declared media type must match the bytes (a PNG labelled image/jpeg is refused).
 _SIGNATURES: dict[str, Callable[[bytes], bool]] = {
@@ -89,8 +100,13 @@ _SIGNATURES: dict[str, Callable[[bytes], bool]] = {
     "application/pdf": lambda b: b.startswith(b"%PDF-"),
 }
 _TEXT_TYPES = ("text/plain", "text/markdown", "text/csv", "application/json")
-_EXTENSIONS = {".pdf": "application/pdf", ".txt": "text/plain", ".md": "text/markdown", ".csv": "text/csv",
-               ".json": "application/json"}
+_EXTENSIONS = {
+    ".pdf": "application/pdf",
+    ".txt": "text/plain",
+    ".md": "text/markdown",
+    ".csv": "text/csv",
+    ".json": "application/json",
+}
 
 
 @dataclass(frozen=True)
@@ -124,6 +140,7 @@ class RequestError(ValueError):
 
 # ------------------------------------------------------------------------------------------------ paths
 
+
 def path_key(path: str, key: str) -> str:
     """``input[2]`` + ``content`` → ``input[2].content``; keys that are not identifiers are quoted."""
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
@@ -146,6 +163,7 @@ def _choices(values: tuple[str, ...]) -> str:
 
 # ------------------------------------------------------------------------------------------------ checks
 
+
 def _object(value: Any, path: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise _type_error(path, "an object", value)
@@ -158,22 +176,25 @@ def _array(value: Any, path: str) -> list[Any]:
     return value
 
 
-def _string(value: Any, path: str, *, nullable: bool = False, min_length: int = 0,
-            max_length: int | None = None) -> str | None:
+def _string(
+    value: Any, path: str, *, nullable: bool = False, min_length: int = 0, max_length: int | None = None
+) -> str | None:
     if value is None and nullable:
         return None
     if not isinstance(value, str):
         raise _type_error(path, "a string" + (" or null" if nullable else ""), value)
     if len(value) < min_length:
-        raise RequestError("must not be empty" if min_length == 1 else f"must be at least {min_length} characters",
-                           path, INVALID_VALUE)
+        raise RequestError(
+            "must not be empty" if min_length == 1 else f"must be at least {min_length} characters", path, INVALID_VALUE
+        )
     if max_length is not None and len(value) > max_length:
         raise RequestError(f"is {len(value):,} characters; the limit is {max_length:,}", path, INVALID_VALUE)
     return value
 
 
-def _integer(value: Any, path: str, *, nullable: bool = False, minimum: int | None = None,
-             maximum: int | None = None) -> int | None:
+def _integer(
+    value: Any, path: str, *, nullable: bool = False, minimum: int | None = None, maximum: int | None = None
+) -> int | None:
     if value is None and nullable:
         return None
     if isinstance(value, float) and value.is_integer():
@@ -187,8 +208,7 @@ def _integer(value: Any, path: str, *, nullable: bool = False, minimum: int | No
     return value
 
 
-def _number(value: Any, path: str, *, minimum: float | None = None, maximum: float | None = None
-            ) -> float | None:
+def _number(value: Any, path: str, *, minimum: float | None = None, maximum: float | None = None) -> float | None:
     if value is None:
         return None
     if not isinstance(value, (int, float)) or isinstance(value, bool):
@@ -226,8 +246,7 @@ def _name(value: Any, path: str) -> str:
     name = _string(value, path, min_length=1)
     assert name is not None
     if not NAME_PATTERN.fullmatch(name):
-        raise RequestError(f"{name[:80]!r} must be 1-64 characters of letters, digits, '_' or '-'", path,
-                           INVALID_VALUE)
+        raise RequestError(f"{name[:80]!r} must be 1-64 characters of letters, digits, '_' or '-'", path, INVALID_VALUE)
     return name
 
 
@@ -238,6 +257,7 @@ def _call_id(obj: dict[str, Any], path: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ data URLs
+
 
 @dataclass(frozen=True)
 class DataUrl:
@@ -251,8 +271,9 @@ class DataUrl:
     size: int
 
 
-def parse_data_url(url: str, path: str, *, allowed: tuple[str, ...], max_bytes: int,
-                   default_type: str | None = None) -> DataUrl:
+def parse_data_url(
+    url: str, path: str, *, allowed: tuple[str, ...], max_bytes: int, default_type: str | None = None
+) -> DataUrl:
     """Check an inline attachment: ``data:<media type>[;param]*;base64,<data>`` (RFC 2397).
 
     :param allowed: media types accepted.
@@ -262,8 +283,12 @@ def parse_data_url(url: str, path: str, *, allowed: tuple[str, ...], max_bytes: 
         ``allowed``, bytes that do not match the declared type, an empty or an oversized attachment.
     """
     if re.match(r"(?i)[a-z][a-z0-9+.-]*://", url):
-        raise RequestError("remote URLs are not fetched by this server; send the content inline as a data: URL "
-                           "(data:<media type>;base64,<data>)", path, UNSUPPORTED)
+        raise RequestError(
+            "remote URLs are not fetched by this server; send the content inline as a data: URL "
+            "(data:<media type>;base64,<data>)",
+            path,
+            UNSUPPORTED,
+        )
     if url[:5].lower() == "data:":
         header, comma, payload = url[5:].partition(",")
         if not comma:
@@ -271,15 +296,17 @@ def parse_data_url(url: str, path: str, *, allowed: tuple[str, ...], max_bytes: 
         params = [p.strip() for p in header.split(";")]
         media_type = params[0].lower() or "text/plain"
         if "base64" not in (p.lower() for p in params[1:]):
-            raise RequestError("the data: URL must be base64-encoded (data:<media type>;base64,<data>)", path,
-                               UNSUPPORTED)
+            raise RequestError(
+                "the data: URL must be base64-encoded (data:<media type>;base64,<data>)", path, UNSUPPORTED
+            )
     elif default_type is not None:
         media_type, payload = default_type, url
     else:
         raise RequestError("expected a data: URL (data:<media type>;base64,<data>)", path, UNSUPPORTED)
     if media_type not in allowed:
-        raise RequestError(f"media type {media_type!r} is not accepted; allowed: {', '.join(allowed)}", path,
-                           UNSUPPORTED)
+        raise RequestError(
+            f"media type {media_type!r} is not accepted; allowed: {', '.join(allowed)}", path, UNSUPPORTED
+        )
     if len(payload) > (max_bytes + 2) // 3 * 4 + 4:  # refuse before decoding megabytes for nothing
         raise RequestError(f"the attachment is larger than the limit of {max_bytes:,} bytes", path, INVALID_VALUE)
     try:
@@ -294,12 +321,12 @@ def parse_data_url(url: str, path: str, *, allowed: tuple[str, ...], max_bytes: 
     if not data:
         raise RequestError("the attachment is empty", path, INVALID_VALUE)
     if len(data) > max_bytes:
-        raise RequestError(f"the attachment is {len(data):,} bytes; the limit is {max_bytes:,}", path,
-                           INVALID_VALUE)
+        raise RequestError(f"the attachment is {len(data):,} bytes; the limit is {max_bytes:,}", path, INVALID_VALUE)
     check = _SIGNATURES.get(media_type)
     if check is not None and not check(data):
-        raise RequestError(f"the data does not look like {media_type} (its first bytes do not match)", path,
-                           INVALID_VALUE)
+        raise RequestError(
+            f"the data does not look like {media_type} (its first bytes do not match)", path, INVALID_VALUE
+        )
     if media_type in _TEXT_TYPES:
         try:
             data.decode("utf-8")
@@ -310,12 +337,20 @@ def parse_data_url(url: str, path: str, *, allowed: tuple[str, ...], max_bytes: 
 
 # ------------------------------------------------------------------------------------------------ parts
 
+
 def _input_image(part: dict[str, Any], path: str, limits: Limits) -> None:
     if part.get("file_id") is not None:
-        raise RequestError("file ids need a file store this server does not have; send image_url as a data: URL",
-                           path_key(path, "file_id"), UNSUPPORTED)
-    url = _string(_required(part, "image_url", path, " (a data: URL)"), path_key(path, "image_url"),
-                  nullable=True, max_length=20 * MiB)
+        raise RequestError(
+            "file ids need a file store this server does not have; send image_url as a data: URL",
+            path_key(path, "file_id"),
+            UNSUPPORTED,
+        )
+    url = _string(
+        _required(part, "image_url", path, " (a data: URL)"),
+        path_key(path, "image_url"),
+        nullable=True,
+        max_length=20 * MiB,
+    )
     if url is None:
         raise RequestError("an image needs image_url (a data: URL)", path_key(path, "image_url"), MISSING)
     _enum(part.get("detail"), path_key(path, "detail"), IMAGE_DETAILS, nullable=True)
@@ -325,25 +360,31 @@ def _input_image(part: dict[str, Any], path: str, limits: Limits) -> None:
 def _input_file(part: dict[str, Any], path: str, limits: Limits) -> None:
     filename = _string(part.get("filename"), path_key(path, "filename"), nullable=True, max_length=255)
     if part.get("file_id") is not None:
-        raise RequestError("file ids need a file store this server does not have; send file_data as a data: URL",
-                           path_key(path, "file_id"), UNSUPPORTED)
+        raise RequestError(
+            "file ids need a file store this server does not have; send file_data as a data: URL",
+            path_key(path, "file_id"),
+            UNSUPPORTED,
+        )
     file_url = _string(part.get("file_url"), path_key(path, "file_url"), nullable=True)
     file_data = _string(part.get("file_data"), path_key(path, "file_data"), nullable=True, max_length=32 * MiB)
     if file_data is None and file_url is None:
         raise RequestError("a file needs file_data (a data: URL)", path_key(path, "file_data"), MISSING)
     if file_data is not None and file_url is not None:
-        raise RequestError("send either file_data or file_url, not both", path_key(path, "file_url"),
-                           INVALID_VALUE)
+        raise RequestError("send either file_data or file_url, not both", path_key(path, "file_url"), INVALID_VALUE)
     if file_url is not None:
-        parse_data_url(file_url, path_key(path, "file_url"), allowed=limits.file_types,
-                       max_bytes=limits.max_file_bytes)
+        parse_data_url(file_url, path_key(path, "file_url"), allowed=limits.file_types, max_bytes=limits.max_file_bytes)
         return
     assert file_data is not None
     # The spec calls file_data "base64-encoded data": bare base64 is accepted when the filename says the type.
     extension = re.search(r"\.[A-Za-z0-9]+$", filename or "")
     default = _EXTENSIONS.get(extension.group(0).lower()) if extension else None
-    parse_data_url(file_data, path_key(path, "file_data"), allowed=limits.file_types,
-                   max_bytes=limits.max_file_bytes, default_type=default)
+    parse_data_url(
+        file_data,
+        path_key(path, "file_data"),
+        allowed=limits.file_types,
+        max_bytes=limits.max_file_bytes,
+        default_type=default,
+    )
 
 
 def _output_text(part: dict[str, Any], path: str) -> None:
@@ -372,8 +413,11 @@ def _content_part(part: Any, path: str, allowed: tuple[str, ...], owner: str, li
             hint = " (output_text belongs to assistant messages)"
         elif kind in ("input_video", "input_audio"):
             hint = " (this server accepts text, images and files only)"
-        raise RequestError(f"{kind!r} is not accepted in {owner}; expected one of {_choices(allowed)}{hint}",
-                           path_key(path, "type"), INVALID_VALUE)
+        raise RequestError(
+            f"{kind!r} is not accepted in {owner}; expected one of {_choices(allowed)}{hint}",
+            path_key(path, "type"),
+            INVALID_VALUE,
+        )
     if kind == "input_text":
         _string(_required(part, "text", path), path_key(path, "text"), max_length=MAX_TEXT)
     elif kind == "output_text":
@@ -399,23 +443,32 @@ def _text_or_parts(value: Any, path: str, allowed: tuple[str, ...], owner: str, 
 
 # ------------------------------------------------------------------------------------------------ items
 
+
 def _message(item: dict[str, Any], path: str, limits: Limits) -> dict[str, Any]:
     role = _required(item, "role", path)
     if role == "tool":
-        raise RequestError("'tool' is not a Responses role; a tool result is a function_call_output item: "
-                           '{"type": "function_call_output", "call_id": ..., "output": ...}',
-                           path_key(path, "role"), CHAT_ENVELOPE)
+        raise RequestError(
+            "'tool' is not a Responses role; a tool result is a function_call_output item: "
+            '{"type": "function_call_output", "call_id": ..., "output": ...}',
+            path_key(path, "role"),
+            CHAT_ENVELOPE,
+        )
     _enum(role, path_key(path, "role"), ROLES)
     for leaked in ("tool_calls", "tool_call_id", "function_call"):
         if leaked in item:
-            raise RequestError("a Chat Completions field; in Responses a tool call is its own function_call item "
-                               "and its result a function_call_output item", path_key(path, leaked), CHAT_ENVELOPE)
+            raise RequestError(
+                "a Chat Completions field; in Responses a tool call is its own function_call item "
+                "and its result a function_call_output item",
+                path_key(path, leaked),
+                CHAT_ENVELOPE,
+            )
     _string(item.get("id"), path_key(path, "id"), nullable=True)
     _string(item.get("status"), path_key(path, "status"), nullable=True)  # spec: any string on input
     if role == "assistant" and "phase" in item:
         _enum(item["phase"], path_key(path, "phase"), ("commentary", "final_answer"))
-    _text_or_parts(_required(item, "content", path), path_key(path, "content"), PARTS_BY_ROLE[role],
-                   f"a {role} message", limits)
+    _text_or_parts(
+        _required(item, "content", path), path_key(path, "content"), PARTS_BY_ROLE[role], f"a {role} message", limits
+    )
     return item if item.get("type") == "message" else {"type": "message", **item}
 
 
@@ -430,8 +483,9 @@ def _function_call(item: dict[str, Any], path: str) -> dict[str, Any]:
 def _function_call_output(item: dict[str, Any], path: str, limits: Limits) -> dict[str, Any]:
     _string(item.get("id"), path_key(path, "id"), nullable=True)
     _call_id(item, path)
-    _text_or_parts(_required(item, "output", path), path_key(path, "output"), OUTPUT_PARTS,
-                   "a function_call_output", limits)
+    _text_or_parts(
+        _required(item, "output", path), path_key(path, "output"), OUTPUT_PARTS, "a function_call_output", limits
+    )
     _enum(item.get("status"), path_key(path, "status"), CALL_STATUSES, nullable=True)
     return item
 
@@ -445,8 +499,11 @@ def _reasoning(item: dict[str, Any], path: str) -> dict[str, Any]:
         _enum(_required(part, "type", at), path_key(at, "type"), ("summary_text",))
         _string(_required(part, "text", at), path_key(at, "text"), max_length=MAX_TEXT)
     if item.get("content") is not None:
-        raise RequestError("must be null or absent on input (spec: ReasoningItemParam.content); send the summary",
-                           path_key(path, "content"), INVALID_VALUE)
+        raise RequestError(
+            "must be null or absent on input (spec: ReasoningItemParam.content); send the summary",
+            path_key(path, "content"),
+            INVALID_VALUE,
+        )
     _string(item.get("encrypted_content"), path_key(path, "encrypted_content"), nullable=True)
     return item
 
@@ -454,8 +511,12 @@ def _reasoning(item: dict[str, Any], path: str) -> dict[str, Any]:
 def _compaction(item: dict[str, Any], path: str) -> dict[str, Any]:
     # CompactionSummaryItemParam: the seal itself is checked by the endpoint, which holds the key.
     _string(item.get("id"), path_key(path, "id"), nullable=True)
-    _string(_required(item, "encrypted_content", path), path_key(path, "encrypted_content"), min_length=1,
-            max_length=MAX_TEXT)
+    _string(
+        _required(item, "encrypted_content", path),
+        path_key(path, "encrypted_content"),
+        min_length=1,
+        max_length=MAX_TEXT,
+    )
     return item
 
 
@@ -480,8 +541,11 @@ def parse_item(item: Any, path: str, limits: Limits = Limits()) -> dict[str, Any
             return _message(item, path, limits)
         if "id" in item and set(item) <= {"id", "type"}:
             return _item_reference(item, path)
-        raise RequestError("missing required field (the item type: one of " + _choices(ITEM_TYPES) + ")",
-                           path_key(path, "type"), MISSING)
+        raise RequestError(
+            "missing required field (the item type: one of " + _choices(ITEM_TYPES) + ")",
+            path_key(path, "type"),
+            MISSING,
+        )
     if not isinstance(kind, str):
         raise _type_error(path_key(path, "type"), "a string", kind)
     if ":" in kind:
@@ -501,11 +565,15 @@ def parse_item(item: Any, path: str, limits: Limits = Limits()) -> dict[str, Any
     hint = ""
     if kind in ("tool_call", "tool_result", "tool", "function"):
         hint = "; tool calls are function_call items and their results function_call_output items"
-    raise RequestError(f"unsupported item type {kind!r}; expected one of {_choices(ITEM_TYPES)}{hint}",
-                       path_key(path, "type"), INVALID_VALUE)
+    raise RequestError(
+        f"unsupported item type {kind!r}; expected one of {_choices(ITEM_TYPES)}{hint}",
+        path_key(path, "type"),
+        INVALID_VALUE,
+    )
 
 
 # ------------------------------------------------------------------------------------------------ tools
+
 
 @dataclass(frozen=True)
 class Tool:
@@ -518,8 +586,13 @@ class Tool:
 
     def echo(self) -> dict[str, Any]:
         """The ``FunctionTool`` of a ``ResponseResource``: every key present, nulls included (spec §4)."""
-        return {"type": "function", "name": self.name, "description": self.description,
-                "parameters": self.parameters, "strict": self.strict}
+        return {
+            "type": "function",
+            "name": self.name,
+            "description": self.description,
+            "parameters": self.parameters,
+            "strict": self.strict,
+        }
 
 
 def parse_tools(value: Any, path: str = "tools") -> list[Tool]:
@@ -535,17 +608,24 @@ def parse_tools(value: Any, path: str = "tools") -> list[Tool]:
         where = path_index(path, i)
         raw = _object(raw, where)
         if "function" in raw and "name" not in raw:
-            raise RequestError('this is the Chat Completions tool shape; Responses tools are flat: '
-                               '{"type": "function", "name": ..., "parameters": {...}}', path_key(where, "function"),
-                               CHAT_ENVELOPE)
+            raise RequestError(
+                "this is the Chat Completions tool shape; Responses tools are flat: "
+                '{"type": "function", "name": ..., "parameters": {...}}',
+                path_key(where, "function"),
+                CHAT_ENVELOPE,
+            )
         kind = _required(raw, "type", where)
         if kind != "function":
-            raise RequestError(f"unsupported tool type {kind!r}; this server offers function tools only",
-                               path_key(where, "type"), UNSUPPORTED if isinstance(kind, str) else INVALID_TYPE)
+            raise RequestError(
+                f"unsupported tool type {kind!r}; this server offers function tools only",
+                path_key(where, "type"),
+                UNSUPPORTED if isinstance(kind, str) else INVALID_TYPE,
+            )
         name = _name(_required(raw, "name", where), path_key(where, "name"))
         if name in seen:
-            raise RequestError(f"duplicate tool name {name!r} (also tools[{seen[name]}])", path_key(where, "name"),
-                               INVALID_VALUE)
+            raise RequestError(
+                f"duplicate tool name {name!r} (also tools[{seen[name]}])", path_key(where, "name"), INVALID_VALUE
+            )
         seen[name] = i
         description = _string(raw.get("description"), path_key(where, "description"), nullable=True)
         parameters = raw.get("parameters")
@@ -583,15 +663,19 @@ def function_parameters_problem(parameters: dict[str, Any]) -> str | None:
         if any(key in parameters for key in OBJECT_KEYWORDS) or set(parameters) <= ANNOTATION_KEYWORDS:
             return None
         found = ", ".join(sorted(parameters)[:5])
-        return ("function parameters must describe a JSON object: use \"type\": \"object\", or no type with object "
-                f"keywords such as properties or required (this schema has only {found}); a call's arguments are "
-                "always a JSON object")
+        return (
+            'function parameters must describe a JSON object: use "type": "object", or no type with object '
+            f"keywords such as properties or required (this schema has only {found}); a call's arguments are "
+            "always a JSON object"
+        )
     if "object" in names and set(names) <= {"object", "null"}:
         return None
     shown = json.dumps(kind)
-    return (f"function parameters must describe a JSON object, not type {shown}: use \"type\": \"object\" with "
-            "properties (wrap a single value as a property), or no type with object keywords; a call's "
-            "arguments are always a JSON object")
+    return (
+        f'function parameters must describe a JSON object, not type {shown}: use "type": "object" with '
+        "properties (wrap a single value as a property), or no type with object keywords; a call's "
+        "arguments are always a JSON object"
+    )
 
 
 @dataclass(frozen=True)
@@ -614,8 +698,11 @@ class ToolChoice:
             assert self.names
             return {"type": "function", "name": self.names[0]}
         if self.kind == "allowed_tools":
-            return {"type": "allowed_tools", "tools": [{"type": "function", "name": n} for n in self.names or ()],
-                    "mode": self.mode}
+            return {
+                "type": "allowed_tools",
+                "tools": [{"type": "function", "name": n} for n in self.names or ()],
+                "mode": self.mode,
+            }
         return self.mode
 
 
@@ -630,8 +717,11 @@ def parse_tool_choice(value: Any, path: str = "tool_choice") -> ToolChoice:
     kind = _required(value, "type", path)
     if kind == "function":
         if "function" in value and "name" not in value:
-            raise RequestError('this is the Chat Completions shape; use {"type": "function", "name": ...}',
-                               path_key(path, "function"), CHAT_ENVELOPE)
+            raise RequestError(
+                'this is the Chat Completions shape; use {"type": "function", "name": ...}',
+                path_key(path, "function"),
+                CHAT_ENVELOPE,
+            )
         return ToolChoice("required", (_name(_required(value, "name", path), path_key(path, "name")),), "function")
     if kind == "allowed_tools":
         where = path_key(path, "tools")
@@ -646,9 +736,11 @@ def parse_tool_choice(value: Any, path: str = "tool_choice") -> ToolChoice:
             names.append(_name(_required(entry, "name", at), path_key(at, "name")))
         mode = _enum(value.get("mode"), path_key(path, "mode"), TOOL_CHOICE_VALUES, nullable=True) or "auto"
         return ToolChoice(mode, tuple(dict.fromkeys(names)), "allowed_tools")
-    raise RequestError(f"expected 'function' or 'allowed_tools', got {kind!r} (or use one of "
-                       f"{_choices(TOOL_CHOICE_VALUES)})", path_key(path, "type"),
-                       INVALID_VALUE if isinstance(kind, str) else INVALID_TYPE)
+    raise RequestError(
+        f"expected 'function' or 'allowed_tools', got {kind!r} (or use one of {_choices(TOOL_CHOICE_VALUES)})",
+        path_key(path, "type"),
+        INVALID_VALUE if isinstance(kind, str) else INVALID_TYPE,
+    )
 
 
 def check_tool_choice(choice: ToolChoice, tools: list[Tool]) -> None:
@@ -662,13 +754,13 @@ def check_tool_choice(choice: ToolChoice, tools: list[Tool]) -> None:
     if choice.kind == "allowed_tools":
         for i, name in enumerate(choice.names or ()):
             if name not in known:
-                raise RequestError(f"no tool named {name!r} in tools", f"tool_choice.tools[{i}].name",
-                                   INVALID_VALUE)
+                raise RequestError(f"no tool named {name!r} in tools", f"tool_choice.tools[{i}].name", INVALID_VALUE)
     if choice.mode == "required" and not tools:
         raise RequestError("a tool call is required but the request offers no tools", "tool_choice", INVALID_VALUE)
 
 
 # ------------------------------------------------------------------------------------------------ request
+
 
 @dataclass
 class CreateRequest:
@@ -740,8 +832,7 @@ def _text(value: Any, request: CreateRequest, limits: Limits) -> None:
     fmt = value.get("format")
     if fmt is not None:
         fmt = _object(fmt, "text.format")
-        kind = _enum(_required(fmt, "type", "text.format"), "text.format.type", ("text", "json_schema",
-                                                                                 "json_object"))
+        kind = _enum(_required(fmt, "type", "text.format"), "text.format.type", ("text", "json_schema", "json_object"))
         if kind == "json_schema":
             _name(_required(fmt, "name", "text.format"), "text.format.name")
             _object(_required(fmt, "schema", "text.format"), "text.format.schema")
@@ -766,8 +857,9 @@ def _reasoning_param(value: Any, request: CreateRequest, limits: Limits) -> None
 def _include(value: Any, request: CreateRequest, limits: Limits) -> None:
     if value is None:
         return
-    request.include = [_enum(v, path_index("include", i), INCLUDE_VALUES) or ""
-                       for i, v in enumerate(_array(value, "include"))]
+    request.include = [
+        _enum(v, path_index("include", i), INCLUDE_VALUES) or "" for i, v in enumerate(_array(value, "include"))
+    ]
 
 
 def _stream_options(value: Any, request: CreateRequest, limits: Limits) -> None:
@@ -786,6 +878,7 @@ def _background(value: Any, request: CreateRequest, limits: Limits) -> None:
 def _set(name: str, check: Callable[[Any, str], Any]) -> Callable[[Any, CreateRequest, Limits], None]:
     def apply(value: Any, request: CreateRequest, limits: Limits) -> None:
         setattr(request, name, check(value, name))
+
     return apply
 
 
@@ -833,8 +926,9 @@ def parse_create_request(body: Any, limits: Limits = Limits()) -> CreateRequest:
     :raises RequestError: the first problem.
     """
     if not isinstance(body, dict):
-        raise RequestError(f"the body must be a JSON object (CreateResponseBody), got {json_type(body)}", None,
-                           INVALID_TYPE)
+        raise RequestError(
+            f"the body must be a JSON object (CreateResponseBody), got {json_type(body)}", None, INVALID_TYPE
+        )
     request = CreateRequest()
     for key, value in body.items():
         check = _FIELDS.get(key)
@@ -844,12 +938,12 @@ def parse_create_request(body: Any, limits: Limits = Limits()) -> CreateRequest:
                 hint = "; this looks like a Chat Completions body: send the conversation as input items"
             elif key in ("conversation", "prompt"):
                 hint = "; not supported by this server"
-            raise RequestError(f"unknown parameter{hint}", key, CHAT_ENVELOPE if key == "messages"
-                               else UNKNOWN_PARAMETER)
+            raise RequestError(
+                f"unknown parameter{hint}", key, CHAT_ENVELOPE if key == "messages" else UNKNOWN_PARAMETER
+            )
         check(value, request, limits)
     if not request.input and request.previous_response_id is None:
-        raise RequestError("missing required parameter: give input (a string or an array of items)", "input",
-                           MISSING)
+        raise RequestError("missing required parameter: give input (a string or an array of items)", "input", MISSING)
     return request
 
 
@@ -868,32 +962,47 @@ def parse_compact_request(body: Any, limits: Limits = Limits()) -> CreateRequest
         neither ``input`` nor ``previous_response_id``.
     """
     if not isinstance(body, dict):
-        raise RequestError(f"the body must be a JSON object (CompactResponseMethodPublicBody), got "
-                           f"{json_type(body)}", None, INVALID_TYPE)
+        raise RequestError(
+            f"the body must be a JSON object (CompactResponseMethodPublicBody), got {json_type(body)}",
+            None,
+            INVALID_TYPE,
+        )
     request = CreateRequest()
     for key, value in body.items():
         if key not in COMPACT_PARAMETERS:
-            raise RequestError(f"unknown parameter; /responses/compact takes {_choices(COMPACT_PARAMETERS)}", key,
-                               UNKNOWN_PARAMETER)
+            raise RequestError(
+                f"unknown parameter; /responses/compact takes {_choices(COMPACT_PARAMETERS)}", key, UNKNOWN_PARAMETER
+            )
         _FIELDS[key](value, request, limits)
     if request.model is None:
-        raise RequestError("missing required parameter (CompactResponseMethodPublicBody requires model)", "model",
-                           MISSING)
+        raise RequestError(
+            "missing required parameter (CompactResponseMethodPublicBody requires model)", "model", MISSING
+        )
     if not request.input and request.previous_response_id is None:
-        raise RequestError("missing required parameter: give input (a string or an array of items) or "
-                           "previous_response_id", "input", MISSING)
+        raise RequestError(
+            "missing required parameter: give input (a string or an array of items) or previous_response_id",
+            "input",
+            MISSING,
+        )
     return request
 
 
-def compact_resource(*, resource_id: str, created_at: int, output: list[dict[str, Any]],
-                     usage_: dict[str, Any]) -> dict[str, Any]:
+def compact_resource(
+    *, resource_id: str, created_at: int, output: list[dict[str, Any]], usage_: dict[str, Any]
+) -> dict[str, Any]:
     """A ``CompactResource``: ``id``, ``object: "response.compaction"``, ``output`` (``ItemField[]``),
     ``created_at`` (Unix seconds) and ``usage``."""
-    return {"id": resource_id, "object": "response.compaction", "output": output, "created_at": created_at,
-            "usage": usage_}
+    return {
+        "id": resource_id,
+        "object": "response.compaction",
+        "output": output,
+        "created_at": created_at,
+        "usage": usage_,
+    }
 
 
 # ------------------------------------------------------------------------------------------------ responses
+
 
 def output_text_part(text: str) -> dict[str, Any]:
     """An ``output_text`` content part (``OutputTextContent``: ``annotations`` is required)."""
@@ -906,11 +1015,18 @@ def message_item(item_id: str, text: str | None, status: str = "completed") -> d
     return {"type": "message", "id": item_id, "status": status, "role": "assistant", "content": content}
 
 
-def function_call_item(item_id: str, call_id: str, name: str, arguments: str,
-                       status: str = "completed") -> dict[str, Any]:
+def function_call_item(
+    item_id: str, call_id: str, name: str, arguments: str, status: str = "completed"
+) -> dict[str, Any]:
     """A ``FunctionCall`` output item (``arguments`` is the JSON text, as a string)."""
-    return {"type": "function_call", "id": item_id, "call_id": call_id, "name": name, "arguments": arguments,
-            "status": status}
+    return {
+        "type": "function_call",
+        "id": item_id,
+        "call_id": call_id,
+        "name": name,
+        "arguments": arguments,
+        "status": status,
+    }
 
 
 def usage(input_tokens: int, output_tokens: int) -> dict[str, Any]:
@@ -919,10 +1035,13 @@ def usage(input_tokens: int, output_tokens: int) -> dict[str, Any]:
     ``input_tokens_details`` also carries ``cache_write_tokens`` (an extra member, allowed by the spec's
     schema): the openai SDK's strict validation requires it.
     """
-    return {"input_tokens": input_tokens, "output_tokens": output_tokens,
-            "total_tokens": input_tokens + output_tokens,
-            "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
-            "output_tokens_details": {"reasoning_tokens": 0}}
+    return {
+        "input_tokens": input_tokens,
+        "output_tokens": output_tokens,
+        "total_tokens": input_tokens + output_tokens,
+        "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+        "output_tokens_details": {"reasoning_tokens": 0},
+    }
 
 
 def text_echo(text: dict[str, Any] | None) -> dict[str, Any]:
@@ -933,19 +1052,33 @@ def text_echo(text: dict[str, Any] | None) -> dict[str, Any]:
     """
     fmt = dict((text or {}).get("format") or {"type": "text"})
     if fmt.get("type") == "json_schema":
-        fmt = {"type": "json_schema", "name": fmt["name"], "description": fmt.get("description"),
-               "schema": None, "strict": bool(fmt.get("strict"))}
+        fmt = {
+            "type": "json_schema",
+            "name": fmt["name"],
+            "description": fmt.get("description"),
+            "schema": None,
+            "strict": bool(fmt.get("strict")),
+        }
     result: dict[str, Any] = {"format": fmt}
     if (text or {}).get("verbosity") is not None:
         result["verbosity"] = text["verbosity"]  # type: ignore[index]
     return result
 
 
-def response_resource(request: CreateRequest, *, response_id: str, created_at: int, model: str,
-                      tools: list[Tool], status: str, output: list[dict[str, Any]],
-                      usage_: dict[str, Any] | None, completed_at: int | None = None,
-                      error: dict[str, str] | None = None,
-                      incomplete_details: dict[str, str] | None = None) -> dict[str, Any]:
+def response_resource(
+    request: CreateRequest,
+    *,
+    response_id: str,
+    created_at: int,
+    model: str,
+    tools: list[Tool],
+    status: str,
+    output: list[dict[str, Any]],
+    usage_: dict[str, Any] | None,
+    completed_at: int | None = None,
+    error: dict[str, str] | None = None,
+    incomplete_details: dict[str, str] | None = None,
+) -> dict[str, Any]:
     """A ``ResponseResource`` with all 31 fields the spec requires (spec notes §4), in the spec's order.
 
     Settings the request left out are echoed with the value this server used (``temperature`` 1,
@@ -1004,8 +1137,9 @@ def stored_input_item(item: dict[str, Any], item_id: str) -> dict[str, Any]:
         content = result.get("content")
         if isinstance(content, str):
             part_type = "output_text" if result.get("role") == "assistant" else "input_text"
-            result["content"] = [output_text_part(content) if part_type == "output_text"
-                                 else {"type": "input_text", "text": content}]
+            result["content"] = [
+                output_text_part(content) if part_type == "output_text" else {"type": "input_text", "text": content}
+            ]
         if result.get("status") not in CALL_STATUSES:
             result["status"] = "completed"
     elif kind in ("function_call", "function_call_output") and result.get("status") is None:

@@ -73,6 +73,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 # ------------------------------------------------------------------------------------------------ tokens
 
+
 def count_tokens(text: str) -> int:
     """Approximate token count: runs of word characters, and every other non-space character, count one."""
     return len(_TOKEN.findall(text))
@@ -86,7 +87,7 @@ def token_chunks(text: str) -> list[str]:
     chunks: list[str] = []
     start = 0
     for match in _TOKEN.finditer(text):
-        chunks.append(text[start:match.end()])
+        chunks.append(text[start : match.end()])
         start = match.end()
     if start < len(text):  # trailing spaces
         if chunks:
@@ -107,7 +108,7 @@ def delta_chunks(text: str, size: int = DELTA_TOKENS) -> list[str]:
     if size < 1:
         raise ValueError(f"size must be at least 1, got {size}")
     chunks = token_chunks(text)
-    return ["".join(chunks[i:i + size]) for i in range(0, len(chunks), size)]
+    return ["".join(chunks[i : i + size]) for i in range(0, len(chunks), size)]
 
 
 def truncate_tokens(text: str, budget: int) -> str:
@@ -116,11 +117,12 @@ def truncate_tokens(text: str, budget: int) -> str:
         return ""
     for index, match in enumerate(_TOKEN.finditer(text), start=1):
         if index == budget:
-            return text[:match.end()]
+            return text[: match.end()]
     return text
 
 
 # ------------------------------------------------------------------------------------------------ values from schemas
+
 
 class Unbuildable(Exception):
     """No instance of the schema could be built (a ``false`` schema, a ``$ref`` loop through required
@@ -137,11 +139,22 @@ class BuildTimeout(Unbuildable):
 
 
 _FORMATS = {
-    "date": "2026-01-15", "date-time": "2026-01-15T12:00:00Z", "time": "12:00:00Z", "email": "user@example.com",
-    "idn-email": "user@example.com", "uri": "https://example.com/", "iri": "https://example.com/",
-    "uri-reference": "https://example.com/", "hostname": "example.com", "idn-hostname": "example.com",
-    "ipv4": "192.0.2.1", "ipv6": "2001:db8::1", "uuid": "00000000-0000-4000-8000-000000000000",
-    "duration": "P1D", "json-pointer": "/a", "regex": ".*",
+    "date": "2026-01-15",
+    "date-time": "2026-01-15T12:00:00Z",
+    "time": "12:00:00Z",
+    "email": "user@example.com",
+    "idn-email": "user@example.com",
+    "uri": "https://example.com/",
+    "iri": "https://example.com/",
+    "uri-reference": "https://example.com/",
+    "hostname": "example.com",
+    "idn-hostname": "example.com",
+    "ipv4": "192.0.2.1",
+    "ipv6": "2001:db8::1",
+    "uuid": "00000000-0000-4000-8000-000000000000",
+    "duration": "P1D",
+    "json-pointer": "/a",
+    "regex": ".*",
 }
 _MAX_DEPTH = 32
 _GIVEN = object()  # no value given by const/enum/default/examples
@@ -167,12 +180,16 @@ class _Builder:
         :raises OverBudget: they are more than is left; :raises BuildTimeout: the time budget ran out.
         """
         if units > self.left:
-            raise OverBudget(f"{name!r} needs {what}, more than the test model builds (a value of at most "
-                             f"{BUILD_BUDGET:,} units: one per value, one per string character)")
+            raise OverBudget(
+                f"{name!r} needs {what}, more than the test model builds (a value of at most "
+                f"{BUILD_BUDGET:,} units: one per value, one per string character)"
+            )
         self.left -= units
         if time.monotonic() > self.deadline:
-            raise BuildTimeout(f"building a value for {name!r} took more than the "
-                               f"{schema_patterns.PATTERN_BUDGET_SECONDS:g} s the test model spends on one")
+            raise BuildTimeout(
+                f"building a value for {name!r} took more than the "
+                f"{schema_patterns.PATTERN_BUDGET_SECONDS:g} s the test model spends on one"
+            )
 
     def matches(self, pattern: str, candidate: str, name: str) -> bool | None:
         """``pattern`` (ECMA-262, as ``webapp.core.schema`` reads it) found in ``candidate``; ``None`` when the
@@ -303,8 +320,7 @@ class _Builder:
                 # Not even compiled: the pattern's shortest match is already over the budget.
                 self.spend(shortest, name, f"a string of at least {shortest:,} characters for its pattern")
             if example is not None:
-                self.spend(max(len(example) - min_length, 0), name, f"its pattern's {len(example):,}-character "
-                                                                    "example")
+                self.spend(max(len(example) - min_length, 0), name, f"its pattern's {len(example):,}-character example")
                 candidates.append(example)
         candidates += [name, "example", "a", "A", "0", "a1", "x-1", "ok"]
         for candidate in candidates:
@@ -329,14 +345,20 @@ class _Builder:
             value = schema.get(key)
             return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
-        low, xlow, high, xhigh, step = (num(k) for k in ("minimum", "exclusiveMinimum", "maximum",
-                                                         "exclusiveMaximum", "multipleOf"))
+        low, xlow, high, xhigh, step = (
+            num(k) for k in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf")
+        )
         step = step if step and step > 0 else None
 
         def fits(v: float) -> bool:
-            return ((low is None or v >= low) and (xlow is None or v > xlow) and (high is None or v <= high)
-                    and (xhigh is None or v < xhigh) and (not integer or float(v).is_integer())
-                    and (step is None or abs(v / step - round(v / step)) < 1e-9))
+            return (
+                (low is None or v >= low)
+                and (xlow is None or v > xlow)
+                and (high is None or v <= high)
+                and (xhigh is None or v < xhigh)
+                and (not integer or float(v).is_integer())
+                and (step is None or abs(v / step - round(v / step)) < 1e-9)
+            )
 
         # Candidates: zero, each bound and one step inside it, the middle of a closed range; each also
         # rounded to the step and to whole numbers. The first that meets every bound wins.
@@ -368,7 +390,7 @@ class _Builder:
         items = schema.get("items", {})
         if count > self.left:  # refused before building any of them
             self.spend(count, name, f"minItems {count:,}")
-        result: list[Any] = [self.build(sub, depth + 1, name) for sub in prefix[:max(count, len(prefix))]]
+        result: list[Any] = [self.build(sub, depth + 1, name) for sub in prefix[: max(count, len(prefix))]]
         singular = name[:-1] if name.endswith("s") and len(name) > 1 else name
         index = len(result)
         unique = bool(schema.get("uniqueItems"))
@@ -380,8 +402,11 @@ class _Builder:
             value = self.build(items, depth + 1, singular)
             missing = count - len(result) - 1
             self.spend((before - self.left) * missing, name, f"minItems {count:,} of values like {singular!r}")
-            return result + [value] + [json.loads(json.dumps(value)) if isinstance(value, (dict, list)) else value
-                                       for _ in range(missing)]
+            return (
+                result
+                + [value]
+                + [json.loads(json.dumps(value)) if isinstance(value, (dict, list)) else value for _ in range(missing)]
+            )
         while len(result) < count:
             value = self.build(items, depth + 1, singular)
             if unique:
@@ -407,8 +432,11 @@ class _Builder:
 
     def build_object(self, schema: dict[str, Any], depth: int, name: str) -> dict[str, Any]:
         properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-        required = [k for k in schema.get("required", []) if isinstance(k, str)] \
-            if isinstance(schema.get("required"), list) else []
+        required = (
+            [k for k in schema.get("required", []) if isinstance(k, str)]
+            if isinstance(schema.get("required"), list)
+            else []
+        )
         result: dict[str, Any] = {}
         for key in required:
             if key in properties:
@@ -481,8 +509,14 @@ def example_for_pattern(pattern: str, *, limit: int | None = None) -> str | None
         return None
     if limit is not None and (shortest_match(pattern) or 0) > limit:
         return None
-    categories = {c.CATEGORY_DIGIT: "0", c.CATEGORY_NOT_DIGIT: "a", c.CATEGORY_SPACE: " ",
-                  c.CATEGORY_NOT_SPACE: "a", c.CATEGORY_WORD: "a", c.CATEGORY_NOT_WORD: "-"}
+    categories = {
+        c.CATEGORY_DIGIT: "0",
+        c.CATEGORY_NOT_DIGIT: "a",
+        c.CATEGORY_SPACE: " ",
+        c.CATEGORY_NOT_SPACE: "a",
+        c.CATEGORY_WORD: "a",
+        c.CATEGORY_NOT_WORD: "-",
+    }
 
     def one_of(items: Any) -> str | None:
         negate = False
@@ -552,8 +586,14 @@ def _class_source(items: Any) -> str:
     """Rebuild a character class from its parse-tree items, to test candidates for a negated class."""
     from re import _constants as c  # type: ignore[attr-defined]
 
-    escape = {c.CATEGORY_DIGIT: r"\d", c.CATEGORY_NOT_DIGIT: r"\D", c.CATEGORY_SPACE: r"\s",
-              c.CATEGORY_NOT_SPACE: r"\S", c.CATEGORY_WORD: r"\w", c.CATEGORY_NOT_WORD: r"\W"}
+    escape = {
+        c.CATEGORY_DIGIT: r"\d",
+        c.CATEGORY_NOT_DIGIT: r"\D",
+        c.CATEGORY_SPACE: r"\s",
+        c.CATEGORY_NOT_SPACE: r"\S",
+        c.CATEGORY_WORD: r"\w",
+        c.CATEGORY_NOT_WORD: r"\W",
+    }
     body = []
     for op, arg in items:
         if op is c.NEGATE:
@@ -627,12 +667,14 @@ def _build_valid(schema: Any, compiled: Any, attempts: int) -> Any:
 
 # ------------------------------------------------------------------------------------------------ reading the context
 
+
 def _text_of(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(p.get("text", "") for p in content
-                         if isinstance(p, dict) and p.get("type") in ("input_text", "output_text"))
+        return "\n".join(
+            p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") in ("input_text", "output_text")
+        )
     return ""
 
 
@@ -689,12 +731,16 @@ def current_turn(context: list[dict[str, Any]]) -> Turn:
     :raises RequestError: (``input``) the context has neither.
     """
     last_user = max((i for i, item in enumerate(context) if _is_user(item)), default=-1)
-    results = tuple(item for item in context[last_user + 1:] if item.get("type") == "function_call_output")
+    results = tuple(item for item in context[last_user + 1 :] if item.get("type") == "function_call_output")
     if last_user < 0 and not results:
-        raise RequestError("nothing to answer: the input has no user message and no function_call_output",
-                           "input", MISSING)
-    calls = {item["call_id"]: item for item in context
-             if item.get("type") == "function_call" and isinstance(item.get("call_id"), str)}
+        raise RequestError(
+            "nothing to answer: the input has no user message and no function_call_output", "input", MISSING
+        )
+    calls = {
+        item["call_id"]: item
+        for item in context
+        if item.get("type") == "function_call" and isinstance(item.get("call_id"), str)
+    }
     return Turn(context[last_user] if last_user >= 0 else None, results, calls)
 
 
@@ -702,8 +748,9 @@ def _words(text: str) -> set[str]:
     return set(_WORD.findall(text.lower().replace("_", " ").replace("-", " ")))
 
 
-def choose_tools(turn: Turn, tools: list[Tool], choice: ToolChoice, *, parallel: bool,
-                 max_calls: int | None) -> list[Tool]:
+def choose_tools(
+    turn: Turn, tools: list[Tool], choice: ToolChoice, *, parallel: bool, max_calls: int | None
+) -> list[Tool]:
     """The tools to call, in order (empty: answer in text). See the module docstring for the rules."""
     allowed = [t for t in tools if choice.names is None or t.name in choice.names]
     if choice.mode == "none" or not allowed:
@@ -712,9 +759,10 @@ def choose_tools(turn: Turn, tools: list[Tool], choice: ToolChoice, *, parallel:
         return []
     text = _text_of(turn.user.get("content")) if turn.user else ""
     lowered = text.lower()
-    mentioned = sorted((t for t in allowed if re.search(rf"(?<![\w-]){re.escape(t.name.lower())}(?![\w-])",
-                                                        lowered)),
-                       key=lambda t: lowered.find(t.name.lower()))
+    mentioned = sorted(
+        (t for t in allowed if re.search(rf"(?<![\w-]){re.escape(t.name.lower())}(?![\w-])", lowered)),
+        key=lambda t: lowered.find(t.name.lower()),
+    )
     if mentioned:
         chosen = mentioned if parallel else mentioned[:1]
     else:
@@ -778,6 +826,7 @@ def input_tokens(context: list[dict[str, Any]], instructions: str | None, tools:
 
 # ------------------------------------------------------------------------------------------------ generation
 
+
 def new_id(prefix: str) -> str:
     """A fresh id such as ``resp_3f9a...``: the prefix, an underscore and 24 hex digits."""
     return f"{prefix}_{secrets.token_hex(12)}"
@@ -801,8 +850,9 @@ class Generation:
     error: dict[str, str] | None = None
 
 
-def generate(request: CreateRequest, context: list[dict[str, Any]], tools: list[Tool],
-             make_id: Callable[[str], str] = new_id) -> Generation:
+def generate(
+    request: CreateRequest, context: list[dict[str, Any]], tools: list[Tool], make_id: Callable[[str], str] = new_id
+) -> Generation:
     """Answer ``context`` (previous input + previous output + this input, references resolved).
 
     :param tools: the tools in effect (the request's or the previous response's).
@@ -812,8 +862,9 @@ def generate(request: CreateRequest, context: list[dict[str, Any]], tools: list[
     turn = current_turn(context)
     tokens_in = input_tokens(context, request.instructions, tools)
     choice = request.tool_choice or ToolChoice()
-    chosen = choose_tools(turn, tools, choice, parallel=request.parallel_tool_calls is not False,
-                          max_calls=request.max_tool_calls)
+    chosen = choose_tools(
+        turn, tools, choice, parallel=request.parallel_tool_calls is not False, max_calls=request.max_tool_calls
+    )
     planned: list[tuple[str, str, str | None]] = []  # (kind, text or arguments, tool name)
     try:
         for tool in chosen:
@@ -876,9 +927,16 @@ def _formatted_reply(turn: Turn, text: dict[str, Any] | None) -> str:
     return _reply_text(turn)
 
 
-def respond(request: CreateRequest, context: list[dict[str, Any]], tools: list[Tool], *, response_id: str,
-            created_at: int, completed_at: int, make_id: Callable[[str], str] = new_id
-            ) -> tuple[dict[str, Any], dict[str, Any]]:
+def respond(
+    request: CreateRequest,
+    context: list[dict[str, Any]],
+    tools: list[Tool],
+    *,
+    response_id: str,
+    created_at: int,
+    completed_at: int,
+    make_id: Callable[[str], str] = new_id,
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """Run the model and wrap its output: ``(snapshot, final)`` ``ResponseResource`` objects.
 
     ``snapshot`` is the response as ``response.created`` shows it (``in_progress``, no output, no usage);
@@ -887,16 +945,34 @@ def respond(request: CreateRequest, context: list[dict[str, Any]], tools: list[T
     """
     generation = generate(request, context, tools, make_id)
     model = request.model or MODEL_NAME
-    snapshot = response_resource(request, response_id=response_id, created_at=created_at, model=model,
-                                 tools=tools, status="in_progress", output=[], usage_=None)
-    final = response_resource(request, response_id=response_id, created_at=created_at, model=model, tools=tools,
-                              status=generation.status, output=generation.output, usage_=generation.usage,
-                              completed_at=completed_at if generation.status == "completed" else None,
-                              error=generation.error, incomplete_details=generation.incomplete_details)
+    snapshot = response_resource(
+        request,
+        response_id=response_id,
+        created_at=created_at,
+        model=model,
+        tools=tools,
+        status="in_progress",
+        output=[],
+        usage_=None,
+    )
+    final = response_resource(
+        request,
+        response_id=response_id,
+        created_at=created_at,
+        model=model,
+        tools=tools,
+        status=generation.status,
+        output=generation.output,
+        usage_=generation.usage,
+        completed_at=completed_at if generation.status == "completed" else None,
+        error=generation.error,
+        incomplete_details=generation.incomplete_details,
+    )
     return snapshot, final
 
 
 # ------------------------------------------------------------------------------------------------ streaming
+
 
 def stream_events(snapshot: dict[str, Any], final: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The streaming events that turn ``snapshot`` into ``final`` (Open Responses spec, Streaming; spec notes
@@ -921,8 +997,9 @@ def stream_events(snapshot: dict[str, Any], final: dict[str, Any]) -> Iterator[d
     yield event("response.in_progress", response=snapshot)
     for index, item in enumerate(final["output"]):
         if item["type"] == "message":
-            yield event("response.output_item.added", output_index=index,
-                        item={**item, "status": "in_progress", "content": []})
+            yield event(
+                "response.output_item.added", output_index=index, item={**item, "status": "in_progress", "content": []}
+            )
             for part_index, part in enumerate(item["content"]):
                 where = {"item_id": item["id"], "output_index": index, "content_index": part_index}
                 yield event("response.content_part.added", **where, part=output_text_part(""))
@@ -931,21 +1008,33 @@ def stream_events(snapshot: dict[str, Any], final: dict[str, Any]) -> Iterator[d
                 yield event("response.output_text.done", **where, text=part["text"], logprobs=[])
                 yield event("response.content_part.done", **where, part=part)
         elif item["type"] == "function_call":
-            yield event("response.output_item.added", output_index=index,
-                        item={**item, "arguments": "", "status": "in_progress"})
+            yield event(
+                "response.output_item.added",
+                output_index=index,
+                item={**item, "arguments": "", "status": "in_progress"},
+            )
             for chunk in delta_chunks(item["arguments"]):
-                yield event("response.function_call_arguments.delta", item_id=item["id"], output_index=index,
-                            delta=chunk)
-            yield event("response.function_call_arguments.done", item_id=item["id"], output_index=index,
-                        arguments=item["arguments"])
+                yield event(
+                    "response.function_call_arguments.delta", item_id=item["id"], output_index=index, delta=chunk
+                )
+            yield event(
+                "response.function_call_arguments.done",
+                item_id=item["id"],
+                output_index=index,
+                arguments=item["arguments"],
+            )
         yield event("response.output_item.done", output_index=index, item=item)
     if final["status"] == "failed":
         error = final.get("error") or {"code": "model_error", "message": "the model failed"}
         # The spec's ErrorStreamingEvent nests an ErrorPayload; the flat copies serve clients (the openai SDK's
         # ResponseErrorEvent) that read message/code/param at the top level.
-        yield event("error", error={"type": "model_error", "code": error["code"], "message": error["message"],
-                                    "param": None},
-                    code=error["code"], message=error["message"], param=None)
+        yield event(
+            "error",
+            error={"type": "model_error", "code": error["code"], "message": error["message"], "param": None},
+            code=error["code"],
+            message=error["message"],
+            param=None,
+        )
         yield event("response.failed", response=final)
     elif final["status"] == "incomplete":
         yield event("response.incomplete", response=final)

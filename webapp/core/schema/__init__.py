@@ -54,8 +54,23 @@ from webapp.core.schema.output import OUTPUT_FORMATS
 from webapp.core.schema.patterns import MAX_PATTERN_COST, MAX_SCHEMA_PATTERN_COST, compile_pattern
 
 __all__ = [
-    "DIALECTS", "DEFAULT_DIALECT", "MAX_SCHEMA_DEPTH", "MAX_INSTANCE_DEPTH", "MAX_PATTERN_COST",
-    "MAX_SCHEMA_PATTERN_COST", "FORMAT_CHECKERS", "SchemaInvalid", "PatternTimeout", "InstanceTooDeep",
-    "SchemaError", "json_type", "CompiledSchema", "compile_schema", "compile_pattern", "ecma_pattern",
-    "bundle", "known_documents", "OUTPUT_FORMATS",
+    "DIALECTS",
+    "DEFAULT_DIALECT",
+    "MAX_SCHEMA_DEPTH",
+    "MAX_INSTANCE_DEPTH",
+    "MAX_PATTERN_COST",
+    "MAX_SCHEMA_PATTERN_COST",
+    "FORMAT_CHECKERS",
+    "SchemaInvalid",
+    "PatternTimeout",
+    "InstanceTooDeep",
+    "SchemaError",
+    "json_type",
+    "CompiledSchema",
+    "compile_schema",
+    "compile_pattern",
+    "ecma_pattern",
+    "bundle",
+    "known_documents",
+    "OUTPUT_FORMATS",
 ]

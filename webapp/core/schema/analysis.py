@@ -28,12 +28,28 @@ _ROOT_BASE = "https://schema.invalid/root.json"
 
 # keyword -> how its value holds subschemas: "one" schema, a "list" of schemas, a "map" of name -> schema
 _SUBSCHEMAS = {
-    "additionalItems": "one", "additionalProperties": "one", "contains": "one", "contentSchema": "one",
-    "else": "one", "if": "one", "items": "one_or_list", "not": "one", "propertyNames": "one", "then": "one",
-    "unevaluatedItems": "one", "unevaluatedProperties": "one",
-    "allOf": "list", "anyOf": "list", "oneOf": "list", "prefixItems": "list",
-    "$defs": "map", "definitions": "map", "dependentSchemas": "map", "patternProperties": "map",
-    "properties": "map", "dependencies": "map",
+    "additionalItems": "one",
+    "additionalProperties": "one",
+    "contains": "one",
+    "contentSchema": "one",
+    "else": "one",
+    "if": "one",
+    "items": "one_or_list",
+    "not": "one",
+    "propertyNames": "one",
+    "then": "one",
+    "unevaluatedItems": "one",
+    "unevaluatedProperties": "one",
+    "allOf": "list",
+    "anyOf": "list",
+    "oneOf": "list",
+    "prefixItems": "list",
+    "$defs": "map",
+    "definitions": "map",
+    "dependentSchemas": "map",
+    "patternProperties": "map",
+    "properties": "map",
+    "dependencies": "map",
 }
 # keywords that apply their subschemas to the *same* instance: a cycle through only these never ends
 _IN_PLACE = {"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies"}
@@ -70,7 +86,7 @@ class Node:
     """One schema node of the document: where it is, the base URI of its resource, the value."""
 
     pointer: str
-    base: str                      # URI of the schema resource this node belongs to
+    base: str  # URI of the schema resource this node belongs to
     value: Any
 
 
@@ -81,8 +97,8 @@ class Analysis:
         self.schema = schema
         self.dialect = dialect
         self.nodes: dict[str, Node] = {}
-        self.node_by_id: dict[int, str] = {}      # id(dict subschema) -> pointer, for error schema paths
-        self.resources: dict[str, str] = {}       # resource URI -> pointer of its root
+        self.node_by_id: dict[int, str] = {}  # id(dict subschema) -> pointer, for error schema paths
+        self.resources: dict[str, str] = {}  # resource URI -> pointer of its root
         self.anchors: dict[tuple[str, str], str] = {}
         self.refs: list[tuple[str, str, str, str]] = []  # (node pointer, keyword, ref value, base URI)
         self.false_nodes: list[str] = []
@@ -111,10 +127,12 @@ class Analysis:
             self.nodes[where] = Node(where, base, node)
             return
         new_id = node.get(self.dialect.id_keyword)
-        if isinstance(new_id, str) and not ("$ref" in node and self.dialect.name in ("draft-04", "draft-06",
-                                                                                    "draft-07")):
-            target, fragment = _join_uri(base, new_id, jp.child(where, self.dialect.id_keyword),
-                                         self.dialect.id_keyword)
+        if isinstance(new_id, str) and not (
+            "$ref" in node and self.dialect.name in ("draft-04", "draft-06", "draft-07")
+        ):
+            target, fragment = _join_uri(
+                base, new_id, jp.child(where, self.dialect.id_keyword), self.dialect.id_keyword
+            )
             if target:
                 base = target
                 self.resources.setdefault(base, where)
@@ -143,8 +161,11 @@ class Analysis:
             if isinstance(ref, str):
                 self.refs.append((where, keyword, ref, base))
         if "$ref" in node and not isinstance(node["$ref"], str):  # draft-04's metaschema does not say so
-            raise SchemaInvalid(f"$ref must be a string (a URI reference), not {json_type(node['$ref'])}",
-                                jp.child(where, "$ref"), "$ref")
+            raise SchemaInvalid(
+                f"$ref must be a string (a URI reference), not {json_type(node['$ref'])}",
+                jp.child(where, "$ref"),
+                "$ref",
+            )
         edges = self.edges.setdefault(where, [])
         for keyword, value in node.items():
             shape = _SUBSCHEMAS.get(keyword) if keyword in self.keywords else None
@@ -178,29 +199,41 @@ class Analysis:
             if target in METASCHEMAS:
                 self._check_metaschema_target(ref, target, fragment, place, keyword)
                 return None  # a bundled official metaschema: available offline
-            raise SchemaInvalid(f"remote references are disabled: {keyword} {show(ref)} points outside this "
-                                f"schema and is never fetched; paste the referenced schema under $defs and "
-                                f"refer to it as \"#/$defs/…\"", place, keyword)
+            raise SchemaInvalid(
+                f"remote references are disabled: {keyword} {show(ref)} points outside this "
+                f"schema and is never fetched; paste the referenced schema under $defs and "
+                f'refer to it as "#/$defs/…"',
+                place,
+                keyword,
+            )
         root = self.resources[target]
         if fragment == "" or fragment.startswith("/"):
             pointer = root + unquote(fragment)
             try:
                 value = jp.resolve(self.schema, pointer)
             except (KeyError, ValueError):
-                raise SchemaInvalid(f"{keyword} {show(ref)} points at {pointer or '(root)'}, which does not "
-                                    f"exist in this schema", place, keyword) from None
+                raise SchemaInvalid(
+                    f"{keyword} {show(ref)} points at {pointer or '(root)'}, which does not exist in this schema",
+                    place,
+                    keyword,
+                ) from None
             if not isinstance(value, (dict, bool)):
-                raise SchemaInvalid(f"{keyword} {show(ref)} points at {pointer or '(root)'}, which is "
-                                    f"{json_type(value)} {show(value, 40)}, not a schema (an object or a "
-                                    f"boolean)", place, keyword)
+                raise SchemaInvalid(
+                    f"{keyword} {show(ref)} points at {pointer or '(root)'}, which is "
+                    f"{json_type(value)} {show(value, 40)}, not a schema (an object or a "
+                    f"boolean)",
+                    place,
+                    keyword,
+                )
             if pointer not in self.nodes:
                 self.foreign_targets.append((pointer, place))
                 self._walk(value, pointer, target, 0)
             return pointer
         found = self.anchors.get((target, fragment))
         if found is None:
-            raise SchemaInvalid(f"{keyword} {show(ref)}: no $anchor named {show(fragment)} in this schema",
-                                place, keyword)
+            raise SchemaInvalid(
+                f"{keyword} {show(ref)}: no $anchor named {show(fragment)} in this schema", place, keyword
+            )
         return found
 
     @staticmethod
@@ -212,8 +245,11 @@ class Analysis:
         except referencing.exceptions.Unresolvable:
             found = None
         if not isinstance(found, (dict, bool)):
-            raise SchemaInvalid(f"{keyword} {show(ref)} names nothing that is a schema in the official "
-                                f"metaschema {show(target)}", place, keyword)
+            raise SchemaInvalid(
+                f"{keyword} {show(ref)} names nothing that is a schema in the official metaschema {show(target)}",
+                place,
+                keyword,
+            )
 
     def check_references(self) -> None:
         """Resolve every reference; refuse remote and dangling ones and in-place cycles (a ``$ref`` loop that
@@ -268,11 +304,14 @@ class Analysis:
                 node, children = stack[-1]
                 for target, _keyword in children:
                     if state.get(target) == 1:
-                        loop = path[path.index(target):] + [target]
+                        loop = path[path.index(target) :] + [target]
                         shown = " → ".join("#" + p for p in loop)
-                        raise SchemaInvalid(f"$ref cycle {shown} never reaches a concrete schema (every step "
-                                            f"applies to the same value, so validation would never end)",
-                                            jp.child(loop[-2], _ref_keyword_of(self.edges, loop)), "$ref")
+                        raise SchemaInvalid(
+                            f"$ref cycle {shown} never reaches a concrete schema (every step "
+                            f"applies to the same value, so validation would never end)",
+                            jp.child(loop[-2], _ref_keyword_of(self.edges, loop)),
+                            "$ref",
+                        )
                     if not state.get(target):
                         state[target] = 1
                         path.append(target)
@@ -294,8 +333,9 @@ def _join_uri(base: str, reference: str, place: str, keyword: str) -> tuple[str,
         else:
             target, fragment = urldefrag(urljoin(base, reference))
     except ValueError as exc:
-        raise SchemaInvalid(f"{keyword} {show(reference)} is not a valid URI reference ({exc})", place,
-                            keyword) from None
+        raise SchemaInvalid(
+            f"{keyword} {show(reference)} is not a valid URI reference ({exc})", place, keyword
+        ) from None
     return target, fragment
 
 
@@ -304,5 +344,3 @@ def _ref_keyword_of(edges: dict[str, list[tuple[str, str]]], loop: list[str]) ->
         if target == loop[-1]:
             return keyword
     return "$ref"
-
-

@@ -29,14 +29,52 @@ from webapp.core.schema.keywords import REF_KEYWORDS
 # The keywords of each standard vocabulary that a custom metaschema may leave out (2019-09 and 2020-12 core
 # §8.1.2; the vocabularies' own metaschemas, meta/validation … meta/content). Core is always in use.
 _VOCABULARY_KEYWORDS: dict[str, frozenset[str]] = {
-    "validation": frozenset({
-        "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
-        "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
-        "maxProperties", "minProperties", "required", "dependentRequired"}),
-    "applicator": frozenset({
-        "prefixItems", "items", "additionalItems", "contains", "additionalProperties", "properties",
-        "patternProperties", "dependentSchemas", "propertyNames", "if", "then", "else", "allOf", "anyOf", "oneOf",
-        "not", "unevaluatedItems", "unevaluatedProperties"}),
+    "validation": frozenset(
+        {
+            "type",
+            "enum",
+            "const",
+            "multipleOf",
+            "maximum",
+            "exclusiveMaximum",
+            "minimum",
+            "exclusiveMinimum",
+            "maxLength",
+            "minLength",
+            "pattern",
+            "maxItems",
+            "minItems",
+            "uniqueItems",
+            "maxContains",
+            "minContains",
+            "maxProperties",
+            "minProperties",
+            "required",
+            "dependentRequired",
+        }
+    ),
+    "applicator": frozenset(
+        {
+            "prefixItems",
+            "items",
+            "additionalItems",
+            "contains",
+            "additionalProperties",
+            "properties",
+            "patternProperties",
+            "dependentSchemas",
+            "propertyNames",
+            "if",
+            "then",
+            "else",
+            "allOf",
+            "anyOf",
+            "oneOf",
+            "not",
+            "unevaluatedItems",
+            "unevaluatedProperties",
+        }
+    ),
     "unevaluated": frozenset({"unevaluatedItems", "unevaluatedProperties"}),
     "format": frozenset({"format"}),
     "format-annotation": frozenset({"format"}),
@@ -45,8 +83,10 @@ _VOCABULARY_KEYWORDS: dict[str, frozenset[str]] = {
     "meta-data": frozenset(),
     "core": frozenset(),
 }
-_VOCABULARY_PREFIX = {"2019-09": "https://json-schema.org/draft/2019-09/vocab/",
-                      "2020-12": "https://json-schema.org/draft/2020-12/vocab/"}
+_VOCABULARY_PREFIX = {
+    "2019-09": "https://json-schema.org/draft/2019-09/vocab/",
+    "2020-12": "https://json-schema.org/draft/2020-12/vocab/",
+}
 # Where a bundle keeps the embedded documents: the dialect's definitions keyword.
 _DEFINITIONS = {"2019-09": "$defs", "2020-12": "$defs"}
 
@@ -65,16 +105,21 @@ def known_documents(documents: Mapping[str, Any] | Sequence[Any], where: str = "
     for key, document in entries:
         place = jp.child("", key)
         if not isinstance(document, (dict, bool)):
-            raise SchemaInvalid(f"{where}: a schema must be a JSON object or a boolean, not {json_type(document)}",
-                                place)
+            raise SchemaInvalid(
+                f"{where}: a schema must be a JSON object or a boolean, not {json_type(document)}", place
+            )
         uri = key if isinstance(key, str) else _own_id(document)
         if not isinstance(uri, str) or not uri:
-            raise SchemaInvalid(f"{where}: this schema has no \"$id\", so nothing can refer to it; give it an "
-                                f"absolute \"$id\"", place, "$id")
+            raise SchemaInvalid(
+                f'{where}: this schema has no "$id", so nothing can refer to it; give it an absolute "$id"',
+                place,
+                "$id",
+            )
         uri = urldefrag(uri)[0]
         if ":" not in uri:
-            raise SchemaInvalid(f"{where}: {show(uri)} is not an absolute URI (a scheme such as https: is needed)",
-                                place, "$id")
+            raise SchemaInvalid(
+                f"{where}: {show(uri)} is not an absolute URI (a scheme such as https: is needed)", place, "$id"
+            )
         if uri in known:
             raise SchemaInvalid(f"{where}: two schemas are known by {show(uri)}", place, "$id")
         known[uri] = document
@@ -115,9 +160,12 @@ def bundle(schema: Any, documents: Mapping[str, Any] | Sequence[Any]) -> Any:
         return schema
     definitions = _DEFINITIONS.get(dialect.name, "definitions")
     embedded = {uri: _embedded(uri, known[uri], dialect) for uri in reached}
-    if (isinstance(schema, dict) and not ("$ref" in schema and definitions == "definitions")
-            and isinstance(schema.get(definitions, {}), dict)
-            and not set(schema.get(definitions, {})) & set(embedded)):
+    if (
+        isinstance(schema, dict)
+        and not ("$ref" in schema and definitions == "definitions")
+        and isinstance(schema.get(definitions, {}), dict)
+        and not set(schema.get(definitions, {})) & set(embedded)
+    ):
         bundled = dict(schema)
         bundled[definitions] = {**schema.get(definitions, {}), **embedded}
     else:  # a boolean, or a draft-07 `$ref` whose siblings are ignored: the schema goes one level down
@@ -135,8 +183,12 @@ def _under_custom_metaschema(schema: dict, metaschema: Any) -> tuple[dict, dict[
     ``$vocabulary`` (``None`` when it has none: every vocabulary of the dialect)."""
     base = metaschema.get("$schema") if isinstance(metaschema, dict) else None
     if not isinstance(base, str) or urldefrag(base)[0] not in DIALECTS:
-        raise SchemaInvalid(f"$schema {show(schema['$schema'])} names a supplied metaschema whose own $schema "
-                            f"({show(base)}) is no dialect this validator knows", "/$schema", "$schema")
+        raise SchemaInvalid(
+            f"$schema {show(schema['$schema'])} names a supplied metaschema whose own $schema "
+            f"({show(base)}) is no dialect this validator knows",
+            "/$schema",
+            "$schema",
+        )
     vocabulary = metaschema.get("$vocabulary")
     return {**schema, "$schema": base}, (vocabulary if isinstance(vocabulary, dict) else None)
 
@@ -150,12 +202,15 @@ def _left_out(vocabularies: dict[str, bool], dialect: Dialect) -> frozenset[str]
         return frozenset()
     used = set()
     for uri, required in vocabularies.items():
-        name = uri[len(prefix):] if uri.startswith(prefix) else None
+        name = uri[len(prefix) :] if uri.startswith(prefix) else None
         if name in _VOCABULARY_KEYWORDS:
             used.add(name)
         elif required is True:
-            raise SchemaInvalid(f"the metaschema requires the vocabulary {show(uri)}, which this validator does "
-                                f"not know", "/$schema", "$schema")
+            raise SchemaInvalid(
+                f"the metaschema requires the vocabulary {show(uri)}, which this validator does not know",
+                "/$schema",
+                "$schema",
+            )
     if "format-annotation" in used or "format-assertion" in used:
         used.add("format")
     if dialect.name == "2019-09":

@@ -71,8 +71,7 @@ class CompiledSchema:
         self.dialect = dialect.uri
         self.dialect_name = dialect.name
         self.format_assertion = format_assertion
-        self.checked_formats: tuple[str, ...] = (tuple(sorted(DIALECT_FORMATS[dialect.name])) if format_assertion
-                                                 else ())
+        self.checked_formats: tuple[str, ...] = tuple(sorted(DIALECT_FORMATS[dialect.name])) if format_assertion else ()
         # Patterns that ran out of time on this schema (PatternTimeout): later validations reaching one answer at
         # once instead of spending the budget again. At most one entry per distinct pattern of the schema.
         self.catastrophic_patterns: set[str] = set()
@@ -98,27 +97,35 @@ class CompiledSchema:
             if isinstance(node.value, dict):
                 node.value.pop("$schema", None)
         self._python = dialect.python(
-            working, registry=REGISTRY, format_checker=format_checker(dialect.name) if format_assertion else None)
+            working, registry=REGISTRY, format_checker=format_checker(dialect.name) if format_assertion else None
+        )
         self._rust: Any = None
         # Without a cycle through references an engine recurses at most once per schema node, however deep the
         # value: with few enough nodes the Rust engine then needs no measure of the value first (the gate's hot
         # path); otherwise it would recurse as deep as the value, and crash far beyond MAX_INSTANCE_DEPTH.
-        self._measure_values = (len(self._analysis.nodes) > MAX_INSTANCE_DEPTH
-                                or not self._analysis.recursion_is_bounded())
+        self._measure_values = (
+            len(self._analysis.nodes) > MAX_INSTANCE_DEPTH or not self._analysis.recursion_is_bounded()
+        )
         self.fast_path_note = ""
         if rust_differs:
             pointer, pattern, constructs = rust_differs
-            self.fast_path_note = (f"the pattern {show(pattern)} at {pointer} uses {constructs}, on which the Rust "
-                                   f"engine's answers differ from ECMA-262; python-jsonschema validates it alone")
+            self.fast_path_note = (
+                f"the pattern {show(pattern)} at {pointer} uses {constructs}, on which the Rust "
+                f"engine's answers differ from ECMA-262; python-jsonschema validates it alone"
+            )
             return
         if self._analysis.rust_differs:
             pointer, keyword = self._analysis.rust_differs[0]
-            self.fast_path_note = (f"{keyword} at {pointer} is no {dialect.name} keyword, but the Rust engine "
-                                   f"applies it; python-jsonschema validates this schema alone")
+            self.fast_path_note = (
+                f"{keyword} at {pointer} is no {dialect.name} keyword, but the Rust engine "
+                f"applies it; python-jsonschema validates this schema alone"
+            )
             return
         try:
-            options: dict[str, Any] = {"retriever": refuse_retrieval,
-                                       "pattern_options": jsonschema_rs.FancyRegexOptions(backtrack_limit=100_000)}
+            options: dict[str, Any] = {
+                "retriever": refuse_retrieval,
+                "pattern_options": jsonschema_rs.FancyRegexOptions(backtrack_limit=100_000),
+            }
             if format_assertion:
                 options.update(validate_formats=True, formats=rust_formats(dialect.name))
             else:
@@ -128,8 +135,9 @@ class CompiledSchema:
                 options["keywords"] = {"multipleOf": RustMultipleOf}
             self._rust = dialect.rust(schema, **options)
         except Exception as exc:  # noqa: BLE001 - any refusal by the fast engine just disables it
-            self.fast_path_note = (f"the Rust engine refused this schema ({exc.__class__.__name__}); "
-                                   f"python-jsonschema validates it alone")
+            self.fast_path_note = (
+                f"the Rust engine refused this schema ({exc.__class__.__name__}); python-jsonschema validates it alone"
+            )
 
     @property
     def pattern_cost(self) -> int:
@@ -151,8 +159,7 @@ class CompiledSchema:
             try:
                 translated = translate(pattern)
             except regex.error as exc:
-                raise SchemaInvalid(f"{show(pattern)} is not a valid ECMA-262 regex: {exc}", pointer,
-                                    keyword) from None
+                raise SchemaInvalid(f"{show(pattern)} is not a valid ECMA-262 regex: {exc}", pointer, keyword) from None
             patterns.check_cost(pattern, translated, pointer, keyword)
             if pattern not in self._pattern_costs:
                 self._pattern_costs[pattern] = translated.cost
@@ -160,8 +167,11 @@ class CompiledSchema:
             try:
                 patterns.compile_pattern(pattern)
             except regex.error as exc:  # e.g. a Unicode property the `regex` module does not know
-                raise SchemaInvalid(f"the regex {show(pattern)} cannot be run by this validator: "
-                                    f"{getattr(exc, 'msg', exc)}", pointer, keyword) from None
+                raise SchemaInvalid(
+                    f"the regex {show(pattern)} cannot be run by this validator: {getattr(exc, 'msg', exc)}",
+                    pointer,
+                    keyword,
+                ) from None
             if translated.rust_differs and differs is None:
                 differs = (pointer, pattern, translated.rust_differs)
         return differs
@@ -191,8 +201,9 @@ class CompiledSchema:
         """``value`` (the schema, or a ``$ref`` target at ``where``) against the dialect's metaschema.
 
         :raises SchemaInvalid: at the offending place, with the metaschema's best-matching complaint."""
-        validator = self._dialect.python(self._dialect.python.META_SCHEMA, registry=REGISTRY,
-                                         format_checker=METASCHEMA_FORMATS)
+        validator = self._dialect.python(
+            self._dialect.python.META_SCHEMA, registry=REGISTRY, format_checker=METASCHEMA_FORMATS
+        )
         try:
             errors = list(validator.iter_errors(value))
         except RecursionError:
@@ -201,9 +212,12 @@ class CompiledSchema:
             best = js_exceptions.best_match(errors)
             place = where + jp.join(best.absolute_path)
             keyword = best.path[-1] if best.path and isinstance(best.path[-1], str) else None
-            what = (f"{place or '(root)'}, which the $ref at {referenced_from} uses as a schema, is not a valid "
-                    f"{self.dialect_name} schema" if referenced_from is not None
-                    else f"not a valid {self.dialect_name} schema")
+            what = (
+                f"{place or '(root)'}, which the $ref at {referenced_from} uses as a schema, is not a valid "
+                f"{self.dialect_name} schema"
+                if referenced_from is not None
+                else f"not a valid {self.dialect_name} schema"
+            )
             raise SchemaInvalid(f"{what}: {plain_message(best, keyword_of(best))}", place, keyword)
 
     # -- validation ------------------------------------------------------------------------------------------
@@ -232,8 +246,11 @@ class CompiledSchema:
                 return rust.is_valid(instance)
             except Exception:  # noqa: BLE001 - values the Rust side cannot take: ask the reference engine
                 pass
-        return self._guarded(instance, instance_depth(instance),
-                             lambda deadline: next(self._iter_python(instance, deadline), None) is None)
+        return self._guarded(
+            instance,
+            instance_depth(instance),
+            lambda deadline: next(self._iter_python(instance, deadline), None) is None,
+        )
 
     def _iter_python(self, instance: Any, deadline: float) -> Iterator[ValidationError]:
         """python-jsonschema's errors, with this schema's patterns, places and ``deadline`` as the running
@@ -264,9 +281,11 @@ class CompiledSchema:
         except (SchemaInvalid, InstanceTooDeep):
             raise
         except RecursionError:
-            raise SchemaInvalid(f"this schema cannot be evaluated on a value nested {depth} levels deep: the "
-                                f"reference engine needs more than {_DEEP_RECURSION_LIMIT} nested steps; simplify "
-                                f"the $ref chains the value goes through") from None
+            raise SchemaInvalid(
+                f"this schema cannot be evaluated on a value nested {depth} levels deep: the "
+                f"reference engine needs more than {_DEEP_RECURSION_LIMIT} nested steps; simplify "
+                f"the $ref chains the value goes through"
+            ) from None
         except Exception as exc:  # noqa: BLE001 - the documented safety net, see errors.engine_failure
             raise schema_errors.engine_failure(exc, "on this value") from None
 
@@ -278,6 +297,7 @@ class CompiledSchema:
         :raises PatternTimeout: when no engine can evaluate a ``pattern`` on this instance.
         :raises InstanceTooDeep, SchemaInvalid: as :meth:`is_valid`.
         """
+
         def work(deadline: float) -> list[SchemaError]:
             raw = list(self._iter_python(instance, deadline))
             return [self._convert(e) for e in sorted(raw, key=relevance, reverse=True)]
@@ -324,9 +344,12 @@ class CompiledSchema:
         location = converted.schema_path
         if converted.keyword == "false" and tokens and tokens[-1] == "not":
             tokens = tokens[:-1]  # the marker {"not": {}} stands for the `false` itself
-        unit: dict[str, Any] = {"keywordLocation": jp.join(tokens),
-                                "absoluteKeywordLocation": self._absolute_location(location),
-                                "instanceLocation": converted.pointer, "error": converted.message}
+        unit: dict[str, Any] = {
+            "keywordLocation": jp.join(tokens),
+            "absoluteKeywordLocation": self._absolute_location(location),
+            "instanceLocation": converted.pointer,
+            "error": converted.message,
+        }
         unit["errors"] = [self._output_error(e) for e in sorted(error.context or (), key=relevance, reverse=True)]
         return unit
 
@@ -361,7 +384,7 @@ class CompiledSchema:
             owner = owner.rsplit("/", 1)[0]
         base = self._analysis.nodes[owner].base if owner in self._analysis.nodes else ""
         root = self._analysis.resources.get(base, "")
-        return f"{base}#{quote(pointer[len(root):], safe=_FRAGMENT_SAFE)}"
+        return f"{base}#{quote(pointer[len(root) :], safe=_FRAGMENT_SAFE)}"
 
     def _rust_annotations(self, instance: Any) -> list[dict[str, Any]]:
         """The annotations the Rust engine collects for a valid ``instance``, as 2020-12 output units."""
@@ -369,9 +392,14 @@ class CompiledSchema:
         for node in self._rust.evaluate(instance).list().get("details", ()):
             for keyword, value in (node.get("annotations") or {}).items():
                 location = node["schemaLocation"]
-                units.append({"keywordLocation": jp.child(node["evaluationPath"], keyword),
-                              "absoluteKeywordLocation": location + jp.join([keyword]),
-                              "instanceLocation": node["instanceLocation"], "annotation": value})
+                units.append(
+                    {
+                        "keywordLocation": jp.child(node["evaluationPath"], keyword),
+                        "absoluteKeywordLocation": location + jp.join([keyword]),
+                        "instanceLocation": node["instanceLocation"],
+                        "annotation": value,
+                    }
+                )
         return units
 
     def _rust_errors(self, instance: Any) -> list[SchemaError]:
@@ -382,17 +410,33 @@ class CompiledSchema:
             schema_path = jp.join(error.schema_path)
             kind = error.kind
             if error.message.startswith("Error executing regex"):  # lookaround/backreferences: it backtracks too
-                raise PatternTimeout("this pattern backtracks catastrophically on the value at "
-                                     f"{where or '(root)'} in both engines, so no answer can be given; rewrite "
-                                     "it without nested or overlapping repetition", schema_path, "pattern")
+                raise PatternTimeout(
+                    "this pattern backtracks catastrophically on the value at "
+                    f"{where or '(root)'} in both engines, so no answer can be given; rewrite "
+                    "it without nested or overlapping repetition",
+                    schema_path,
+                    "pattern",
+                )
             keyword = {"falseSchema": "false"}.get(kind.name, kind.name)
             if keyword in ("additionalProperties", "unevaluatedProperties") and getattr(kind, "unexpected", None):
                 for key in kind.unexpected:
-                    found.append(SchemaError(jp.child(where, key), keyword, schema_path,
-                                             f"unexpected property {show(key)}: {keyword} is false"))
+                    found.append(
+                        SchemaError(
+                            jp.child(where, key),
+                            keyword,
+                            schema_path,
+                            f"unexpected property {show(key)}: {keyword} is false",
+                        )
+                    )
             elif keyword == "required" and isinstance(getattr(kind, "property", None), str):
-                found.append(SchemaError(jp.child(where, kind.property), keyword, schema_path,
-                                         f"missing required property {show(kind.property)}"))
+                found.append(
+                    SchemaError(
+                        jp.child(where, kind.property),
+                        keyword,
+                        schema_path,
+                        f"missing required property {show(kind.property)}",
+                    )
+                )
             else:
                 found.append(SchemaError(where, keyword, schema_path, error.message))
         return found
@@ -495,8 +539,11 @@ def _estimated_bytes(canonical: str, result: CompiledSchema | SchemaInvalid) -> 
     engine's own copies of its patterns."""
     size = 2 * len(canonical)
     if isinstance(result, CompiledSchema):
-        size += (_SCHEMA_BYTES_FIXED + _SCHEMA_BYTES_PER_CHAR * len(canonical)
-                 + patterns.PATTERN_BYTES_PER_ATOM * result.pattern_cost)
+        size += (
+            _SCHEMA_BYTES_FIXED
+            + _SCHEMA_BYTES_PER_CHAR * len(canonical)
+            + patterns.PATTERN_BYTES_PER_ATOM * result.pattern_cost
+        )
     else:
         size += 1024
     return size
@@ -552,8 +599,9 @@ def _compile_uncached_identity(schema: Any, format_assertion: bool) -> tuple[Com
         return found
     try:
         # a private copy: the caller may go on mutating its dict
-        result: CompiledSchema | SchemaInvalid = CompiledSchema(json.loads(json.dumps(schema)),
-                                                                format_assertion=format_assertion)
+        result: CompiledSchema | SchemaInvalid = CompiledSchema(
+            json.loads(json.dumps(schema)), format_assertion=format_assertion
+        )
     except SchemaInvalid as exc:
         result = exc
     except RecursionError:

@@ -38,17 +38,43 @@ class Dialect:
 
 
 DIALECTS: dict[str, Dialect] = {
-    d.uri: d for d in (
-        Dialect("https://json-schema.org/draft/2020-12/schema", "2020-12",
-                 extend(validators.Draft202012Validator), jsonschema_rs.Draft202012Validator, "$id"),
-        Dialect("https://json-schema.org/draft/2019-09/schema", "2019-09",
-                 extend(validators.Draft201909Validator), jsonschema_rs.Draft201909Validator, "$id"),
-        Dialect("http://json-schema.org/draft-07/schema", "draft-07",
-                 extend(validators.Draft7Validator), jsonschema_rs.Draft7Validator, "$id"),
-        Dialect("http://json-schema.org/draft-06/schema", "draft-06",
-                 extend(validators.Draft6Validator), jsonschema_rs.Draft6Validator, "$id"),
-        Dialect("http://json-schema.org/draft-04/schema", "draft-04",
-                 extend(validators.Draft4Validator), jsonschema_rs.Draft4Validator, "id"),
+    d.uri: d
+    for d in (
+        Dialect(
+            "https://json-schema.org/draft/2020-12/schema",
+            "2020-12",
+            extend(validators.Draft202012Validator),
+            jsonschema_rs.Draft202012Validator,
+            "$id",
+        ),
+        Dialect(
+            "https://json-schema.org/draft/2019-09/schema",
+            "2019-09",
+            extend(validators.Draft201909Validator),
+            jsonschema_rs.Draft201909Validator,
+            "$id",
+        ),
+        Dialect(
+            "http://json-schema.org/draft-07/schema",
+            "draft-07",
+            extend(validators.Draft7Validator),
+            jsonschema_rs.Draft7Validator,
+            "$id",
+        ),
+        Dialect(
+            "http://json-schema.org/draft-06/schema",
+            "draft-06",
+            extend(validators.Draft6Validator),
+            jsonschema_rs.Draft6Validator,
+            "$id",
+        ),
+        Dialect(
+            "http://json-schema.org/draft-04/schema",
+            "draft-04",
+            extend(validators.Draft4Validator),
+            jsonschema_rs.Draft4Validator,
+            "id",
+        ),
     )
 }
 
@@ -78,9 +104,11 @@ def dialect_of(schema: Any) -> Dialect:
         if loose(candidate) == loose(uri):
             hint = candidate + ("#" if candidate.startswith("http://") else "")
             raise SchemaInvalid(f"unknown $schema {show(uri)}; did you mean {show(hint)}?", "/$schema", "$schema")
-    raise SchemaInvalid(f"unknown $schema {show(uri)}: it names no dialect this validator knows ({known}); "
-                        f"remove it to use 2020-12", "/$schema", "$schema")
-
+    raise SchemaInvalid(
+        f"unknown $schema {show(uri)}: it names no dialect this validator knows ({known}); remove it to use 2020-12",
+        "/$schema",
+        "$schema",
+    )
 
 
 def refuse_retrieval(uri: str) -> Any:
@@ -91,5 +119,6 @@ def refuse_retrieval(uri: str) -> Any:
 
 
 #: The reference engine's registry: the official metaschemas (bundled, offline) and a retriever that refuses.
-REGISTRY: referencing.Registry = referencing.Registry(
-    retrieve=refuse_retrieval).with_resources(list(METASCHEMAS.items()))  # type: ignore[call-arg]
+REGISTRY: referencing.Registry = referencing.Registry(retrieve=refuse_retrieval).with_resources(
+    list(METASCHEMAS.items())
+)  # type: ignore[call-arg]

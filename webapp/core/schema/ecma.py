@@ -24,8 +24,18 @@ _MAX_CODE_POINT = 0x10FFFF
 # which Python's \s includes.
 _DIGIT_RANGES = ((0x30, 0x39),)
 _WORD_RANGES = ((0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A))
-_SPACE_RANGES = ((0x09, 0x0D), (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A), (0x2028, 0x2029),
-                 (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000), (0xFEFF, 0xFEFF))
+_SPACE_RANGES = (
+    (0x09, 0x0D),
+    (0x20, 0x20),
+    (0xA0, 0xA0),
+    (0x1680, 0x1680),
+    (0x2000, 0x200A),
+    (0x2028, 0x2029),
+    (0x202F, 0x202F),
+    (0x205F, 0x205F),
+    (0x3000, 0x3000),
+    (0xFEFF, 0xFEFF),
+)
 
 
 def _complement(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
@@ -40,8 +50,14 @@ def _complement(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], .
     return tuple(out)
 
 
-_CLASS_ESCAPES = {"d": _DIGIT_RANGES, "w": _WORD_RANGES, "s": _SPACE_RANGES, "D": _complement(_DIGIT_RANGES),
-                  "W": _complement(_WORD_RANGES), "S": _complement(_SPACE_RANGES)}
+_CLASS_ESCAPES = {
+    "d": _DIGIT_RANGES,
+    "w": _WORD_RANGES,
+    "s": _SPACE_RANGES,
+    "D": _complement(_DIGIT_RANGES),
+    "W": _complement(_WORD_RANGES),
+    "S": _complement(_SPACE_RANGES),
+}
 
 
 def _aliases(table: str) -> dict[str, str]:
@@ -63,7 +79,8 @@ _GENERAL_CATEGORIES = _aliases(
     "digit; Nl Letter_Number; No Other_Number; P Punctuation punct; Pc Connector_Punctuation; Pd Dash_Punctuation; "
     "Pe Close_Punctuation; Pf Final_Punctuation; Pi Initial_Punctuation; Po Other_Punctuation; Ps "
     "Open_Punctuation; S Symbol; Sc Currency_Symbol; Sk Modifier_Symbol; Sm Math_Symbol; So Other_Symbol; "
-    "Z Separator; Zl Line_Separator; Zp Paragraph_Separator; Zs Space_Separator")
+    "Z Separator; Zl Line_Separator; Zp Paragraph_Separator; Zs Space_Separator"
+)
 _BINARY_PROPERTIES = _aliases(
     "ASCII; ASCII_Hex_Digit AHex; Alphabetic Alpha; Any; Assigned; Bidi_Control Bidi_C; Bidi_Mirrored Bidi_M; "
     "Case_Ignorable CI; Cased; Changes_When_Casefolded CWCF; Changes_When_Casemapped CWCM; Changes_When_Lowercased "
@@ -75,9 +92,16 @@ _BINARY_PROPERTIES = _aliases(
     "Lowercase Lower; Math; Noncharacter_Code_Point NChar; Pattern_Syntax Pat_Syn; Pattern_White_Space Pat_WS; "
     "Quotation_Mark QMark; Radical; Regional_Indicator RI; Sentence_Terminal STerm; Soft_Dotted SD; "
     "Terminal_Punctuation Term; Unified_Ideograph UIdeo; Uppercase Upper; Variation_Selector VS; White_Space space; "
-    "XID_Continue XIDC; XID_Start XIDS")
-_PROPERTY_KEYS = {"General_Category": "gc", "gc": "gc", "Script": "sc", "sc": "sc", "Script_Extensions": "scx",
-                  "scx": "scx"}
+    "XID_Continue XIDC; XID_Start XIDS"
+)
+_PROPERTY_KEYS = {
+    "General_Category": "gc",
+    "gc": "gc",
+    "Script": "sc",
+    "sc": "sc",
+    "Script_Extensions": "scx",
+    "scx": "scx",
+}
 _SCRIPT_VALUE = re.compile(r"[A-Z][A-Za-z_]*\Z")  # Script values are capitalised (Latin, Latn, Old_Italic)
 _SYNTAX_CHARACTERS = frozenset("^$\\.*+?()[]{}|/")
 _CONTROL_ESCAPES = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
@@ -126,7 +150,7 @@ class _Translator:
         self.out: list[str] = []
         self.differs: list[str] = []
         self.names: dict[str, int] = {}
-        self.open_groups: list[int] = []   # numbers of the capturing groups being read
+        self.open_groups: list[int] = []  # numbers of the capturing groups being read
         self.opened = 0
         self.groups = self._count_groups()
         # cost (see EcmaRegex.cost): the atoms of each open group so far (the whole pattern first), and of the
@@ -149,12 +173,15 @@ class _Translator:
                 in_class = ch != "]"
             elif ch == "[":
                 in_class = True
-            elif ch == "(" and (not text.startswith("?", i + 1) or text.startswith("?<", i + 1)
-                                and not text.startswith(("?<=", "?<!"), i + 1)):
+            elif ch == "(" and (
+                not text.startswith("?", i + 1)
+                or text.startswith("?<", i + 1)
+                and not text.startswith(("?<=", "?<!"), i + 1)
+            ):
                 count += 1
                 end = text.find(">", i + 3)
                 if text.startswith("?<", i + 1) and end > 0:
-                    name = self._group_name(text[i + 3:end], i + 3)
+                    name = self._group_name(text[i + 3 : end], i + 3)
                     if name in self.names:
                         raise self.fail(f"duplicate group name {show(name)}", i)
                     self.names[name] = count
@@ -163,8 +190,11 @@ class _Translator:
 
     def _group_name(self, raw: str, at: int) -> str:
         """A RegExpIdentifierName (ID_Start, $ or _, then ID_Continue, $, ZWNJ, ZWJ; \\u escapes allowed)."""
-        name = re.sub(r"\\u\{([0-9A-Fa-f]{1,6})\}|\\u([0-9A-Fa-f]{4})",
-                      lambda m: chr(min(int(m.group(1) or m.group(2), 16), _MAX_CODE_POINT)), raw)
+        name = re.sub(
+            r"\\u\{([0-9A-Fa-f]{1,6})\}|\\u([0-9A-Fa-f]{4})",
+            lambda m: chr(min(int(m.group(1) or m.group(2), 16), _MAX_CODE_POINT)),
+            raw,
+        )
         plain = name.replace("$", "_")
         plain = plain[:1] + plain[1:].replace("\u200c", "_").replace("\u200d", "_")
         if not plain.isidentifier() or "\\" in name:
@@ -178,8 +208,8 @@ class _Translator:
     def translate(self) -> EcmaRegex:
         """The whole pattern, read once. :raises regex.error: at the first thing ECMA-262 refuses."""
         text = self.text
-        stack: list[str] = []       # what each open parenthesis is: "group", "capture", "lookaround"
-        quantifiable = False        # whether a quantifier may follow what was just read
+        stack: list[str] = []  # what each open parenthesis is: "group", "capture", "lookaround"
+        quantifiable = False  # whether a quantifier may follow what was just read
         while self.i < len(text):
             ch, at = text[self.i], self.i
             if ch == "\\":
@@ -290,7 +320,7 @@ class _Translator:
             return True
         if ch == "k":
             end = text.find(">", self.i) if text.startswith("<", self.i + 1) else -1
-            name = self._group_name(text[self.i + 2:end], self.i + 2) if end > 0 else None
+            name = self._group_name(text[self.i + 2 : end], self.i + 2) if end > 0 else None
             if name not in self.names:
                 raise self.fail("\\k must name a group of the pattern, as in \\k<name>", at)
             self.i = end + 1
@@ -316,7 +346,7 @@ class _Translator:
             self.i += 1
             return _CONTROL_ESCAPES[ch]
         if ch == "c":
-            if not (text[i + 1:i + 2].isascii() and text[i + 1:i + 2].isalpha()):
+            if not (text[i + 1 : i + 2].isascii() and text[i + 1 : i + 2].isalpha()):
                 raise self.fail("\\c must be followed by a letter A-Z", i - 1)
             self.i += 2
             return ord(text[i + 1]) % 32
@@ -329,7 +359,7 @@ class _Translator:
             if not _HEX2.match(text, i + 1):
                 raise self.fail("\\x needs two hexadecimal digits", i - 1)
             self.i += 3
-            return int(text[i + 1:i + 3], 16)
+            return int(text[i + 1 : i + 3], 16)
         if ch == "u":
             return self._unicode_escape(i)
         if ch in _SYNTAX_CHARACTERS:
@@ -341,16 +371,16 @@ class _Translator:
         text = self.text
         if text.startswith("{", i + 1):
             end = text.find("}", i + 2)
-            digits = text[i + 2:end] if end > 0 else ""
+            digits = text[i + 2 : end] if end > 0 else ""
             if not _HEX.fullmatch(digits) or int(digits, 16) > _MAX_CODE_POINT:
                 raise self.fail("\\u{…} needs a code point up to 10FFFF in hexadecimal", i - 1)
             self.i = end + 1
             return int(digits, 16)
         if not _HEX4.match(text, i + 1):
             raise self.fail("\\u needs four hexadecimal digits, or a code point as \\u{…}", i - 1)
-        code = int(text[i + 1:i + 5], 16)
+        code = int(text[i + 1 : i + 5], 16)
         self.i = i + 5
-        low = text[self.i + 2:self.i + 6] if text.startswith("\\u", self.i) else ""
+        low = text[self.i + 2 : self.i + 6] if text.startswith("\\u", self.i) else ""
         if 0xD800 <= code <= 0xDBFF and _HEX4.fullmatch(low) and 0xDC00 <= int(low, 16) <= 0xDFFF:
             self.i += 6  # a surrogate pair written as two escapes is one code point in Unicode mode
             return 0x10000 + ((code - 0xD800) << 10) + (int(low, 16) - 0xDC00)
@@ -362,7 +392,7 @@ class _Translator:
         end = text.find("}", i + 2) if text.startswith("{", i + 1) else -1
         if end < 0:
             raise self.fail(f"\\{text[i]} must be followed by a property in braces, as in \\p{{L}}", i - 1)
-        body = text[i + 2:end]
+        body = text[i + 2 : end]
         key, equals, value = body.partition("=")
         kind = _PROPERTY_KEYS.get(key) if equals else None
         if kind == "gc" and value in _GENERAL_CATEGORIES:
@@ -434,7 +464,6 @@ class _Translator:
         return code, _char(code)
 
 
-
 def translate(pattern: str) -> EcmaRegex:
     """``pattern`` read as ECMA-262 (see :func:`ecma_pattern`): its ``regex`` source, where the Rust engine differs,
     and its compile cost. Linear in the pattern's length; compiles nothing.
@@ -449,7 +478,7 @@ def _count(digits: str) -> int:
     """A quantifier's count; beyond 18 digits (ECMA-262 allows any) it stands for "more than any engine takes"
     (``int`` refuses strings of more than 4,300 digits)."""
     digits = digits.lstrip("0") or "0"
-    return int(digits) if len(digits) <= 18 else 10 ** 18
+    return int(digits) if len(digits) <= 18 else 10**18
 
 
 def ecma_pattern(pattern: str) -> str:
@@ -470,5 +499,3 @@ def ecma_pattern(pattern: str) -> str:
     :raises regex.error: when ``pattern`` is not an ECMA-262 regular expression; the message names the position.
     """
     return translate(pattern).source
-
-

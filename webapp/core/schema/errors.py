@@ -69,16 +69,17 @@ class SchemaError:
 
     def as_dict(self) -> dict[str, str]:
         """JSON-ready ``{"pointer", "keyword", "schema_path", "message"}``."""
-        return {"pointer": self.pointer, "keyword": self.keyword, "schema_path": self.schema_path,
-                "message": self.message}
-
-
+        return {
+            "pointer": self.pointer,
+            "keyword": self.keyword,
+            "schema_path": self.schema_path,
+            "message": self.message,
+        }
 
 
 def show(value: Any, limit: int = 80) -> str:
     """A value as JSON text for a message, shortened to about ``limit`` characters."""
     return quote(value, limit)
-
 
 
 def engine_failure(exc: Exception, where: str) -> SchemaInvalid:
@@ -94,8 +95,10 @@ def engine_failure(exc: Exception, where: str) -> SchemaInvalid:
     detail = " ".join(str(exc).split())
     if len(detail) > 160:
         detail = detail[:159] + "…"
-    problem = SchemaInvalid(f"this schema cannot be used{' ' + where if where else ''}: the validator failed with "
-                            f"{exc.__class__.__name__}" + (f" ({detail})" if detail else ""))
+    problem = SchemaInvalid(
+        f"this schema cannot be used{' ' + where if where else ''}: the validator failed with "
+        f"{exc.__class__.__name__}" + (f" ({detail})" if detail else "")
+    )
     problem.unexpected = exc.__class__.__name__
     return problem
 
@@ -103,8 +106,12 @@ def engine_failure(exc: Exception, where: str) -> SchemaInvalid:
 def relevance(error: ValidationError) -> tuple[Any, ...]:
     """python-jsonschema's ``best_match`` preferences (deeper, not anyOf/oneOf, matching the type) without its
     tie-break on the path, so equally relevant errors keep the order of the schema and the document."""
-    return (len(error.path), error.validator not in js_exceptions.WEAK_MATCHES,
-            error.validator in js_exceptions.STRONG_MATCHES, not error._matches_type())
+    return (
+        len(error.path),
+        error.validator not in js_exceptions.WEAK_MATCHES,
+        error.validator in js_exceptions.STRONG_MATCHES,
+        not error._matches_type(),
+    )
 
 
 def keyword_of(error: ValidationError) -> str:
@@ -118,8 +125,20 @@ def plain_message(error: ValidationError, keyword: str) -> str:
     """Plain words for one error, values shown as JSON (python-jsonschema's messages use Python ``repr``)."""
     value = error.validator_value
     instance = error.instance
-    if keyword in ("required", "dependentRequired", "dependencies", "additionalProperties", "pattern",
-                   "multipleOf", "unevaluatedProperties", "unevaluatedItems") and not error.context:
+    if (
+        keyword
+        in (
+            "required",
+            "dependentRequired",
+            "dependencies",
+            "additionalProperties",
+            "pattern",
+            "multipleOf",
+            "unevaluatedProperties",
+            "unevaluatedItems",
+        )
+        and not error.context
+    ):
         return error.message
     if keyword == "false":
         return f"not allowed here: the schema is false (value {show(instance)})"
@@ -132,9 +151,12 @@ def plain_message(error: ValidationError, keyword: str) -> str:
     if keyword == "const":
         return f"{show(instance)} is not the constant {show(value)}"
     if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        words = {"minimum": "less than the minimum", "maximum": "greater than the maximum",
-                 "exclusiveMinimum": "not greater than the exclusive minimum",
-                 "exclusiveMaximum": "not less than the exclusive maximum"}[keyword]
+        words = {
+            "minimum": "less than the minimum",
+            "maximum": "greater than the maximum",
+            "exclusiveMinimum": "not greater than the exclusive minimum",
+            "exclusiveMaximum": "not less than the exclusive maximum",
+        }[keyword]
         if isinstance(value, bool):  # draft-04 boolean exclusive* flags
             return error.message
         return f"{show(instance)} is {words} {show(value)}"
@@ -159,5 +181,3 @@ def plain_message(error: ValidationError, keyword: str) -> str:
     if keyword == "contains":
         return "no array item matches the contains schema"
     return error.message
-
-

@@ -38,8 +38,10 @@ _HOSTNAME_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)\Z", re.ASCII)
 # RFC 6570 §2: literals, and expressions {op varspec,...} (the op-reserve characters = , ! @ | are refused)
 _VARCHAR = r"(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})"
 _VARSPEC = rf"{_VARCHAR}(?:\.?{_VARCHAR})*(?::[1-9][0-9]{{0,3}}|\*)?"
-_URI_TEMPLATE = re.compile(rf"(?:[^\x00-\x20\x7f\"%<>\\^`{{|}}]|%[0-9A-Fa-f]{{2}}"
-                           rf"|\{{[+#./;?&]?{_VARSPEC}(?:,{_VARSPEC})*\}})*\Z")
+_URI_TEMPLATE = re.compile(
+    rf"(?:[^\x00-\x20\x7f\"%<>\\^`{{|}}]|%[0-9A-Fa-f]{{2}}"
+    rf"|\{{[+#./;?&]?{_VARSPEC}(?:,{_VARSPEC})*\}})*\Z"
+)
 # IDNA label separators (RFC 3490 §3.1): a name may not end with one
 _IDN_DOTS = (".", "\u3002", "\uff0e", "\uff61")
 # RFC 5322 §3.2.3 atext, and RFC 6531 §3.3's UTF8-non-ascii beside it in idn-email
@@ -84,12 +86,14 @@ def _is_date_time(value: str) -> bool:
 
 def _accepts(parse: Callable[[str], Any], error: type[Exception]) -> Callable[[str], bool]:
     """A format check that is "``parse`` takes the value without raising ``error``"."""
+
     def check(value: str) -> bool:
         try:
             parse(value)
         except error:
             return False
         return True
+
     return check
 
 
@@ -151,9 +155,15 @@ def _is_email(value: str, *, idn: bool) -> bool:
     """RFC 5321 §4.1.2 mailboxes (RFC 6531 for ``idn-email``), with quoted local parts and address literals, by
     ``email_validator``; never looked up."""
     try:
-        email_validator.validate_email(value, check_deliverability=False, allow_quoted_local=True,
-                                       allow_domain_literal=True, allow_smtputf8=idn, allow_display_name=False,
-                                       globally_deliverable=False)
+        email_validator.validate_email(
+            value,
+            check_deliverability=False,
+            allow_quoted_local=True,
+            allow_domain_literal=True,
+            allow_smtputf8=idn,
+            allow_display_name=False,
+            globally_deliverable=False,
+        )
     except (email_validator.EmailNotValidError, ValueError):
         # RFC 6531 §3.3 lets any non-ASCII character into an atom (email_validator refuses controls among them)
         local, at, domain = value.rpartition("@")
@@ -243,9 +253,25 @@ FORMAT_CHECKERS: dict[str, Callable[[str], bool]] = {
 }
 # jsonschema_rs knows these names natively; each is overridden so the Rust engine checks exactly what we do.
 _RUST_NATIVE_FORMATS = (
-    "date", "date-time", "duration", "email", "hostname", "idn-email", "idn-hostname", "ipv4", "ipv6", "iri",
-    "iri-reference", "json-pointer", "regex", "relative-json-pointer", "time", "uri", "uri-reference",
-    "uri-template", "uuid",
+    "date",
+    "date-time",
+    "duration",
+    "email",
+    "hostname",
+    "idn-email",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "iri",
+    "iri-reference",
+    "json-pointer",
+    "regex",
+    "relative-json-pointer",
+    "time",
+    "uri",
+    "uri-reference",
+    "uri-template",
+    "uuid",
 )
 
 
@@ -258,11 +284,22 @@ def _strings_only(check: Callable[[str], bool]) -> Callable[[Any], bool]:
 # 2020-12 §7.3): asserted there when format assertion is on; any other name is an annotation only.
 _DRAFT4_FORMATS = frozenset({"date-time", "email", "hostname", "ipv4", "ipv6", "uri"})
 _DRAFT6_FORMATS = _DRAFT4_FORMATS | {"uri-reference", "uri-template", "json-pointer"}
-_DRAFT7_FORMATS = _DRAFT6_FORMATS | {"date", "time", "idn-email", "idn-hostname", "iri", "iri-reference",
-                                     "relative-json-pointer", "regex"}
+_DRAFT7_FORMATS = _DRAFT6_FORMATS | {
+    "date",
+    "time",
+    "idn-email",
+    "idn-hostname",
+    "iri",
+    "iri-reference",
+    "relative-json-pointer",
+    "regex",
+}
 DIALECT_FORMATS: dict[str, frozenset[str]] = {
-    "draft-04": _DRAFT4_FORMATS, "draft-06": _DRAFT6_FORMATS, "draft-07": _DRAFT7_FORMATS,
-    "2019-09": _DRAFT7_FORMATS | {"duration", "uuid"}, "2020-12": _DRAFT7_FORMATS | {"duration", "uuid"},
+    "draft-04": _DRAFT4_FORMATS,
+    "draft-06": _DRAFT6_FORMATS,
+    "draft-07": _DRAFT7_FORMATS,
+    "2019-09": _DRAFT7_FORMATS | {"duration", "uuid"},
+    "2020-12": _DRAFT7_FORMATS | {"duration", "uuid"},
 }
 
 

@@ -24,10 +24,12 @@ REF_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
 def where(owner: Any, *tokens: str) -> Callable[[], str]:
     """A lazy "where in the schema" (``owner`` subschema + tokens) for pattern errors, read from the running
     validation (:data:`webapp.core.schema.patterns.current`)."""
+
     def find() -> str:
         pointers = current.node_pointers
         base = pointers.get(id(owner)) if pointers is not None else None
         return "" if base is None else base + jp.join(tokens)
+
     return find
 
 
@@ -72,9 +74,11 @@ def _kw_pattern_properties(validator: Any, patterns: dict, instance: Any, schema
 def _additional_keys(instance: dict, schema: dict) -> list[str]:
     properties = schema.get("properties", {})
     patterns = schema.get("patternProperties", {})
-    return [key for key in instance
-            if key not in properties
-            and not any(search(p, key, where(schema, "patternProperties", p)) for p in patterns)]
+    return [
+        key
+        for key in instance
+        if key not in properties and not any(search(p, key, where(schema, "patternProperties", p)) for p in patterns)
+    ]
 
 
 def _kw_additional_properties(validator: Any, extra: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
@@ -83,8 +87,9 @@ def _kw_additional_properties(validator: Any, extra: Any, instance: Any, schema:
     for key in _additional_keys(instance, schema):
         if extra is False:
             # one error per member, pointing at the member itself (python-jsonschema #119)
-            yield ValidationError(f"unexpected property {show(key)}: additionalProperties is false",
-                                  path=[key], instance=instance[key])
+            yield ValidationError(
+                f"unexpected property {show(key)}: additionalProperties is false", path=[key], instance=instance[key]
+            )
         elif extra is not True:
             yield from validator.descend(instance[key], extra, path=key)
 
@@ -104,8 +109,11 @@ def _kw_dependent_required(validator: Any, dependent: dict, instance: Any, schem
         if present in instance:
             for name in needed:
                 if name not in instance:
-                    yield ValidationError(f"missing property {show(name)}, required when {show(present)} is "
-                                          f"present", path=[name], instance=None)
+                    yield ValidationError(
+                        f"missing property {show(name)}, required when {show(present)} is present",
+                        path=[name],
+                        instance=None,
+                    )
 
 
 def _kw_dependencies(validator: Any, dependencies: dict, instance: Any, schema: Any) -> Iterator[ValidationError]:
@@ -200,29 +208,34 @@ def _local_indexes(validator: Any, instance: list, schema: dict) -> set[int]:
     return indexes
 
 
-def _unevaluated(json_kind: str, local: Callable[[Any, Any, dict], set],
-                 unexpected: Callable[[Any], str]) -> Callable[..., Iterator[ValidationError]]:
+def _unevaluated(
+    json_kind: str, local: Callable[[Any, Any, dict], set], unexpected: Callable[[Any], str]
+) -> Callable[..., Iterator[ValidationError]]:
     """The ``unevaluatedProperties`` (``json_kind`` "object") or ``unevaluatedItems`` ("array") keyword: the
     rule applies to each member / item no other keyword evaluated; with ``false`` each one is its own error,
     at its own pointer."""
+
     def keyword(validator: Any, rule: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
         if not validator.is_type(instance, json_kind):
             return
         evaluated = _evaluated(validator, instance, schema, local)
-        for where, value in (instance.items() if json_kind == "object" else enumerate(instance)):
+        for where, value in instance.items() if json_kind == "object" else enumerate(instance):
             if where in evaluated:
                 continue
             if rule is False:
                 yield ValidationError(unexpected(where), path=[where], instance=value)
             else:
                 yield from validator.descend(value, rule, path=where)
+
     return keyword
 
 
 _kw_unevaluated_properties = _unevaluated(
-    "object", _local_keys, lambda key: f"unexpected property {show(key)}: unevaluatedProperties is false")
+    "object", _local_keys, lambda key: f"unexpected property {show(key)}: unevaluatedProperties is false"
+)
 _kw_unevaluated_items = _unevaluated(
-    "array", _local_indexes, lambda index: f"unexpected item at index {index}: unevaluatedItems is false")
+    "array", _local_indexes, lambda index: f"unexpected item at index {index}: unevaluatedItems is false"
+)
 
 
 #: The fixed keywords, by name (each replaces python-jsonschema's own where the dialect has that keyword).
@@ -257,6 +270,9 @@ class RustMultipleOf:
 
     def validate(self, instance: Any) -> None:
         """:raises ValueError: when ``instance`` is a number that is no multiple of the divisor."""
-        if isinstance(instance, (int, float)) and not isinstance(instance, bool) \
-                and not is_multiple(instance, self.divisor):
+        if (
+            isinstance(instance, (int, float))
+            and not isinstance(instance, bool)
+            and not is_multiple(instance, self.divisor)
+        ):
             raise ValueError(f"{show(instance)} is not a multiple of {show(self.divisor)}")

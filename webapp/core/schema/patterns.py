@@ -49,10 +49,13 @@ def check_cost(pattern: str, translated: EcmaRegex, pointer: str, keyword: str) 
     :raises SchemaInvalid: naming the pattern, its cost and the limit.
     """
     if translated.cost > MAX_PATTERN_COST:
-        raise SchemaInvalid(f"the pattern {show(pattern)} is too costly to compile: its repetitions write out "
-                            f"{translated.cost:,} atoms, more than the {MAX_PATTERN_COST:,} this validator allows; "
-                            f"rewrite it with smaller counts (a length limit belongs in minLength/maxLength)",
-                            pointer, keyword)
+        raise SchemaInvalid(
+            f"the pattern {show(pattern)} is too costly to compile: its repetitions write out "
+            f"{translated.cost:,} atoms, more than the {MAX_PATTERN_COST:,} this validator allows; "
+            f"rewrite it with smaller counts (a length limit belongs in minLength/maxLength)",
+            pointer,
+            keyword,
+        )
 
 
 def check_total_cost(total: int, pointer: str, keyword: str) -> None:
@@ -62,9 +65,13 @@ def check_total_cost(total: int, pointer: str, keyword: str) -> None:
     :raises SchemaInvalid: naming the total and the limit.
     """
     if total > MAX_SCHEMA_PATTERN_COST:
-        raise SchemaInvalid(f"the patterns of this schema are too costly to compile together: up to here they "
-                            f"write out {total:,} atoms, more than the {MAX_SCHEMA_PATTERN_COST:,} this validator "
-                            f"allows for one schema", pointer, keyword)
+        raise SchemaInvalid(
+            f"the patterns of this schema are too costly to compile together: up to here they "
+            f"write out {total:,} atoms, more than the {MAX_SCHEMA_PATTERN_COST:,} this validator "
+            f"allows for one schema",
+            pointer,
+            keyword,
+        )
 
 
 def compile_pattern(pattern: str) -> Any:
@@ -145,8 +152,9 @@ def _search_watched(compiled: Any, text: str, deadline: float) -> bool | None:
 
     def run() -> None:
         try:
-            result.append(compiled.search(text, timeout=max(deadline - time.monotonic(), 0.001),
-                                          concurrent=True) is not None)
+            result.append(
+                compiled.search(text, timeout=max(deadline - time.monotonic(), 0.001), concurrent=True) is not None
+            )
         except TimeoutError:
             pass
         finally:
@@ -158,7 +166,14 @@ def _search_watched(compiled: Any, text: str, deadline: float) -> bool | None:
 
 
 def _pattern_timeout(pattern: str, length: int, where: str, *, again: bool) -> PatternTimeout:
-    when = ("ran out of time on an earlier value, so it is not run again for this schema"
-            if again else f"needs more than {PATTERN_BUDGET_SECONDS:g} s on a value of {length} characters")
-    return PatternTimeout(f"pattern {show(pattern)} {when} (catastrophic backtracking); rewrite it without "
-                          f"nested or overlapping repetition such as (a+)+", where, "pattern")
+    when = (
+        "ran out of time on an earlier value, so it is not run again for this schema"
+        if again
+        else f"needs more than {PATTERN_BUDGET_SECONDS:g} s on a value of {length} characters"
+    )
+    return PatternTimeout(
+        f"pattern {show(pattern)} {when} (catastrophic backtracking); rewrite it without "
+        f"nested or overlapping repetition such as (a+)+",
+        where,
+        "pattern",
+    )

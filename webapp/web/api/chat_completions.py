@@ -49,15 +49,22 @@ def init_app(app: Flask) -> None:
     """Register the on/off switch; log the deprecation warning when the endpoint is on."""
     app.before_request(_enabled)
     if enabled(app):
-        app.logger.warning("%s is enabled: it is deprecated, a compatibility layer only; use /v1/responses "
-                           "(set CHAT_COMPLETIONS_ENABLED off to remove it).", PATH)
+        app.logger.warning(
+            "%s is enabled: it is deprecated, a compatibility layer only; use /v1/responses "
+            "(set CHAT_COMPLETIONS_ENABLED off to remove it).",
+            PATH,
+        )
 
 
 def _enabled() -> None:
     # App-wide, so it runs before routing errors: a disabled endpoint is 404 for every method, 405 included.
     if request.path.rstrip("/") == PATH and not enabled(current_app):
-        raise ApiError(f"{PATH} is disabled on this server (CHAT_COMPLETIONS_ENABLED is off; it is deprecated, "
-                       "use /v1/responses).", 404, code="not_found")
+        raise ApiError(
+            f"{PATH} is disabled on this server (CHAT_COMPLETIONS_ENABLED is off; it is deprecated, "
+            "use /v1/responses).",
+            404,
+            code="not_found",
+        )
 
 
 @bp.post("/chat/completions")
@@ -72,8 +79,11 @@ def create() -> Response:
     except ChatModelError as err:
         raise ApiError(err.message, 500, code=err.code, type="model_error") from None
     if chat.stream:
-        return Response(_frames(chat, completion), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return Response(
+            _frames(chat, completion),
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
     return jsonify(completion)
 
 
@@ -81,5 +91,3 @@ def _frames(chat: ChatRequest, completion: dict[str, Any]) -> Iterator[str]:
     for chunk in stream_chunks(chat, completion):
         yield encode(ServerSentEvent(chunk_json(chunk)))
     yield DONE
-
-

@@ -30,17 +30,22 @@ bp = Blueprint("convert", __name__, url_prefix="/api")
 @bp.post("/convert")
 def convert_journal():
     """Convert the posted ``journal``; see the module docstring for the shapes."""
-    body = read_json_body('a JSON object such as {"journal": ..., "from": "auto"}', require_json_type=False,
-                          ijson=False)
+    body = read_json_body(
+        'a JSON object such as {"journal": ..., "from": "auto"}', require_json_type=False, ijson=False
+    )
     if not isinstance(body, dict):
         raise ApiError(f"The request body must be a JSON object, not {kind_of(body)}.", code="invalid_body")
     if "journal" not in body:
-        raise ApiError("journal is required: the conversation, as JSON or as JSON / JSON Lines text.",
-                       param="journal", code="missing_required_parameter")
+        raise ApiError(
+            "journal is required: the conversation, as JSON or as JSON / JSON Lines text.",
+            param="journal",
+            code="missing_required_parameter",
+        )
     source = body.get("from", "auto")
     if source != "auto" and source not in SOURCES:
-        raise ApiError(f"from must be auto or one of {', '.join(SOURCES)}, not {source!r}.", param="from",
-                       code="invalid_value")
+        raise ApiError(
+            f"from must be auto or one of {', '.join(SOURCES)}, not {source!r}.", param="from", code="invalid_value"
+        )
     journal = body["journal"]
     try:
         if isinstance(journal, str):

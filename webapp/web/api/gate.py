@@ -106,11 +106,18 @@ def _refuse_duplicates(duplicates: list[JSONWarning], members: tuple[str, ...]) 
     names = list(dict.fromkeys(quote(split_pointer(w.pointer)[-1]) for w in found))
     if len(places) > 5:
         places = places[:5] + [f"{len(places) - 5} more"]
-    what = ("the item is ambiguous, and an ambiguous item must never be replayed"
-            if param == "item" and found[0].pointer != "/item" else f"it is unclear which {param} is meant")
-    raise ApiError(f"{param}: member name{'s' if len(names) > 1 else ''} {', '.join(names)} given twice, at "
-                   f"{'; '.join(places)}; parsers disagree on which value counts, so {what}. Remove the "
-                   f"duplicates.", param=param, code="duplicate_member")
+    what = (
+        "the item is ambiguous, and an ambiguous item must never be replayed"
+        if param == "item" and found[0].pointer != "/item"
+        else f"it is unclear which {param} is meant"
+    )
+    raise ApiError(
+        f"{param}: member name{'s' if len(names) > 1 else ''} {', '.join(names)} given twice, at "
+        f"{'; '.join(places)}; parsers disagree on which value counts, so {what}. Remove the "
+        f"duplicates.",
+        param=param,
+        code="duplicate_member",
+    )
 
 
 def _optional_bool(body: dict[str, Any], name: str) -> bool:
@@ -125,8 +132,12 @@ def _optional_schema(body: dict[str, Any]) -> dict | bool | list | None:
     if isinstance(schema, list) and schema and all(tool_shape(tool) is not None for tool in schema):
         return schema  # tool definitions, as the Schema page takes them: gate() reads them as the tools
     if schema is not None and not isinstance(schema, (dict, bool)):
-        raise ApiError(f"schema must be a JSON Schema (an object or a boolean), a tool definition or a list of "
-                       f"them, not {kind_of(schema)}.", param="schema", code="invalid_type")
+        raise ApiError(
+            f"schema must be a JSON Schema (an object or a boolean), a tool definition or a list of "
+            f"them, not {kind_of(schema)}.",
+            param="schema",
+            code="invalid_type",
+        )
     return schema
 
 
@@ -145,11 +156,16 @@ def gate() -> Any:
         body, schema = {**body, "tools": [*(tools or []), *given]}, None
     modes = [name for name in ("item", "items", "journal") if name in body]
     if len(modes) > 1:
-        raise ApiError(f"Send one of item, items or journal, not {' and '.join(modes)}.", param=modes[1],
-                       code="ambiguous_request")
+        raise ApiError(
+            f"Send one of item, items or journal, not {' and '.join(modes)}.", param=modes[1], code="ambiguous_request"
+        )
     if not modes:
-        raise ApiError("Send {\"item\": ..., \"schema\": ...} for one item, or {\"items\": [...], \"tools\": [...]}"
-                       " / {\"journal\": ...} for a journal.", param="item", code="missing_parameter")
+        raise ApiError(
+            'Send {"item": ..., "schema": ...} for one item, or {"items": [...], "tools": [...]}'
+            ' / {"journal": ...} for a journal.',
+            param="item",
+            code="missing_parameter",
+        )
     if modes[0] == "item":
         _refuse_duplicates(duplicates, _REFERENCE_MEMBERS)
         return _one_item(body["item"], schema, format_assertion, _optional_tools(body), _optional_output(body))
@@ -160,8 +176,9 @@ def gate() -> Any:
 def _optional_tools(body: dict[str, Any]) -> list[Any] | None:
     tools = body.get("tools")
     if tools is not None and not isinstance(tools, list):
-        raise ApiError(f"tools must be a JSON array of tool definitions, not {kind_of(tools)}.", param="tools",
-                       code="invalid_type")
+        raise ApiError(
+            f"tools must be a JSON array of tool definitions, not {kind_of(tools)}.", param="tools", code="invalid_type"
+        )
     return tools
 
 
@@ -172,8 +189,12 @@ def _with_referenced_schemas(body: dict[str, Any]) -> dict[str, Any]:
         return body
     supplied = body["schemas"]
     if not isinstance(supplied, (list, dict)):
-        raise ApiError(f"schemas must be a JSON array of schemas (each with its $id) or an object of URI -> "
-                       f"schema, not {kind_of(supplied)}.", param="schemas", code="invalid_type")
+        raise ApiError(
+            f"schemas must be a JSON array of schemas (each with its $id) or an object of URI -> "
+            f"schema, not {kind_of(supplied)}.",
+            param="schemas",
+            code="invalid_type",
+        )
     try:
         documents = known_documents(supplied)
     except SchemaInvalid as err:
@@ -198,8 +219,9 @@ def _bundled_tool(tool: Any, index: int, documents: dict[str, Any]) -> Any:
     try:
         parameters = bundle(shape.definition["parameters"], documents)
     except SchemaInvalid as err:
-        raise ApiError(f"tools/{index}{shape.parameters_pointer}{err.pointer}: {err.message}", param="tools",
-                       code="invalid_schema") from None
+        raise ApiError(
+            f"tools/{index}{shape.parameters_pointer}{err.pointer}: {err.message}", param="tools", code="invalid_schema"
+        ) from None
     definition = {**shape.definition, "parameters": parameters}
     return definition if shape.definition is tool else {**tool, "function": definition}
 
@@ -207,26 +229,42 @@ def _bundled_tool(tool: Any, index: int, documents: dict[str, Any]) -> Any:
 def _optional_output(body: dict[str, Any]) -> str | None:
     form = body.get("output")
     if form is not None and form not in OUTPUT_FORMATS:
-        raise ApiError(f"output must be one of {', '.join(map(quote, OUTPUT_FORMATS))}, not "
-                       f"{quote(form) if isinstance(form, str) else kind_of(form)}.", param="output",
-                       code="invalid_value")
+        raise ApiError(
+            f"output must be one of {', '.join(map(quote, OUTPUT_FORMATS))}, not "
+            f"{quote(form) if isinstance(form, str) else kind_of(form)}.",
+            param="output",
+            code="invalid_value",
+        )
     return form
 
 
-def _one_item(item: Any, schema: dict | bool | None, format_assertion: bool,
-              tools: list[Any] | None, output: str | None = None) -> dict[str, Any]:
+def _one_item(
+    item: Any, schema: dict | bool | None, format_assertion: bool, tools: list[Any] | None, output: str | None = None
+) -> dict[str, Any]:
     if not isinstance(item, dict):
-        raise ApiError(f"item must be an Open Responses item (a JSON object), not {kind_of(item)}.", param="item",
-                       code="invalid_type")
+        raise ApiError(
+            f"item must be an Open Responses item (a JSON object), not {kind_of(item)}.",
+            param="item",
+            code="invalid_type",
+        )
     name = item.get("name")
     if schema is None and tools is not None:
         schema = tool_schema(tools, name)
-    line, findings = check_one(item, schema, format_assertion=format_assertion,
-                               tool_name=name if isinstance(name, str) else None, max_depth=parse_limits().max_depth)
+    line, findings = check_one(
+        item,
+        schema,
+        format_assertion=format_assertion,
+        tool_name=name if isinstance(name, str) else None,
+        max_depth=parse_limits().max_depth,
+    )
     verdict = line.verdict
     result = verdict.as_dict()
-    result.update(ok=line.ok, message=line.message, refused_by=list(line.refused_by),
-                  findings=[dict(f.as_dict(), message=f.describe(the_item)) for f in findings])
+    result.update(
+        ok=line.ok,
+        message=line.message,
+        refused_by=list(line.refused_by),
+        findings=[dict(f.as_dict(), message=f.describe(the_item)) for f in findings],
+    )
     dialect = None
     compiled = None
     if schema is not None and verdict.schema_problem is None:
@@ -242,25 +280,33 @@ def _one_item(item: Any, schema: dict | bool | None, format_assertion: bool,
     return result
 
 
-def _journal(body: dict[str, Any], mode: str, schema: dict | bool | None, format_assertion: bool,
-             duplicates: list[JSONWarning]) -> dict[str, Any]:
+def _journal(
+    body: dict[str, Any], mode: str, schema: dict | bool | None, format_assertion: bool, duplicates: list[JSONWarning]
+) -> dict[str, Any]:
     max_depth = parse_limits().max_depth
     conversion: Conversion | None = None
     if mode == "items":
         items = body["items"]
         if not isinstance(items, list):
-            raise ApiError(f"items must be a JSON array of items, not {kind_of(items)}.", param="items",
-                           code="invalid_type")
+            raise ApiError(
+                f"items must be a JSON array of items, not {kind_of(items)}.", param="items", code="invalid_type"
+            )
         journal = from_value(items, duplicates, "/items")
     else:
         source = body["journal"]
         if not isinstance(source, (str, list, dict)):
-            raise ApiError(f"journal must be a JSON array, a response or request object, or their text, not "
-                           f"{kind_of(source)}.", param="journal", code="invalid_type")
+            raise ApiError(
+                f"journal must be a JSON array, a response or request object, or their text, not {kind_of(source)}.",
+                param="journal",
+                code="invalid_type",
+            )
         provider = body.get("from", "auto")
         if provider != "auto" and provider not in SOURCES:
-            raise ApiError(f"from must be auto or one of {', '.join(SOURCES)}, not {quote(provider)}.",
-                           param="from", code="invalid_value")
+            raise ApiError(
+                f"from must be auto or one of {', '.join(SOURCES)}, not {quote(provider)}.",
+                param="from",
+                code="invalid_value",
+            )
         try:
             if isinstance(source, str) or provider != "auto":
                 journal, conversion = read_journal(source, provider, max_depth=max_depth)
@@ -271,8 +317,14 @@ def _journal(body: dict[str, Any], mode: str, schema: dict | bool | None, format
         except ConvertError as err:
             where = f" (at {err.pointer})" if err.pointer else ""
             raise ApiError(f"journal: {err.message}{where}", param="journal", code="invalid_journal") from None
-    report = check_journal(journal, _optional_tools(body), tool_choice=body.get("tool_choice"), schema=schema,
-                           format_assertion=format_assertion, max_depth=max_depth)
+    report = check_journal(
+        journal,
+        _optional_tools(body),
+        tool_choice=body.get("tool_choice"),
+        schema=schema,
+        format_assertion=format_assertion,
+        max_depth=max_depth,
+    )
     answer = report.as_dict()
     if conversion is not None:  # another provider's conversation: say where each item came from
         answer["source"] = conversion.source

@@ -41,8 +41,7 @@ def read_json_document(expected: str, *, require_json_type: bool = True) -> Docu
 def _parsed(expected: str, require_json_type: bool, parser: Callable[..., Any]) -> Any:
     mimetype = request.mimetype
     if require_json_type and mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
-        raise ApiError(f"Content-Type must be application/json, got {mimetype!r}.", 415,
-                       code="unsupported_media_type")
+        raise ApiError(f"Content-Type must be application/json, got {mimetype!r}.", 415, code="unsupported_media_type")
     data = request.get_data(cache=False)
     if not data.strip():
         raise ApiError(f"The request body is empty; send {expected}.", 400, code="invalid_json")
@@ -53,5 +52,6 @@ def _parsed(expected: str, require_json_type: bool, parser: Callable[..., Any]) 
     try:
         return parser(text, max_depth=parse_limits().max_depth)
     except JSONTextError as err:
-        raise ApiError(f"The request body is not valid JSON: {str(err).rstrip('.')}.", 400,
-                       code="invalid_json") from None
+        raise ApiError(
+            f"The request body is not valid JSON: {str(err).rstrip('.')}.", 400, code="invalid_json"
+        ) from None

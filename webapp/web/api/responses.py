@@ -88,8 +88,9 @@ def init_app(app: Flask) -> None:
     app.extensions[STORE_KEY] = ResponseStore(path)
     app.extensions[COMPACTION_KEY] = derive_key(_server_secret(app))
     # A WebSocket message is capped like a request body; pings keep an idle connection alive through proxies.
-    app.config.setdefault("SOCK_SERVER_OPTIONS", {"max_message_size": ParseLimits.from_config(app.config).max_bytes,
-                                                  "ping_interval": 25})
+    app.config.setdefault(
+        "SOCK_SERVER_OPTIONS", {"max_message_size": ParseLimits.from_config(app.config).max_bytes, "ping_interval": 25}
+    )
     app.config.setdefault("RESPONSES_WEBSOCKET_SECONDS", 3600)
     app.register_blueprint(pages)
     app.before_request(_enabled)
@@ -131,8 +132,9 @@ def _server_secret(app: Flask) -> bytes:
 def _enabled() -> None:
     # An app-wide hook runs before routing errors are raised: a disabled endpoint is 404 for every method.
     path = request.path
-    if not path.startswith(("/v1/responses", "/v1/sessions/", "/sessions/")) \
-            or current_app.config.get("RESPONSES_ENABLED", True):
+    if not path.startswith(("/v1/responses", "/v1/sessions/", "/sessions/")) or current_app.config.get(
+        "RESPONSES_ENABLED", True
+    ):
         return
     if path.startswith("/v1/"):
         raise ApiError(f"{path} is disabled on this server (RESPONSES_ENABLED is off).", 404, code="not_found")
@@ -154,14 +156,19 @@ def require_token() -> None:
     scheme, _, token = header.partition(" ")
     challenge = {"WWW-Authenticate": 'Bearer realm="openresponses"'}
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError("Missing API token: send the header 'Authorization: Bearer <API_TOKEN>' (the token is "
-                       "printed when the server starts, or set with FLASK_API_TOKEN).", 401,
-                       code="missing_api_key", headers=challenge)
+        raise ApiError(
+            "Missing API token: send the header 'Authorization: Bearer <API_TOKEN>' (the token is "
+            "printed when the server starts, or set with FLASK_API_TOKEN).",
+            401,
+            code="missing_api_key",
+            headers=challenge,
+        )
     if not expected or not hmac.compare_digest(token.strip().encode(), expected.encode()):
         raise ApiError("Invalid API token.", 401, code="invalid_api_key", headers=challenge)
 
 
 # ------------------------------------------------------------------------------------------------ create
+
 
 @dataclass(frozen=True)
 class History:
@@ -198,7 +205,7 @@ class Prepared:
     def conversation(self, output: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The conversation after this turn as a continuation (or a compaction) reads it back: the history, this
         input as stored (without its compaction items, already unsealed) and ``output``."""
-        return self.history + self.inputs[self.lead:] + output
+        return self.history + self.inputs[self.lead :] + output
 
 
 @bp.post("/responses")
@@ -216,8 +223,11 @@ def create() -> Response:
         store().save(final, prepared.inputs, prepared.session_key)
 
     if req.stream:
-        return Response(_frames(snapshot, final), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return Response(
+            _frames(snapshot, final),
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
     if final["status"] == "failed":
         error = final["error"] or {}
         raise ApiError(error.get("message", "The model failed."), 500, code=error.get("code"), type="model_error")
@@ -260,8 +270,9 @@ def run_model(prepared: Prepared) -> tuple[dict[str, Any], dict[str, Any]]:
     """
     now = int(time.time())
     try:
-        return respond(prepared.req, prepared.context, prepared.tools, response_id=new_id("resp"), created_at=now,
-                       completed_at=now)
+        return respond(
+            prepared.req, prepared.context, prepared.tools, response_id=new_id("resp"), created_at=now, completed_at=now
+        )
     except RequestError as err:
         raise _bad(err) from None
 
@@ -288,9 +299,14 @@ def compact() -> Response:
         raise ApiError(f"input: {err}.", 400, param="input", code="context_length_exceeded") from None
     tokens_in = input_tokens(prepared.context, req.instructions, [])
     tokens_out = input_tokens(items, None, [])
-    return jsonify(compact_resource(resource_id=new_id("resp"), created_at=int(time.time()),
-                                    output=[compaction_item(new_id("cmp"), sealed)],
-                                    usage_=usage(tokens_in, tokens_out)))
+    return jsonify(
+        compact_resource(
+            resource_id=new_id("resp"),
+            created_at=int(time.time()),
+            output=[compaction_item(new_id("cmp"), sealed)],
+            usage_=usage(tokens_in, tokens_out),
+        )
+    )
 
 
 def stored_history(response_id: str) -> History:
@@ -311,8 +327,12 @@ def stored_history(response_id: str) -> History:
 
 def not_found_error(reason: str) -> ApiError:
     """The 400 ``previous_response_not_found`` error (HTTP and WebSocket alike; spec notes §1.9)."""
-    return ApiError(f"Previous response not found: {reason.rstrip('.')}.", 400, param="previous_response_id",
-                    code="previous_response_not_found")
+    return ApiError(
+        f"Previous response not found: {reason.rstrip('.')}.",
+        400,
+        param="previous_response_id",
+        code="previous_response_not_found",
+    )
 
 
 def _vouch(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -359,8 +379,13 @@ def _unseal_leading(items: list[dict[str, Any]], where: str | None) -> tuple[lis
         lead += 1
     for index in range(lead, len(items)):
         if items[index].get("type") == "compaction" and where is not None:
-            raise ApiError(f"{where}[{index}]: a compaction item is the base of a new conversation, so it must come "
-                           "before every other input item.", 400, param=f"{where}[{index}]", code="invalid_value")
+            raise ApiError(
+                f"{where}[{index}]: a compaction item is the base of a new conversation, so it must come "
+                "before every other input item.",
+                400,
+                param=f"{where}[{index}]",
+                code="invalid_value",
+            )
     return base, lead
 
 
@@ -382,8 +407,9 @@ def _session_key(req: CreateRequest) -> str | None:
     if key is None:
         return req.user
     if not key.strip() or len(key) > 256 or not key.isprintable():
-        raise ApiError(f"{SESSION_HEADER} must be 1-256 printable characters.", 400, param=SESSION_HEADER,
-                       code="invalid_value")
+        raise ApiError(
+            f"{SESSION_HEADER} must be 1-256 printable characters.", 400, param=SESSION_HEADER, code="invalid_value"
+        )
     return key.strip()
 
 
@@ -400,9 +426,13 @@ def _resolve_references(items: list[dict[str, Any]], chain: list[dict[str, Any]]
         if item.get("type") == "item_reference":
             target = known.get(item["id"]) or store().find_item(item["id"])
             if target is None:
-                raise ApiError(f"input[{index}].id: no stored item with id {item['id']!r} (items of responses "
-                               "created with store: false are not kept).", 400, param=f"input[{index}].id",
-                               code="item_not_found")
+                raise ApiError(
+                    f"input[{index}].id: no stored item with id {item['id']!r} (items of responses "
+                    "created with store: false are not kept).",
+                    400,
+                    param=f"input[{index}].id",
+                    code="item_not_found",
+                )
             item = target
         elif isinstance(item.get("id"), str):
             known[item["id"]] = item
@@ -468,26 +498,34 @@ def _gate(chain: list[dict[str, Any]], items: list[dict[str, Any]], tools: list[
             message = verdict.message
             if code == "arguments_schema" and verdict.index in unknown:
                 code = "unknown_tool"
-                message = (f"calls {verdict.name!r}, which is not among the tools "
-                           + ("(send the tools the call was made with)" if no_tools else
-                              f"({', '.join(t.name for t in tools)})"))
+                message = f"calls {verdict.name!r}, which is not among the tools " + (
+                    "(send the tools the call was made with)" if no_tools else f"({', '.join(t.name for t in tools)})"
+                )
             elif code == "status" and context[verdict.index].get("status") is None:
-                message += ("; a call replayed without status is accepted only with its function_call_output "
-                            "after it in the same input")
+                message += (
+                    "; a call replayed without status is accepted only with its function_call_output "
+                    "after it in the same input"
+                )
             problems.append((verdict.index, 0, code, message))
-        elif verdict.type == "function_call" and verdict.verdict is not None \
-                and not isinstance(verdict.verdict.arguments, dict):
+        elif (
+            verdict.type == "function_call"
+            and verdict.verdict is not None
+            and not isinstance(verdict.verdict.arguments, dict)
+        ):
             # Function arguments are a JSON object (a tool's parameters describe an object).
             problems.append((verdict.index, 0, "arguments_schema", "arguments must encode a JSON object"))
     for finding in report.findings:
-        if finding.severity == "error" and finding.index is not None and finding.index >= offset \
-                and finding.code != "unknown_tool":
+        if (
+            finding.severity == "error"
+            and finding.index is not None
+            and finding.index >= offset
+            and finding.code != "unknown_tool"
+        ):
             problems.append((finding.index, 1, finding.code, finding.describe(place)))
     if problems:
         index, _, code, message = min(problems, key=lambda p: (p[0], p[1]))
         where = f"input[{index - offset}]"
-        raise ApiError(f"{where}: the replay gate refuses this item ({code}): {message}", 400, param=where,
-                       code=code)
+        raise ApiError(f"{where}: the replay gate refuses this item ({code}): {message}", 400, param=where, code=code)
 
 
 # ------------------------------------------------------------------------------------------------ WebSocket
@@ -518,10 +556,17 @@ def websocket(ws: Any) -> None:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             minutes = float(current_app.config.get("RESPONSES_WEBSOCKET_SECONDS", 3600)) / 60
-            _ws_send(ws, _ws_error(ApiError(
-                f"This connection has reached its limit of {minutes:g} minutes; open a new one (continue a "
-                "store: true response with previous_response_id there).", 400,
-                code="websocket_connection_limit_reached")))
+            _ws_send(
+                ws,
+                _ws_error(
+                    ApiError(
+                        f"This connection has reached its limit of {minutes:g} minutes; open a new one (continue a "
+                        "store: true response with previous_response_id there).",
+                        400,
+                        code="websocket_connection_limit_reached",
+                    )
+                ),
+            )
             ws.close(message="websocket_connection_limit_reached")
             return
         message = ws.receive(timeout=remaining)
@@ -546,8 +591,7 @@ def _ws_turn(ws: Any, message: str | bytes, cache: OrderedDict[str, History]) ->
         current_app.logger.exception("unhandled error in a WebSocket turn")
         if previous is not None:
             cache.pop(previous, None)
-        _ws_send(ws, _ws_error(ApiError("The server failed on this request; it is logged.", 500,
-                                        code="server_error")))
+        _ws_send(ws, _ws_error(ApiError("The server failed on this request; it is logged.", 500, code="server_error")))
         return
     if final["status"] == "failed":
         if previous is not None:
@@ -575,12 +619,21 @@ def _ws_create_event(message: str | bytes) -> CreateRequest:
     if not isinstance(event, dict):
         raise ApiError("The message must be a JSON object (a response.create event).", 400, code="invalid_type")
     if event.get("type") != "response.create":
-        raise ApiError(f"type: expected 'response.create', got {json.dumps(event.get('type'))} (the only client "
-                       "event of Open Responses WebSocket mode).", 400, param="type", code="invalid_value")
+        raise ApiError(
+            f"type: expected 'response.create', got {json.dumps(event.get('type'))} (the only client "
+            "event of Open Responses WebSocket mode).",
+            400,
+            param="type",
+            code="invalid_value",
+        )
     for name in WS_DISALLOWED:
         if name in event:
-            raise ApiError(f"{name}: not allowed in WebSocket mode (the connection itself is the stream).", 400,
-                           param=name, code="unsupported_parameter")
+            raise ApiError(
+                f"{name}: not allowed in WebSocket mode (the connection itself is the stream).",
+                400,
+                param=name,
+                code="unsupported_parameter",
+            )
     body = {key: value for key, value in event.items() if key != "type"}
     try:
         return parse_create_request(body, Limits())
@@ -596,14 +649,19 @@ def _connection_history(response_id: str, cache: OrderedDict[str, History]) -> H
     try:
         return stored_history(response_id)
     except ApiError as err:
-        raise not_found_error(f"{response_id!r} is neither stored nor a store: false response of this connection "
-                              "(those live only as long as the connection that made them)") from err
+        raise not_found_error(
+            f"{response_id!r} is neither stored nor a store: false response of this connection "
+            "(those live only as long as the connection that made them)"
+        ) from err
 
 
 def _ws_error(err: ApiError) -> dict[str, Any]:
     """A ``WebSocketErrorEvent``: ``type``, ``status`` and the error envelope's members."""
-    return {"type": "error", "status": err.status,
-            "error": {"type": err.type, "code": err.code, "message": err.message, "param": err.param}}
+    return {
+        "type": "error",
+        "status": err.status,
+        "error": {"type": err.type, "code": err.code, "message": err.message, "param": err.param},
+    }
 
 
 def _ws_send(ws: Any, payload: dict[str, Any]) -> None:
@@ -615,11 +673,13 @@ _WS_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 # ------------------------------------------------------------------------------------------------ stored
 
+
 def _stored_or_404(response_id: str) -> Any:
     stored = store().get(response_id)
     if stored is None:
-        raise ApiError(f"No stored response with id {response_id!r}.", 404, param="response_id",
-                       code="response_not_found")
+        raise ApiError(
+            f"No stored response with id {response_id!r}.", 404, param="response_id", code="response_not_found"
+        )
     return stored
 
 
@@ -633,8 +693,9 @@ def retrieve(response_id: str) -> Response:
 def delete(response_id: str) -> Response:
     """Delete a stored response and its items (responses continuing it can no longer be replayed)."""
     if not store().delete(response_id):
-        raise ApiError(f"No stored response with id {response_id!r}.", 404, param="response_id",
-                       code="response_not_found")
+        raise ApiError(
+            f"No stored response with id {response_id!r}.", 404, param="response_id", code="response_not_found"
+        )
     return jsonify({"id": response_id, "object": "response", "deleted": True})
 
 
@@ -650,12 +711,20 @@ def input_items(response_id: str) -> Response:
     if after is not None:
         ids = [item.get("id") for item in items]
         if after not in ids:
-            raise ApiError(f"after: no input item with id {after!r} in this response.", 400, param="after",
-                           code="invalid_value")
-        items = items[ids.index(after) + 1:]
+            raise ApiError(
+                f"after: no input item with id {after!r} in this response.", 400, param="after", code="invalid_value"
+            )
+        items = items[ids.index(after) + 1 :]
     page = items[:limit]
-    return jsonify({"object": "list", "data": page, "first_id": page[0]["id"] if page else None,
-                    "last_id": page[-1]["id"] if page else None, "has_more": len(items) > limit})
+    return jsonify(
+        {
+            "object": "list",
+            "data": page,
+            "first_id": page[0]["id"] if page else None,
+            "last_id": page[-1]["id"] if page else None,
+            "has_more": len(items) > limit,
+        }
+    )
 
 
 @bp.get("/sessions/<path:key>/items")
@@ -668,9 +737,16 @@ def session_items(key: str) -> Response:
     offset = int_param("offset", default=0, minimum=0, maximum=SQLITE_MAX_INTEGER)
     rows = store().session_items(key, limit=limit + 1, offset=offset)
     page_url = url_for("sessions.page", key=key, _external=True)
-    data = [{"response_id": row.response_id, "source": row.source, "index": row.index, "item": row.item,
-             "inspect_url": f"{page_url}#{_anchor(row.response_id, row.source, row.index)}"}
-            for row in rows[:limit]]
+    data = [
+        {
+            "response_id": row.response_id,
+            "source": row.source,
+            "index": row.index,
+            "item": row.item,
+            "inspect_url": f"{page_url}#{_anchor(row.response_id, row.source, row.index)}",
+        }
+        for row in rows[:limit]
+    ]
     return jsonify({"object": "list", "session_key": key, "data": data, "has_more": len(rows) > limit})
 
 
@@ -679,6 +755,7 @@ def _anchor(response_id: str, source: str, index: int) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ page
+
 
 @pages.get("/sessions/<path:key>")
 def page(key: str) -> Any:
@@ -698,12 +775,20 @@ def page(key: str) -> Any:
         if row.item.get("type") == "function_call":
             if row.response_id not in tools_of:
                 stored = store().get(row.response_id)
-                tools_of[row.response_id] = {t.get("name"): t for t in (stored.body.get("tools") or [])
-                                             if isinstance(t, dict)} if stored else {}
+                tools_of[row.response_id] = (
+                    {t.get("name"): t for t in (stored.body.get("tools") or []) if isinstance(t, dict)}
+                    if stored
+                    else {}
+                )
             tool = tools_of[row.response_id].get(row.item.get("name"))
-        entries.append({"anchor": _anchor(row.response_id, row.source, row.index), "row": row,
-                        "document": document,
-                        # Step 2 gets the whole call and the tool it names, so it shows the gate's verdict too.
-                        "tool": json.dumps(tool, indent=2, ensure_ascii=False) if tool is not None else None,
-                        "is_call": row.item.get("type") == "function_call"})
+        entries.append(
+            {
+                "anchor": _anchor(row.response_id, row.source, row.index),
+                "row": row,
+                "document": document,
+                # Step 2 gets the whole call and the tool it names, so it shows the gate's verdict too.
+                "tool": json.dumps(tool, indent=2, ensure_ascii=False) if tool is not None else None,
+                "is_call": row.item.get("type") == "function_call",
+            }
+        )
     return render_template("sessions/page.html", key=key, entries=entries, truncated=len(rows) >= 1000)

@@ -32,10 +32,17 @@ def session_tools():
     texts = body.get("texts")
     if not isinstance(texts, list) or not all(isinstance(text, str) for text in texts):
         if "texts" not in body:
-            raise ApiError("texts is required: a list of strings (the fields' texts).", param="texts",
-                           code="missing_required_parameter")
-        shown = kind_of(texts) if not isinstance(texts, list) else \
-            "a list holding " + kind_of(next(text for text in texts if not isinstance(text, str)))
-        raise ApiError(f"texts must be a list of strings (the fields' texts), not {shown}.", param="texts",
-                       code="invalid_value")
+            raise ApiError(
+                "texts is required: a list of strings (the fields' texts).",
+                param="texts",
+                code="missing_required_parameter",
+            )
+        shown = (
+            kind_of(texts)
+            if not isinstance(texts, list)
+            else "a list holding " + kind_of(next(text for text in texts if not isinstance(text, str)))
+        )
+        raise ApiError(
+            f"texts must be a list of strings (the fields' texts), not {shown}.", param="texts", code="invalid_value"
+        )
     return find_tools(texts, max_depth=parse_limits().max_depth).as_dict()

@@ -31,9 +31,14 @@ EXAMPLES = examples.DIFF
 
 def _form_options() -> PageOptions:
     """The diff options as the form sent them (query string on GET), kept to refill the form."""
-    return PageOptions(ignore_order=forms.flag("ignore_order"), match_key=forms.text("match_key").strip(),
-                       ignore_paths=forms.text("ignore_paths"), hide_unchanged=forms.flag("hide_unchanged"),
-                       schema=forms.text("schema"), as_items=forms.flag("as_items"))
+    return PageOptions(
+        ignore_order=forms.flag("ignore_order"),
+        match_key=forms.text("match_key").strip(),
+        ignore_paths=forms.text("ignore_paths"),
+        hide_unchanged=forms.flag("hide_unchanged"),
+        schema=forms.text("schema"),
+        as_items=forms.flag("as_items"),
+    )
 
 
 def _render(left_text: str, right_text: str | None, options: PageOptions, *, status: int = 200) -> Any:
@@ -57,8 +62,9 @@ def page() -> Any:
     if example is None:
         return _render("", None, _form_options())
     _, left, right = example
-    return _render(json.dumps(left, indent=2, ensure_ascii=False), json.dumps(right, indent=2, ensure_ascii=False),
-                   _form_options())
+    return _render(
+        json.dumps(left, indent=2, ensure_ascii=False), json.dumps(right, indent=2, ensure_ascii=False), _form_options()
+    )
 
 
 @bp.post("/diff")
@@ -78,5 +84,8 @@ def patch() -> Any:
     body = None if right is None else patch_download(left, right, options, **parse_limits().parse_options)
     if body is None:
         return _render(left, right if right is not None else "", options, status=400)
-    return Response(body, mimetype="application/json-patch+json",
-                    headers={"Content-Disposition": 'attachment; filename="diff.patch.json"'})
+    return Response(
+        body,
+        mimetype="application/json-patch+json",
+        headers={"Content-Disposition": 'attachment; filename="diff.patch.json"'},
+    )

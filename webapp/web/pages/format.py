@@ -41,8 +41,14 @@ def _settings() -> dict[str, Any]:
     return parse_limits().parse_options
 
 
-def _render(outcome: model.Outcome | None, *, upload: bool = False, status: int = 200,
-            limit_error: str | None = None, uploaded: forms.Upload | None = None) -> Any:
+def _render(
+    outcome: model.Outcome | None,
+    *,
+    upload: bool = False,
+    status: int = 200,
+    limit_error: str | None = None,
+    uploaded: forms.Upload | None = None,
+) -> Any:
     """The page or its partial; ``uploaded``: the file the text box now holds, named by the note beside it when
     that text is not the file (not UTF-8)."""
     context = {
@@ -67,9 +73,15 @@ def page() -> Any:
     example = EXAMPLES.get(forms.text("example"))
     if example is None:
         return _render(None)
-    return _render(model.format_document(example[1], action=forms.choice("action", ACTIONS, "pretty"),
-                                         indent=forms.choice("indent", INDENTS, "2"), preview=model.OUTPUT_SHOWN,
-                                         **_settings()))
+    return _render(
+        model.format_document(
+            example[1],
+            action=forms.choice("action", ACTIONS, "pretty"),
+            indent=forms.choice("indent", INDENTS, "2"),
+            preview=model.OUTPUT_SHOWN,
+            **_settings(),
+        )
+    )
 
 
 def _submitted(preview: int | None, as_bytes: bool = False) -> tuple[model.Outcome, forms.Upload | None]:
@@ -77,9 +89,14 @@ def _submitted(preview: int | None, as_bytes: bool = False) -> tuple[model.Outco
     pasted ``document``. Returns the outcome and the upload it came from (``None``: the pasted text)."""
     upload = forms.upload()
     source = upload.data if upload else forms.text("document")
-    outcome = model.format_document(source, action=forms.choice("action", ACTIONS, "pretty"),
-                                    indent=forms.choice("indent", INDENTS, "2"), preview=preview,
-                                    as_bytes=as_bytes, **_settings())
+    outcome = model.format_document(
+        source,
+        action=forms.choice("action", ACTIONS, "pretty"),
+        indent=forms.choice("indent", INDENTS, "2"),
+        preview=preview,
+        as_bytes=as_bytes,
+        **_settings(),
+    )
     return outcome, upload
 
 
@@ -101,8 +118,9 @@ def download() -> Any:
     if not outcome.ok:
         return _render(outcome, status=400, uploaded=upload)
     file = model.download_file(outcome)
-    return Response(file.body, mimetype=file.mimetype,
-                    headers={"Content-Disposition": f'attachment; filename="{file.name}"'})
+    return Response(
+        file.body, mimetype=file.mimetype, headers={"Content-Disposition": f'attachment; filename="{file.name}"'}
+    )
 
 
 @bp.post("/format/tree")
@@ -111,10 +129,16 @@ def tree() -> Any:
     text, so a document edited since is noticed)."""
     start_text = forms.text("start")
     start = int(start_text) if start_text.isascii() and start_text.isdigit() and len(start_text) < 10 else 0
-    answer = model.expand(forms.text("document"), forms.text("pointer"), start=start,
-                          digest=forms.text("digest", None), max_depth=_settings()["max_depth"])
-    return render_template("format/_tree.html", node=answer.node, problem=answer.problem, start=answer.start,
-                           digest=answer.digest)
+    answer = model.expand(
+        forms.text("document"),
+        forms.text("pointer"),
+        start=start,
+        digest=forms.text("digest", None),
+        max_depth=_settings()["max_depth"],
+    )
+    return render_template(
+        "format/_tree.html", node=answer.node, problem=answer.problem, start=answer.start, digest=answer.digest
+    )
 
 
 @bp.errorhandler(RequestEntityTooLarge)

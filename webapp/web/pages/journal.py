@@ -30,8 +30,13 @@ EXAMPLES: dict[str, tuple[str, str]] = {
     "gemini": ("Gemini contents", "conversations/gemini-contents.json"),
     "cut-off": ("a cut-off Chat Completions response", "conversations/chat-completions-truncated.json"),
 }
-SOURCE_LABELS = {"auto": "detect", "open_responses": "Open Responses", "chat_completions": "Chat Completions",
-                 "anthropic": "Anthropic Messages", "gemini": "Gemini"}
+SOURCE_LABELS = {
+    "auto": "detect",
+    "open_responses": "Open Responses",
+    "chat_completions": "Chat Completions",
+    "anthropic": "Anthropic Messages",
+    "gemini": "Gemini",
+}
 
 
 def _example(name: str) -> str | None:
@@ -47,18 +52,28 @@ def _fields() -> dict[str, Any]:
         page = int(forms.text("page", "1"))
     except ValueError:
         page = 1
-    return {"text": forms.text("journal"), "source": forms.choice("from", SOURCE_LABELS, "auto"),
-            "tools": forms.text("tools"), "only_blocking": forms.flag("only_blocking"),
-            "complete_statusless": forms.flag("complete_statusless"), "page": page}
+    return {
+        "text": forms.text("journal"),
+        "source": forms.choice("from", SOURCE_LABELS, "auto"),
+        "tools": forms.text("tools"),
+        "only_blocking": forms.flag("only_blocking"),
+        "complete_statusless": forms.flag("complete_statusless"),
+        "page": page,
+    }
 
 
 def _check(fields: dict[str, Any]) -> tuple[JournalCheck, forms.Upload | None]:
     """Check the uploaded ``file`` (it wins) or the pasted text; returns the check and the upload."""
     upload = forms.upload()
-    check = check_conversation(upload.data if upload else fields["text"], source=fields["source"],
-                               tools=fields["tools"], only_blocking=fields["only_blocking"], page=fields["page"],
-                               complete_statusless=fields["complete_statusless"],
-                               max_depth=parse_limits().max_depth)
+    check = check_conversation(
+        upload.data if upload else fields["text"],
+        source=fields["source"],
+        tools=fields["tools"],
+        only_blocking=fields["only_blocking"],
+        page=fields["page"],
+        complete_statusless=fields["complete_statusless"],
+        max_depth=parse_limits().max_depth,
+    )
     return check, upload
 
 
@@ -71,16 +86,29 @@ def _render(check: JournalCheck | None, fields: dict[str, Any], upload: forms.Up
     if upload is not None and not partial:
         fields = {**fields, "text": upload.text()}
         undecodable = upload.undecodable()  # the text box's text is not the file: the note beside it says so
-    return render_template("journal/_result.html" if partial else "journal/page.html", check=check,
-                           upload=upload.name if upload else None, upload_echoed=not partial, examples=EXAMPLES,
-                           sources=SOURCE_LABELS, undecodable=undecodable, **fields)
+    return render_template(
+        "journal/_result.html" if partial else "journal/page.html",
+        check=check,
+        upload=upload.name if upload else None,
+        upload_echoed=not partial,
+        examples=EXAMPLES,
+        sources=SOURCE_LABELS,
+        undecodable=undecodable,
+        **fields,
+    )
 
 
 @bp.get("/journal")
 def page() -> str:
     """The empty form, or an example (``?example=anthropic``) filled in and checked."""
-    fields = {"text": "", "source": "auto", "tools": "", "only_blocking": False, "complete_statusless": False,
-              "page": 1}
+    fields = {
+        "text": "",
+        "source": "auto",
+        "tools": "",
+        "only_blocking": False,
+        "complete_statusless": False,
+        "page": 1,
+    }
     text = _example(forms.text("example"))
     if text is None:
         return _render(None, fields)
@@ -104,6 +132,8 @@ def export() -> Response | tuple[str, int]:
     result, upload = _check(fields)
     if result.subset is None:
         return _render(result, fields, upload), 400
-    return Response(result.subset.jsonl(), mimetype="application/jsonl",
-                    headers={"Content-Disposition": 'attachment; filename="replayable.jsonl"'})
-
+    return Response(
+        result.subset.jsonl(),
+        mimetype="application/jsonl",
+        headers={"Content-Disposition": 'attachment; filename="replayable.jsonl"'},
+    )

@@ -45,15 +45,24 @@ def check() -> str:
     instance filled in and asks for the schema, whatever the request's headers.
     """
     schema = forms.text("schema", None)
-    result = _check(forms.text("instance"), schema or "", format_assertion=forms.flag("format_assertion"),
-                    documents_text=forms.text("documents"))
+    result = _check(
+        forms.text("instance"),
+        schema or "",
+        format_assertion=forms.flag("format_assertion"),
+        documents_text=forms.text("documents"),
+    )
     return _render(result, full=schema is None or not is_partial())
 
 
 def _check(instance_text: str, schema_text: str, *, format_assertion: bool = False, documents_text: str = "") -> Check:
     """:func:`run_check` with the app's parse limits (``JSON_MAX_DEPTH``, ``MAX_CONTENT_LENGTH``)."""
-    return run_check(instance_text, schema_text, format_assertion=format_assertion,
-                     documents_text=documents_text, **parse_limits().parse_options)
+    return run_check(
+        instance_text,
+        schema_text,
+        format_assertion=format_assertion,
+        documents_text=documents_text,
+        **parse_limits().parse_options,
+    )
 
 
 def _render(check: Check, *, full: bool) -> str:
