@@ -67,7 +67,7 @@ from webapp.web.store import MissingResponse, ResponseStore
 
 bp = Blueprint("responses", __name__, url_prefix="/v1")
 pages = Blueprint("sessions", __name__)
-sock = Sock()  # WebSocket routes on bp (flask-sock: the dev server and gunicorn's threaded workers alike)
+sock = Sock()  # WebSocket routes on bp (flask-sock: the dev server and gunicorn's gevent workers alike)
 
 STORE_KEY = "openresponses_store"
 COMPACTION_KEY = "openresponses_compaction_key"
