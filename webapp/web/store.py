@@ -37,6 +37,12 @@ CREATE TABLE IF NOT EXISTS items (
     PRIMARY KEY (response_id, source, position)
 );
 CREATE INDEX IF NOT EXISTS items_by_id ON items (item_id);
+-- The context a stored response continues when what it continues is not stored: a store:false response of the
+-- WebSocket connection that made it (spec notes §1.11). A chain walk stops at a response that has a base.
+CREATE TABLE IF NOT EXISTS bases (
+    response_id TEXT PRIMARY KEY REFERENCES responses (id) ON DELETE CASCADE,
+    body TEXT NOT NULL                          -- the items, a JSON array, oldest first
+);
 """
 
 #: Responses of a ``previous_response_id`` chain replayed at most (a guard only: ids are fresh, so a chain cannot
@@ -68,12 +74,14 @@ class MissingResponse(LookupError):
 
 @dataclass(frozen=True)
 class StoredResponse:
-    """A stored response: the ``ResponseResource`` (``body``), its input items (ids filled in) and the
-    session key it was routed by."""
+    """A stored response: the ``ResponseResource`` (``body``), its input items (ids filled in), the session key it
+    was routed by, and its ``base``: the items it continues when they are not stored (``None`` when its
+    ``previous_response_id``, if any, is stored itself)."""
 
     body: dict[str, Any]
     input: list[dict[str, Any]]
     session_key: str | None
+    base: list[dict[str, Any]] | None = None
 
     @property
     def id(self) -> str:
@@ -161,9 +169,19 @@ class ResponseStore:
             self._keeper.close()
             self._keeper = None
 
-    def save(self, body: dict[str, Any], input_items: list[dict[str, Any]], session_key: str | None) -> None:
+    def save(
+        self,
+        body: dict[str, Any],
+        input_items: list[dict[str, Any]],
+        session_key: str | None,
+        base: list[dict[str, Any]] | None = None,
+    ) -> None:
         """Store a response with its input items (each should carry an ``id``; see
-        ``openresponses.stored_input_item``). Saving the same id again replaces it."""
+        ``openresponses.stored_input_item``). Saving the same id again replaces it.
+
+        :param base: the items its ``previous_response_id`` stands for, when that response is not stored (a
+            WebSocket connection's ``store: false`` one): kept with it, so the chain ends here and stays continuable.
+        """
         rows = [(body["id"], "input", i, item.get("id"), json.dumps(item)) for i, item in enumerate(input_items)]
         rows += [
             (body["id"], "output", i, item.get("id"), json.dumps(item))
@@ -185,6 +203,8 @@ class ResponseStore:
             db.executemany(
                 "INSERT INTO items (response_id, source, position, item_id, body) VALUES (?, ?, ?, ?, ?)", rows
             )
+            if base is not None:
+                db.execute("INSERT INTO bases (response_id, body) VALUES (?, ?)", (body["id"], json.dumps(base)))
 
     def get(self, response_id: str) -> StoredResponse | None:
         """The stored response, or ``None``. The response and its items are read in one transaction, so a
@@ -205,9 +225,10 @@ class ResponseStore:
             return db.execute("DELETE FROM responses WHERE id = ?", (response_id,)).rowcount > 0
 
     def chain(self, response_id: str) -> list[StoredResponse]:
-        """The response and every response it continues, oldest first (at most :data:`MAX_CHAIN` of them).
+        """The response and every response it continues, oldest first (at most :data:`MAX_CHAIN` of them); the walk
+        stops at a response with a ``base`` (the oldest then carries it).
 
-        Two queries in one transaction whatever the depth (a recursive walk of ``previous_response_id``), so a
+        Three queries in one transaction whatever the depth (a recursive walk of ``previous_response_id``), so a
         turn's context costs time linear in its items, and a concurrent delete cannot tear the chain.
 
         :raises MissingResponse: the response, or one of its ancestors, is not stored.
@@ -216,7 +237,8 @@ class ResponseStore:
             "WITH RECURSIVE chain (id, depth) AS (SELECT ?, 0 UNION ALL "
             "SELECT responses.previous_response_id, chain.depth + 1 FROM chain "
             "JOIN responses ON responses.id = chain.id "
-            "WHERE responses.previous_response_id IS NOT NULL AND chain.depth + 1 < ?) "
+            "WHERE responses.previous_response_id IS NOT NULL AND chain.depth + 1 < ? "
+            "AND NOT EXISTS (SELECT 1 FROM bases WHERE bases.response_id = chain.id)) "
         )
         with self._connect() as db:
             db.execute("BEGIN")
@@ -233,11 +255,14 @@ class ResponseStore:
                 (response_id, MAX_CHAIN),
             ):
                 inputs.setdefault(owner, []).append(json.loads(body))
+            oldest = links[-1][0] if links else None
+            based = db.execute("SELECT body FROM bases WHERE response_id = ?", (oldest,)).fetchone()
         chain: list[StoredResponse] = []
         for link_id, body, session_key in links:
             if body is None:
                 raise MissingResponse(link_id, response_id)
-            chain.append(StoredResponse(json.loads(body), inputs.get(link_id, []), session_key))
+            base = json.loads(based[0]) if based is not None and link_id == oldest else None
+            chain.append(StoredResponse(json.loads(body), inputs.get(link_id, []), session_key, base))
         chain.reverse()
         return chain
 

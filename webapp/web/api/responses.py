@@ -318,7 +318,7 @@ def stored_history(response_id: str) -> History:
         stored = store().chain(response_id)
     except MissingResponse as err:
         raise not_found_error(str(err)) from None
-    items: list[dict[str, Any]] = []
+    items: list[dict[str, Any]] = list(stored[0].base or [])  # what the oldest continues, when it is not stored
     for response in stored:
         base, lead = _unseal_leading(response.input, None)
         items += base + response.input[lead:] + response.body.get("output", [])
@@ -546,7 +546,9 @@ def websocket(ws: Any) -> None:
     (``{"type": "error", "status", "error": {"type", "code", "message", "param"}}``) and the connection stays open.
 
     ``store: false`` responses are kept for ``previous_response_id`` by this connection only (at most
-    :data:`WS_CACHE_SIZE`); ``store: true`` ones are read from the store. A continuation that fails (4xx, or a
+    :data:`WS_CACHE_SIZE`); ``store: true`` ones are read from the store. A ``store: true`` response continuing a
+    ``store: false`` one is stored with the context that one stands for (``ResponseStore.save``'s ``base``), so it
+    can be continued anywhere, as its ``GET`` promises. A continuation that fails (4xx, or a
     failed response) evicts its ``previous_response_id`` from the connection's cache. After
     ``RESPONSES_WEBSOCKET_SECONDS`` (60 minutes) the server sends ``websocket_connection_limit_reached`` and closes.
     """
@@ -597,7 +599,9 @@ def _ws_turn(ws: Any, message: str | bytes, cache: OrderedDict[str, History]) ->
         if previous is not None:
             cache.pop(previous, None)
     elif req.store:
-        store().save(final, prepared.inputs, prepared.session_key)
+        # What a store: false response of this connection stands for is kept with it: the store has no record of it.
+        base = cache[previous].items if previous is not None and previous in cache else None
+        store().save(final, prepared.inputs, prepared.session_key, base)
     else:
         cache[final["id"]] = History(prepared.conversation(final["output"]), prepared.tools, prepared.session_key)
         while len(cache) > WS_CACHE_SIZE:
@@ -649,6 +653,8 @@ def _connection_history(response_id: str, cache: OrderedDict[str, History]) -> H
     try:
         return stored_history(response_id)
     except ApiError as err:
+        if store().get(response_id) is not None:
+            raise  # it is stored: what is missing is a response it continues, and the message says which
         raise not_found_error(
             f"{response_id!r} is neither stored nor a store: false response of this connection "
             "(those live only as long as the connection that made them)"
