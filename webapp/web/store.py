@@ -10,6 +10,7 @@ the store is safe to use from the threads of a threaded server.
 from __future__ import annotations
 
 import json
+import os
 import queue
 import sqlite3
 import threading
@@ -104,6 +105,26 @@ class SessionItem:
     item: dict[str, Any]
 
 
+#: The files of an SQLite database in WAL mode: the database, its write-ahead log and its shared-memory index.
+SQLITE_SUFFIXES = ("", "-wal", "-shm")
+
+
+def _make_private(path: str) -> None:
+    """Create the database file ``path`` readable by its owner only (mode 0600, like the token and the secret), and
+    make an existing one and its ``-wal`` and ``-shm`` files so: SQLite creates the ``-wal`` and ``-shm`` files with
+    the database file's own mode, so all three stay private."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    for suffix in SQLITE_SUFFIXES:
+        try:
+            if os.stat(path + suffix).st_mode & 0o077:
+                os.chmod(path + suffix, 0o600)
+        except FileNotFoundError:
+            pass
+
+
 class ResponseStore:
     """SQLite-backed storage of responses.
 
@@ -132,6 +153,7 @@ class ResponseStore:
             self._keeper = sqlite3.connect(self._target, uri=True, check_same_thread=False)
         else:
             self._target, self._uri = path, False
+            _make_private(path)
         with self._connect() as db:
             if not self._uri:
                 db.execute("PRAGMA journal_mode=WAL")  # readers never wait for the one writer
