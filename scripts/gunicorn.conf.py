@@ -72,7 +72,26 @@ def shared_token() -> str:
     return token
 
 
+def check_store() -> None:
+    """Open the response store once in the master, as each worker will, and close it before any fork: a file that is
+    no SQLite database, or a read-only one, stops the server with what to do instead of every worker failing to
+    boot with a traceback.
+
+    :raises SystemExit: with the store's message.
+    """
+    from webapp import create_app
+    from webapp.web.api.responses import STORE_KEY
+    from webapp.web.store import StorageError
+
+    try:
+        app = create_app()
+    except StorageError as err:
+        raise SystemExit(f"gunicorn: {err.message}") from None
+    app.extensions[STORE_KEY].close()  # no SQLite connection may cross the fork
+
+
 def on_starting(server) -> None:  # the master, before any worker is forked
     token = shared_token()
     os.environ["FLASK_API_TOKEN"] = token
     print(f" * /v1 API token (Authorization: Bearer ...): {token} (shared by every worker)", flush=True)
+    check_store()

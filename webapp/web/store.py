@@ -105,6 +105,66 @@ class SessionItem:
     item: dict[str, Any]
 
 
+class StorageError(Exception):
+    """The store cannot do what was asked for a reason of the machine, not of the request: the disk, the file.
+
+    :ivar message: plain words: what happened to which file, and what to do.
+    :ivar code: the stable machine code (``storage_full``, ``storage_unavailable``).
+    :ivar status: the HTTP status a route answers it with (507, 503).
+    """
+
+    code = "storage_unavailable"
+    status = 503
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class StorageFull(StorageError):
+    """The disk (or ``RESPONSES_DATABASE_MAX_BYTES``) has no room for what was to be stored (SQLite ``SQLITE_FULL``)."""
+
+    code = "storage_full"
+    status = 507  # Insufficient Storage (RFC 4918 §11.5)
+
+
+class StorageUnavailable(StorageError):
+    """The database cannot be read or written: read-only, not an SQLite database, damaged, missing, a failing disk,
+    or locked by another process for longer than the busy timeout."""
+
+
+# SQLite's primary result codes (https://www.sqlite.org/rescode.html), as Python 3.11's sqlite3 names them, with what
+# the person running the server can do about each.
+_ADVICE = {
+    "SQLITE_FULL": "the disk (or RESPONSES_DATABASE_MAX_BYTES) is full: free some space, or delete stored responses",
+    "SQLITE_READONLY": "it cannot be written: make the file, its -wal and -shm files and their folder writable by "
+    "this user, or set RESPONSES_DATABASE (FLASK_RESPONSES_DATABASE) to a file that is",
+    "SQLITE_PERM": "it cannot be written: make the file and its folder writable by this user, or set "
+    "RESPONSES_DATABASE (FLASK_RESPONSES_DATABASE) to a file that is",
+    "SQLITE_CANTOPEN": "it cannot be opened: check that its folder exists and is writable by this user, or set "
+    "RESPONSES_DATABASE (FLASK_RESPONSES_DATABASE) to another file",
+    "SQLITE_NOTADB": "it is not an SQLite database: move it away (a new one is made at the next start), or set "
+    "RESPONSES_DATABASE (FLASK_RESPONSES_DATABASE) to another file",
+    "SQLITE_CORRUPT": "it is damaged: move it away (a new one is made at the next start), or set "
+    "RESPONSES_DATABASE (FLASK_RESPONSES_DATABASE) to another file",
+    "SQLITE_IOERR": "the disk failed to read or write it: check the disk, or set RESPONSES_DATABASE "
+    "(FLASK_RESPONSES_DATABASE) to a file on another one",
+    "SQLITE_BUSY": "another process holds it locked: wait, or stop the other server using the same file",
+    "SQLITE_LOCKED": "another connection holds it locked: wait, or stop the other server using the same file",
+}
+
+
+def storage_error(err: sqlite3.Error, target: str) -> StorageError | None:
+    """The :class:`StorageError` an ``sqlite3`` error on the database ``target`` stands for, or ``None`` when it is
+    none of the machine's faults (then it is a bug of ours, raised as it is)."""
+    name = getattr(err, "sqlite_errorname", "") or ""
+    primary = next((key for key in _ADVICE if name == key or name.startswith(key + "_")), None)
+    if primary is None:
+        return None
+    kind = StorageFull if primary == "SQLITE_FULL" else StorageUnavailable
+    return kind(f"The response store {target} cannot be used ({err}): {_ADVICE[primary]}.")
+
+
 #: The files of an SQLite database in WAL mode: the database, its write-ahead log and its shared-memory index.
 SQLITE_SUFFIXES = ("", "-wal", "-shm")
 
@@ -130,13 +190,17 @@ class ResponseStore:
 
     :param path: a file path, or ``":memory:"`` for a private in-memory database that lives as long as
         this object (one shared-cache connection is kept open).
+    :param max_bytes: the most the database file may grow to (SQLite's ``max_page_count``); ``None``: the disk's.
+    :raises StorageUnavailable, StorageFull: at start (and from every method) when the file cannot be used, with
+        what to do about it.
     """
 
     _counter = 0
     _lock = threading.Lock()
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, max_bytes: int | None = None) -> None:
         self._keeper: sqlite3.Connection | None = None
+        self._max_bytes = max_bytes
         # Writers of this process take turns here rather than in SQLite: a writer that finds the database
         # locked sleeps in SQLite's busy handler (1, 2, 5, 10... ms) even when the lock frees a microsecond
         # later, which under a threaded server costs far more than the write. Other processes still wait
@@ -153,31 +217,50 @@ class ResponseStore:
             self._keeper = sqlite3.connect(self._target, uri=True, check_same_thread=False)
         else:
             self._target, self._uri = path, False
-            _make_private(path)
+            try:
+                _make_private(path)
+            except OSError as err:
+                raise StorageUnavailable(
+                    f"The response store {path} cannot be used ({err.strerror}): {_ADVICE['SQLITE_CANTOPEN']}."
+                ) from None
         with self._connect() as db:
             if not self._uri:
                 db.execute("PRAGMA journal_mode=WAL")  # readers never wait for the one writer
             db.executescript(SCHEMA)
+            if not self._uri:
+                # a write at start (the header's user_version, unchanged): a read-only file is said now, with what
+                # to do, rather than as a 503 on the first response stored
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                db.execute(f"PRAGMA user_version={int(version)}")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         # A small pool: Werkzeug's threaded server starts a thread per request, so per-thread connections would
         # be opened and dropped each time; a connection is used by one thread at a time.
+        db: sqlite3.Connection | None = None
         try:
-            db = self._pool.get_nowait()
-        except queue.Empty:
-            db = sqlite3.connect(self._target, uri=self._uri, timeout=30, check_same_thread=False)
-            db.execute("PRAGMA foreign_keys=ON")
-            # WAL with synchronous=NORMAL: no fsync per commit (a power cut may lose the last responses, a
-            # crash of the app cannot corrupt the file) - right for a local test server.
-            db.execute("PRAGMA synchronous=NORMAL")
-        try:
+            try:
+                db = self._pool.get_nowait()
+            except queue.Empty:
+                db = sqlite3.connect(self._target, uri=self._uri, timeout=30, check_same_thread=False)
+                db.execute("PRAGMA foreign_keys=ON")
+                # WAL with synchronous=NORMAL: no fsync per commit (a power cut may lose the last responses, a
+                # crash of the app cannot corrupt the file) - right for a local test server.
+                db.execute("PRAGMA synchronous=NORMAL")
+                if self._max_bytes is not None:
+                    page_size = db.execute("PRAGMA page_size").fetchone()[0]
+                    db.execute(f"PRAGMA max_page_count={max(1, self._max_bytes // page_size)}")
             with db:  # one transaction: commit on success, roll back on error
                 yield db
+        except sqlite3.Error as err:
+            problem = storage_error(err, self._target)
+            if problem is None:
+                raise
+            raise problem from err
         finally:
-            if self._pool.qsize() < POOL_SIZE:
+            if db is not None and self._pool.qsize() < POOL_SIZE:
                 self._pool.put(db)
-            else:
+            elif db is not None:
                 db.close()
 
     def close(self) -> None:

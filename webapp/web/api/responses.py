@@ -60,10 +60,10 @@ from webapp.core.responses.sse import DONE, encode_events
 from webapp.core.responses.testmodel import MODEL_NAME, input_tokens, new_id, respond, stream_events
 from webapp.core.schema import SchemaInvalid, compile_schema
 from webapp.web.api.jsonbody import read_json_body
-from webapp.web.errors import ApiError
+from webapp.web.errors import ApiError, storage_api_error
 from webapp.web.limits import ParseLimits, parse_limits
 from webapp.web.params import SQLITE_MAX_INTEGER, choice_param, int_param
-from webapp.web.store import MissingResponse, ResponseStore
+from webapp.web.store import MissingResponse, ResponseStore, StorageError
 
 bp = Blueprint("responses", __name__, url_prefix="/v1")
 pages = Blueprint("sessions", __name__)
@@ -85,7 +85,8 @@ def init_app(app: Flask) -> None:
     path = str(app.config.get("RESPONSES_DATABASE") or "responses.sqlite3")
     if path != ":memory:" and not os.path.isabs(path):
         path = os.path.join(app.instance_path, path)
-    app.extensions[STORE_KEY] = ResponseStore(path)
+    max_bytes = app.config.get("RESPONSES_DATABASE_MAX_BYTES")
+    app.extensions[STORE_KEY] = ResponseStore(path, int(max_bytes) if max_bytes else None)
     app.extensions[COMPACTION_KEY] = derive_key(_server_secret(app))
     # A WebSocket message is capped like a request body; pings keep an idle connection alive through proxies.
     app.config.setdefault(
@@ -584,10 +585,10 @@ def _ws_turn(ws: Any, message: str | bytes, cache: OrderedDict[str, History]) ->
         previous = req.previous_response_id
         prepared = prepare(req, lambda response_id: _connection_history(response_id, cache))
         snapshot, final = run_model(prepared)
-    except ApiError as err:
+    except (ApiError, StorageError) as err:
         if previous is not None:
             cache.pop(previous, None)
-        _ws_send(ws, _ws_error(err))
+        _ws_send(ws, _ws_error(storage_api_error(err) if isinstance(err, StorageError) else err))
         return
     except Exception:  # a bug of ours: logged; the client gets an error event, the connection lives on
         current_app.logger.exception("unhandled error in a WebSocket turn")
@@ -601,7 +602,12 @@ def _ws_turn(ws: Any, message: str | bytes, cache: OrderedDict[str, History]) ->
     elif req.store:
         # What a store: false response of this connection stands for is kept with it: the store has no record of it.
         base = cache[previous].items if previous is not None and previous in cache else None
-        store().save(final, prepared.inputs, prepared.session_key, base)
+        try:
+            store().save(final, prepared.inputs, prepared.session_key, base)
+        except StorageError as err:  # the turn is answered with an error event; the connection lives on
+            current_app.logger.error("storage fault in a WebSocket turn: %s", err.message)
+            _ws_send(ws, _ws_error(storage_api_error(err)))
+            return
     else:
         cache[final["id"]] = History(prepared.conversation(final["output"]), prepared.tools, prepared.session_key)
         while len(cache) > WS_CACHE_SIZE:
