@@ -1,4 +1,4 @@
-"""Work is never lost (static/state.js) in Debian's Chromium: each page's input comes back after leaving it and
+"""Work is never lost (static/state/) in Debian's Chromium: each page's input comes back after leaving it and
 pressing Back, after a reload and on return, with its result; "Clear" forgets it; a share link carries small
 inputs in the URL fragment only; tools pasted once in a session are offered where a schema is needed."""
 
