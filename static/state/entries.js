@@ -26,11 +26,11 @@ export function entryId() {
   const id = Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
   try { history.replaceState(Object.assign({}, state, { inspectorEntry: id }), ""); }
   catch (e) { return { id: id, returning: false }; }
-  // The oldest entries' drafts go: a long day of pages does not fill the disk.
+  // The oldest entries' drafts go, on every page: a long day of pages does not fill the disk.
   const ids = entryIds();
   ids.push(id);
   ids.splice(0, Math.max(0, ids.length - ENTRIES_MAX)).forEach(function (old) {
-    drafts.remove("entry:" + old).catch(function () { /* gone already */ });
+    drafts.removeEvery("entry:" + old + ":").catch(function () { /* storage off: nothing to drop */ });
   });
   try { localStorage.setItem(ENTRIES_KEY, JSON.stringify(ids)); } catch (e) { /* storage off */ }
   return { id: id, returning: false };

@@ -28,12 +28,17 @@ function withStore(mode, action) {
   });
 }
 
-// get(key) -> Promise of the kept value (undefined: none); put(key, value), remove(key) -> Promise. Each rejects
-// when storage is off or full.
+// get(key) -> Promise of the kept value (undefined: none); put(key, value), remove(key) -> Promise;
+// removeEvery(prefix) -> Promise: every draft whose key starts with ``prefix`` goes (the keys hold page paths,
+// which location.pathname gives percent-encoded, so no character of theirs sorts above U+FFFF). Each rejects when
+// storage is off or full.
 export const drafts = {
   get: function (key) { return withStore("readonly", function (s) { return s.get(key); }); },
   put: function (key, value) { return withStore("readwrite", function (s) { return s.put(value, key); }); },
   remove: function (key) { return withStore("readwrite", function (s) { return s.delete(key); }); },
+  removeEvery: function (prefix) {
+    return withStore("readwrite", function (s) { return s.delete(IDBKeyRange.bound(prefix, prefix + "\uffff")); });
+  },
 };
 
 // Storage off: nothing kept, so a read finds nothing.
