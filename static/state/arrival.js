@@ -12,7 +12,8 @@ import { rescue } from "./entries.js";
 import { firstSubmitter, replay } from "./submit.js";
 import { fillTool, lookIn, wantsTool } from "./tools.js";
 
-// ``kept``: the form's KeptForm (static/state/form.js). Answers nothing; the page settles on its own.
+// ``kept``: the form's KeptForm (static/state/form.js). Answers a Promise, settled once the page shows what it
+// arrived with and htmx has answered the request for its result again (when one went through htmx.ajax).
 export function arrive(kept) {
   const form = kept.form, key = kept.key, entry = kept.entry, base = kept.base;
   const say = function (text) { kept.say(text); };
@@ -54,7 +55,7 @@ export function arrive(kept) {
       kept.draft.submitted = restored.submitted;
       return { resubmit: restored.submitted };
     }).catch(function () { return null; });
-  arrival.then(function (restored) {
+  return arrival.then(function (restored) {
     // What the page shows is the work now, kept even if nothing is typed (a carried item, an example).
     if (restored || !base.empty) kept.save();
     // The tools of what the page shows are learnt; an empty schema field is filled in from them before a
