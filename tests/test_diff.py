@@ -15,7 +15,7 @@ from webapp.core.align import lcs_pairs, lcs_runs, strictly_equal, unequal_offse
 from webapp.core.diff import ABSENT, DiffError, DiffOptions, diff, parse_ignore_paths
 from webapp.core.diff_page import side_by_side, string_hunks
 from webapp.core.examples import DIFF as EXAMPLES
-from webapp.core.json.text import json_type
+from webapp.core.json import json_type
 
 _, FC_001, WS_001 = EXAMPLES["namespaced"]
 _, SAME_CALL, OTHER_PROVIDER = EXAMPLES["same-call"]

@@ -39,8 +39,8 @@ from deepdiff import DeepDiff
 
 from webapp.core.align import lcs_runs, pair_gaps, strictly_equal, unequal_offsets
 from webapp.core.blockers import ITEM_ARRAYS, Blocker, replay_blockers
+from webapp.core.json import DEFAULT_MAX_DEPTH, json_type  # JSON Schema's type names: integer, number apart
 from webapp.core.json import pointer as jp
-from webapp.core.json.text import DEFAULT_MAX_DEPTH, json_type  # JSON Schema's type names: integer, number apart
 
 __all__ = [
     "ABSENT",
@@ -843,7 +843,7 @@ def _document_order(a: Any, b: Any, rel: tuple) -> tuple:
 
 
 def diff(left: Any, right: Any, options: DiffOptions | None = None) -> DiffResult:
-    """Semantic diff of two parsed JSON documents (plain Python values, as :func:`webapp.core.json.text.parse` gives).
+    """Semantic diff of two parsed JSON documents (plain Python values, as :func:`webapp.core.json.parse` gives).
 
     :param left: the document from the source provider; ``right``: the one about to be replayed.
     :param options: see :class:`DiffOptions` (defaults: identity matching, order kept, nothing ignored).

@@ -1,6 +1,6 @@
 """The precise path: an iterative RFC 8259 scanner that reads a text token by token in Python.
 
-It runs only when the fast path (CPython's C parser, :mod:`webapp.core.json.text`) failed or a cheap check fired,
+It runs only when the fast path (CPython's C parser, :mod:`webapp.core.json.fast`) failed or a cheap check fired,
 or to find where values are. No recursion, so no ``RecursionError`` at any depth. It knows the grammar only; what
 it is asked to do besides refusing the first mistake is handed in, one concern each:
 
