@@ -16,7 +16,7 @@ from flask import Flask
 from markupsafe import Markup
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from webapp.core.json.text import displayable
+from webapp.core.json import displayable
 
 ROOT = Path(__file__).resolve().parent.parent
 

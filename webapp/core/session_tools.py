@@ -15,7 +15,7 @@ from typing import Any
 
 from webapp.core.convert import ConvertError, is_other_provider_tool, tools_from
 from webapp.core.items import call_shape, tools_in
-from webapp.core.json.text import DEFAULT_MAX_DEPTH, JSONTextError, line_records, looks_like_lines, parse
+from webapp.core.json import DEFAULT_MAX_DEPTH, JSONTextError, line_records, looks_like_lines, parse
 
 __all__ = ["SessionTools", "find_tools"]
 

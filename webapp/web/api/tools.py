@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from webapp.core.json.text import kind_of
+from webapp.core.json import kind_of
 from webapp.core.session_tools import find_tools
 from webapp.web.api.jsonbody import read_json_body
 from webapp.web.errors import ApiError
