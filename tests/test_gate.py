@@ -258,7 +258,7 @@ ARGUMENT_TEXTS = [
 def test_quick_parse_has_the_same_verdict_as_the_careful_parse(text):
     """replay_gate's fast I-JSON check (try_loads_ijson) refuses exactly what check_item's careful parse refuses."""
     try:
-        careful = gate._parse_arguments(text)
+        careful = gate.steps._parse_arguments(text)
         refused = False
     except JSONTextError:
         refused = True
@@ -291,7 +291,7 @@ def test_quick_parse_agrees_on_random_mutations():
                 chars.insert(position, rng.choice(alphabet))
         text = "".join(chars)
         try:
-            gate._parse_arguments(text)
+            gate.steps._parse_arguments(text)
             refused = False
         except JSONTextError:
             refused = True
