@@ -175,10 +175,10 @@ def test_convert_says_where_the_tools_go_and_writes_them_on_request(tmp_path: Pa
 
 def test_stream_counts_as_the_report_does(tmp_path: Path):
     journal = tmp_path / "j.jsonl"
-    journal.write_text(
-        json.dumps({"type": "function_call", "call_id": "c", "name": "nope", "arguments": "{}", "status": "completed"})
-        + "\n"
-    )
+    call = {"type": "function_call", "call_id": "c", "name": "nope", "arguments": "{}", "status": "completed"}
+    orphan = {"type": "function_call_output", "call_id": "nobody", "output": "x"}  # refused, though nothing to run
+    journal.write_text(json.dumps(call) + "\n" + json.dumps(orphan) + "\n")
     _, out, _ = run("gate", str(journal), "--stream")
     _, plain, _ = run("gate", str(journal), "--json")
-    assert json.loads(out.splitlines()[-1])["counts"] == json.loads(plain)["counts"]
+    counts = json.loads(out.splitlines()[-1])["counts"]
+    assert counts == json.loads(plain)["counts"] and counts["refused"] == 1

@@ -44,6 +44,7 @@ from webapp.core.gate import (
     check_item,
     check_journal,
     is_refusal,
+    item_label,
     read_schema_field,
     tool_schema,
 )
@@ -259,7 +260,7 @@ def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema:
             findings = checker.take_findings()
             refused = tuple(dict.fromkeys(f.code for f in findings if f.severity == "error" and f.index == index))
             shown = verdict.as_dict() | {"line": number, "refused_by": list(refused), "ok": verdict.ok and not refused}
-            label = "refused" if refused and verdict.reason == "ok" else verdict.label  # as JournalReport counts
+            label = item_label(verdict.reason, bool(refused))  # as JournalReport counts
             counts[label] = counts.get(label, 0) + 1
             out.write(json.dumps(shown, ensure_ascii=False) + "\n")
             for finding in findings:
