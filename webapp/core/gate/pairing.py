@@ -29,8 +29,8 @@ from webapp.core.gate.steps import DEFAULT_MAX_DEPTH, Verdict, Why, check_item, 
 from webapp.core.gate.tools import allowed_names, tool_table
 from webapp.core.items import RUNNABLE_STATUS
 from webapp.core.journal import Duplicate, Journal
-from webapp.core.json.pointer import split as split_pointer
-from webapp.core.json.text import quote as _q
+from webapp.core.json import pointer
+from webapp.core.json import quote as _q
 
 __all__ = [
     "PAIRING_FINDINGS",
@@ -423,7 +423,7 @@ def _duplicate_finding(duplicate: Duplicate, call_id: Any = None) -> Finding:
         return Finding.of(
             "duplicate_member", duplicate.index, duplicate.message, line=duplicate.line, column=duplicate.column
         )
-    name = _q(split_pointer(duplicate.pointer)[-1])
+    name = _q(pointer.split(duplicate.pointer)[-1])
     owner: str | ItemRef = _item(duplicate.index) if duplicate.index is not None else "the journal"
     scope = "item" if duplicate.index is not None else "journal"
     says = (

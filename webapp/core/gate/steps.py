@@ -28,15 +28,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from webapp.core.items import RUNNABLE_STATUS, is_namespaced
-from webapp.core.json.text import (
+from webapp.core.json import (
     DEFAULT_MAX_DEPTH,
     NOT_IJSON,
     JSONTextError,
     loads_ijson,
     try_loads_ijson,
 )
-from webapp.core.json.text import kind_of as _kind
-from webapp.core.json.text import quote as _q
+from webapp.core.json import kind_of as _kind
+from webapp.core.json import quote as _q
 from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 
 __all__ = [

@@ -17,9 +17,9 @@ from typing import Any, NamedTuple
 
 from webapp.core.gate.report import Finding
 from webapp.core.items import tool_shape
-from webapp.core.json.pointer import split as split_pointer
-from webapp.core.json.text import kind_of as _kind
-from webapp.core.json.text import quote as _q
+from webapp.core.json import kind_of as _kind
+from webapp.core.json import pointer
+from webapp.core.json import quote as _q
 from webapp.core.schema import SchemaInvalid, compile_schema
 
 __all__ = [
@@ -138,7 +138,7 @@ def tool_table(tools: Iterable[Any] | None, findings: list[Finding]) -> dict[str
             compile_schema(entry.schema)
         except SchemaInvalid as exc:
             entry.problem = exc
-            place = where + "".join(f".{token}" for token in split_pointer(shape.parameters_pointer))
+            place = where + "".join(f".{token}" for token in pointer.split(shape.parameters_pointer))
             findings.append(Finding.of("tool_schema_invalid", None, f"{place}{exc.pointer}: {exc.message}"))
         table[name] = entry
     return table

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from webapp.core.gate import FUNCTION_NAME, FUNCTION_NAME_RULE, TOOL_CHOICE_MODES
-from webapp.core.json.text import json_type
+from webapp.core.json import json_type
 from webapp.core.responses.models import (
     INVALID_TYPE,
     INVALID_VALUE,

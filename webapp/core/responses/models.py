@@ -35,7 +35,7 @@ from typing import Any
 
 from webapp.core import items
 from webapp.core.gate import CHAT_COMPLETIONS_ENVELOPE, FUNCTION_NAME, FUNCTION_NAME_RULE, TOOL_CHOICE_MODES
-from webapp.core.json.text import json_type
+from webapp.core.json import json_type
 
 MiB = 1024 * 1024
 MAX_TEXT = 10 * MiB  # maxLength of input text fields in the spec (10485760 characters)

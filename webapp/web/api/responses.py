@@ -38,8 +38,8 @@ from flask import Blueprint, Flask, Response, abort, current_app, jsonify, rende
 from flask_sock import Sock
 
 from webapp.core.gate import refuse_input, vouch
-from webapp.core.json.pointer import split as split_pointer
-from webapp.core.json.text import JSONTextError, loads_ijson
+from webapp.core.json import JSONTextError, loads_ijson
+from webapp.core.json import pointer as jp
 from webapp.core.responses.compaction import SealError, compaction_item, derive_key, seal, unseal
 from webapp.core.responses.models import (
     CreateRequest,
@@ -448,7 +448,7 @@ def _param_path(param: str, pointer: str, document: Any) -> str:
     ``tools[0].parameters`` + ``/properties/a/type`` → ``tools[0].parameters.properties.a.type``."""
     where, node = param, document
     try:
-        tokens = split_pointer(pointer)
+        tokens = jp.split(pointer)
     except ValueError:
         return param
     for token in tokens:
