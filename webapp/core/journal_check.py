@@ -31,7 +31,7 @@ from webapp.core.convert import (
 )
 from webapp.core.gate import Finding, JournalReport, check_journal, vouch, vouched_calls
 from webapp.core.items import is_namespaced
-from webapp.core.json import DEFAULT_MAX_DEPTH, Document, JSONTextError, Position, in_string, parse
+from webapp.core.json import DEFAULT_MAX_DEPTH, Document, JSONTextError, Position, displayable, in_string, parse
 from webapp.core.json import pointer as jp
 
 #: Rows per page of the item table: a 100,000-item journal is shown a page at a time.
@@ -89,8 +89,10 @@ class Subset:
     completed: list[int] = field(default_factory=list)  # status-less calls exported as completed (by choice)
 
     def jsonl(self) -> str:
-        """The items as Open Responses JSON Lines (one item per line; ``arguments`` strings as they were)."""
-        return "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in self.items)
+        """The items as Open Responses JSON Lines (one item per line; ``arguments`` strings as they were). A lone
+        surrogate (legal in a JSON string, not encodable as UTF-8) is written as its ``\\uXXXX`` escape: the same
+        string, in a text that can be sent."""
+        return "".join(displayable(json.dumps(item, ensure_ascii=False)) + "\n" for item in self.items)
 
 
 @dataclass
