@@ -126,14 +126,12 @@ def test_no_private_name_is_imported_from_another_module(path):
 
 
 JSON_PACKAGE = "webapp.core.json"
-# kept for webapp/core/gate.py until the gate package lands
-JSON_MODULES_IMPORTED_BY = {"core/gate.py"}
 
 
 @pytest.mark.parametrize("path", ALL_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_the_json_layer_is_imported_from_its_package(path):
     where = str(path.relative_to(PACKAGE))
-    if where.startswith("core/json/") or where in JSON_MODULES_IMPORTED_BY:
+    if where.startswith("core/json/"):
         return
     bad = sorted({f"{m}.{n}" if n else m for m, n in imports(path) if m.startswith(JSON_PACKAGE + ".")})
     assert bad == [], f"{where} imports {bad}: import them from {JSON_PACKAGE}"

@@ -109,6 +109,20 @@ def test_one_schema_for_every_call(files):
     assert run("gate", journal, "--tools", files("t.json", [WEATHER_TOOL]))[0] == 1
 
 
+@pytest.mark.parametrize("given", [WEATHER_TOOL, [WEATHER_TOOL]], ids=["a tool", "a list of tools"])
+def test_a_schema_file_of_tool_definitions_is_read_as_the_tools(files, given):
+    """As every page reads a schema field (webapp.core.gate.read_schema_field): a call of the tool's name is checked
+    against its parameters, a call of another name has none (unknown_tool)."""
+    schema = files("s.json", given)
+    code, out, _ = run("gate", files("j.json", [call("c1")]), "--schema", schema)
+    assert code == 0 and out.splitlines()[0].split()[-1] == "ok"
+    code, out, _ = run("gate", files("k.json", [call("c1", '{"location": 3}')]), "--schema", schema)
+    assert code == 1 and out.splitlines()[0].split()[-1] == "arguments_schema"
+    other = {**call("c2"), "name": "get_time"}
+    code, out, _ = run("gate", files("o.json", [other]), "--schema", schema)
+    assert code == 1 and "unknown_tool" in out
+
+
 @pytest.mark.parametrize(
     ("content", "words"),
     [

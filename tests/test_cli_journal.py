@@ -98,7 +98,9 @@ def test_stream_writes_verdicts_and_findings_as_they_come(tmp_path: Path):
     ]
     assert lines[3] == {"finding": lines[3]["finding"]} and lines[3]["finding"]["code"] == "duplicate_output"
     assert lines[1]["refused_by"] == [] and lines[2]["refused_by"] == ["duplicate_output"] and not lines[2]["ok"]
-    assert lines[-1] == {"replayable": False, "counts": {"ok": 1, "not_function_call": 2, "namespaced": 1}, "items": 4}
+    # The second output is refused (duplicate_output), counted so as gate --json counts it.
+    counts = {"ok": 1, "not_function_call": 1, "refused": 1, "namespaced": 1}
+    assert lines[-1] == {"replayable": False, "counts": counts, "items": 4}
 
 
 def test_stream_names_a_bad_line_and_refuses_other_sources(tmp_path: Path):
@@ -175,10 +177,10 @@ def test_convert_says_where_the_tools_go_and_writes_them_on_request(tmp_path: Pa
 
 def test_stream_counts_as_the_report_does(tmp_path: Path):
     journal = tmp_path / "j.jsonl"
-    journal.write_text(
-        json.dumps({"type": "function_call", "call_id": "c", "name": "nope", "arguments": "{}", "status": "completed"})
-        + "\n"
-    )
+    call = {"type": "function_call", "call_id": "c", "name": "nope", "arguments": "{}", "status": "completed"}
+    orphan = {"type": "function_call_output", "call_id": "nobody", "output": "x"}  # refused, though nothing to run
+    journal.write_text(json.dumps(call) + "\n" + json.dumps(orphan) + "\n")
     _, out, _ = run("gate", str(journal), "--stream")
     _, plain, _ = run("gate", str(journal), "--json")
-    assert json.loads(out.splitlines()[-1])["counts"] == json.loads(plain)["counts"]
+    counts = json.loads(out.splitlines()[-1])["counts"]
+    assert counts == json.loads(plain)["counts"] and counts["refused"] == 1

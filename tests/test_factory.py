@@ -26,3 +26,12 @@ def test_landing_page_lists_the_three_steps(client):
     for step in ("JSON Format", "JSON Schema", "JSON Diff"):
         assert step in html
     assert client.get("/").headers["Vary"] == "HX-Request"
+
+
+def test_landing_page_shows_the_gates_reasons_in_its_order(client):
+    """Rendered from webapp.core.gate.REASONS: a rule added to the gate's table shows here without a template edit."""
+    from webapp.core.gate import REASONS
+
+    html = client.get("/").get_data(as_text=True)
+    assert " → ".join(f"<code>{reason}</code>" for reason in REASONS) + "." in html
+    assert REASONS[0] == "namespaced" and REASONS[-1] == "ok"

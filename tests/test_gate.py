@@ -258,7 +258,7 @@ ARGUMENT_TEXTS = [
 def test_quick_parse_has_the_same_verdict_as_the_careful_parse(text):
     """replay_gate's fast I-JSON check (try_loads_ijson) refuses exactly what check_item's careful parse refuses."""
     try:
-        careful = gate._parse_arguments(text)
+        careful = gate.steps._parse_arguments(text)
         refused = False
     except JSONTextError:
         refused = True
@@ -291,7 +291,7 @@ def test_quick_parse_agrees_on_random_mutations():
                 chars.insert(position, rng.choice(alphabet))
         text = "".join(chars)
         try:
-            gate._parse_arguments(text)
+            gate.steps._parse_arguments(text)
             refused = False
         except JSONTextError:
             refused = True
@@ -808,3 +808,93 @@ def test_a_journal_read_from_one_item_has_no_pairing_findings():
     assert [f.code for f in check_journal(load_journal(json.dumps([output]))).findings] == ["orphan_output"]
     bare = {k: v for k, v in ONE_CALL.items() if k != "call_id"}
     assert [f.code for f in check_journal(load_journal(json.dumps(bare)), SAMPLE_TOOLS).findings] == ["missing_call_id"]
+
+
+# -- the policy, once: labels, the schema field, vouching, /v1 input ---------------------------------------------
+
+
+def test_the_labels_that_pass_and_their_badges():
+    # Every reason refuses but the passing ones; the gate's own words (refused, schema next) and a journal's.
+    assert {reason for reason in REASONS if not gate.is_refusal(reason)} == set(gate.PASSING_REASONS)
+    assert gate.REFUSING_REASONS == tuple(r for r in REASONS if r not in gate.PASSING_REASONS)
+    assert [gate.badge(label) for label in ("ok", "not_function_call", "schema next", "replayable")] == [
+        "ok",
+        "info",
+        "info",
+        "ok",
+    ]
+    for label in (*gate.REFUSING_REASONS, gate.REFUSED, gate.NOT_REPLAYABLE, "orphan_output"):
+        assert gate.is_refusal(label) and gate.badge(label) == "bad", label
+    # An error finding turns a label that would pass into "refused"; a refusal keeps its own reason.
+    assert [gate.item_label(label, True) for label in ("ok", "not_function_call", "schema next", "status")] == [
+        "refused",
+        "refused",
+        "refused",
+        "status",
+    ]
+    assert gate.item_label("ok", False) == "ok"
+
+
+def test_a_call_judged_without_a_schema_is_schema_next_only_when_its_schema_alone_can_refuse_it():
+    assert gate.label_without_schema(check_item(ONE_CALL, None)) == gate.SCHEMA_NEXT
+    assert gate.label_without_schema(check_item({**ONE_CALL, "status": "incomplete"}, None)) == "status"
+    assert gate.label_without_schema(check_item({**ONE_CALL, "arguments": "{"}, None)) == "arguments_parse"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (None, (None, None)),
+        ({"type": "object"}, ({"type": "object"}, None)),
+        (True, (True, None)),
+        (SAMPLE_TOOLS[0], (None, [SAMPLE_TOOLS[0]])),
+        (SAMPLE_TOOLS, (None, SAMPLE_TOOLS)),
+        ([{"type": "function", "function": {"name": "f"}}], (None, [{"type": "function", "function": {"name": "f"}}])),
+        ([], ([], None)),  # no tools: not a schema either, which the caller refuses
+        ([SAMPLE_TOOLS[0], {"type": "object"}], ([SAMPLE_TOOLS[0], {"type": "object"}], None)),
+        ({"type": "web_search"}, ({"type": "web_search"}, None)),  # a hosted tool is no function tool
+    ],
+)
+def test_a_schema_field_is_a_schema_or_the_tools_it_holds(value, expected):
+    assert tuple(gate.read_schema_field(value)) == expected
+
+
+def test_a_status_less_call_is_vouched_for_by_an_output_after_it_only():
+    call = {k: v for k, v in ONE_CALL.items() if k != "status"}
+    output = {"type": "function_call_output", "call_id": ONE_CALL["call_id"], "output": "18°C"}
+    user = {"type": "message", "role": "user", "content": "hi"}
+    assert gate.vouched_calls([user, call, output]) == [1]
+    assert gate.vouched_calls([user, {**call, "status": None}, user, output]) == [1]  # anywhere after it
+    assert gate.vouched_calls([output, call]) == []  # an output before its call answers nothing: orphan_output
+    assert gate.vouched_calls([{**call, "status": "incomplete"}, output]) == []  # it says it did not finish
+    assert gate.vouched_calls([call, {**output, "call_id": "other"}]) == []
+    unhashable = {**call, "call_id": ["x"]}
+    assert gate.vouched_calls([unhashable, {**output, "call_id": ["x"]}, "not an item", 3]) == []
+    items = [call, output]
+    vouched = gate.vouch(items)
+    assert vouched[0] == {**call, "status": "completed"} and vouched[1] is output and "status" not in items[0]
+    assert replay_gate(vouched[0], SCHEMAS["get_weather"]) == "ok"
+
+
+def test_the_v1_input_policy_names_the_first_problem_in_input_order():
+    tools = [SAMPLE_TOOLS[0]]
+    call = dict(ONE_CALL)
+    output = {"type": "function_call_output", "call_id": call["call_id"], "output": "18°C"}
+    assert gate.refuse_input([], [call, output], tools) is None
+    # A call of a tool not offered: unknown_tool, not the gate's bare arguments_schema.
+    other = {**call, "name": "get_time"}
+    refusal = gate.refuse_input([], [other], tools)
+    assert (refusal.code, refusal.param) == ("unknown_tool", "input[0]")
+    assert refusal.message.endswith("calls 'get_time', which is not among the tools (get_weather)")
+    assert "send the tools" in gate.refuse_input([], [other], tools, tools_sent=False).message
+    # Arguments the gate passes still encode a JSON object.
+    refusal = gate.refuse_input(
+        [], [{**call, "arguments": "[1]"}], [{"type": "function", "name": "get_weather", "parameters": {}}]
+    )
+    assert refusal is not None and refusal.code == "arguments_schema" and "JSON object" in refusal.message
+    # Items of earlier responses pair but are not judged again; findings name input[k].
+    refusal = gate.refuse_input([call, output], [output], tools)
+    assert (refusal.code, refusal.param) == ("duplicate_output", "input[0]")
+    assert "an item of an earlier response" in refusal.message
+    refusal = gate.refuse_input([], [{k: v for k, v in call.items() if k != "status"}], tools)
+    assert refusal.code == "status" and "accepted only with its function_call_output after it" in refusal.message

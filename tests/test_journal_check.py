@@ -67,6 +67,17 @@ def test_statusless_calls_keep_the_articles_verdict_and_are_exported_only_by_cho
     assert chosen.rows[0].reason == "status"  # the table keeps the article's verdict
 
 
+def test_an_output_before_a_statusless_call_vouches_for_nothing():
+    """The gate's one rule (webapp.core.gate.vouched_calls), as /v1/responses applies it: the output must come after
+    the call. Before it, the output answers no earlier call (orphan_output) and the call stays unfinished."""
+    text = jsonl({"type": "function_call_output", "call_id": "c1", "output": "sunny"}, CALL)
+    check = check_conversation(text, tools=TOOLS)
+    assert check.statusless == [] and "orphan_output" in {f.code for f, _ in check.findings}
+    chosen = check_conversation(text, tools=TOOLS, complete_statusless=True)
+    assert chosen.subset.completed == [] and chosen.subset.items == []
+    assert [(x.index, x.code) for x in chosen.subset.left_out] == [(0, "refused"), (1, "status")]
+
+
 def test_a_statusless_call_completed_by_choice_still_meets_its_schema():
     text = jsonl(
         {**CALL, "arguments": '{"location": 3}'}, {"type": "function_call_output", "call_id": "c1", "output": "?"}

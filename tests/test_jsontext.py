@@ -618,13 +618,10 @@ def test_ijson_never_takes_the_bounded_path(small_limits):
 # -- the modules of the parse layer, each through its own interface ---------------------------------------------
 
 
-def test_the_package_exports_its_public_api_and_text_keeps_the_gates_names():
+def test_the_package_exports_its_public_api():
     import webapp.core.json as package
-    import webapp.core.json.text as kept  # kept for webapp/core/gate.py until the gate package lands
 
     assert all(hasattr(package, name) for name in package.__all__)
-    for name in kept.__all__:
-        assert getattr(kept, name) is getattr(package, name), name
 
 
 def test_quote_writes_json_for_messages():
