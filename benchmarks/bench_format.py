@@ -70,7 +70,7 @@ def best(runs: list[float]) -> float:
 
 def breakdown(text: str, limit: int, repeat: int) -> tuple[float, float]:
     """Best seconds of the download's two core steps as the endpoint runs them (collector paused): the parse for
-    the verdict only and the formatter on the parts it split (``webapp.core.format_page.format_document``)."""
+    the verdict only and the formatter on the parts it split (``webapp.core.pages.format.build``)."""
     parse_runs, format_runs = [], []
     for _ in range(repeat):
         with paused_gc():

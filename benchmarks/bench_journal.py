@@ -5,7 +5,7 @@ Run: ``.venv/bin/python benchmarks/bench_journal.py [--items N] [--repeat R]``
 Measured in the same run, best of ``--repeat``:
 
 * ``parse only``      — ``json.loads`` of every line (the lower bound: anything that reads the journal parses it);
-* ``journal page``    — :func:`webapp.core.journal_check.check_conversation`: detect, convert, gate every item,
+* ``journal page``    — :func:`webapp.core.pages.journal.build`: detect, convert, gate every item,
   pair calls and outputs, build the first page of rows and the replayable subset (what ``POST /journal`` does);
 * ``CLI, streamed``   — ``python -m webapp gate --stream`` over the file, verdicts written as JSON Lines (what a
   journal of any size goes through), in a subprocess so its peak RSS is its own.
@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from webapp.core.journal_check import check_conversation  # noqa: E402
+from webapp.core.pages import journal as journal_page  # noqa: E402
 
 TOOLS = [
     {
@@ -120,7 +120,7 @@ def main() -> None:
     print(f"journal: {len(lines):,} items, {len(text.encode()) / 1e6:.1f} MB of JSON Lines")
 
     parse = best(args.repeat, lambda: [json.loads(line) for line in lines])
-    page = best(args.repeat, lambda: check_conversation(text, tools=tools))
+    page = best(args.repeat, lambda: journal_page.build(text, tools=tools))
     with tempfile.TemporaryDirectory() as folder:
         path, tools_path = Path(folder) / "journal.jsonl", Path(folder) / "tools.json"
         path.write_text(text)
@@ -152,7 +152,7 @@ def main() -> None:
     print(f"{'implementation':<28}{'items/s':>12}{'x parse':>10}")
     for label, seconds in (("parse only (json.loads)", parse), ("journal page", page), ("CLI, streamed", streamed)):
         print(f"{label:<28}{n / seconds:>12,.0f}{seconds / parse:>10.2f}")
-    page_peak = peak_python(lambda: check_conversation(text, tools=tools))
+    page_peak = peak_python(lambda: journal_page.build(text, tools=tools))
     parse_peak = peak_python(lambda: [json.loads(line) for line in lines])
     print(
         f"peak memory: journal page {page_peak / 1e6:,.0f} MB of Python allocations "

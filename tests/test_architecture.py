@@ -8,7 +8,7 @@
 - The page views read their fields through ``webapp.web.forms`` only (never ``request.form``, ``.args``,
   ``.files`` or ``.values``), so every page reads a text field's line breaks as typed.
 - README's Layout names every module there is and none that is gone (a renamed module fails here); every page in
-  ``PAGES`` has its view module and templates.
+  ``PAGES`` has its view module, its model (``webapp/core/pages/<page>.py``) and its templates.
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ def test_the_readme_layout_names_every_module_and_only_modules_that_exist():
         "core/convert/__init__.py",
         "core/diff/__init__.py",
         "core/json/__init__.py",
+        "core/pages/__init__.py",
         "core/schema/__init__.py",
         "web/api/__init__.py",
         "web/pages/__init__.py",
@@ -73,11 +74,12 @@ def test_the_readme_layout_names_every_module_and_only_modules_that_exist():
     assert sorted(present - named) == [], "modules README's Layout does not name"
 
 
-def test_every_page_has_its_module_and_templates():
+def test_every_page_has_its_view_its_model_and_its_templates():
     from webapp.web import PAGES
 
     for page in PAGES:
-        assert (PACKAGE / "web" / "pages" / f"{page.blueprint}.py").is_file()
+        assert (PACKAGE / "web" / "pages" / f"{page.blueprint}.py").is_file(), f"{page.blueprint}: no view module"
+        assert (CORE / "pages" / f"{page.blueprint}.py").is_file(), f"{page.blueprint}: no model in core/pages/"
         for template in ("page.html", "_landing.html"):
             assert (PACKAGE.parent / "templates" / page.blueprint / template).is_file()
 

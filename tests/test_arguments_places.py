@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-from webapp.core.diff_page import diff_page
-from webapp.core.format_page import format_document
-from webapp.core.journal_check import check_conversation
 from webapp.core.json import in_string, parse
+from webapp.core.pages import diff as diff_page
+from webapp.core.pages import format as format_page
+from webapp.core.pages import journal as journal_page
 
 CUT = {"type": "function_call", "call_id": "c", "name": "f", "arguments": '{"é\\n": "ap', "status": "completed"}
 LINE = json.dumps(CUT)  # the string's escapes: \" is 2 characters, \\n 3, é 6 (\u00e9)
@@ -22,13 +22,13 @@ def test_in_string_maps_through_escapes_and_a_records_line():
 
 
 def test_format_places_the_error_of_each_json_lines_record():
-    outcome = format_document(LINE + "\n" + LINE + "\n")
+    outcome = format_page.build(LINE + "\n" + LINE + "\n")
     assert [item.arguments_at for item in outcome.inspection.items] == [(1, END), (2, END)]
 
 
 def test_diff_places_a_journal_sides_arguments_parse():
     right = LINE + "\n" + json.dumps(dict(CUT, call_id="d", arguments="{}")) + "\n" + LINE.replace('"c"', '"e"')
-    page = diff_page(json.dumps([dict(CUT, arguments="{}")]), right)
+    page = diff_page.build(json.dumps([dict(CUT, arguments="{}")]), right)
     assert [(r.code, r.at) for r in page.verdicts[1].refusals] == [
         ("arguments_parse", (1, END)),
         ("arguments_parse", (3, END)),
@@ -36,7 +36,7 @@ def test_diff_places_a_journal_sides_arguments_parse():
 
 
 def test_journal_rows_place_it_for_open_responses_items_only():
-    check = check_conversation(json.dumps({"type": "message", "role": "user", "content": "hi"}) + "\n" + LINE)
+    check = journal_page.build(json.dumps({"type": "message", "role": "user", "content": "hi"}) + "\n" + LINE)
     assert [row.message_at for row in check.rows] == [None, (2, END)]
     chat = {
         "messages": [
@@ -47,5 +47,5 @@ def test_journal_rows_place_it_for_open_responses_items_only():
             }
         ]
     }
-    rows = check_conversation(json.dumps(chat)).rows
+    rows = journal_page.build(json.dumps(chat)).rows
     assert [(row.reason, row.message_at) for row in rows if row.type == "function_call"] == [("arguments_parse", None)]

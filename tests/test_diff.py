@@ -1,4 +1,4 @@
-"""Unit tests of the pure diff (the ``webapp/core/diff/`` package, ``webapp/core/diff_page.py``): no app.
+"""Unit tests of the pure diff (the ``webapp/core/diff/`` package, ``webapp/core/pages/diff.py``): no app.
 The JSON Patch round trips are checked with the independent ``jsonpatch`` library."""
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from webapp.core.diff import (
     strictly_equal,
     unequal_offsets,
 )
-from webapp.core.diff_page import side_by_side, string_hunks
 from webapp.core.examples import DIFF as EXAMPLES
 from webapp.core.json import json_type
+from webapp.core.pages.diff import side_by_side, string_hunks
 
 _, FC_001, WS_001 = EXAMPLES["namespaced"]
 _, SAME_CALL, OTHER_PROVIDER = EXAMPLES["same-call"]

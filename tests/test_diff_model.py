@@ -1,5 +1,6 @@
-"""The JSON Diff page's model (``webapp/core/diff_page.py``) and the replay blockers (``webapp/core/diff/blockers.py``),
-pure: no app, no HTML. The JSON Patch is checked with the independent ``jsonpatch`` library."""
+"""The JSON Diff page's model (``webapp/core/pages/diff.py``) and the replay blockers
+(``webapp/core/diff/blockers.py``), pure: no app, no HTML. The JSON Patch is checked with the independent
+``jsonpatch`` library."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ import json
 
 import jsonpatch
 
-from webapp.core import diff_page as model
 from webapp.core.diff import BLOCKERS, item_blockers, replay_blockers
-from webapp.core.diff_page import PageOptions, diff_page, patch_download
 from webapp.core.examples import DIFF as EXAMPLES
+from webapp.core.pages import diff as model
+from webapp.core.pages.diff import PageOptions, patch_download
 
 _, FC_001, WS_001 = EXAMPLES["namespaced"]
 
@@ -20,13 +21,13 @@ def pretty(value) -> str:
 
 
 def test_only_left_asks_for_the_right_side():
-    page = diff_page(pretty(FC_001), None)
+    page = model.build(pretty(FC_001), None)
     assert page.need_right and page.sides == [] and page.result is None and page.right == ""
-    assert not diff_page("", None).need_right
+    assert not model.build("", None).need_right
 
 
 def test_both_sides_bad_are_named_and_kept():
-    page = diff_page('{"a": 1,}', "[1, 2")
+    page = model.build('{"a": 1,}', "[1, 2")
     left, right = page.sides
     assert (left.name, left.error.code, left.error.column) == ("left", "trailing_comma", 8)
     assert (right.name, right.error.code) == ("right", "truncated")
@@ -34,14 +35,14 @@ def test_both_sides_bad_are_named_and_kept():
 
 
 def test_a_bad_option_is_the_options_error_not_a_result():
-    page = diff_page("{}", "{}", PageOptions(ignore_paths="created_at"))
+    page = model.build("{}", "{}", PageOptions(ignore_paths="created_at"))
     assert page.option_error.param == "ignore_paths" and "must be a JSON Pointer" in page.option_error.message
     assert page.result is None and page.rows == []
 
 
 def test_the_article_pair_has_rows_blockers_patch_and_sides():
     left, right = pretty(FC_001), pretty(WS_001)
-    page = diff_page(left, right)
+    page = model.build(left, right)
     assert [b.code for b in page.result.blockers][:2] == ["namespaced", "call_id"]
     assert len(page.rows) == len(page.result.changes) and page.more_changes == 0
     row = next(r for r in page.rows if r.left == "/type")
@@ -55,7 +56,7 @@ def test_the_article_pair_has_rows_blockers_patch_and_sides():
 
 def test_arguments_changes_are_inner_rows_with_the_raw_strings():
     right = dict(FC_001, arguments='{"region":"global"}')
-    [row] = diff_page(pretty(FC_001), pretty(right)).rows
+    [row] = model.build(pretty(FC_001), pretty(right)).rows
     assert row.left == "/arguments" and row.old is None and row.new is None
     assert row.raw == (FC_001["arguments"], right["arguments"])
     assert [(sub.left, sub.left_at) for sub in row.inner] == [("/region", None)]
@@ -65,31 +66,31 @@ def test_rows_are_capped_and_counted(monkeypatch):
     monkeypatch.setattr(model, "MAX_CHANGES", 20)
     left = [{"id": f"m{k}", "v": k} for k in range(500)]
     right = [{"id": "new", "v": -1}] + [{"id": f"m{k}", "v": k + (k % 5 == 0)} for k in range(500)]
-    page = diff_page(json.dumps(left), json.dumps(right))
+    page = model.build(json.dumps(left), json.dumps(right))
     assert len(page.rows) == 20 and page.more_changes == 81
 
 
 def test_big_texts_get_no_positions_nor_side_by_side(monkeypatch):
     monkeypatch.setattr(model, "SIDE_BY_SIDE_CHARS", 10)
-    page = diff_page('{"a": 1, "b": 2}', '{"a": 1, "b": 3}')
+    page = model.build('{"a": 1, "b": 2}', '{"a": 1, "b": 3}')
     assert page.sides_view is None and page.rows[0].left_at is None and page.side_limit == model.SIDE_BY_SIDE_CHARS
 
 
 def test_long_values_are_cut_and_say_so():
-    page = diff_page(json.dumps({"v": ["x"] * 10_000}), json.dumps({"v": 1}))
+    page = model.build(json.dumps({"v": ["x"] * 10_000}), json.dumps({"v": 1}))
     [row] = page.rows
     assert len(row.old) < 20_100 and "more characters: download the JSON Patch" in row.old and row.hunks is None
 
 
 def test_hide_unchanged_collapses_the_sides():
     left, right = {"keep": list(range(30)), "v": 1}, {"keep": list(range(30)), "v": 2}
-    shown = diff_page(json.dumps(left), json.dumps(right)).sides_view[0]
-    hidden = diff_page(json.dumps(left), json.dumps(right), PageOptions(hide_unchanged=True)).sides_view[0]
+    shown = model.build(json.dumps(left), json.dumps(right)).sides_view[0]
+    hidden = model.build(json.dumps(left), json.dumps(right), PageOptions(hide_unchanged=True)).sides_view[0]
     assert all(line.gap == 0 for line in shown) and any(line.gap == 31 for line in hidden)
 
 
 def test_the_parse_limits_are_the_callers():
-    page = diff_page("[[[1]]]", "[]", max_depth=2)
+    page = model.build("[[[1]]]", "[]", max_depth=2)
     assert page.sides[0].error.code == "too_deep" and page.sides[1].error is None
 
 

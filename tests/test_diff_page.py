@@ -9,8 +9,8 @@ import jsonpatch
 import pytest
 from markupsafe import escape
 
-from webapp.core import diff_page
 from webapp.core.examples import DIFF as EXAMPLES
+from webapp.core.pages import diff as diff_page
 from webapp.web.pages import diff as diff_view
 
 _, FC_001, WS_001 = EXAMPLES["namespaced"]

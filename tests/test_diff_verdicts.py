@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from webapp.core.diff_page import diff_page
 from webapp.core.examples import DIFF as EXAMPLES
+from webapp.core.pages import diff as diff_page
 
 _, FC_001, _ = EXAMPLES["namespaced"]
 TOOL = {"type": "function", "name": FC_001["name"], "parameters": {"type": "object"}}
@@ -17,14 +17,14 @@ def lines(*items: dict) -> str:
 
 
 def test_documents_that_are_not_items_get_no_verdict_and_no_claim():
-    page = diff_page('{"a": 1}', '{"a": 2}')
+    page = diff_page.build('{"a": 1}', '{"a": 2}')
     assert page.result.changes and page.verdicts == [] and page.replay_claim is None
-    schemas = diff_page('{"type": "object"}', '{"type": "string"}')
+    schemas = diff_page.build('{"type": "object"}', '{"type": "string"}')
     assert schemas.verdicts == [] and schemas.replay_claim is None
 
 
 def test_an_item_against_a_journal_of_it_twice_gets_a_verdict_per_side_and_no_claim():
-    page = diff_page(json.dumps(FC_001), lines(FC_001, FC_001))
+    page = diff_page.build(json.dumps(FC_001), lines(FC_001, FC_001))
     left, right = page.verdicts
     assert (left.shape, left.label) == ("item", "schema next")
     assert right.is_journal and right.label == "not replayable" and right.refused
@@ -35,7 +35,7 @@ def test_an_item_against_a_journal_of_it_twice_gets_a_verdict_per_side_and_no_cl
 
 def test_a_journal_side_lists_the_items_the_gate_refuses_with_their_place():
     cut = dict(FC_001, call_id="call_9", arguments='{"region": "ap')
-    page = diff_page(json.dumps([FC_001]), lines(FC_001, cut), schema_options(TOOL))
+    page = diff_page.build(json.dumps([FC_001]), lines(FC_001, cut), schema_options(TOOL))
     left, right = page.verdicts
     assert left.label == "replayable" and left.ok and left.refusals == ()
     assert right.label == "not replayable" and right.message == "2 items: 1 ok, 1 arguments_parse"
@@ -46,7 +46,7 @@ def test_a_journal_side_lists_the_items_the_gate_refuses_with_their_place():
 
 def test_two_journals_without_blockers_claim_the_replay_for_the_matched_items():
     other = dict(FC_001, arguments='{"region": "emea"}')
-    page = diff_page(json.dumps([FC_001]), json.dumps([other]), schema_options(TOOL))
+    page = diff_page.build(json.dumps([FC_001]), json.dumps([other]), schema_options(TOOL))
     assert [v.label for v in page.verdicts] == ["replayable", "replayable"]
     assert page.replay_claim == "clear"
 
@@ -54,7 +54,7 @@ def test_two_journals_without_blockers_claim_the_replay_for_the_matched_items():
 def test_no_claim_of_a_clear_replay_when_the_gate_refuses_the_right_side():
     left = json.dumps([FC_001])
     right = json.dumps([FC_001, {"type": "function_call_output", "call_id": "nobody", "output": "x"}])
-    page = diff_page(left, right, schema_options(TOOL))
+    page = diff_page.build(left, right, schema_options(TOOL))
     assert page.verdicts[1].label == "not replayable"
     assert [r.code for r in page.verdicts[1].refusals] == ["orphan_output"]
     assert page.replay_claim == "refused"
@@ -67,7 +67,7 @@ def test_a_member_name_given_twice_refuses_the_side_as_on_the_journal_page():
     second = twice.index('"status": "completed"') + 1
     other = dict(FC_001, call_id="call_2")
     # A journal in JSON Lines: a duplicate_member finding linked to the item's line.
-    page = diff_page(lines(FC_001, other), twice + "\n" + json.dumps(other) + "\n", schema_options(TOOL))
+    page = diff_page.build(lines(FC_001, other), twice + "\n" + json.dumps(other) + "\n", schema_options(TOOL))
     left, right = page.verdicts
     assert left.label == "replayable"
     assert right.label == "not replayable" and right.refused
@@ -75,10 +75,10 @@ def test_a_member_name_given_twice_refuses_the_side_as_on_the_journal_page():
     assert refusal.pointer == "/0" and refusal.at == (1, second)
     assert page.replay_claim != "clear"
     # A journal as an array, and one item: refused too.
-    array = diff_page(json.dumps([FC_001]), "[" + twice + "]", schema_options(TOOL))
+    array = diff_page.build(json.dumps([FC_001]), "[" + twice + "]", schema_options(TOOL))
     assert array.verdicts[1].label == "not replayable"
     assert "duplicate_member" in [r.code for r in array.verdicts[1].refusals]
-    item = diff_page(text, twice, schema_options(TOOL))
+    item = diff_page.build(text, twice, schema_options(TOOL))
     assert [v.label for v in item.verdicts] == ["ok", "duplicate_member"]
     assert item.verdicts[1].refused and item.verdicts[1].at == (1, second)
     assert item.replay_claim != "clear"
@@ -86,10 +86,10 @@ def test_a_member_name_given_twice_refuses_the_side_as_on_the_journal_page():
 
 def test_a_response_side_is_gated_with_the_tools_it_carries():
     response = {"object": "response", "status": "completed", "tools": [TOOL], "output": [FC_001]}
-    page = diff_page(json.dumps(response), json.dumps(response))
+    page = diff_page.build(json.dumps(response), json.dumps(response))
     assert [v.label for v in page.verdicts] == ["replayable", "replayable"]
     strict = dict(TOOL, parameters={"type": "object", "required": ["nowhere"]})
-    page = diff_page(json.dumps(response), json.dumps(dict(response, tools=[strict])))
+    page = diff_page.build(json.dumps(response), json.dumps(dict(response, tools=[strict])))
     assert page.verdicts[1].label == "not replayable"
     assert "arguments_schema" in page.verdicts[1].message
 
@@ -107,22 +107,22 @@ def test_the_page_renders_the_refusals_as_links_and_no_claim(client):
 
 
 def schema_options(tool: dict):
-    from webapp.core.diff_page import PageOptions
+    from webapp.core.pages.diff import PageOptions
 
     return PageOptions(schema=json.dumps(tool))
 
 
 def test_patch_operations_that_only_respell_a_number_are_counted():
-    page = diff_page('{"a": 1e2, "b": [1.0, 2]}', '{"a": 100, "b": [1, 3]}')
+    page = diff_page.build('{"a": 1e2, "b": [1.0, 2]}', '{"a": 100, "b": [1, 3]}')
     assert len(page.result.changes) == 1 and page.respelled == 2 and len(page.result.patch) == 3
-    assert diff_page('{"a": 1}', '{"a": 2}').respelled == 0
+    assert diff_page.build('{"a": 1}', '{"a": 2}').respelled == 0
 
 
 def test_one_call_without_a_call_id_or_a_name_is_refused_on_its_side():
     # From a fresh user's audit: both sides said "ok" for a call with no call_id, which the CLI refuses.
     for missing, code in (("call_id", "missing_call_id"), ("name", "missing_name")):
         bare = {k: v for k, v in FC_001.items() if k != missing}
-        page = diff_page(json.dumps(FC_001), json.dumps(bare), schema_options(TOOL))
+        page = diff_page.build(json.dumps(FC_001), json.dumps(bare), schema_options(TOOL))
         left, right = page.verdicts
         assert left.label == "ok" and (right.label, right.ok, right.refused) == (code, False, True)
         assert right.message.startswith(f"the item has no {missing}")
@@ -132,20 +132,20 @@ def test_one_call_without_a_call_id_or_a_name_is_refused_on_its_side():
 def test_the_same_refused_item_on_both_sides_says_the_gate_refuses_it():
     # From a fresh user's audit: "no changes" and no word of the refusal for the same item without a call_id.
     bare = json.dumps({k: v for k, v in FC_001.items() if k != "call_id"})
-    page = diff_page(bare, bare, schema_options(TOOL))
+    page = diff_page.build(bare, bare, schema_options(TOOL))
     assert page.result.identical and page.replay_claim == "refused"
-    assert diff_page(json.dumps(FC_001), json.dumps(FC_001), schema_options(TOOL)).replay_claim is None
+    assert diff_page.build(json.dumps(FC_001), json.dumps(FC_001), schema_options(TOOL)).replay_claim is None
 
 
 def test_an_item_of_an_unknown_type_gets_its_verdict():
     newer = json.dumps({**FC_001, "type": "function_call_v2"})
-    page = diff_page(newer, newer, schema_options(TOOL))
+    page = diff_page.build(newer, newer, schema_options(TOOL))
     assert [v.label for v in page.verdicts] == ["not_function_call", "not_function_call"]
 
 
 def test_an_item_with_nothing_to_run_is_no_refusal_on_either_side():
     output = json.dumps({"type": "function_call_output", "call_id": "call_1", "output": "ok"})
-    page = diff_page(output, output, schema_options(TOOL))
+    page = diff_page.build(output, output, schema_options(TOOL))
     assert [v.label for v in page.verdicts] == ["not_function_call"] * 2
     assert not page.verdicts[1].refused and page.replay_claim is None
 
@@ -153,6 +153,6 @@ def test_an_item_with_nothing_to_run_is_no_refusal_on_either_side():
 def test_a_tool_of_another_name_is_no_schema_for_the_call():
     # From a fresh user's audit: ok here, while the Schema page and the CLI with --tools refuse it.
     other = dict(TOOL, name="other_tool", parameters={"type": "object"})
-    page = diff_page(json.dumps(FC_001), json.dumps(FC_001), schema_options(other))
+    page = diff_page.build(json.dumps(FC_001), json.dumps(FC_001), schema_options(other))
     assert [v.label for v in page.verdicts] == ["arguments_schema", "arguments_schema"]
     assert 'named "other_tool"' in page.verdicts_note

@@ -1,4 +1,4 @@
-"""The Format page's model (pure, ``webapp/core/format_page.py``): one submission read, formatted and inspected."""
+"""The Format page's model (pure, ``webapp/core/pages/format.py``): one submission read, formatted and inspected."""
 
 from __future__ import annotations
 
@@ -8,54 +8,55 @@ import pytest
 
 from webapp.core.examples import FC_001
 from webapp.core.format import format_bytes, format_text
-from webapp.core.format_page import download_file, expand, format_document, text_digest, too_large_message
+from webapp.core.pages import format as format_page
+from webapp.core.pages.format import download_file, expand, text_digest, too_large_message
 from webapp.core.tree import TREE_NODE_LIMIT
 
 # -- the whole step --------------------------------------------------------------------------------------------
 
 
 def test_format_document_keeps_the_text_and_names_the_error():
-    outcome = format_document('{"a": 1,}')
+    outcome = format_page.build('{"a": 1,}')
     assert outcome.output is None and outcome.text == '{"a": 1,}'
     assert (outcome.error.code, outcome.error.column) == ("trailing_comma", 8)
 
 
 def test_format_document_reads_json_lines():
-    outcome = format_document(json.dumps(FC_001) + "\n" + json.dumps(FC_001) + "\n", action="minify")
+    outcome = format_page.build(json.dumps(FC_001) + "\n" + json.dumps(FC_001) + "\n", action="minify")
     assert outcome.records is not None and outcome.error is None
     assert outcome.output.count("\n") == 2 and outcome.inspection.shape == "jsonl"
 
 
 def test_format_document_names_the_bad_json_lines_record():
-    outcome = format_document('{"a": 1}\n{"b": 2}\n{"c": }\n')
+    outcome = format_page.build('{"a": 1}\n{"b": 2}\n{"c": }\n')
     assert outcome.as_lines and (outcome.error.line, outcome.error.code) == (3, "missing_value")
 
 
 def test_two_values_on_one_line_are_extra_data_not_json_lines():
-    outcome = format_document('{"a": 1} {"b": 2}')
+    outcome = format_page.build('{"a": 1} {"b": 2}')
     assert outcome.error.code == "extra_data" and not outcome.as_lines
 
 
 def test_format_document_decodes_bytes_and_drops_a_bom():
-    outcome = format_document('\ufeff{"city": "Zürich"}'.encode())
+    outcome = format_page.build('\ufeff{"city": "Zürich"}'.encode())
     assert outcome.text == '{"city": "Zürich"}'
     assert [w.code for w in outcome.warnings] == ["bom_stripped"]
 
 
 def test_format_document_refuses_bad_bytes_but_keeps_what_it_can_show():
-    outcome = format_document(b'{"a": "\xff"}')
+    outcome = format_page.build(b'{"a": "\xff"}')
     assert outcome.error.code == "invalid_utf8" and outcome.text == '{"a": "\ufffd"}'
 
 
 def test_format_document_skips_the_tree_beyond_the_node_limit():
-    outcome = format_document(json.dumps(list(range(TREE_NODE_LIMIT + 1))))
+    outcome = format_page.build(json.dumps(list(range(TREE_NODE_LIMIT + 1))))
     assert outcome.tree is None and f"{TREE_NODE_LIMIT:,}" in outcome.tree_note
-    assert format_document("[1]").tree is not None
+    assert format_page.build("[1]").tree is not None
 
 
 def test_format_document_size_and_depth_limits():
-    assert format_document('["' + "x" * 100 + '"]', max_bytes=50).error.code == "too_large"
-    assert format_document("[" * 20 + "]" * 20, max_depth=10).error.code == "too_deep"
+    assert format_page.build('["' + "x" * 100 + '"]', max_bytes=50).error.code == "too_large"
+    assert format_page.build("[" * 20 + "]" * 20, max_depth=10).error.code == "too_deep"
 
 
 def test_digest_ignores_crlf():
@@ -66,8 +67,8 @@ def test_digest_ignores_crlf():
 @pytest.mark.parametrize("limit", [1, 50, 10_000])
 def test_a_preview_is_the_start_of_the_whole_answer(action, limit):
     text = json.dumps({"é": list(range(300)), "s": 'a"b\\', "n": 1.5}, ensure_ascii=False)
-    whole = format_document(text, action=action)
-    part = format_document(text, action=action, preview=limit)
+    whole = format_page.build(text, action=action)
+    part = format_page.build(text, action=action, preview=limit)
     assert whole.ok and part.ok and whole.shown == whole.output
     assert whole.output.startswith(part.shown) and len(part.shown) <= limit
     assert part.output_size == whole.output_size == len(whole.output.encode())
@@ -78,7 +79,7 @@ def test_a_preview_is_the_start_of_the_whole_answer(action, limit):
 
 
 def test_a_preview_of_json_lines():
-    outcome = format_document("[1]\n[2]\n", preview=3)
+    outcome = format_page.build("[1]\n[2]\n", preview=3)
     assert outcome.cut and outcome.shown == "[" and outcome.output == "[\n  1\n]\n[\n  2\n]\n"
 
 
@@ -86,7 +87,7 @@ def test_a_preview_of_json_lines():
 def test_format_bytes_is_format_text_in_utf8(action):
     text = '{"é": [1.10, "a\\"b"], "b": {"c": []}}'
     assert format_bytes(text, action, "\t") == format_text(text, action, "\t").encode()
-    outcome = format_document(text, action=action, as_bytes=True)
+    outcome = format_page.build(text, action=action, as_bytes=True)
     assert outcome.ok and outcome.data == format_bytes(text, action, "  ") and outcome.output is None
 
 
@@ -94,16 +95,16 @@ def test_format_bytes_is_format_text_in_utf8(action):
 
 
 def test_the_download_is_json_or_json_lines_when_minified():
-    outcome = format_document('{"n": 1.10}', as_bytes=True)
+    outcome = format_page.build('{"n": 1.10}', as_bytes=True)
     file = download_file(outcome)
     assert (file.name, file.mimetype, file.body) == ("formatted.json", "application/json", b'{\n  "n": 1.10\n}')
-    lines = download_file(format_document("[1]\n[2]\n", action="minify"))
+    lines = download_file(format_page.build("[1]\n[2]\n", action="minify"))
     assert (lines.name, lines.mimetype, lines.body) == ("formatted.jsonl", "application/jsonl", "[1]\n[2]\n")
     # Pretty-printed records span several lines each: neither JSON nor JSON Lines, so not named as either.
-    pretty_lines = download_file(format_document('{"a": 1}\n{"a": 2}\n'))
+    pretty_lines = download_file(format_page.build('{"a": 1}\n{"a": 2}\n'))
     assert (pretty_lines.name, pretty_lines.mimetype) == ("formatted.txt", "text/plain")
     with pytest.raises(ValueError):
-        download_file(format_document("{"))
+        download_file(format_page.build("{"))
 
 
 def test_expand_answers_a_node_or_names_the_problem():
@@ -126,6 +127,6 @@ def test_too_large_names_the_limit_in_bytes_and_megabytes():
 def test_a_cut_text_view_is_not_said_to_show_everything():
     # Issue 11: the 15 MB result said both "the text view shows everything" and "showing the first … characters".
     text = json.dumps(list(range(TREE_NODE_LIMIT + 1)))
-    cut = format_document(text, preview=1000)
+    cut = format_page.build(text, preview=1000)
     assert cut.cut and "shows everything" not in cut.tree_note and "Download gives the whole" in cut.tree_note
-    assert "shows everything" in format_document(text).tree_note
+    assert "shows everything" in format_page.build(text).tree_note

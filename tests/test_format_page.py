@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import TEST_TOKEN
 from webapp import create_app
-from webapp.core import format_page
+from webapp.core.pages import format as format_page
 from webapp.web.pages import format as format_view
 
 HX = {"HX-Request": "true"}

@@ -1,11 +1,12 @@
-"""The journal step's model (``webapp/core/journal_check.py``): pure, no app."""
+"""The journal step's model (``webapp/core/pages/journal.py``): pure, no app."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from webapp.core.journal_check import check_conversation, tools_text
+from webapp.core.pages import journal as journal_page
+from webapp.core.pages.journal import tools_text
 
 SAMPLES = Path(__file__).parent / "data" / "samples"
 CONVERSATIONS_DIR = Path(__file__).resolve().parent.parent / "webapp" / "examples" / "conversations"
@@ -18,7 +19,7 @@ def jsonl(*items) -> str:
 
 
 def test_the_sample_journal_leaves_out_sealed_reasoning_and_the_namespaced_item():
-    check = check_conversation((SAMPLES / "journal-openai-responses.jsonl").read_text(), tools=TOOLS)
+    check = journal_page.build((SAMPLES / "journal-openai-responses.jsonl").read_text(), tools=TOOLS)
     assert check.error is None and not check.replayable and check.tools_origin == "pasted"
     assert check.types["function_call"] == 2 and check.labels["namespaced"] == 1
     left = [(x.index, x.where, x.code) for x in check.subset.left_out]
@@ -43,7 +44,7 @@ def test_refused_calls_and_their_outputs_are_left_out_with_orphans():
         {**CALL, "call_id": "c2", "status": "completed"},
         {"type": "function_call_output", "call_id": "c2", "output": "ok"},
     )
-    check = check_conversation(text, tools=TOOLS)
+    check = journal_page.build(text, tools=TOOLS)
     assert {code for f, _ in check.findings for code in [f.code]} >= {"output_for_unfinished_call", "orphan_output"}
     assert [(x.index, x.code) for x in check.subset.left_out] == [(0, "status"), (1, "refused"), (2, "refused")]
     assert [item["call_id"] for item in check.subset.items] == ["c2", "c2"]
@@ -53,11 +54,11 @@ def test_statusless_calls_keep_the_articles_verdict_and_are_exported_only_by_cho
     text = jsonl(
         CALL, {"type": "function_call_output", "call_id": "c1", "output": "sunny"}, {**CALL, "call_id": "c9"}
     )  # no output: never completed, even by choice
-    check = check_conversation(text, tools=TOOLS)
+    check = journal_page.build(text, tools=TOOLS)
     assert check.statusless == [0]
     assert check.rows[0].reason == "status" and check.rows[0].blocks
     assert check.subset.items == []
-    chosen = check_conversation(text, tools=TOOLS, complete_statusless=True)
+    chosen = journal_page.build(text, tools=TOOLS, complete_statusless=True)
     assert chosen.subset.completed == [0]
     assert [(item["call_id"], item.get("status")) for item in chosen.subset.items] == [
         ("c1", "completed"),
@@ -71,9 +72,9 @@ def test_an_output_before_a_statusless_call_vouches_for_nothing():
     """The gate's one rule (webapp.core.gate.vouched_calls), as /v1/responses applies it: the output must come after
     the call. Before it, the output answers no earlier call (orphan_output) and the call stays unfinished."""
     text = jsonl({"type": "function_call_output", "call_id": "c1", "output": "sunny"}, CALL)
-    check = check_conversation(text, tools=TOOLS)
+    check = journal_page.build(text, tools=TOOLS)
     assert check.statusless == [] and "orphan_output" in {f.code for f, _ in check.findings}
-    chosen = check_conversation(text, tools=TOOLS, complete_statusless=True)
+    chosen = journal_page.build(text, tools=TOOLS, complete_statusless=True)
     assert chosen.subset.completed == [] and chosen.subset.items == []
     assert [(x.index, x.code) for x in chosen.subset.left_out] == [(0, "refused"), (1, "status")]
 
@@ -82,7 +83,7 @@ def test_a_statusless_call_completed_by_choice_still_meets_its_schema():
     text = jsonl(
         {**CALL, "arguments": '{"location": 3}'}, {"type": "function_call_output", "call_id": "c1", "output": "?"}
     )
-    chosen = check_conversation(text, tools=TOOLS, complete_statusless=True)
+    chosen = journal_page.build(text, tools=TOOLS, complete_statusless=True)
     assert chosen.subset.items == [] and chosen.subset.left_out[0].code == "arguments_schema"
 
 
@@ -94,9 +95,9 @@ def test_only_blocking_and_paging():
             {"type": "function_call_output", "call_id": f"c{i}", "output": "x"},
         ]
     text = jsonl(*items)
-    check = check_conversation(text, tools=TOOLS, page=3, page_size=100)
+    check = journal_page.build(text, tools=TOOLS, page=3, page_size=100)
     assert (check.matching, check.pages, check.page) == (500, 5, 3) and check.rows[0].index == 200
-    blocking = check_conversation(text, tools=TOOLS, only_blocking=True, page=9, page_size=20)
+    blocking = journal_page.build(text, tools=TOOLS, only_blocking=True, page=9, page_size=20)
     # 50 incomplete calls and their 50 outputs (output_for_unfinished_call refuses them)
     assert (blocking.matching, blocking.pages, blocking.page) == (100, 5, 5)
     assert all(row.blocks for row in blocking.rows)
@@ -104,19 +105,19 @@ def test_only_blocking_and_paging():
 
 def test_each_provider_is_checked_with_its_own_tools_when_none_are_pasted():
     for name in ("chat-completions.json", "anthropic-messages.json", "gemini-contents.json"):
-        check = check_conversation((CONVERSATIONS_DIR / name).read_text())
+        check = journal_page.build((CONVERSATIONS_DIR / name).read_text())
         assert check.tools_origin == "journal" and check.replayable, name
         assert check.tool("get_weather")["parameters"]["required"] == ["location"]
 
 
 def test_the_cut_off_response_is_not_replayable_and_says_why():
-    check = check_conversation((CONVERSATIONS_DIR / "chat-completions-truncated.json").read_text(), tools=TOOLS)
+    check = journal_page.build((CONVERSATIONS_DIR / "chat-completions-truncated.json").read_text(), tools=TOOLS)
     assert not check.replayable and check.rows[0].reason == "status" and check.rows[0].status == "incomplete"
     assert check.conversion.notes[0].code == "cut_off" and check.subset.items == []
 
 
 def test_bad_input_names_the_place():
-    check = check_conversation('{"type": "function_call",\n "x": }')
+    check = journal_page.build('{"type": "function_call",\n "x": }')
     assert check.error is not None and (check.error.line, check.error.column) == (2, 7)
     assert check.report is None
     tools, problem = tools_text("[{")
@@ -130,7 +131,7 @@ def test_bad_input_names_the_place():
 
 def test_one_tool_definition_is_taken_as_the_tools():
     # From a fresh user's audit: the Schema page takes one flat tool, the Journal page asked for an array.
-    from webapp.core.journal_check import read_tools
+    from webapp.core.pages.journal import read_tools
 
     flat = {"type": "function", "name": "get_weather", "parameters": {"type": "object"}}
     anthropic = {"name": "get_time", "input_schema": {"type": "object"}}

@@ -1,4 +1,4 @@
-"""The JSON Schema page's model (``webapp/core/schema_check.py``) and the string locator
+"""The JSON Schema page's model (``webapp/core/pages/schema.py``) and the string locator
 (``webapp/core/json/locate.py``), pure: no app, no HTML."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ import pytest
 
 from webapp.core.examples import SCHEMA as EXAMPLES
 from webapp.core.json import Locator, parse, string_locator
+from webapp.core.pages import schema as schema_page
+from webapp.core.pages.schema import MAX_ERRORS_SHOWN, MAX_VALUE_CHARS, short_json
 from webapp.core.schema import compile_schema
-from webapp.core.schema_check import MAX_ERRORS_SHOWN, MAX_VALUE_CHARS, run_check, short_json
 
 _, FC_009, REGION_SCHEMA = EXAMPLES["fc_009"]
 TOOL = EXAMPLES["tool"][2]
@@ -40,14 +41,14 @@ def at(text: str, position: tuple[int, int]) -> str:
 
 
 def test_nothing_pasted_is_not_submitted_and_needs_both():
-    check = run_check("", " \n")
+    check = schema_page.build("", " \n")
     assert not check.submitted and check.needs == ["instance", "schema"] and check.valid is None
     assert check.parse_problems == [] and check.groups == []
 
 
 def test_global_is_one_enum_error_at_region_with_the_allowed_values():
     instance = pretty(call("global"))
-    check = run_check(instance, pretty(REGION_SCHEMA))
+    check = schema_page.build(instance, pretty(REGION_SCHEMA))
     assert check.valid is False and check.error_count == 1
     assert [g.pointer for g in check.groups] == ["/region"]
     group = check.groups[0]
@@ -65,13 +66,13 @@ def test_global_is_one_enum_error_at_region_with_the_allowed_values():
 
 
 def test_valid_call_is_valid_and_ok():
-    check = run_check(pretty(call("apac")), pretty(REGION_SCHEMA))
+    check = schema_page.build(pretty(call("apac")), pretty(REGION_SCHEMA))
     assert check.valid is True and check.verdict.reason == "ok" and check.shown_count == 0
 
 
 def test_bare_instance_groups_follow_the_best_match_order():
     instance = '{\n  "region": "global",\n  "extra": 1\n}'
-    check = run_check(instance, pretty(REGION_SCHEMA))
+    check = schema_page.build(instance, pretty(REGION_SCHEMA))
     expected = compile_schema(REGION_SCHEMA).errors({"region": "global", "extra": 1})
     assert [g.pointer for g in check.groups] == list(dict.fromkeys(e.pointer for e in expected))
     assert [row.best for g in check.groups for row in g.rows].count(True) == 1
@@ -83,7 +84,7 @@ def test_bare_instance_groups_follow_the_best_match_order():
 
 
 def test_a_missing_member_has_no_value():
-    check = run_check("{}", pretty(REGION_SCHEMA))
+    check = schema_page.build("{}", pretty(REGION_SCHEMA))
     assert [(g.pointer, g.value) for g in check.groups] == [("/region", None)]
 
 
@@ -91,7 +92,7 @@ def test_a_missing_member_has_no_value():
     ("schema", "shape", "of"), [(TOOL, "flat", None), (CHAT_TOOL, "nested", None), ([WEATHER, TOOL], "flat", 2)]
 )
 def test_tool_definitions_are_unwrapped(schema, shape, of):
-    check = run_check(pretty(call("global")), pretty(schema))
+    check = schema_page.build(pretty(call("global")), pretty(schema))
     taken = check.schema_taken
     assert (taken.kind, taken.name, taken.shape, taken.of) == ("tool", "get_latest_sales_report", shape, of)
     assert [g.pointer for g in check.groups] == ["/region"]
@@ -111,13 +112,13 @@ def test_tool_definitions_are_unwrapped(schema, shape, of):
     ],
 )
 def test_unusable_schema_inputs_are_a_schema_problem(instance, schema, message):
-    check = run_check(pretty(instance), pretty(schema))
+    check = schema_page.build(pretty(instance), pretty(schema))
     assert check.schema_problem is not None and message in check.schema_problem.message
     assert check.groups == [] and check.valid is None
 
 
 def test_name_mismatch_is_noticed_and_the_gate_gets_no_schema():
-    check = run_check(pretty(call("apac", name="get_weather")), pretty(TOOL))
+    check = schema_page.build(pretty(call("apac", name="get_weather")), pretty(TOOL))
     assert check.name_mismatch and check.call_name == "get_weather"
     assert check.verdict.reason == "arguments_schema"
 
@@ -128,7 +129,7 @@ def test_chat_completions_tool_call_is_unwrapped_but_not_judged_by_the_gate():
         "type": "function",
         "function": {"name": "get_latest_sales_report", "arguments": '{"region":"global"}'},
     }
-    check = run_check(pretty(tool_call), pretty(REGION_SCHEMA))
+    check = schema_page.build(pretty(tool_call), pretty(REGION_SCHEMA))
     assert check.instance_taken.kind == "chat_call" and check.instance_taken.ident == "call_T0"
     assert check.item is None and check.verdict is None
     assert [g.pointer for g in check.groups] == ["/region"]
@@ -136,14 +137,14 @@ def test_chat_completions_tool_call_is_unwrapped_but_not_judged_by_the_gate():
 
 def test_arguments_stored_as_an_object_are_validated_at_their_place():
     item = call(arguments={"region": "global"})
-    check = run_check(pretty(item), pretty(REGION_SCHEMA))
+    check = schema_page.build(pretty(item), pretty(REGION_SCHEMA))
     assert check.instance_taken.shape == "object" and check.verdict.reason == "arguments_type"
     assert at(pretty(item), check.groups[0].position).startswith('"region"')
 
 
 def test_truncated_arguments_are_a_parse_problem_inside_the_pasted_string():
     instance = pretty(call(arguments='{"region":"ap', status="incomplete"))
-    check = run_check(instance, pretty(REGION_SCHEMA))
+    check = schema_page.build(instance, pretty(REGION_SCHEMA))
     [problem] = check.parse_problems
     assert problem.source == "arguments" and problem.error.code == "truncated"
     line, column = problem.position
@@ -153,7 +154,7 @@ def test_truncated_arguments_are_a_parse_problem_inside_the_pasted_string():
 
 
 def test_parse_errors_keep_their_own_positions():
-    check = run_check("{'a': 1}", "[1,")
+    check = schema_page.build("{'a': 1}", "[1,")
     assert [(p.source, p.position) for p in check.parse_problems] == [("instance", (1, 2)), ("schema", (1, 4))]
 
 
@@ -166,7 +167,7 @@ def test_parse_errors_keep_their_own_positions():
     ],
 )
 def test_items_and_bare_arguments_get_the_gates_word(instance, schema, reason):
-    check = run_check(instance, schema)
+    check = schema_page.build(instance, schema)
     if reason == "arguments_parse":
         assert check.item is None and check.ijson_error is not None
     else:
@@ -181,14 +182,14 @@ def test_errors_inside_the_arguments_string_are_at_the_offending_value_through_e
         "properties": {**REGION_SCHEMA["properties"], "n": {"type": "integer"}},
     }
     instance = pretty(call(arguments=json.dumps(arguments)))  # é, ☃, the quotes, newline, 😀 all escaped
-    check = run_check(instance, pretty(schema))
+    check = schema_page.build(instance, pretty(schema))
     places = {g.pointer: at(instance, g.position) for g in check.groups}
     assert places["/region"].startswith('\\"global\\"')
     assert places["/n"].startswith('\\"7\\"')
     assert places["/note"].startswith('\\"note\\":')  # an unexpected member: its name is what is refused
     # Spread over lines inside the string (escaped newlines): still on the item's one line, at the value.
     spread = pretty(call(arguments='\n  {"region":\n "global"}'))
-    group = run_check(spread, pretty(REGION_SCHEMA)).groups[0]
+    group = schema_page.build(spread, pretty(REGION_SCHEMA)).groups[0]
     assert group.position[0] == 7 and at(spread, group.position).startswith('\\"global\\"}"')
 
 
@@ -204,28 +205,28 @@ def test_document_value_offsets_skip_a_members_name():
 
 def test_warnings_inside_the_arguments_string_point_into_the_pasted_text():
     instance = json.dumps(call(arguments='{"n": 12345678901234567890}'))
-    check = run_check(instance, "{}")
+    check = schema_page.build(instance, "{}")
     [warning] = [w for w in check.warnings if w.source == "arguments"]
     assert at(instance, warning.position).startswith("12345678901234567890")
 
 
 def test_formats_the_toggle_would_check_and_those_never_checked_are_listed():
-    off = run_check('"x"', '{"type": "string", "format": "email", "items": {"format": "x-made-up"}}')
+    off = schema_page.build('"x"', '{"type": "string", "format": "email", "items": {"format": "x-made-up"}}')
     assert "email" in off.checkable_formats and off.unchecked_formats == ["x-made-up"]
     assert off.valid is True
-    on = run_check('"x"', '{"format": "email"}', format_assertion=True)
+    on = schema_page.build('"x"', '{"format": "email"}', format_assertion=True)
     assert on.valid is False and on.groups[0].rows[0].error.keyword == "format"
 
 
 def test_many_errors_are_counted_and_the_shown_ones_capped():
-    check = run_check(json.dumps(["x"] * (MAX_ERRORS_SHOWN + 50)), '{"items": {"type": "integer"}}')
+    check = schema_page.build(json.dumps(["x"] * (MAX_ERRORS_SHOWN + 50)), '{"items": {"type": "integer"}}')
     assert check.error_count == MAX_ERRORS_SHOWN + 50 and check.shown_count == MAX_ERRORS_SHOWN
 
 
 def test_the_parse_limits_are_the_callers():
-    check = run_check("[[[1]]]", "{}", max_depth=2)
+    check = schema_page.build("[[[1]]]", "{}", max_depth=2)
     assert check.parse_problems[0].error.code == "too_deep"
-    check = run_check('"' + "a" * 100 + '"', "{}", max_bytes=50)
+    check = schema_page.build('"' + "a" * 100 + '"', "{}", max_bytes=50)
     assert check.parse_problems[0].source == "instance"
 
 
@@ -279,7 +280,7 @@ def jsonl(*values) -> str:
 
 def test_json_lines_of_bare_arguments_are_checked_record_by_record():
     text = jsonl({"region": "apac"}, {"region": "global"}, "", {"region": "emea"}, {"region": 7}, {"region": "amer"})
-    check = run_check(text, pretty(REGION_SCHEMA))
+    check = schema_page.build(text, pretty(REGION_SCHEMA))
     assert check.records is not None and check.record_count == 5
     assert [r.line for r in check.records] == [1, 2, 4, 5, 6]  # the blank line 3 is no record
     assert [r.outcome for r in check.records] == ["valid", "invalid", "valid", "invalid", "valid"]
@@ -297,7 +298,7 @@ def test_a_record_of_bare_arguments_that_is_not_ijson_names_its_line_in_the_whol
     """A duplicate name is only a warning for JSON, but the gate reads arguments as I-JSON: arguments_parse, with
     the record's line in the whole text (not the record's own line 1)."""
     text = jsonl({"region": "apac"}, "", '{"region": "apac", "region": "emea"}')
-    check = run_check(text, pretty(REGION_SCHEMA))
+    check = schema_page.build(text, pretty(REGION_SCHEMA))
     record = check.records[1]
     assert record.line == 3 and record.outcome == "arguments_parse"
     error = record.check.ijson_error
@@ -324,7 +325,7 @@ def test_a_journal_is_judged_by_the_gate_item_by_item_against_its_tools():
         {"type": "openai:web_search_call", "id": "ws"},
         call("apac", name="nope"),
     )
-    check = run_check(text, tools)
+    check = schema_page.build(text, tools)
     assert [r.outcome for r in check.records] == [
         "not_function_call",
         "ok",
@@ -349,7 +350,7 @@ def test_a_journal_is_judged_by_the_gate_item_by_item_against_its_tools():
 
 def test_a_record_that_is_not_json_is_that_records_error_at_its_line_and_column():
     text = jsonl({"region": "apac"}, '{"region": "apac",}', {"region": "emea"})
-    check = run_check(text, pretty(REGION_SCHEMA))
+    check = schema_page.build(text, pretty(REGION_SCHEMA))
     bad = check.records[1]
     assert bad.outcome == "not JSON" and not bad.passed
     [problem] = bad.check.parse_problems
@@ -358,7 +359,7 @@ def test_a_record_that_is_not_json_is_that_records_error_at_its_line_and_column(
     assert [r.outcome for r in check.records] == ["valid", "not JSON", "valid"]
     # A truncated arguments string inside a record: placed in the whole text too.
     cut = call(arguments='{"region":"ap')
-    check = run_check(jsonl({"type": "message", "role": "user", "content": "x"}, cut), pretty(REGION_SCHEMA))
+    check = schema_page.build(jsonl({"type": "message", "role": "user", "content": "x"}, cut), pretty(REGION_SCHEMA))
     record = check.records[1]
     assert record.outcome == "arguments_parse"
     assert record.check.parse_problems[0].source == "arguments" and record.check.parse_problems[0].position[0] == 2
@@ -366,36 +367,36 @@ def test_a_record_that_is_not_json_is_that_records_error_at_its_line_and_column(
 
 def test_json_lines_is_read_as_the_format_page_reads_it():
     # A first line that is not JSON on its own: the whole text's error, as on the Format page.
-    check = run_check('{"region": \n"apac"} {"x": 1}\n', pretty(REGION_SCHEMA))
+    check = schema_page.build('{"region": \n"apac"} {"x": 1}\n', pretty(REGION_SCHEMA))
     assert check.records is None and check.parse_problems[0].source == "instance"
     # One value spread over lines is one instance, not records.
-    check = run_check(pretty({"region": "apac"}), pretty(REGION_SCHEMA))
+    check = schema_page.build(pretty({"region": "apac"}), pretty(REGION_SCHEMA))
     assert check.records is None and check.valid is True
 
 
 def test_json_lines_warnings_name_their_places_in_the_whole_text():
-    check = run_check('{"region": "apac"}\n{"region": "apac", "region": "emea"}\n', pretty(REGION_SCHEMA))
+    check = schema_page.build('{"region": "apac"}\n{"region": "apac", "region": "emea"}\n', pretty(REGION_SCHEMA))
     [warning] = [w for w in check.warnings if w.code == "duplicate_key"]
     assert warning.position == (2, 20) and "line 2, column 2 and line 2, column 20" in warning.message
 
 
 def test_json_lines_are_bounded_every_record_counted_the_first_shown():
-    from webapp.core.schema_check import MAX_RECORD_ERRORS_SHOWN, MAX_RECORDS_SHOWN
+    from webapp.core.pages.schema import MAX_RECORD_ERRORS_SHOWN, MAX_RECORDS_SHOWN
 
     count = MAX_RECORDS_SHOWN + 150
     text = jsonl(*({"region": "global" if i % 2 else "apac"} for i in range(count)))
-    check = run_check(text, pretty(REGION_SCHEMA))
+    check = schema_page.build(text, pretty(REGION_SCHEMA))
     assert check.record_count == count and len(check.records) == MAX_RECORDS_SHOWN and check.records_cut
     assert check.outcomes == {"valid": count // 2, "invalid": count // 2}
     many = {"type": "array", "items": {"type": "string"}}
-    check = run_check(jsonl(list(range(50)), ["ok"]), pretty(many))
+    check = schema_page.build(jsonl(list(range(50)), ["ok"]), pretty(many))
     first = check.records[0].check
     assert first.error_count == 50 and first.shown_count == MAX_RECORD_ERRORS_SHOWN
 
 
 def test_json_lines_without_a_schema_are_not_checked_but_items_get_the_gate():
     text = jsonl({"type": "message", "role": "user", "content": "x"}, {"region": "apac"}, "{nope")
-    check = run_check(text, "")
+    check = schema_page.build(text, "")
     assert check.needs == ["schema"]
     assert [r.outcome for r in check.records] == ["not_function_call", "not checked", "not JSON"]
 
@@ -409,7 +410,7 @@ DUPLICATE_STATUS = (
 
 
 def test_an_item_giving_a_member_name_twice_is_refused_as_every_page_refuses_it():
-    check = run_check(DUPLICATE_STATUS, pretty(TOOL))
+    check = schema_page.build(DUPLICATE_STATUS, pretty(TOOL))
     assert check.valid is True and check.verdict.reason == "ok"  # its arguments pass; the item does not
     assert check.verdict.refused_by == ("duplicate_member",) and not check.verdict.ok
     assert check.refused == "duplicate_member"
@@ -419,18 +420,18 @@ def test_an_item_giving_a_member_name_twice_is_refused_as_every_page_refuses_it(
 @pytest.mark.parametrize(("missing", "code"), [("call_id", "missing_call_id"), ("name", "missing_name")])
 def test_a_call_without_a_call_id_or_a_name_is_refused(missing, code):
     item = {k: v for k, v in call("apac").items() if k != missing}
-    check = run_check(pretty(item), pretty(REGION_SCHEMA))
+    check = schema_page.build(pretty(item), pretty(REGION_SCHEMA))
     assert check.valid is True and check.verdict.refused_by == (code,) and check.refused == code
 
 
 def test_an_unknown_item_type_is_judged_as_an_item_not_validated_as_arguments():
     item = {**call("apac"), "type": "function_call_v2"}
-    check = run_check(pretty(item), pretty(TOOL))
+    check = schema_page.build(pretty(item), pretty(TOOL))
     assert check.verdict.reason == "not_function_call" and check.error_count == 0 and not check.has_instance
 
 
 def test_a_record_giving_a_member_name_twice_is_refused():
-    check = run_check(jsonl(call("apac"), DUPLICATE_STATUS), pretty(TOOL))
+    check = schema_page.build(jsonl(call("apac"), DUPLICATE_STATUS), pretty(TOOL))
     assert [r.outcome for r in check.records] == ["ok", "refused"]
     assert check.records_badge == "not replayable"
     assert check.records[1].check.findings[0].startswith('the item gives the member name "status" twice')
@@ -438,14 +439,14 @@ def test_a_record_giving_a_member_name_twice_is_refused():
 
 def test_an_item_with_nothing_to_execute_is_no_refusal():
     # From a fresh user's audit: "not replayable … refuses at not_function_call" for a lone output.
-    check = run_check(pretty({"type": "function_call_output", "call_id": "c1", "output": "ok"}), pretty(TOOL))
+    check = schema_page.build(pretty({"type": "function_call_output", "call_id": "c1", "output": "ok"}), pretty(TOOL))
     assert check.verdict.reason == "not_function_call" and check.refused is None
 
 
 def test_records_that_are_items_are_paired_as_the_journal_they_make():
     # From a fresh user's audit: "valid, 2 of 2" here, duplicate_call_id on every other page and in the CLI.
     again = {**call("apac"), "id": "fc_2"}
-    check = run_check(jsonl(call("apac"), again), pretty(TOOL))
+    check = schema_page.build(jsonl(call("apac"), again), pretty(TOOL))
     assert [r.outcome for r in check.records] == ["ok", "refused"]
     assert check.records_badge == "not replayable" and check.outcomes == {"ok": 1, "refused": 1}
     assert check.records[1].check.findings == [
@@ -453,11 +454,11 @@ def test_records_that_are_items_are_paired_as_the_journal_they_make():
     ]
     line = check.records[1].check.verdict  # its line says what stops it, not "may be executed"
     assert line.refused_by == ("duplicate_call_id",) and line.message.startswith("the gate passes its value, but")
-    orphan = run_check(
+    orphan = schema_page.build(
         jsonl({"type": "function_call_output", "call_id": "nowhere", "output": "ok"}, call("apac")), pretty(TOOL)
     )
     assert [r.outcome for r in orphan.records] == ["refused", "ok"]
     assert orphan.records[0].check.verdict.message.startswith("nothing to execute, but orphan_output stops")
     answered = {"type": "function_call_output", "call_id": again["call_id"], "output": "ok"}
-    fine = run_check(jsonl(call("apac"), answered), pretty(TOOL))
+    fine = schema_page.build(jsonl(call("apac"), answered), pretty(TOOL))
     assert [r.outcome for r in fine.records] == ["ok", "not_function_call"] and fine.records_badge == "valid"

@@ -13,8 +13,8 @@ import pytest
 from flask import template_rendered
 
 from webapp.core.examples import SCHEMA as EXAMPLES
+from webapp.core.pages.schema import MAX_ERRORS_SHOWN
 from webapp.core.schema import compile_schema
-from webapp.core.schema_check import MAX_ERRORS_SHOWN
 
 HX = {"HX-Request": "true"}
 
@@ -669,7 +669,7 @@ def test_a_journal_is_accepted_and_each_record_gets_its_result_linked_to_its_lin
 
 
 def test_json_lines_records_shown_are_capped_and_the_page_says_so(client):
-    from webapp.core.schema_check import MAX_RECORDS_SHOWN
+    from webapp.core.pages.schema import MAX_RECORDS_SHOWN
 
     text = "\n".join(json.dumps({"region": "global"}) for _ in range(MAX_RECORDS_SHOWN + 5))
     body = post(client, text, REGION_SCHEMA, headers=HX)

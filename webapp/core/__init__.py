@@ -5,8 +5,8 @@ walks this folder to check it). Its public API, re-exported here as python-jsons
 
 Each idea lives in its own module: the gate (:mod:`.gate`), the item vocabulary (:mod:`.items`), journals
 (:mod:`.journal`), conversion from other providers (:mod:`.convert`), the parse layer (:mod:`.json`), JSON Schema
-(:mod:`.schema`), and one model module per page (``format_page``, ``schema_check``, ``diff_page``,
-``journal_check``).
+(:mod:`.schema`), and one model module per page (:mod:`.pages`: ``format``, ``schema``, ``diff``,
+``journal``).
 """
 
 from webapp.core.convert import Conversion, ConvertError, convert, convert_text

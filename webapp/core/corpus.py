@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from webapp.core.convert import ConvertError, convert_text
-from webapp.core.journal_check import gate
 from webapp.core.json import DEFAULT_MAX_DEPTH
+from webapp.core.pages.journal import gate
 
 #: File names a directory contributes (JSON Lines and JSON journals).
 SUFFIXES = (".jsonl", ".ndjson", ".json")

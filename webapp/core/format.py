@@ -9,7 +9,7 @@ puts the strings back), not by a Python loop per token. A page shows only the st
 (``benchmarks/bench_format.py`` measures the page and the download against orjson and ``python -m json.tool`` in
 one run).
 
-The Format page's model (what one submission shows) is :mod:`webapp.core.format_page`; its tree
+The Format page's model (what one submission shows) is :mod:`webapp.core.pages.format`; its tree
 :mod:`webapp.core.tree`, its item reports :mod:`webapp.core.inspection`.
 """
 

@@ -28,7 +28,7 @@ The package's modules, one idea each: :mod:`.differ` (:func:`diff`: the walk, th
 patterns) and :mod:`.blockers` (replay blockers). Their public names are imported from here.
 
 Pure: no Flask. Pointers are RFC 6901 (:mod:`webapp.core.json.pointer`). What the Diff page shows of a result
-(rows, side-by-side) is :mod:`webapp.core.diff_page`.
+(rows, side-by-side) is :mod:`webapp.core.pages.diff`.
 """
 
 from webapp.core.diff.align import (

@@ -6,7 +6,7 @@ answers the RFC 6902 JSON Patch as a download. Form fields (the team's agreed na
 ``ignore_order``, ``match_key``, ``ignore_paths``, ``hide_unchanged``. With only ``left`` posted (carried from
 step 1) the page opens with it filled in.
 
-Routes and form fields only: the page's model and logic are :mod:`webapp.core.diff_page`.
+Routes and form fields only: the page's model and logic are :mod:`webapp.core.pages.diff`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 from flask import Blueprint, Response, render_template
 
 from webapp.core import examples
-from webapp.core.diff_page import PageOptions, diff_page, patch_download
 from webapp.core.json import BIG_TEXT, paused_gc
+from webapp.core.pages.diff import PageOptions, build, patch_download
 from webapp.web import forms
 from webapp.web.htmx import is_partial
 from webapp.web.limits import parse_limits
@@ -50,7 +50,7 @@ def _render(left_text: str, right_text: str | None, options: PageOptions, *, sta
 
 
 def _page_html(left_text: str, right_text: str | None, options: PageOptions) -> str:
-    page = diff_page(left_text, right_text, options, **parse_limits().parse_options)
+    page = build(left_text, right_text, options, **parse_limits().parse_options)
     template = "diff/_result.html" if is_partial() else "diff/page.html"
     return render_template(template, examples=EXAMPLES, **vars(page))
 

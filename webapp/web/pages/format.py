@@ -4,7 +4,7 @@ see the item's type badge, what ``arguments`` holds and the gate's verdict; brow
 ``GET /format`` shows the form (``?example=<name>`` fills it with one of :data:`EXAMPLES` and formats it);
 ``POST /format`` answers the result (htmx: the ``format/_result.html`` partial; a plain POST: the full page).
 ``POST /format/download`` answers the whole formatted text as a file (the page shows at most
-:data:`webapp.core.format_page.OUTPUT_SHOWN` characters of it). ``POST /format/tree`` answers one tree node's
+:data:`webapp.core.pages.format.OUTPUT_SHOWN` characters of it). ``POST /format/tree`` answers one tree node's
 children (``format/_tree.html``): the tree is lazy, the document is sent again with the pointer, nothing is stored.
 Form fields: ``document``, ``indent`` (``2``/``4``/``tab``), ``action`` (``pretty``/``minify``/``sort``), upload
 ``file`` (it wins). With JavaScript a chosen file is read into the textarea in the browser (``static/app.js``) and
@@ -13,7 +13,7 @@ a file that is not UTF-8) comes back as the textarea's text, so nothing is lost 
 (the full page holds it; the htmx answer swaps it in out of band). Invalid JSON is content: 200 with the error
 panel and the text kept. A body over ``MAX_CONTENT_LENGTH`` is answered 413 with the limit named.
 
-Routes and form fields only: the page's model and logic are :mod:`webapp.core.format_page`.
+Routes and form fields only: the page's model and logic are :mod:`webapp.core.pages.format`.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from flask import Blueprint, Response, render_template
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from webapp.core import examples
-from webapp.core import format_page as model
 from webapp.core.format import ACTIONS, INDENTS
+from webapp.core.pages import format as model
 from webapp.core.tree import TREE_NODE_LIMIT
 from webapp.web import forms
 from webapp.web.htmx import is_partial
@@ -42,7 +42,7 @@ def _settings() -> dict[str, Any]:
 
 
 def _render(
-    outcome: model.Outcome | None,
+    outcome: model.FormatPage | None,
     *,
     upload: bool = False,
     status: int = 200,
@@ -74,7 +74,7 @@ def page() -> Any:
     if example is None:
         return _render(None)
     return _render(
-        model.format_document(
+        model.build(
             example[1],
             action=forms.choice("action", ACTIONS, "pretty"),
             indent=forms.choice("indent", INDENTS, "2"),
@@ -84,12 +84,12 @@ def page() -> Any:
     )
 
 
-def _submitted(preview: int | None, as_bytes: bool = False) -> tuple[model.Outcome, forms.Upload | None]:
+def _submitted(preview: int | None, as_bytes: bool = False) -> tuple[model.FormatPage, forms.Upload | None]:
     """Format what the form sent: the uploaded ``file`` (it wins; bytes, decoded as UTF-8, BOM dropped) or the
     pasted ``document``. Returns the outcome and the upload it came from (``None``: the pasted text)."""
     upload = forms.upload()
     source = upload.data if upload else forms.text("document")
-    outcome = model.format_document(
+    outcome = model.build(
         source,
         action=forms.choice("action", ACTIONS, "pretty"),
         indent=forms.choice("indent", INDENTS, "2"),

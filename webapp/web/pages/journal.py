@@ -6,7 +6,7 @@
 
 Form fields: ``journal`` (text) or upload ``file`` (it wins), ``from`` (``auto`` or a source), ``tools`` (any
 provider's tool definitions; blank: the journal's own), ``only_blocking``, ``page``, ``complete_statusless``.
-The model and every rule live in :mod:`webapp.core.journal_check`; this module is routes and form fields only.
+The model and every rule live in :mod:`webapp.core.pages.journal`; this module is routes and form fields only.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template
 
-from webapp.core.journal_check import JournalCheck, check_conversation
+from webapp.core.pages.journal import JournalPage, build
 from webapp.web import forms
 from webapp.web.htmx import is_partial
 from webapp.web.limits import parse_limits
@@ -62,10 +62,10 @@ def _fields() -> dict[str, Any]:
     }
 
 
-def _check(fields: dict[str, Any]) -> tuple[JournalCheck, forms.Upload | None]:
+def _check(fields: dict[str, Any]) -> tuple[JournalPage, forms.Upload | None]:
     """Check the uploaded ``file`` (it wins) or the pasted text; returns the check and the upload."""
     upload = forms.upload()
-    check = check_conversation(
+    check = build(
         upload.data if upload else fields["text"],
         source=fields["source"],
         tools=fields["tools"],
@@ -77,7 +77,7 @@ def _check(fields: dict[str, Any]) -> tuple[JournalCheck, forms.Upload | None]:
     return check, upload
 
 
-def _render(check: JournalCheck | None, fields: dict[str, Any], upload: forms.Upload | None = None) -> str:
+def _render(check: JournalPage | None, fields: dict[str, Any], upload: forms.Upload | None = None) -> str:
     """The partial (htmx) or the full page. An upload in a full page (a form without JavaScript: the new page's
     file input is empty) comes back as the journal field's text, so paging and the export send it again; with
     JavaScript the file is read into the field before sending (static/app.js) or, not UTF-8, stays chosen."""
@@ -113,7 +113,7 @@ def page() -> str:
     if text is None:
         return _render(None, fields)
     fields["text"] = text
-    return _render(check_conversation(text, max_depth=parse_limits().max_depth), fields)
+    return _render(build(text, max_depth=parse_limits().max_depth), fields)
 
 
 @bp.post("/journal")

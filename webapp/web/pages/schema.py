@@ -6,7 +6,7 @@ record of a journal in JSON Lines, one result per line).
 shows the result: the htmx
 request gets the ``schema/_result.html`` partial, a plain POST the full page with both texts kept.
 
-Routes and form fields only: the page's model and logic are :mod:`webapp.core.schema_check`.
+Routes and form fields only: the page's model and logic are :mod:`webapp.core.pages.schema`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import json
 from flask import Blueprint, render_template
 
 from webapp.core import examples
-from webapp.core.schema_check import Check, run_check
+from webapp.core.pages.schema import SchemaPage, build
 from webapp.web import forms
 from webapp.web.htmx import is_partial
 from webapp.web.limits import parse_limits
@@ -32,7 +32,7 @@ def page() -> str:
     """The empty form, or ``?example=fc_001|fc_009|tool`` filled in and checked (unknown names: empty form)."""
     example = EXAMPLES.get(forms.text("example"))
     if example is None:
-        return _render(Check(), full=True)
+        return _render(SchemaPage(), full=True)
     _, instance, schema = example
     return _render(_check(json.dumps(instance, indent=2), json.dumps(schema, indent=2)), full=True)
 
@@ -54,9 +54,12 @@ def check() -> str:
     return _render(result, full=schema is None or not is_partial())
 
 
-def _check(instance_text: str, schema_text: str, *, format_assertion: bool = False, documents_text: str = "") -> Check:
-    """:func:`run_check` with the app's parse limits (``JSON_MAX_DEPTH``, ``MAX_CONTENT_LENGTH``)."""
-    return run_check(
+def _check(
+    instance_text: str, schema_text: str, *, format_assertion: bool = False, documents_text: str = ""
+) -> SchemaPage:
+    """:func:`webapp.core.pages.schema.build` with the app's parse limits (``JSON_MAX_DEPTH``,
+    ``MAX_CONTENT_LENGTH``)."""
+    return build(
         instance_text,
         schema_text,
         format_assertion=format_assertion,
@@ -65,5 +68,5 @@ def _check(instance_text: str, schema_text: str, *, format_assertion: bool = Fal
     )
 
 
-def _render(check: Check, *, full: bool) -> str:
+def _render(check: SchemaPage, *, full: bool) -> str:
     return render_template("schema/page.html" if full else "schema/_result.html", check=check, examples=EXAMPLES)

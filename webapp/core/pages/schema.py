@@ -1,6 +1,6 @@
 """The JSON Schema page's model (step 2), pure: validate a tool call's parsed ``arguments`` against the tool's schema.
 
-:func:`run_check` takes the two pasted texts and answers a :class:`Check`, everything the result pane shows. What
+:func:`build` takes the two pasted texts and answers a :class:`SchemaPage`, everything the result pane shows. What
 was pasted is unwrapped first: a whole ``function_call`` item (its ``arguments`` string is parsed, as the gate reads
 it) or a Chat Completions tool call on the instance side; a tool definition, or a list of them picked by the call's
 name, on the schema side (read as every page reads it: :func:`webapp.core.gate.read_schema_field`). Errors are
@@ -60,15 +60,15 @@ __all__ = [
     "MAX_VALUE_CHARS",
     "PASSING",
     "REFUSALS",
-    "Check",
     "ErrorGroup",
     "ErrorRow",
     "ParseProblem",
     "Record",
+    "SchemaPage",
     "SchemaProblem",
     "Taken",
     "TextWarning",
-    "run_check",
+    "build",
     "short_json",
 ]
 
@@ -183,7 +183,7 @@ class ErrorGroup:
 
 
 @dataclass
-class Check:
+class SchemaPage:
     """Everything the result pane shows for one submission.
 
     :ivar instance_taken: the part of the instance text used; ``None``: all of it. ``schema_taken`` likewise.
@@ -316,7 +316,7 @@ class Record:
     """One record (line) of a JSON Lines instance, checked as a one-value instance would be.
 
     :ivar line: its 1-based line in the pasted text; ``position``: (line, column) where its value starts there.
-    :ivar check: the record's own :class:`Check` (``instance_text`` is its line); every position in it, in its
+    :ivar check: the record's own :class:`SchemaPage` (``instance_text`` is its line); every position in it, in its
         ``arguments`` string too, is in the whole pasted text. Its errors are cut to
         :data:`MAX_RECORD_ERRORS_SHOWN`.
     :ivar outcome: ``"not JSON"``; the gate's reason for an item (``"ok"``, ``"not_function_call"``,
@@ -327,7 +327,7 @@ class Record:
 
     line: int
     position: Position
-    check: Check
+    check: SchemaPage
     outcome: str
 
     @property
@@ -339,7 +339,7 @@ class Record:
 # -- the check ---------------------------------------------------------------------------------------------
 
 
-def run_check(
+def build(
     instance_text: str,
     schema_text: str,
     *,
@@ -347,11 +347,11 @@ def run_check(
     max_depth: int = DEFAULT_MAX_DEPTH,
     max_bytes: int | None = None,
     documents_text: str = "",
-) -> Check:
+) -> SchemaPage:
     """Parse both texts, unwrap them, validate, and collect what the result pane shows.
 
     :param instance_text: the pasted instance: bare arguments, a ``function_call`` item or a Chat Completions
-        tool call; or JSON Lines of them (a journal), each record checked on its own into ``Check.records``.
+        tool call; or JSON Lines of them (a journal), each record checked on its own into ``SchemaPage.records``.
     :param schema_text: a JSON Schema, a tool definition or a list of them (each call picks its tool by name).
     :param format_assertion: ``format`` is asserted (JSON Schema 2020-12 Validation §7.2.2), not only annotated.
     :param max_depth: nesting allowed in each text (and in an ``arguments`` string); ``max_bytes``: UTF-8 size
@@ -359,9 +359,9 @@ def run_check(
     :param documents_text: the referenced schemas: a JSON array of schemas, each known by its ``$id``, or an
         object ``{"<absolute URI>": schema}``; what the schema ``$ref``s by URI, resolved locally
         (:func:`webapp.core.schema.bundle`). Empty: none.
-    :return: the :class:`Check`. Never raises for bad input: every problem lands in it.
+    :return: the :class:`SchemaPage`. Never raises for bad input: every problem lands in it.
     """
-    check = Check(
+    check = SchemaPage(
         instance_text=instance_text,
         schema_text=schema_text,
         format_assertion=format_assertion,
@@ -399,7 +399,7 @@ class _Prepared:
     checkable: tuple[str, ...] = ()
     unchecked: list[str] = field(default_factory=list)
 
-    def apply(self, check: Check) -> None:
+    def apply(self, check: SchemaPage) -> None:
         """Show this schema side in ``check``."""
         check.schema_taken, check.schema_problem, check.compiled = self.taken, self.problem, self.compiled
         check.checkable_formats, check.unchecked_formats = self.checkable, self.unchecked
@@ -464,7 +464,7 @@ class _SchemaSide:
         return prepared
 
 
-def _validate(check: Check, prepared: _Prepared, locate_instance: Locator | None, shown_at_most: int) -> None:
+def _validate(check: SchemaPage, prepared: _Prepared, locate_instance: Locator | None, shown_at_most: int) -> None:
     """The gate's verdict on a pasted item and the instance's errors (the first ``shown_at_most`` grouped and
     placed) against the prepared, compiled schema."""
     assert prepared.compiled is not None and prepared.locate is not None
@@ -488,7 +488,7 @@ def _validate(check: Check, prepared: _Prepared, locate_instance: Locator | None
     check.groups = _group(shown, check.instance, prepared.schema, instance_at, schema_at)
 
 
-def _parse_instance(check: Check, text: str, limits: dict[str, Any]) -> tuple[Document | None, bool]:
+def _parse_instance(check: SchemaPage, text: str, limits: dict[str, Any]) -> tuple[Document | None, bool]:
     """Parse the instance as one JSON value, or, when it is not one but reads as JSON Lines (as the Format page
     decides: :func:`webapp.core.json.looks_like_lines`), say so: ``(None, True)``; its records are parsed
     one by one later, so a bad record is that record's error, not the whole text's."""
@@ -505,7 +505,7 @@ def _parse_instance(check: Check, text: str, limits: dict[str, Any]) -> tuple[Do
     return document, False
 
 
-def _check_records(check: Check, side: _SchemaSide, limits: dict[str, Any]) -> None:
+def _check_records(check: SchemaPage, side: _SchemaSide, limits: dict[str, Any]) -> None:
     """Check each record of a JSON Lines instance on its own (every record counted, the first
     :data:`MAX_RECORDS_SHOWN` kept with their details), then the records that are items as the journal they make
     (:func:`_pair_records`), and show the schema side as the records share it."""
@@ -532,7 +532,7 @@ def _check_records(check: Check, side: _SchemaSide, limits: dict[str, Any]) -> N
         check.outcomes[outcome] = check.outcomes.get(outcome, 0) + 1
 
 
-def _pair_records(check: Check, items: list[tuple[int, int, Any]], outcomes: list[str]) -> None:
+def _pair_records(check: SchemaPage, items: list[tuple[int, int, Any]], outcomes: list[str]) -> None:
     """The pairing rules over the records that are items, as the journal they make (every other page and the CLI
     read JSON Lines so): an error finding about a record's item (``duplicate_call_id``, ``orphan_output``…) makes
     a record that passes on its own ``refused``, and is said on its line. ``outcomes``: every record's, changed in
@@ -560,12 +560,12 @@ def _pair_records(check: Check, items: list[tuple[int, int, Any]], outcomes: lis
 
 
 def _check_record(
-    whole: Check, side: _SchemaSide, limits: dict[str, Any], line: int, offset: int, raw: str, *, detailed: bool
+    whole: SchemaPage, side: _SchemaSide, limits: dict[str, Any], line: int, offset: int, raw: str, *, detailed: bool
 ) -> Record:
     """One record (the text ``raw`` of line ``line``, starting at character ``offset`` of the whole text) checked
     as a one-value instance; positions moved into the whole text. Not ``detailed``: its outcome only (no places
     looked up)."""
-    check = Check(instance_text=raw, schema_text=whole.schema_text, format_assertion=whole.format_assertion)
+    check = SchemaPage(instance_text=raw, schema_text=whole.schema_text, format_assertion=whole.format_assertion)
 
     def shift(inner_line: int, column: int) -> Position:  # a record is one line: only the line number moves
         return inner_line + line - 1, column
@@ -596,7 +596,7 @@ def _check_record(
     return Record(line, position, check, _outcome(check, side.document is not None))
 
 
-def _judge_item(check: Check, schema: Any) -> None:
+def _judge_item(check: SchemaPage, schema: Any) -> None:
     """The gate's line for the pasted item against ``schema`` (``None``: none), as every page judges one item."""
     assert check.item is not None
     check.verdict, findings = check_one(
@@ -605,7 +605,7 @@ def _judge_item(check: Check, schema: Any) -> None:
     check.findings = [finding.describe(the_item) for finding in findings]
 
 
-def _outcome(check: Check, has_schema: bool) -> str:
+def _outcome(check: SchemaPage, has_schema: bool) -> str:
     """A record's :attr:`Record.outcome`: the gate's word when it judged an item (``refused`` when a finding stops
     an item the gate passes), else the schema's."""
     if any(problem.source == "instance" for problem in check.parse_problems):
@@ -621,7 +621,7 @@ def _outcome(check: Check, has_schema: bool) -> str:
     return "valid" if check.valid else "invalid"
 
 
-def _parse_input(check: Check, source: str, text: str, limits: dict[str, Any]) -> Document | None:
+def _parse_input(check: SchemaPage, source: str, text: str, limits: dict[str, Any]) -> Document | None:
     """Parse one pasted text; record its parse error or warnings. Empty text is "not yet pasted", not an error."""
     if not text.strip():
         return None
@@ -645,7 +645,7 @@ def _warnings(source: str, document: Document, move: Move | None) -> list[TextWa
 
 
 def _take_instance(
-    check: Check, document: Document, limits: dict[str, Any], move: Move | None = None
+    check: SchemaPage, document: Document, limits: dict[str, Any], move: Move | None = None
 ) -> Locator | None:
     """Decide what the instance is: a pasted call's ``arguments`` (parsed from its string) or the whole text.
 

@@ -1,6 +1,6 @@
 """The JSON Diff page's model (step 3), pure: the two pasted texts read, compared and laid out for the page.
 
-:func:`diff_page` answers a :class:`DiffPage`: each side kept as pasted with its parse error or warnings, the
+:func:`build` answers a :class:`DiffPage`: each side kept as pasted with its parse error or warnings, the
 :class:`webapp.core.diff.DiffResult` (changes, replay blockers, JSON Patch), the change rows as rendered (values as
 JSON text, capped; changed strings split into hunks; line:column of each change for small texts) and both documents
 side by side with the changed lines marked. :func:`patch_download` answers the JSON Patch as a file's text.
@@ -50,7 +50,7 @@ __all__ = [
     "Side",
     "SideLine",
     "SideVerdict",
-    "diff_page",
+    "build",
     "patch_download",
     "side_by_side",
     "string_hunks",
@@ -190,7 +190,7 @@ class DiffPage:
     respelled: int = 0
 
 
-def diff_page(
+def build(
     left_text: str,
     right_text: str | None,
     options: PageOptions | None = None,
@@ -276,7 +276,7 @@ def patch_download(
 ) -> str | None:
     """The RFC 6902 JSON Patch from ``left_text`` to ``right_text`` as a file's text (2-space JSON, a final
     newline; a lone surrogate written as its ``\\uXXXX`` escape, the same JSON string, since it cannot be sent as
-    UTF-8), or ``None`` when a side is not JSON or an option is unusable (:func:`diff_page` says which).
+    UTF-8), or ``None`` when a side is not JSON or an option is unusable (:func:`build` says which).
     """
     as_items = options is not None and options.as_items
     with paused_gc(len(left_text) + len(right_text) > BIG_TEXT):

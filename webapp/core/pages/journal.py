@@ -1,6 +1,6 @@
 """The journal step's model: a whole conversation from any provider, gated, paired, and its replayable subset.
 
-:func:`check_conversation` converts the text (:mod:`webapp.core.convert`), gates every item and the pairing rules
+:func:`build` converts the text (:mod:`webapp.core.convert`), gates every item and the pairing rules
 (:func:`webapp.core.gate.check_journal`), and builds what the ``/journal`` page shows: a summary, one row per item
 (paged, optionally only what blocks), the findings linked to their items, and the **replayable subset** —
 what may go to the next provider (:func:`replayable_subset`), with what was left out and why.
@@ -96,7 +96,7 @@ class Subset:
 
 
 @dataclass
-class JournalCheck:
+class JournalPage:
     """What the page shows. ``error`` is set (and the rest empty) when the input cannot be read."""
 
     error: ConvertError | None = None
@@ -171,7 +171,7 @@ def tools_text(text: str) -> tuple[list[dict] | None, str | None]:
     return tools, error.message if error is not None else None
 
 
-def check_conversation(
+def build(
     text: str | bytes,
     *,
     source: str = "auto",
@@ -181,7 +181,7 @@ def check_conversation(
     page_size: int = PAGE_SIZE,
     complete_statusless: bool = False,
     max_depth: int = DEFAULT_MAX_DEPTH,
-) -> JournalCheck:
+) -> JournalPage:
     """Convert, gate and summarise a conversation for the page.
 
     :param text: the journal as JSON or JSON Lines text, of any source.
@@ -190,9 +190,9 @@ def check_conversation(
     :param only_blocking: the table lists only rows that stop the replay.
     :param page: 1-based page of the table (clamped to the pages there are).
     :param complete_statusless: export status-less calls whose output follows them as ``completed``.
-    :return: a :class:`JournalCheck`; unreadable input sets ``error`` (line:column or pointer named), never raises.
+    :return: a :class:`JournalPage`; unreadable input sets ``error`` (line:column or pointer named), never raises.
     """
-    check = JournalCheck()
+    check = JournalPage()
     pasted, check.tools_problem = read_tools(tools)
     try:
         conversion = convert_text(text, source, max_depth=max_depth)
@@ -435,11 +435,11 @@ def _left_out(item: Any, verdict: Any, kept_calls: set[str]) -> tuple[str, str] 
 
 __all__ = [
     "PAGE_SIZE",
-    "JournalCheck",
+    "JournalPage",
     "Row",
     "LeftOut",
     "Subset",
-    "check_conversation",
+    "build",
     "gate",
     "replayable_subset",
     "statusless_calls",

@@ -1,8 +1,8 @@
 """The Format page's model (step 1), pure: what one submission shows, and the page's other answers.
 
-:func:`format_document` reads what was pasted or uploaded (JSON, or JSON Lines), formats it
+:func:`build` reads what was pasted or uploaded (JSON, or JSON Lines), formats it
 (:mod:`webapp.core.format`), reports its Open Responses items (:mod:`webapp.core.inspection`) and builds the tree
-(:mod:`webapp.core.tree`) into an :class:`Outcome`. :func:`expand` answers one tree node's children,
+(:mod:`webapp.core.tree`) into a :class:`FormatPage`. :func:`expand` answers one tree node's children,
 :func:`download_file` the whole formatted text as a file, :func:`too_large_message` a body over the size limit.
 """
 
@@ -30,11 +30,11 @@ from webapp.core.tree import TREE_NODE_LIMIT, TreeNode, build_tree, count_nodes,
 __all__ = [
     "OUTPUT_SHOWN",
     "DownloadFile",
-    "Outcome",
+    "FormatPage",
     "TreeAnswer",
+    "build",
     "download_file",
     "expand",
-    "format_document",
     "text_digest",
     "too_large_message",
 ]
@@ -45,7 +45,7 @@ OUTPUT_SHOWN = 1_000_000
 
 
 @dataclass
-class Outcome:
+class FormatPage:
     """Everything the Format page shows for one submission.
 
     :ivar text: the input as text (an upload decoded as UTF-8, BOM dropped): the form shows it again.
@@ -57,7 +57,7 @@ class Outcome:
     :ivar data: the whole formatted text as UTF-8, instead of ``output``, when asked for (a download).
     :ivar error: the parse error (line:column, caret excerpt); ``as_lines``: it is the error of a JSON Lines record.
     :ivar document: the parsed document (``None`` for a document over :data:`BIG_TEXT` characters once reported:
-        its values are freed while the garbage collector is paused, see :func:`format_document`); ``records``: the
+        its values are freed while the garbage collector is paused, see :func:`build`); ``records``: the
         records instead, for JSON Lines.
     :ivar warnings: the warnings of the document or of every record (line numbers in the whole text).
     :ivar inspection: the Open Responses view, or ``None`` when the document holds no items.
@@ -118,7 +118,7 @@ def text_digest(text: str) -> str:
     return hashlib.sha256(text.replace("\r\n", "\n").encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
-def format_document(
+def build(
     source: str | bytes,
     *,
     action: str = "pretty",
@@ -128,15 +128,15 @@ def format_document(
     tree_limit: int = TREE_NODE_LIMIT,
     preview: int | None = None,
     as_bytes: bool = False,
-) -> Outcome:
+) -> FormatPage:
     """Read ``source`` (JSON, or JSON Lines when the text holds one value per line), format it with ``action``
     (one of :data:`ACTIONS`) and ``indent`` (a key of :data:`INDENTS`), inspect its items and build the tree.
 
-    Bad input is never an exception: the :class:`Outcome` carries the error with its line:column.
+    Bad input is never an exception: the :class:`FormatPage` carries the error with its line:column.
 
     :param preview: characters of the formatted text the caller will show; a longer answer is not built whole
-        (``Outcome.output`` is then ``None``; ``Outcome.shown`` has the part). ``None``: the whole text.
-    :param as_bytes: the whole formatted text as UTF-8 in ``Outcome.data`` (not in ``output``), for a download:
+        (``FormatPage.output`` is then ``None``; ``FormatPage.shown`` has the part). ``None``: the whole text.
+    :param as_bytes: the whole formatted text as UTF-8 in ``FormatPage.data`` (not in ``output``), for a download:
         nothing else is reported (no warnings are looked for, no items inspected, no tree built; the document's
         ``value`` may be ``None``: a big text is checked, not decoded).
     :raises ValueError: for an unknown ``action`` or ``indent`` (a programming error, not user input).
@@ -145,7 +145,7 @@ def format_document(
         raise ValueError(f"unknown action {action!r}")
     big = len(source) > BIG_TEXT
     with paused_gc(big):  # millions of values are alive while the text is formatted
-        outcome = _format_document(source, action, indent, max_depth, max_bytes, tree_limit, preview, as_bytes)
+        outcome = _build(source, action, indent, max_depth, max_bytes, tree_limit, preview, as_bytes)
         if big and outcome.document is not None:
             # Nothing shown needs the values any more. Freed now, they cost no garbage collection: kept, the first
             # collection after the pause would walk all of them (a sixth of a 45 MB document's time).
@@ -154,7 +154,7 @@ def format_document(
         return outcome
 
 
-def _format_document(
+def _build(
     source: str | bytes,
     action: str,
     indent: str,
@@ -163,9 +163,9 @@ def _format_document(
     tree_limit: int,
     preview: int | None,
     as_bytes: bool,
-) -> Outcome:
+) -> FormatPage:
     spaces = INDENTS[indent]
-    outcome = Outcome("", action, indent)
+    outcome = FormatPage("", action, indent)
     try:
         # A download shows nothing but the formatted text: no warnings are looked for and no values built.
         document = parse(
@@ -209,7 +209,7 @@ def _format_document(
     return outcome
 
 
-def _read_lines(outcome: Outcome, max_depth: int, spaces: str, preview: int | None) -> None:
+def _read_lines(outcome: FormatPage, max_depth: int, spaces: str, preview: int | None) -> None:
     """Read the text as JSON Lines into ``outcome`` (the whole text did not parse as one value)."""
     try:
         records = parse_lines(outcome.text, max_depth=max_depth)
@@ -238,8 +238,8 @@ class DownloadFile:
     body: bytes | str
 
 
-def download_file(outcome: Outcome) -> DownloadFile:
-    """The file for a formatted :class:`Outcome` (``outcome.ok``; made with ``as_bytes=True`` or ``preview=None``).
+def download_file(outcome: FormatPage) -> DownloadFile:
+    """The file for a formatted :class:`FormatPage` (``outcome.ok``; made with ``as_bytes=True`` or ``preview=None``).
 
     :raises ValueError: when the outcome holds no formatted text (the input was not JSON).
     """
