@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from webapp.core.journal.tools import tools_text
 from webapp.core.pages import journal as journal_page
-from webapp.core.pages.journal import tools_text
 
 SAMPLES = Path(__file__).parent / "data" / "samples"
 CONVERSATIONS_DIR = Path(__file__).resolve().parent.parent / "webapp" / "examples" / "conversations"
@@ -131,7 +131,7 @@ def test_bad_input_names_the_place():
 
 def test_one_tool_definition_is_taken_as_the_tools():
     # From a fresh user's audit: the Schema page takes one flat tool, the Journal page asked for an array.
-    from webapp.core.pages.journal import read_tools
+    from webapp.core.journal.tools import read_tools
 
     flat = {"type": "function", "name": "get_weather", "parameters": {"type": "object"}}
     anthropic = {"name": "get_time", "input_schema": {"type": "object"}}

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from webapp.core.convert import ConvertError, convert_text
+from webapp.core.journal.replay import gate_conversion
 from webapp.core.json import DEFAULT_MAX_DEPTH
-from webapp.core.pages.journal import gate
 
 #: File names a directory contributes (JSON Lines and JSON journals).
 SUFFIXES = (".jsonl", ".ndjson", ".json")
@@ -67,7 +67,7 @@ def check_file(
     except (OSError, ConvertError) as error:
         answer["error"] = str(error)
         return answer
-    report = gate(conversion, tools if tools is not None else conversion.tools)
+    report = gate_conversion(conversion, tools if tools is not None else conversion.tools)
     counts: dict[str, int] = {}
     for verdict in report.items:
         counts[verdict.label] = counts.get(verdict.label, 0) + 1

@@ -1,15 +1,13 @@
 """The journal step's model: a whole conversation from any provider, gated, paired, and its replayable subset.
 
 :func:`build` converts the text (:mod:`webapp.core.convert`), gates every item and the pairing rules
-(:func:`webapp.core.gate.check_journal`), and builds what the ``/journal`` page shows: a summary, one row per item
-(paged, optionally only what blocks), the findings linked to their items, and the **replayable subset** —
-what may go to the next provider (:func:`replayable_subset`), with what was left out and why.
+(:func:`webapp.core.journal.replay.gate_conversion`), and builds what the ``/journal`` page shows: a summary, one row
+per item (paged, optionally only what blocks), the findings linked to their items, and the **replayable subset**
+(:func:`webapp.core.journal.replay.replayable_subset`), with what was left out and why.
 
-Clients that omit ``status`` on calls they replay (the Vercel AI SDK, LangChain after ``stream``) write journals
-whose calls the gate refuses (``status``: the replay-gate article's rule, kept). The page says so, and
-``complete_statusless=True`` is the user's explicit choice to export such a call as ``completed`` when its
-``function_call_output`` follows it in the journal (the client vouched that it ran it: the gate's one rule,
-:func:`webapp.core.gate.vouched_calls`, the one ``/v1/responses`` applies on input).
+Status-less calls whose output follows them are the ones their client vouched for
+(:func:`webapp.core.gate.vouched_calls`): the page says so, and ``complete_statusless=True`` exports them as
+``completed`` (:mod:`webapp.core.journal.replay`).
 """
 
 from __future__ import annotations
@@ -20,18 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from webapp.core.convert import (
-    Conversion,
-    ConvertError,
-    as_journal,
-    convert_text,
-    is_tool_definition,
-    placed,
-    tools_from,
-)
-from webapp.core.gate import Finding, JournalReport, check_journal, vouch, vouched_calls
-from webapp.core.items import is_namespaced
-from webapp.core.json import DEFAULT_MAX_DEPTH, Document, JSONTextError, Position, displayable, in_string, parse
+from webapp.core.convert import Conversion, ConvertError, convert_text, placed
+from webapp.core.gate import Finding, JournalReport, vouched_calls
+from webapp.core.journal.replay import Subset, gate_conversion, replayable_subset
+from webapp.core.journal.tools import read_tools
+from webapp.core.json import DEFAULT_MAX_DEPTH, Document, JSONTextError, Position, in_string, parse
 from webapp.core.json import pointer as jp
 
 #: Rows per page of the item table: a 100,000-item journal is shown a page at a time.
@@ -68,31 +59,6 @@ class Row:
     ok: bool
     blocks: bool
     message_at: Position | None = None  # an arguments_parse error's place in the pasted text (Open Responses)
-
-
-@dataclass(frozen=True)
-class LeftOut:
-    """An item the replayable subset leaves out. :ivar why: one sentence; :ivar code: a stable word for it."""
-
-    index: int
-    where: str
-    code: str
-    why: str
-
-
-@dataclass
-class Subset:
-    """The replayable subset: the items to export, in order, and what was left out."""
-
-    items: list[dict] = field(default_factory=list)
-    left_out: list[LeftOut] = field(default_factory=list)
-    completed: list[int] = field(default_factory=list)  # status-less calls exported as completed (by choice)
-
-    def jsonl(self) -> str:
-        """The items as Open Responses JSON Lines (one item per line; ``arguments`` strings as they were). A lone
-        surrogate (legal in a JSON string, not encodable as UTF-8) is written as its ``\\uXXXX`` escape: the same
-        string, in a text that can be sent."""
-        return "".join(displayable(json.dumps(item, ensure_ascii=False)) + "\n" for item in self.items)
 
 
 @dataclass
@@ -137,40 +103,6 @@ class JournalPage:
         return self.report is not None and self.report.replayable
 
 
-def read_tools(text: str) -> tuple[list[dict] | None, ConvertError | None]:
-    """Tool definitions pasted in any provider's shape (a list, one definition, or a request holding ``tools``).
-
-    :return: ``(tools, None)`` as flat Open Responses function tools, ``(None, None)`` for blank text, or
-        ``(None, error)``: a :class:`ConvertError` whose message names line:column (with ``line``, ``column``,
-        ``detail`` and the caret ``excerpt`` set) or the pointer of the problem.
-    """
-    if not text.strip():
-        return None, None
-    try:
-        value = parse(text).value
-    except JSONTextError as error:
-        return None, ConvertError(
-            f"tools, line {error.line}, column {error.column}: {error.message}",
-            line=error.line,
-            column=error.column,
-            detail=error.message,
-            excerpt=error.excerpt,
-        )
-    if is_tool_definition(value):
-        value = [value]  # one definition, as the Schema page takes it (a field for tools holds no call)
-    try:
-        return tools_from(value), None
-    except ConvertError as error:
-        return None, ConvertError(f"tools{error.pointer}: {error.message}", error.pointer)
-
-
-def tools_text(text: str) -> tuple[list[dict] | None, str | None]:
-    """:func:`read_tools` with the problem as one sentence: ``(tools, None)``, ``(None, None)`` or
-    ``(None, message)``."""
-    tools, error = read_tools(text)
-    return tools, error.message if error is not None else None
-
-
 def build(
     text: str | bytes,
     *,
@@ -203,12 +135,12 @@ def build(
     tool_list = pasted if pasted is not None else conversion.tools
     check.tools_origin = "pasted" if pasted is not None else "journal" if conversion.tools is not None else "none"
     check.tools = tool_list
-    check.report = gate(conversion, tool_list)
+    check.report = gate_conversion(conversion, tool_list)
     check.types = Counter(item.get("type") if isinstance(item, dict) else None for item in conversion.items)
     check.labels = Counter(verdict.label for verdict in check.report.items)
     check.findings = [(f, placed(f, conversion)) for f in check.report.findings[:FINDINGS_SHOWN]]
     check.finding_count = len(check.report.findings)
-    check.statusless = statusless_calls(conversion.items)
+    check.statusless = vouched_calls(conversion.items)
     verdicts = check.report.items
     shown = [v for v in verdicts if _blocks(v)] if only_blocking else verdicts
     check.matching = len(shown)
@@ -227,17 +159,6 @@ def _same(raw: str, item: Any) -> bool:
         return json.loads(raw) == item
     except ValueError:
         return False
-
-
-def gate(conversion: Conversion, tools: list[dict] | None) -> JournalReport:
-    """The gate over a conversion (with the duplicate member names its Open Responses text had)."""
-    return check_journal(as_journal(conversion), tools)
-
-
-def statusless_calls(items: list[Any]) -> list[int]:
-    """Indexes of ``function_call`` items with no (or a null) ``status`` whose ``function_call_output`` comes after
-    them: the calls their client vouched for (:func:`webapp.core.gate.vouched_calls`, the gate's one rule)."""
-    return vouched_calls(items)
 
 
 def _blocks(verdict: Any) -> bool:
@@ -363,86 +284,4 @@ def _rows(
     return rows
 
 
-def replayable_subset(
-    conversion: Conversion, report: JournalReport, tools: list[dict] | None = None, *, complete_statusless: bool = False
-) -> Subset:
-    """What of the conversation may go to the next provider, and what is left out, with why.
-
-    Kept: messages, the calls the gate passes (``ok``) and their outputs, reasoning without provider-sealed
-    content. Left out: namespaced items (provider extensions), calls the gate refuses and their outputs, outputs
-    that answer no kept call, items an error finding names (``duplicate_member``…), provider-sealed reasoning
-    (``encrypted_content``), ``item_reference`` and ``compaction`` items (they point into one provider's storage).
-
-    :param complete_statusless: first mark each status-less call whose output follows it ``completed``
-        (:func:`statusless_calls`; the explicit choice the page offers), then gate again: such a call is kept only
-        if the gate then passes it (its arguments and schema still decide).
-    """
-    subset = Subset()
-    items = conversion.items
-    if complete_statusless:
-        subset.completed = statusless_calls(items)
-        if subset.completed:
-            items = vouch(items, subset.completed)
-            report = gate(
-                Conversion(
-                    conversion.source,
-                    conversion.shape,
-                    items,
-                    conversion.origins,
-                    conversion.tools,
-                    conversion.tool_choice,
-                    duplicates=conversion.duplicates,
-                ),
-                tools,
-            )
-    kept_calls: set[str] = set()
-    for verdict in report.items:
-        item = items[verdict.index]
-        why = _left_out(item, verdict, kept_calls)
-        if why is not None:
-            subset.left_out.append(LeftOut(verdict.index, conversion.where(verdict.index), *why))
-            continue
-        if verdict.type == "function_call":
-            kept_calls.add(item["call_id"])
-        subset.items.append(item)
-    return subset
-
-
-def _left_out(item: Any, verdict: Any, kept_calls: set[str]) -> tuple[str, str] | None:
-    """``(code, why)`` when the item stays out of the replayable subset, else ``None``."""
-    kind = verdict.type
-    if verdict.refused_by:
-        return "refused", f"an error finding names it ({', '.join(verdict.refused_by)})"
-    if kind is None or is_namespaced(kind) or verdict.reason == "namespaced":
-        return "namespaced", f"{json.dumps(kind)} is a provider extension (namespaced): never replayable elsewhere"
-    if kind == "function_call":
-        if not verdict.ok:
-            return verdict.reason, f"the gate refuses this call ({verdict.reason}): {verdict.message}"
-        return None
-    if kind == "function_call_output":
-        if item.get("call_id") not in kept_calls:
-            return "unanswerable", (
-                "its call is not in the subset (refused, unfinished or missing): an output "
-                "without its call is refused by the next provider"
-            )
-        return None
-    if kind == "reasoning" and item.get("encrypted_content") is not None:
-        return "sealed", "reasoning with encrypted_content is sealed by the provider that wrote it"
-    if kind in ("item_reference", "compaction"):
-        return "provider_bound", f"a {kind} item points into one provider's storage"
-    return None
-
-
-__all__ = [
-    "PAGE_SIZE",
-    "JournalPage",
-    "Row",
-    "LeftOut",
-    "Subset",
-    "build",
-    "gate",
-    "replayable_subset",
-    "statusless_calls",
-    "read_tools",
-    "tools_text",
-]
+__all__ = ["PAGE_SIZE", "JournalPage", "Row", "build"]

@@ -25,7 +25,7 @@ from typing import Any
 from webapp.core.json import DEFAULT_MAX_DEPTH, JSONTextError, JSONWarning, kind_of, parse, parse_lines
 from webapp.core.json import pointer as jp
 
-__all__ = ["Journal", "JournalError", "Duplicate", "load_journal", "from_value", "SHAPES"]
+__all__ = ["Journal", "JournalError", "Duplicate", "load_journal", "from_value", "one_item", "SHAPES"]
 
 # shape -> where its items live, for messages ("output[2]", "line 3")
 SHAPES = ("array", "jsonl", "response", "request", "item")
