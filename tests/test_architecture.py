@@ -5,6 +5,8 @@
 - The JSON layer is imported from its package, ``webapp.core.json`` (its ``__init__.py`` says where each name
   lives): no module of the app outside it imports one of its modules' names, and no test or benchmark imports
   from a module of it a name the package exports.
+- Domain code never imports a page model: only the page views (``webapp/web/pages/``) and the models themselves
+  import ``webapp.core.pages``; the CLI, the ``/api`` and ``/v1`` routes and the rest of the core use the domain.
 - The page views read their fields through ``webapp.web.forms`` only (never ``request.form``, ``.args``,
   ``.files`` or ``.values``), so every page reads a text field's line breaks as typed.
 - README's Layout names every module there is and none that is gone (a renamed module fails here); every page in
@@ -171,3 +173,21 @@ def test_page_views_read_their_fields_through_forms(path):
         }
     )
     assert bad == [], f"{path.relative_to(PACKAGE)} reads {bad}: use webapp.web.forms (text, flag, choice, upload)"
+
+
+PAGES_PACKAGE = "webapp.core.pages"
+
+
+@pytest.mark.parametrize("path", ALL_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_only_the_page_views_import_a_page_model(path):
+    where = str(path.relative_to(PACKAGE))
+    if where.startswith(("core/pages/", "web/pages/")):
+        return
+    bad = sorted(
+        {
+            f"{m}.{n}" if n else m
+            for m, n in imports(path)
+            if m == PAGES_PACKAGE or m.startswith(PAGES_PACKAGE + ".") or (m == "webapp.core" and n == "pages")
+        }
+    )
+    assert bad == [], f"{where} imports the page models {bad}: domain code uses the domain"
