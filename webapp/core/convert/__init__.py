@@ -26,7 +26,7 @@ from webapp.core.convert.base import (
     display_path,
 )
 from webapp.core.items import tool_shape
-from webapp.core.json import DEFAULT_MAX_DEPTH, JSONTextError, kind_of, parse
+from webapp.core.json import DEFAULT_MAX_DEPTH, kind_of
 
 __all__ = [
     "SOURCES",
@@ -87,13 +87,19 @@ def convert(value: Any, source: str = "auto") -> Conversion:
     :return: the :class:`Conversion`; for ``open_responses`` the items are the document's own, unchanged.
     :raises ConvertError: when ``source`` is unknown, or the document is not of that source (naming the pointer).
     """
+    return _convert(value, source, None)
+
+
+def _convert(value: Any, source: str, journal: journals.Journal | None) -> Conversion:
+    """:func:`convert`; ``journal``: the Open Responses journal ``value`` was shaped from, when it was (its shape
+    is then not looked for again)."""
     ambiguous = False
     if source == "auto":
         source, ambiguous = detect(value)
     elif source not in SOURCES:
         raise ConvertError(f"unknown source {source!r}: one of auto, {', '.join(SOURCES)}")
     if source == "open_responses":
-        conversion = _open_responses(value)
+        conversion = _open_responses(value) if journal is None else _from_journal(journal)
     else:
         conversion = _CONVERTERS[source].convert(value)
     if ambiguous:
@@ -109,25 +115,40 @@ def convert(value: Any, source: str = "auto") -> Conversion:
     return conversion
 
 
-def convert_text(text: str | bytes, source: str = "auto", *, max_depth: int = DEFAULT_MAX_DEPTH) -> Conversion:
-    """Parse ``text`` (JSON, or JSON Lines of items or of messages) and :func:`convert` it.
+def convert_text(
+    text: str | bytes | journals.JournalText, source: str = "auto", *, max_depth: int = DEFAULT_MAX_DEPTH
+) -> Conversion:
+    """Read ``text`` (JSON, or JSON Lines of items or of messages) and :func:`convert` it.
 
+    The text is read once (:func:`webapp.core.journal.read_text`; or pass what that answered), shaped as an Open
+    Responses journal once (:func:`webapp.core.journal.from_text`) when it is one, and its source detected once.
     For JSON Lines, :attr:`Conversion.lines` gives each record's line, so places read ``line 4, tool_calls[0]``;
     for Open Responses text, member names given twice are kept in :attr:`Conversion.duplicates` for the gate.
 
+    :param max_depth: the nesting limit of the text (unused for a text already read).
     :raises ConvertError: for text that is not JSON / JSON Lines (line and column named) or of no known source.
     """
+    read = text if isinstance(text, journals.JournalText) else _read(text, max_depth)
     try:
-        journal = journals.load_journal(text, max_depth=max_depth)
+        journal = journals.from_text(read)
     except journals.JournalError as error:
-        if error.code != "shape":
+        if read.records is not None:  # JSON Lines with a record that is not an object
             raise ConvertError.from_journal(error) from None
-        try:  # JSON, but not an Open Responses journal: another provider's document
-            value = parse(text, max_depth=max_depth).value
-        except JSONTextError:  # JSON Lines with a record that is not an object
-            raise ConvertError.from_journal(error) from None
-        return convert(value, source)
-    conversion = convert(_journal_value(journal), source)
+        return convert(read.value, source)  # JSON, but not an Open Responses journal: another provider's document
+    return _convert_journal(journal, source)
+
+
+def _read(text: str | bytes, max_depth: int) -> journals.JournalText:
+    """:func:`webapp.core.journal.read_text`, its error as a :class:`ConvertError` (the same place and words)."""
+    try:
+        return journals.read_text(text, max_depth=max_depth)
+    except journals.JournalError as error:
+        raise ConvertError.from_journal(error) from None
+
+
+def _convert_journal(journal: journals.Journal, source: str) -> Conversion:
+    """An Open Responses journal read from a text, converted (from ``source``: another one may read it too)."""
+    conversion = _convert(_journal_value(journal), source, journal)
     if conversion.source == "open_responses":
         conversion.duplicates = list(journal.duplicates)
     if journal.shape == "jsonl":
@@ -184,8 +205,13 @@ def _open_responses(value: Any) -> Conversion:
         journal = journals.from_value(value)
     except journals.JournalError as error:
         raise ConvertError(error.message, error.pointer or "") from None
+    return _from_journal(journal)
+
+
+def _from_journal(journal: journals.Journal) -> Conversion:
+    """The items of an Open Responses journal as they are, each with the pointer of its place in the document."""
     base = {"response": "/output", "request": "/input", "item": None}.get(journal.shape, "")
-    shape = {"array": "items"}.get(journal.shape, journal.shape)
+    shape = {"array": "items", "jsonl": "items"}.get(journal.shape, journal.shape)
     origins = [("" if base is None else f"{base}/{i}") for i in range(len(journal.items))]
     return Conversion("open_responses", shape, list(journal.items), origins, journal.tools, journal.tool_choice)
 
@@ -261,33 +287,36 @@ def read_journal(
     value: Any, source: str = "auto", *, max_depth: int = DEFAULT_MAX_DEPTH
 ) -> tuple[journals.Journal, Conversion | None]:
     """A journal of any source, for the gate: Open Responses shapes are read as they are (:mod:`webapp.core.journal`,
-    keeping their own places: ``line 4``, ``output[2]``); another provider's conversation is converted first.
+    keeping their own places: ``line 4``, ``output[2]``); another provider's conversation is converted first. A
+    text is read once, and its shape and source found once (:func:`convert_text`).
 
-    :param value: JSON / JSON Lines text, or a parsed value.
+    :param value: JSON / JSON Lines text (or what :func:`webapp.core.journal.read_text` answered), or a parsed value.
     :return: ``(journal, conversion)``; ``conversion`` is ``None`` for Open Responses input, else it maps each
         item back to its place in the source (:meth:`Conversion.where`) and holds the notes.
     :raises ConvertError: unusable input (line:column or the pointer named), or a source that does not fit.
     """
-    if source in ("auto", "open_responses"):
-        try:
-            if isinstance(value, (str, bytes)):
-                journal = journals.load_journal(value, max_depth=max_depth)
-            else:
-                journal = journals.from_value(value)
-        except journals.JournalError as error:
-            if error.code != "shape" or source == "open_responses":
-                raise ConvertError.from_journal(error) from None
-        else:
-            if (
-                source == "open_responses"
-                or journal.shape not in ("array", "jsonl")
-                or _is_open_responses(journal.items)
-                or not journal.items
-            ):
-                return journal, None
-    conversion = (
-        convert_text(value, source, max_depth=max_depth) if isinstance(value, (str, bytes)) else convert(value, source)
-    )
+    text = None
+    if isinstance(value, journals.JournalText):
+        text = value
+    elif isinstance(value, (str, bytes)):
+        text = _read(value, max_depth)
+    try:
+        journal = journals.from_text(text) if text is not None else journals.from_value(value)
+    except journals.JournalError as error:
+        if source == "open_responses" or (text is not None and text.records is not None):
+            raise ConvertError.from_journal(error) from None
+        return _converted(convert(text.value if text is not None else value, source))
+    if source in ("auto", "open_responses") and (
+        source == "open_responses"
+        or journal.shape not in ("array", "jsonl")
+        or _is_open_responses(journal.items)
+        or not journal.items
+    ):
+        return journal, None
+    return _converted(_convert_journal(journal, source) if text is not None else convert(value, source))
+
+
+def _converted(conversion: Conversion) -> tuple[journals.Journal, Conversion]:
     return as_journal(conversion), conversion
 
 

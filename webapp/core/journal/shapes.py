@@ -1,4 +1,4 @@
-"""Load a stored conversation ("journal") of Open Responses items from any of the shapes providers keep.
+"""The shapes a stored conversation ("journal") of Open Responses items is kept in, read into a :class:`Journal`.
 
 Accepted, detected automatically (Open Responses spec, ``CreateResponseBody`` and ``ResponseResource``):
 
@@ -10,8 +10,9 @@ Accepted, detected automatically (Open Responses spec, ``CreateResponseBody`` an
   message;
 * a single item (an object with ``type``): a journal of one.
 
-Texts are read as plain JSON (RFC 8259), not I-JSON, so that a journal holding a lone surrogate or a duplicate
-member name is still answered about rather than refused. A member name given twice is kept as a
+A text is read once (:func:`webapp.core.journal.text.read_text`: plain JSON, not I-JSON, so that a journal holding a
+lone surrogate or a duplicate member name is still answered about rather than refused) and shaped by
+:func:`from_text`; a parsed value by :func:`from_value`. A member name given twice is kept as a
 :class:`Duplicate` (the gate reports it: a parser that keeps the first value may see another item, e.g. a
 namespaced or unfinished call, so an ambiguous item must never run).
 """
@@ -22,49 +23,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from webapp.core.json import DEFAULT_MAX_DEPTH, JSONTextError, JSONWarning, kind_of, parse, parse_lines
+from webapp.core.journal.text import JournalError, JournalText, read_text
+from webapp.core.json import DEFAULT_MAX_DEPTH, JSONWarning, kind_of
 from webapp.core.json import pointer as jp
 
-__all__ = ["Journal", "JournalError", "Duplicate", "load_journal", "from_value", "one_item", "SHAPES"]
+__all__ = ["Journal", "Duplicate", "load_journal", "from_text", "from_value", "one_item", "SHAPES"]
 
 # shape -> where its items live, for messages ("output[2]", "line 3")
 SHAPES = ("array", "jsonl", "response", "request", "item")
-
-
-class JournalError(ValueError):
-    """The journal cannot be read: not JSON / JSON Lines, or not a shape we know.
-
-    :ivar message: plain words naming the place (``line 3, column 7: …``, ``/tools: …``).
-    :ivar line: 1-based line in the text, when the problem is in the text.
-    :ivar column: 1-based column, when known.
-    :ivar pointer: RFC 6901 pointer into the document, when the problem is a value.
-    :ivar code: the :class:`webapp.core.json.JSONTextError` code for a syntax problem, else ``"shape"``.
-    :ivar detail: the message without its place (shown beside a link to line:column); ``message`` when not given.
-    :ivar excerpt: for a syntax problem, the offending line and a caret line under the column; else ``""``.
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        line: int | None = None,
-        column: int | None = None,
-        pointer: str | None = None,
-        code: str = "shape",
-        detail: str | None = None,
-        excerpt: str = "",
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.column = column
-        self.pointer = pointer
-        self.code = code
-        self.detail = message if detail is None else detail
-        self.excerpt = excerpt
-
-    def __str__(self) -> str:
-        return self.message
 
 
 @dataclass(frozen=True)
@@ -123,46 +89,24 @@ def load_journal(source: str | bytes | list | dict, *, max_depth: int = DEFAULT_
         unknown shape (naming the pointer).
     """
     if isinstance(source, (str, bytes, bytearray)):
-        return _from_text(source, max_depth)
+        return from_text(read_text(source, max_depth=max_depth))
     return from_value(source)
 
 
-def _from_text(text: str | bytes | bytearray, max_depth: int) -> Journal:
-    if isinstance(text, str) and text.startswith("\ufeff"):
-        text = text[1:]  # a byte order mark may be ignored (RFC 8259 §8.1); bytes are handled by parse
-    try:
-        document = parse(bytes(text) if isinstance(text, bytearray) else text, max_depth=max_depth)
-    except JSONTextError as err:
-        if err.code != "extra_data":
-            raise JournalError(
-                f"line {err.line}, column {err.column}: {err.message}",
-                line=err.line,
-                column=err.column,
-                code=err.code,
-                detail=err.message,
-                excerpt=err.excerpt,
-            ) from None
-        return _from_lines(text, max_depth)
-    return from_value(document.value, document.warnings)
+def from_text(text: JournalText) -> Journal:
+    """The journal a text read once holds (:func:`webapp.core.journal.text.read_text`): JSON Lines are one item per
+    record, the member names each record gives twice kept; one JSON value is shaped by :func:`from_value`, with
+    its text's duplicate member names.
 
-
-def _from_lines(text: str | bytes | bytearray, max_depth: int) -> Journal:
-    """JSON Lines: every non-blank line one item (https://jsonlines.org)."""
-    try:
-        records = parse_lines(bytes(text) if isinstance(text, bytearray) else text, max_depth=max_depth)
-    except JSONTextError as err:
-        raise JournalError(
-            f"JSON Lines, line {err.line}, column {err.column}: {err.message}",
-            line=err.line,
-            column=err.column,
-            code=err.code,
-            detail=err.message,
-            excerpt=err.excerpt,
-        ) from None
-    items = [record.document.value for record in records]
-    for record, item in zip(records, items, strict=True):
-        if not isinstance(item, dict):
-            detail = f"each line must be one item (a JSON object), not {kind_of(item)}"
+    :raises JournalError: a JSON Lines record that is not an object, or a value of no shape this module knows
+        (naming the line or the pointer); ``code`` is ``"shape"``.
+    """
+    if text.document is not None:
+        return from_value(text.value, text.document.warnings)
+    records = text.records or []
+    for record in records:
+        if not isinstance(record.document.value, dict):
+            detail = f"each line must be one item (a JSON object), not {kind_of(record.document.value)}"
             raise JournalError(f"JSON Lines, line {record.line}: {detail}", line=record.line, column=1, detail=detail)
     duplicates = [
         Duplicate(index, w.pointer, w.line, w.column, w.message)
@@ -170,7 +114,7 @@ def _from_lines(text: str | bytes | bytearray, max_depth: int) -> Journal:
         for w in record.document.warnings
         if w.code == "duplicate_key"
     ]
-    return Journal(items, None, None, "jsonl", [record.line for record in records], duplicates)
+    return Journal(text.value, None, None, "jsonl", text.lines, duplicates)
 
 
 def from_value(value: Any, warnings: Iterable[JSONWarning] = (), base: str = "") -> Journal:

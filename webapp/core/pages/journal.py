@@ -1,9 +1,11 @@
 """The journal step's model: a whole conversation from any provider, gated, paired, and its replayable subset.
 
-:func:`build` converts the text (:mod:`webapp.core.convert`), gates every item and the pairing rules
+:func:`build` reads the text once (:func:`webapp.core.journal.read_text`), takes its shape and source from the
+converters (:func:`webapp.core.convert.convert_text`), gates every item and the pairing rules
 (:func:`webapp.core.journal.replay.gate_conversion`), and builds what the ``/journal`` page shows: a summary, one row
 per item (paged, optionally only what blocks), the findings linked to their items, and the **replayable subset**
-(:func:`webapp.core.journal.replay.replayable_subset`), with what was left out and why.
+(:func:`webapp.core.journal.replay.replayable_subset`), with what was left out and why. The rows' items as written and
+the places in the pasted text come from that one reading, not from parsing the text again.
 
 Status-less calls whose output follows them are the ones their client vouched for
 (:func:`webapp.core.gate.vouched_calls`): the page says so, and ``complete_statusless=True`` exports them as
@@ -20,9 +22,10 @@ from typing import Any
 
 from webapp.core.convert import Conversion, ConvertError, convert_text, placed
 from webapp.core.gate import Finding, JournalReport, vouched_calls
+from webapp.core.journal import JournalError, JournalText, read_text
 from webapp.core.journal.replay import Subset, gate_conversion, replayable_subset
 from webapp.core.journal.tools import read_tools
-from webapp.core.json import DEFAULT_MAX_DEPTH, Document, JSONTextError, Position, in_string, parse
+from webapp.core.json import DEFAULT_MAX_DEPTH, Position, in_string
 from webapp.core.json import pointer as jp
 
 #: Rows per page of the item table: a 100,000-item journal is shown a page at a time.
@@ -127,7 +130,11 @@ def build(
     check = JournalPage()
     pasted, check.tools_problem = read_tools(tools)
     try:
-        conversion = convert_text(text, source, max_depth=max_depth)
+        read = read_text(text, max_depth=max_depth)  # the one parse of the text
+        conversion = convert_text(read, source)  # its shape and its source, found once
+    except JournalError as error:
+        check.error = ConvertError.from_journal(error)
+        return check
     except ConvertError as error:
         check.error = error
         return check
@@ -147,7 +154,7 @@ def build(
     check.pages = max(1, -(-len(shown) // page_size))
     check.page = min(max(page, 1), check.pages)
     start = (check.page - 1) * page_size
-    pasted = _Pasted(text, conversion, max_depth)
+    pasted = _Pasted(read, conversion, placeable=isinstance(text, str))  # an upload's places are not the field's
     check.rows = _rows(conversion, check.report, shown[start : start + page_size], pasted.place)  # this page only
     check.texts = pasted.as_written([row.index for row in check.rows])
     check.subset = replayable_subset(conversion, check.report, tool_list, complete_statusless=complete_statusless)
@@ -167,51 +174,29 @@ def _blocks(verdict: Any) -> bool:
 
 
 class _Pasted:
-    """The pasted text of an Open Responses journal (its items as written), read again only as far as the page's
-    rows need it: a JSON Lines record alone, else the whole document once. Other sources (converted items) have
-    no text to point into."""
+    """The pasted text of an Open Responses journal as it was read (:class:`webapp.core.journal.JournalText`): its
+    items as written, and places in it. Other sources (converted items) have no text to point into."""
 
-    def __init__(self, text: str | bytes, conversion: Conversion, max_depth: int) -> None:
+    def __init__(self, read: JournalText, conversion: Conversion, *, placeable: bool) -> None:
         self.conversion = conversion
-        self.max_depth = max_depth
-        self.placeable = isinstance(text, str)  # an upload's bytes: its places are not the field's
-        if isinstance(text, bytes):
-            try:
-                text = text.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                text = None
-        self.text = text.removeprefix("\ufeff") if text is not None and conversion.source == "open_responses" else None
-        self._rows: list[str] | None = None
-        self._document: Document | None = None
-
-    def _row(self, line: int) -> str:
-        self._rows = self._rows if self._rows is not None else self.text.split("\n")
-        return self._rows[line - 1]
-
-    def _whole(self) -> Document:
-        if self._document is None:
-            self._document = parse(self.text, max_depth=self.max_depth, warn=False)  # places, no warnings
-        return self._document
+        self.read = read if conversion.source == "open_responses" else None
+        self.placeable = placeable
 
     def as_written(self, indices: list[int]) -> dict[int, str]:
         """The source text of each item in ``indices`` that the text holds unchanged: its JSON Lines line, or the
         slice of the JSON document at its origin (up to :data:`AS_WRITTEN_LIMIT` characters)."""
-        conversion = self.conversion
-        if self.text is None or not indices:
+        conversion, read = self.conversion, self.read
+        if read is None or not indices:
             return {}
         found: dict[int, str] = {}
-        if conversion.lines:
+        if read.records is not None:
             for index in indices:
                 record = conversion.origins[index][1:]
-                if record.isdigit() and int(record) < len(conversion.lines):
-                    found[index] = self._row(conversion.lines[int(record)]).strip()
-        elif len(self.text) <= AS_WRITTEN_LIMIT:
-            try:
-                document = self._whole()
-            except JSONTextError:
-                return {}
+                if record.isdigit() and int(record) < len(read.records):
+                    found[index] = read.records[int(record)].document.text.strip()
+        elif len(read.document.text) <= AS_WRITTEN_LIMIT:
             for index in indices:
-                raw = document.raw(conversion.origins[index])
+                raw = read.document.raw(conversion.origins[index])
                 if raw is not None:
                     found[index] = raw
         # Only what the conversion left as it was: an item it changed is carried as converted.
@@ -221,11 +206,11 @@ class _Pasted:
         """Where item ``index``'s ``arguments_parse`` error (placed in the ``arguments`` string's own text) is in
         the pasted text, (line, column); ``None`` without such an error or a text to point into."""
         error = verdict.verdict.parse_error if verdict.verdict is not None else None
-        conversion = self.conversion
+        conversion, read = self.conversion, self.read
         if (
             error is None
             or not error.line
-            or self.text is None
+            or read is None
             or not self.placeable
             or not isinstance(item.get("arguments"), str)
             or index >= len(conversion.origins)
@@ -233,19 +218,18 @@ class _Pasted:
             return None
         origin = conversion.origins[index]
         try:
-            if conversion.lines:  # JSON Lines: the record's own line, its pointer without the record's index
-                line = conversion.lines[int(jp.split(origin)[0])]
-                document = parse(self._row(line), max_depth=self.max_depth)
+            if read.records is not None:  # JSON Lines: the record's own text, its pointer without the record's index
+                record = read.records[int(jp.split(origin)[0])]
                 return in_string(
-                    document,
+                    record.document,
                     jp.child(jp.join(jp.split(origin)[1:]), "arguments"),
                     item["arguments"],
                     error.line,
                     error.column,
-                    first_line=line,
+                    first_line=record.line,
                 )
-            return in_string(self._whole(), jp.child(origin, "arguments"), item["arguments"], error.line, error.column)
-        except (JSONTextError, ValueError, IndexError):  # the text is not as converted: no place
+            return in_string(read.document, jp.child(origin, "arguments"), item["arguments"], error.line, error.column)
+        except (ValueError, IndexError):  # the text is not as converted: no place
             return None
 
 
