@@ -29,8 +29,8 @@ from webapp.core.schema import (
     MAX_PATTERN_COST,
     CompiledSchema,
     PatternTimeout,
-    SchemaError,
     SchemaInvalid,
+    ValidationError,
     compile_pattern,
     compile_schema,
     dialects,
@@ -109,7 +109,7 @@ def test_case_errors(group, test):
         assert got == test["errors"]
         assert len(errors) == len(test["errors"])
     for error in errors:
-        assert isinstance(error, SchemaError)
+        assert isinstance(error, ValidationError)
         assert error.message and error.keyword
         assert error.pointer == "" or error.pointer.startswith("/")
 

@@ -23,7 +23,7 @@ from webapp.core.gate import (
 )
 from webapp.core.journal import Journal, JournalError, load_journal
 from webapp.core.json import Document, JSONTextError, JSONWarning, parse
-from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
+from webapp.core.schema import CompiledSchema, SchemaInvalid, ValidationError, compile_schema
 
 __all__ = [
     "REASONS",
@@ -49,5 +49,5 @@ __all__ = [
     "compile_schema",
     "CompiledSchema",
     "SchemaInvalid",
-    "SchemaError",
+    "ValidationError",
 ]

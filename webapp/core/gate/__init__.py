@@ -76,7 +76,7 @@ from webapp.core.gate.tools import (
     tool_schema,
 )
 from webapp.core.journal import Journal, JournalError, load_journal
-from webapp.core.schema import SchemaError, SchemaInvalid
+from webapp.core.schema import SchemaInvalid, ValidationError
 
 __all__ = [
     "REASONS",
@@ -128,5 +128,5 @@ __all__ = [
     "Journal",
     "JournalError",
     "SchemaInvalid",
-    "SchemaError",
+    "ValidationError",
 ]

@@ -14,7 +14,7 @@ from typing import Any
 
 from webapp.core.gate.labels import item_label, refusal_message
 from webapp.core.gate.steps import Verdict
-from webapp.core.schema import SchemaError
+from webapp.core.schema import ValidationError
 
 __all__ = [
     "CHAT_COMPLETIONS_ENVELOPE",
@@ -155,7 +155,7 @@ class ItemVerdict:
     id: str | None
     type: str | None
     reason: str
-    errors: tuple[SchemaError, ...] = ()
+    errors: tuple[ValidationError, ...] = ()
     message: str = ""
     name: str | None = None
     call_id: str | None = None

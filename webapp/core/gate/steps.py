@@ -37,7 +37,7 @@ from webapp.core.json import (
 )
 from webapp.core.json import kind_of as _kind
 from webapp.core.json import quote as _q
-from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
+from webapp.core.schema import CompiledSchema, SchemaInvalid, ValidationError, compile_schema
 
 __all__ = [
     "DEFAULT_MAX_DEPTH",
@@ -250,7 +250,7 @@ class Verdict:
 
     reason: str
     ok: bool
-    errors: tuple[SchemaError, ...] = ()
+    errors: tuple[ValidationError, ...] = ()
     arguments: Any = None
     parse_error: JSONTextError | None = None
     schema_problem: SchemaInvalid | None = None

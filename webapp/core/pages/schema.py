@@ -51,7 +51,7 @@ from webapp.core.json import (
     string_locator,
     try_loads_ijson,
 )
-from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, bundle, compile_schema, known_documents
+from webapp.core.schema import CompiledSchema, SchemaInvalid, ValidationError, bundle, compile_schema, known_documents
 
 __all__ = [
     "MAX_ERRORS_SHOWN",
@@ -162,7 +162,7 @@ class ErrorRow:
         values as JSON texts (cut to :data:`MAX_VALUE_CHARS`).
     """
 
-    error: SchemaError
+    error: ValidationError
     best: bool
     schema_position: Position | None
     expected_label: str | None
@@ -808,7 +808,7 @@ def _unchecked_formats(schema: Any, checkable: tuple[str, ...]) -> list[str]:
 _NAME_KEYWORDS = ("additionalProperties", "unevaluatedProperties")
 
 
-def _instance_places(locate: Locator, errors: list[SchemaError], schema: Any) -> dict[str, Position | None]:
+def _instance_places(locate: Locator, errors: list[ValidationError], schema: Any) -> dict[str, Position | None]:
     """Where each error's instance pointer is in the pasted text. With a locator placing values (an item's
     ``arguments`` string) an unexpected member is still placed at its name: the name is what is refused. A
     missing member (``required``) is placed at the object that lacks it."""
@@ -829,7 +829,7 @@ def _instance_places(locate: Locator, errors: list[SchemaError], schema: Any) ->
 
 
 def _group(
-    errors: list[SchemaError],
+    errors: list[ValidationError],
     instance: Any,
     schema: Any,
     instance_at: dict[str, Position | None],
@@ -849,7 +849,7 @@ def _group(
     return list(groups.values())
 
 
-def _expected(schema: Any, error: SchemaError) -> tuple[str | None, list[str]]:
+def _expected(schema: Any, error: ValidationError) -> tuple[str | None, list[str]]:
     """What the failing keyword allows, read from the schema (shown beside the value, never applied to it)."""
     try:
         value = pointer.resolve(schema, error.schema_path)

@@ -29,7 +29,7 @@ strings, through each engine). What this layer adds (each item is a trap of pyth
 
 The modules, one idea each (this package re-exports the public API, as python-jsonschema does):
 
-* :mod:`~webapp.core.schema.errors` — the exceptions, :class:`SchemaError`, plain messages, the safety net;
+* :mod:`~webapp.core.schema.errors` — the exceptions, :class:`ValidationError`, plain messages, the safety net;
 * :mod:`~webapp.core.schema.ecma` — the ECMA-262 translator and the compile cost of a pattern;
 * :mod:`~webapp.core.schema.patterns` — patterns compiled under the cost limit, searched under the time budget;
 * :mod:`~webapp.core.schema.formats` — the format checkers both engines share;
@@ -48,7 +48,7 @@ from webapp.core.schema.bundle import bundle, known_documents
 from webapp.core.schema.compiled import MAX_INSTANCE_DEPTH, CompiledSchema, compile_schema
 from webapp.core.schema.dialects import DEFAULT_DIALECT, DIALECTS
 from webapp.core.schema.ecma import ecma_pattern
-from webapp.core.schema.errors import InstanceTooDeep, PatternTimeout, SchemaError, SchemaInvalid
+from webapp.core.schema.errors import InstanceTooDeep, PatternTimeout, SchemaInvalid, ValidationError
 from webapp.core.schema.formats import FORMAT_CHECKERS
 from webapp.core.schema.output import OUTPUT_FORMATS
 from webapp.core.schema.patterns import MAX_PATTERN_COST, MAX_SCHEMA_PATTERN_COST, compile_pattern
@@ -64,7 +64,7 @@ __all__ = [
     "SchemaInvalid",
     "PatternTimeout",
     "InstanceTooDeep",
-    "SchemaError",
+    "ValidationError",
     "json_type",
     "CompiledSchema",
     "compile_schema",

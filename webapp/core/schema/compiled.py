@@ -13,7 +13,6 @@ from urllib.parse import quote
 
 import jsonschema_rs
 import regex
-from jsonschema import ValidationError
 from jsonschema import exceptions as js_exceptions
 
 from webapp.core.json import json_type
@@ -27,8 +26,8 @@ from webapp.core.schema.ecma import translate
 from webapp.core.schema.errors import (
     InstanceTooDeep,
     PatternTimeout,
-    SchemaError,
     SchemaInvalid,
+    ValidationError,
     keyword_of,
     plain_message,
     relevance,
@@ -253,7 +252,7 @@ class CompiledSchema:
             lambda deadline: next(self._iter_python(instance, deadline), None) is None,
         )
 
-    def _iter_python(self, instance: Any, deadline: float) -> Iterator[ValidationError]:
+    def _iter_python(self, instance: Any, deadline: float) -> Iterator[js_exceptions.ValidationError]:
         """python-jsonschema's errors, with this schema's patterns, places and ``deadline`` as the running
         validation (:data:`webapp.core.schema.patterns.current`)."""
         current = patterns.current
@@ -290,7 +289,7 @@ class CompiledSchema:
         except Exception as exc:  # noqa: BLE001 - the documented safety net, see errors.engine_failure
             raise schema_errors.engine_failure(exc, "on this value") from None
 
-    def errors(self, instance: Any) -> list[SchemaError]:
+    def errors(self, instance: Any) -> list[ValidationError]:
         """All errors, the most relevant first (python-jsonschema's ``best_match`` preferences; ties keep the
         schema's and the document's order). When the reference engine gives up on a catastrophic ``pattern``,
         the Rust engine (linear-time matching) explains the errors instead.
@@ -299,7 +298,7 @@ class CompiledSchema:
         :raises InstanceTooDeep, SchemaInvalid: as :meth:`is_valid`.
         """
 
-        def work(deadline: float) -> list[SchemaError]:
+        def work(deadline: float) -> list[ValidationError]:
             raw = list(self._iter_python(instance, deadline))
             return [self._convert(e) for e in sorted(raw, key=relevance, reverse=True)]
 
@@ -337,7 +336,7 @@ class CompiledSchema:
         annotations = [] if failures or self._rust is None else self._rust_annotations(instance)
         return output_unit(failures, annotations, form)
 
-    def _output_error(self, error: ValidationError) -> dict[str, Any]:
+    def _output_error(self, error: js_exceptions.ValidationError) -> dict[str, Any]:
         """One failing output unit (and those of the alternatives of an ``anyOf``/``oneOf``) of a reference-engine
         error."""
         converted = self._convert(error)
@@ -403,9 +402,9 @@ class CompiledSchema:
                 )
         return units
 
-    def _rust_errors(self, instance: Any) -> list[SchemaError]:
+    def _rust_errors(self, instance: Any) -> list[ValidationError]:
         """Errors as the Rust engine reports them, one per offending member like ours."""
-        found: list[SchemaError] = []
+        found: list[ValidationError] = []
         for error in self._rust.iter_errors(instance):
             where = jp.join(error.instance_path)
             schema_path = jp.join(error.schema_path)
@@ -422,7 +421,7 @@ class CompiledSchema:
             if keyword in ("additionalProperties", "unevaluatedProperties") and getattr(kind, "unexpected", None):
                 for key in kind.unexpected:
                     found.append(
-                        SchemaError(
+                        ValidationError(
                             jp.child(where, key),
                             keyword,
                             schema_path,
@@ -431,7 +430,7 @@ class CompiledSchema:
                     )
             elif keyword == "required" and isinstance(getattr(kind, "property", None), str):
                 found.append(
-                    SchemaError(
+                    ValidationError(
                         jp.child(where, kind.property),
                         keyword,
                         schema_path,
@@ -439,10 +438,10 @@ class CompiledSchema:
                     )
                 )
             else:
-                found.append(SchemaError(where, keyword, schema_path, error.message))
+                found.append(ValidationError(where, keyword, schema_path, error.message))
         return found
 
-    def _convert(self, error: ValidationError) -> SchemaError:
+    def _convert(self, error: js_exceptions.ValidationError) -> ValidationError:
         keyword = keyword_of(error)
         false_at = self._false_markers.get(id(error.schema)) if keyword == "not" else None
         if false_at is not None:
@@ -456,7 +455,7 @@ class CompiledSchema:
             else:
                 schema_path = jp.join(error.absolute_schema_path)
             message = plain_message(error, keyword)
-        return SchemaError(jp.join(error.absolute_path), keyword, schema_path, message)
+        return ValidationError(jp.join(error.absolute_path), keyword, schema_path, message)
 
 
 def instance_depth(instance: Any) -> int:

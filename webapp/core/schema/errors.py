@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from jsonschema import ValidationError
 from jsonschema import exceptions as js_exceptions
 
 from webapp.core.json import json_type, quote
@@ -52,8 +51,9 @@ class PatternTimeout(SchemaInvalid):
 
 
 @dataclass(frozen=True)
-class SchemaError:
-    """One validation error of an instance, as data.
+class ValidationError:
+    """One validation error of an instance, as data (what python-jsonschema calls a ``ValidationError``: the instance
+    fails the schema; an unusable schema is :class:`SchemaInvalid`).
 
     :ivar pointer: RFC 6901 pointer into the instance, at the offending member itself (``/extra``, ``/region``).
     :ivar keyword: the failing keyword (``"enum"``, ``"required"``, ``"additionalProperties"``, ``"false"``, …).
@@ -103,7 +103,7 @@ def engine_failure(exc: Exception, where: str) -> SchemaInvalid:
     return problem
 
 
-def relevance(error: ValidationError) -> tuple[Any, ...]:
+def relevance(error: js_exceptions.ValidationError) -> tuple[Any, ...]:
     """python-jsonschema's ``best_match`` preferences (deeper, not anyOf/oneOf, matching the type) without its
     tie-break on the path, so equally relevant errors keep the order of the schema and the document."""
     return (
@@ -114,14 +114,14 @@ def relevance(error: ValidationError) -> tuple[Any, ...]:
     )
 
 
-def keyword_of(error: ValidationError) -> str:
+def keyword_of(error: js_exceptions.ValidationError) -> str:
     """The keyword a python-jsonschema error is about; ``"false"`` for a ``false`` subschema."""
     if error.validator is None:  # a `false` subschema
         return "false"
     return str(error.validator)
 
 
-def plain_message(error: ValidationError, keyword: str) -> str:
+def plain_message(error: js_exceptions.ValidationError, keyword: str) -> str:
     """Plain words for one error, values shown as JSON (python-jsonschema's messages use Python ``repr``)."""
     value = error.validator_value
     instance = error.instance
