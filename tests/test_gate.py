@@ -18,7 +18,7 @@ from webapp.core.gate import (
     REASONS,
     STEPS,
     ItemRef,
-    SchemaInvalid,
+    SchemaError,
     Verdict,
     check_item,
     check_journal,
@@ -144,7 +144,7 @@ BAD_SCHEMA = {"type": "object", "properties": {"region": {"$ref": "https://examp
 
 
 def test_replay_gate_raises_for_an_unusable_schema():
-    with pytest.raises(SchemaInvalid) as caught:
+    with pytest.raises(SchemaError) as caught:
         replay_gate(GATE[0]["item"], BAD_SCHEMA)
     assert caught.value.pointer == "/properties/region/$ref"
 

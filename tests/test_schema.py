@@ -29,7 +29,7 @@ from webapp.core.schema import (
     MAX_PATTERN_COST,
     CompiledSchema,
     PatternTimeout,
-    SchemaInvalid,
+    SchemaError,
     ValidationError,
     compile_pattern,
     compile_schema,
@@ -61,7 +61,7 @@ def short_pattern_budget(monkeypatch):
 SAFETY_NET = schema_errors.engine_failure
 
 
-def _reraise(exc: Exception, where: str) -> schema_errors.SchemaInvalid:
+def _reraise(exc: Exception, where: str) -> schema_errors.SchemaError:
     raise exc
 
 
@@ -178,7 +178,7 @@ def test_patterns_answer_as_ecma_262(case):
     and what it accepts is not refused."""
     schema = {"pattern": case["pattern"]}
     if "ecma" in case:
-        with pytest.raises(SchemaInvalid) as caught:
+        with pytest.raises(SchemaError) as caught:
             compile_schema(schema)
         assert caught.value.pointer == "/pattern" and "ECMA-262" in caught.value.message
         return
@@ -299,7 +299,7 @@ def test_engines_agree_on_every_pattern_and_string():
     for pattern in dict.fromkeys(DIFFERENTIAL_PATTERNS):
         try:
             compiled = CompiledSchema({"pattern": pattern})
-        except SchemaInvalid:
+        except SchemaError:
             continue  # not ECMA-262 (generated patterns may be)
         if not compiled.fast_path:
             switched_off += 1
@@ -389,7 +389,7 @@ def test_patterns_ecma_262_refuses_are_refused_with_the_reason(pattern, words):
 
 @pytest.mark.parametrize("case", INVALID, ids=[c["description"] for c in INVALID])
 def test_unusable_schema(case):
-    with pytest.raises(SchemaInvalid) as caught:
+    with pytest.raises(SchemaError) as caught:
         compile_schema(case["schema"])
     problem = caught.value
     assert problem.pointer == case["pointer"]
@@ -401,9 +401,9 @@ def test_unusable_schema(case):
 
 def test_unusable_schema_is_cached_and_raised_again():
     schema = {"$ref": "#/nowhere"}
-    with pytest.raises(SchemaInvalid) as first:
+    with pytest.raises(SchemaError) as first:
         compile_schema(schema)
-    with pytest.raises(SchemaInvalid) as second:
+    with pytest.raises(SchemaError) as second:
         compile_schema(schema)
     assert first.value is second.value
 
@@ -421,7 +421,7 @@ def test_dialects():
 def test_unknown_dialect_emits_no_warning():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(SchemaInvalid):
+        with pytest.raises(SchemaError):
             compile_schema({"$schema": "https://example.com/other-dialect"})
 
 
@@ -451,7 +451,7 @@ def test_schema_nested_too_deep_is_a_schema_error():
     for _ in range(200):
         node["items"] = {}
         node = node["items"]
-    with pytest.raises(SchemaInvalid) as caught:
+    with pytest.raises(SchemaError) as caught:
         compile_schema(deep)
     assert "nested deeper than" in caught.value.message
 
@@ -475,7 +475,7 @@ def test_big_schema_compiles():
 
 
 def test_catastrophic_pattern_without_fast_path_raises_in_bounded_time(monkeypatch):
-    """With only the backtracking engine, a catastrophic pattern is a clear SchemaInvalid, not a hang."""
+    """With only the backtracking engine, a catastrophic pattern is a clear SchemaError, not a hang."""
     monkeypatch.setattr(patterns, "PATTERN_BUDGET_SECONDS", 0.2)
     compiled = compile_schema({"pattern": "^(a|a)*$", "title": "no fast path in this test"})
     monkeypatch.setattr(compiled, "_rust", None)
@@ -524,7 +524,7 @@ def test_nothing_is_ever_fetched(schema_server):
         {"$schema": f"{schema_server}/meta.json"},
     ]
     for schema in schemas:
-        with pytest.raises(SchemaInvalid):
+        with pytest.raises(SchemaError):
             compile_schema(schema)
     # the engines themselves, as configured by our layer, refuse too
     with pytest.raises(jsonschema_rs.ValidationError):
@@ -611,7 +611,7 @@ def nested(depth: int, leaf: object) -> object:
 
 def test_the_review_deep_schema_is_refused_for_its_pattern_not_crashing():
     """Its ``\\Z`` is no ECMA-262 escape: the schema is unusable, which the gate reports — nothing escapes."""
-    with pytest.raises(SchemaInvalid) as caught:
+    with pytest.raises(SchemaError) as caught:
         compile_schema(DEEP_REVIEW_SCHEMA)
     assert caught.value.pointer == "/pattern"
     arguments = "[" * 100 + "1" + "]" * 100
@@ -641,7 +641,7 @@ def test_reference_engine_alone_validates_values_100_levels_deep(pattern):
 
 def test_a_value_too_deep_even_for_the_helper_thread_is_a_clear_schema_problem(monkeypatch):
     """If even the helper thread's recursion limit is not enough (long $ref chains at every level), the answer
-    is a SchemaInvalid naming the depth — the gate reports it as arguments_schema with that message."""
+    is a SchemaError naming the depth — the gate reports it as arguments_schema with that message."""
     schema = {**DEEP_REVIEW_SCHEMA, "pattern": "\\b", "$comment": "helper thread refused in this test"}
 
     def exhausted(work, deadline):
@@ -649,7 +649,7 @@ def test_a_value_too_deep_even_for_the_helper_thread_is_a_clear_schema_problem(m
 
     monkeypatch.setattr(compiled_module, "deep_call", exhausted)
     compiled = compile_schema(schema)
-    with pytest.raises(SchemaInvalid) as caught:
+    with pytest.raises(SchemaError) as caught:
         compiled.is_valid(nested(100, []))
     assert "nested 101 levels deep" in caught.value.message and caught.value.unexpected is None
     verdict = check_item(call("[" * 100 + "]" * 100), schema)
@@ -676,7 +676,7 @@ def test_an_unexpected_engine_failure_while_compiling_is_a_schema_problem(monkey
 
     monkeypatch.setattr(CompiledSchema, "_check_metaschema", broken)
     schema = {"type": "object", "$comment": "the metaschema check is broken in this test"}
-    with pytest.raises(SchemaInvalid) as caught:
+    with pytest.raises(SchemaError) as caught:
         compile_schema(schema)
     problem = caught.value
     assert problem.message.startswith("this schema cannot be used: the validator failed with KeyError")
@@ -699,7 +699,7 @@ def test_an_unexpected_engine_failure_while_validating_is_a_schema_problem(monke
 
     monkeypatch.setattr(compiled, "_python", _BrokenEngine())
     for method in (compiled.is_valid, compiled.errors, lambda value: reference_is_valid(compiled, value)):
-        with pytest.raises(SchemaInvalid) as caught:
+        with pytest.raises(SchemaError) as caught:
             method({"a": "x"})
         assert caught.value.message.startswith(
             "this schema cannot be used on this value: the validator failed with TypeError (internal detail)"
@@ -707,8 +707,8 @@ def test_an_unexpected_engine_failure_while_validating_is_a_schema_problem(monke
         assert caught.value.unexpected == "TypeError"
     verdict = check_item(call('{"a": "x"}'), schema)
     assert verdict.reason == "arguments_schema" and "cannot be used on this value" in verdict.message
-    with pytest.raises(SchemaInvalid):
-        replay_gate(call('{"a": "x"}'), schema)  # documented: replay_gate raises SchemaInvalid
+    with pytest.raises(SchemaError):
+        replay_gate(call('{"a": "x"}'), schema)  # documented: replay_gate raises SchemaError
 
 
 def test_the_safety_net_is_off_in_strict_mode(monkeypatch):
@@ -869,7 +869,7 @@ def no_engine_compiles(monkeypatch):
 def test_a_pattern_too_costly_to_compile_is_refused_before_either_engine_sees_it(
     no_engine_compiles, schema, pointer, keyword
 ):
-    with pytest.raises(SchemaInvalid) as caught:
+    with pytest.raises(SchemaError) as caught:
         CompiledSchema(schema)
     problem = caught.value
     assert (problem.pointer, problem.keyword, problem.unexpected) == (pointer, keyword, None)
@@ -881,7 +881,7 @@ def test_the_patterns_of_one_schema_are_bounded_together(monkeypatch):
     monkeypatch.setattr(patterns, "MAX_SCHEMA_PATTERN_COST", 10)
     compiled = CompiledSchema({"properties": {"a": {"pattern": "^abcd$"}, "b": {"pattern": "^abcd$"}}})
     assert compiled.pattern_cost == 6  # a pattern used twice counts once
-    with pytest.raises(SchemaInvalid) as caught:
+    with pytest.raises(SchemaError) as caught:
         CompiledSchema({"properties": {"a": {"pattern": "^abcd$"}, "b": {"pattern": "^efgh$"}}})
     assert caught.value.pointer == "/properties/b/pattern" and "12 atoms" in caught.value.message
 
@@ -932,7 +932,7 @@ MEMORY_PROBE = """
 import json, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 from webapp import create_app
-from webapp.core.schema import SchemaInvalid, compile_schema
+from webapp.core.schema import SchemaError, compile_schema
 client = create_app({"TESTING": True, "RESPONSES_DATABASE": sys.argv[1]}).test_client()
 call = {"type": "function_call", "status": "completed", "name": "t", "call_id": "c", "arguments": '{"a": "a"}'}
 answers = []
@@ -944,7 +944,7 @@ for n in (3000, 2999, 2998):
     try:
         compile_schema({"patternProperties": {pattern: {}}})
         answers.append({"compiled": True})
-    except SchemaInvalid as problem:
+    except SchemaError as problem:
         answers.append({"schema_error": problem.as_dict(), "message": problem.message,
                         "unexpected": problem.unexpected})
 print(json.dumps(answers))

@@ -443,7 +443,7 @@ def test_lone_surrogates_are_shown_as_their_escape(client):
 
 
 def test_catastrophic_pattern_found_while_validating_goes_to_the_schema_pane(client, monkeypatch):
-    """CompiledSchema.errors may raise PatternTimeout (a SchemaInvalid) for one instance: the schema's fault."""
+    """CompiledSchema.errors may raise PatternTimeout (a SchemaError) for one instance: the schema's fault."""
     from webapp.core.schema import CompiledSchema, PatternTimeout
 
     def timeout(self, instance):

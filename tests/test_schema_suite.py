@@ -78,7 +78,7 @@ def _with_dialect(schema, dialect: str):
     return schema
 
 
-def _reraise(exc: Exception, where: str) -> schema_errors.SchemaInvalid:
+def _reraise(exc: Exception, where: str) -> schema_errors.SchemaError:
     raise exc
 
 

@@ -51,7 +51,7 @@ from webapp.core.gate import (
 from webapp.core.items import tool_shape
 from webapp.core.journal import Duplicate
 from webapp.core.json import JSONTextError, kind_of, parse
-from webapp.core.schema import OUTPUT_FORMATS, SchemaInvalid, bundle, compile_schema, known_documents
+from webapp.core.schema import OUTPUT_FORMATS, SchemaError, bundle, compile_schema, known_documents
 
 EXIT_REPLAYABLE, EXIT_NOT_REPLAYABLE, EXIT_UNUSABLE = 0, 1, 2
 
@@ -106,7 +106,7 @@ def _load_documents(folder: str) -> dict[str, Any]:
         value = _read_json(str(path))
         try:
             known = known_documents([value], where=str(path))
-        except SchemaInvalid as exc:
+        except SchemaError as exc:
             raise _Unusable(exc.message) from None
         uri, document = next(iter(known.items()))
         if uri in documents:
@@ -122,7 +122,7 @@ def _bundled_tools(tools: list[Any], documents: dict[str, Any], path: str) -> li
         if shape is not None and isinstance(shape.definition.get("parameters"), (dict, bool)):
             try:
                 definition = {**shape.definition, "parameters": bundle(shape.definition["parameters"], documents)}
-            except SchemaInvalid as exc:
+            except SchemaError as exc:
                 raise _Unusable(f"{path}: tool {index}: {exc}") from None
             tool = definition if shape.definition is tool else {**tool, "function": definition}
         bundled.append(tool)
@@ -153,7 +153,7 @@ def _load_schema(path: str, documents: dict[str, Any] | None = None) -> tuple[An
         if documents:
             schema = bundle(schema, documents)
         compile_schema(schema)
-    except SchemaInvalid as exc:
+    except SchemaError as exc:
         raise _Unusable(f"{path}: {exc}") from None
     return schema, None
 

@@ -23,7 +23,7 @@ from webapp.core.gate import (
 )
 from webapp.core.journal import Journal, JournalError, load_journal
 from webapp.core.json import Document, JSONTextError, JSONWarning, parse
-from webapp.core.schema import CompiledSchema, SchemaInvalid, ValidationError, compile_schema
+from webapp.core.schema import CompiledSchema, SchemaError, ValidationError, compile_schema
 
 __all__ = [
     "REASONS",
@@ -48,6 +48,6 @@ __all__ = [
     "JSONWarning",
     "compile_schema",
     "CompiledSchema",
-    "SchemaInvalid",
+    "SchemaError",
     "ValidationError",
 ]

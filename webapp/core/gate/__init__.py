@@ -76,7 +76,7 @@ from webapp.core.gate.tools import (
     tool_schema,
 )
 from webapp.core.journal import Journal, JournalError, load_journal
-from webapp.core.schema import SchemaInvalid, ValidationError
+from webapp.core.schema import SchemaError, ValidationError
 
 __all__ = [
     "REASONS",
@@ -127,6 +127,6 @@ __all__ = [
     "load_journal",
     "Journal",
     "JournalError",
-    "SchemaInvalid",
+    "SchemaError",
     "ValidationError",
 ]

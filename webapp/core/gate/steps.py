@@ -37,7 +37,7 @@ from webapp.core.json import (
 )
 from webapp.core.json import kind_of as _kind
 from webapp.core.json import quote as _q
-from webapp.core.schema import CompiledSchema, SchemaInvalid, ValidationError, compile_schema
+from webapp.core.schema import CompiledSchema, SchemaError, ValidationError, compile_schema
 
 __all__ = [
     "DEFAULT_MAX_DEPTH",
@@ -67,7 +67,7 @@ class Why:
     """
 
     compiled: CompiledSchema | None
-    problem: SchemaInvalid | None
+    problem: SchemaError | None
     tool: str  # " of \"name\"" for messages, or ""
     max_depth: int
 
@@ -80,7 +80,7 @@ class Step:
     :ivar test: ``test(value, compiled, max_depth)``: the value the next step examines when the rule lets the item
         pass, else the private refusal marker. The first step gets the item; each later one what the previous
         passed on (the item, then its ``arguments`` string, then the parsed arguments). ``compiled`` is the tool's
-        compiled schema or ``None``. Builds no message. May raise :class:`SchemaInvalid` (the schema step only:
+        compiled schema or ``None``. Builds no message. May raise :class:`SchemaError` (the schema step only:
         a catastrophic ``pattern`` that only the backtracking engine could run).
     :ivar explain: ``explain(value, why)`` -> ``(message, details)`` for :class:`Verdict`; called only with a
         value ``test`` refused.
@@ -156,7 +156,7 @@ def _why_arguments_parse(arguments: str, why: Why) -> tuple[str, dict[str, Any]]
 
 def _valid_arguments(parsed: Any, compiled: CompiledSchema | None, max_depth: int) -> Any:
     """The parsed arguments when ``compiled`` accepts them (a value parsed with the depth limit, so the fast
-    engine is safe). :raises SchemaInvalid: a catastrophic ``pattern`` the reference engine alone had to run."""
+    engine is safe). :raises SchemaError: a catastrophic ``pattern`` the reference engine alone had to run."""
     if compiled is None:
         return _REFUSED
     return parsed if compiled.is_valid(parsed) else _REFUSED
@@ -210,7 +210,7 @@ def replay_gate(item: dict, schema: dict | bool | None, *, max_depth: int = DEFA
         such tool — a function_call then never gets ``ok`` (``arguments_schema``).
     :param max_depth: nesting limit (JSON levels) for the parsed ``arguments``; deeper is ``arguments_parse``.
     :return: one of :data:`REASONS`.
-    :raises SchemaInvalid: when ``schema`` itself is unusable (not the item's fault): checked before the item;
+    :raises SchemaError: when ``schema`` itself is unusable (not the item's fault): checked before the item;
         also when a ``pattern`` backtracks catastrophically and only the backtracking engine can run it.
     """
     compiled = None if schema is None else compile_schema(schema)  # an identity hit after the first item
@@ -253,7 +253,7 @@ class Verdict:
     errors: tuple[ValidationError, ...] = ()
     arguments: Any = None
     parse_error: JSONTextError | None = None
-    schema_problem: SchemaInvalid | None = None
+    schema_problem: SchemaError | None = None
     message: str = ""
 
     def as_dict(self) -> dict[str, Any]:
@@ -304,11 +304,11 @@ def why_of(schema: dict | bool | None, format_assertion: bool, tool_name: str | 
     unusable schema is kept as its problem (never raised). ``tool_name`` is for messages only; ``max_depth`` as
     :func:`check_item`'s."""
     compiled: CompiledSchema | None = None
-    problem: SchemaInvalid | None = None
+    problem: SchemaError | None = None
     if schema is not None:
         try:
             compiled = compile_schema(schema, format_assertion=format_assertion)
-        except SchemaInvalid as exc:
+        except SchemaError as exc:
             problem = exc
     return Why(compiled, problem, f" of {_q(tool_name)}" if tool_name else "", max_depth)
 
@@ -325,7 +325,7 @@ def judge(item: Any, why: Why) -> Verdict:
                 value = passed
                 continue
             message, details = step.explain(value, why)
-        except SchemaInvalid as exc:  # a catastrophic pattern the reference engine alone had to run
+        except SchemaError as exc:  # a catastrophic pattern the reference engine alone had to run
             return Verdict(
                 step.reason,
                 False,

@@ -20,7 +20,7 @@ from webapp.core.items import tool_shape
 from webapp.core.json import kind_of as _kind
 from webapp.core.json import pointer
 from webapp.core.json import quote as _q
-from webapp.core.schema import SchemaInvalid, compile_schema
+from webapp.core.schema import SchemaError, compile_schema
 
 __all__ = [
     "FUNCTION_NAME",
@@ -88,7 +88,7 @@ class ToolEntry:
     name: str
     schema: Any
     where: str
-    problem: SchemaInvalid | None = None
+    problem: SchemaError | None = None
 
 
 def tool_table(tools: Iterable[Any] | None, findings: list[Finding]) -> dict[str, ToolEntry]:
@@ -136,7 +136,7 @@ def tool_table(tools: Iterable[Any] | None, findings: list[Finding]) -> dict[str
         entry = ToolEntry(name, NO_PARAMETERS_SCHEMA if schema is None else schema, where)
         try:
             compile_schema(entry.schema)
-        except SchemaInvalid as exc:
+        except SchemaError as exc:
             entry.problem = exc
             place = where + "".join(f".{token}" for token in pointer.split(shape.parameters_pointer))
             findings.append(Finding.of("tool_schema_invalid", None, f"{place}{exc.pointer}: {exc.message}"))

@@ -51,7 +51,7 @@ from webapp.core.json import (
     string_locator,
     try_loads_ijson,
 )
-from webapp.core.schema import CompiledSchema, SchemaInvalid, ValidationError, bundle, compile_schema, known_documents
+from webapp.core.schema import CompiledSchema, SchemaError, ValidationError, bundle, compile_schema, known_documents
 
 __all__ = [
     "MAX_ERRORS_SHOWN",
@@ -438,17 +438,17 @@ class _SchemaSide:
         if self.documents is not None:
             try:
                 if not isinstance(self.documents.value, (list, dict)):
-                    raise SchemaInvalid(
+                    raise SchemaError(
                         "the referenced schemas must be a JSON array of schemas (each with its $id) "
                         "or an object of URI -> schema"
                     )
                 schema = bundle(schema, known_documents(self.documents.value, where="referenced schemas"))
-            except SchemaInvalid as problem:
+            except SchemaError as problem:
                 prepared.problem = SchemaProblem(problem.message, problem.pointer, problem.keyword, None)
                 return prepared
         try:
             prepared.compiled = compile_schema(schema, format_assertion=self.format_assertion)
-        except SchemaInvalid as problem:
+        except SchemaError as problem:
             prepared.problem = SchemaProblem(
                 problem.message, problem.pointer, problem.keyword, prepared.locate(problem.pointer or "")
             )
@@ -475,7 +475,7 @@ def _validate(check: SchemaPage, prepared: _Prepared, locate_instance: Locator |
         return
     try:
         errors = [] if prepared.compiled.is_valid(check.instance) else prepared.compiled.errors(check.instance)
-    except SchemaInvalid as problem:  # a catastrophic `pattern` found only while validating (PatternTimeout)
+    except SchemaError as problem:  # a catastrophic `pattern` found only while validating (PatternTimeout)
         check.schema_problem = SchemaProblem(
             problem.message, problem.pointer, problem.keyword, prepared.locate(problem.pointer or "")
         )

@@ -39,7 +39,7 @@ from webapp.core.responses.models import (
     parse_data_url,
 )
 from webapp.core.responses.testmodel import Generation, generate, new_id, token_chunks
-from webapp.core.schema import SchemaInvalid, compile_schema
+from webapp.core.schema import SchemaError, compile_schema
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 MAX_TEXT = 10 * 1024 * 1024  # characters per text field, as /v1/responses allows
@@ -408,7 +408,7 @@ def _usable_schema(schema: dict[str, Any], path: str) -> None:
     """The schema must compile (``webapp.core.schema``); the error's param continues into it with a JSON Pointer."""
     try:
         compile_schema(schema)
-    except SchemaInvalid as err:
+    except SchemaError as err:
         raise ChatRequestError(
             f"not a usable JSON Schema: {err.message}", f"{path}{err.pointer}", "invalid_schema"
         ) from None

@@ -61,7 +61,7 @@ from webapp.core.responses.models import (
     response_resource,
     usage,
 )
-from webapp.core.schema import SchemaInvalid, compile_pattern, compile_schema
+from webapp.core.schema import SchemaError, compile_pattern, compile_schema
 from webapp.core.schema import patterns as schema_patterns
 
 MODEL_NAME = "openresponses-test"
@@ -620,7 +620,7 @@ def build_instance(schema: Any, *, attempts: int = 4) -> Any:
 
     :raises BuildTimeout: (an :class:`Unbuildable`) a ``pattern`` backtracks catastrophically on the candidates.
     :raises Unbuildable: no variant validates; the message names the first schema error.
-    :raises webapp.core.schema.SchemaInvalid: the schema itself is unusable (``PatternTimeout`` when validating the
+    :raises webapp.core.schema.SchemaError: the schema itself is unusable (``PatternTimeout`` when validating the
         value needs more than the schema layer's budget).
     """
     if schema is None:
@@ -911,7 +911,7 @@ def _arguments(tool: Tool) -> str:
         schema = {**schema, "type": "object"}
     try:
         value = build_instance(schema)
-    except SchemaInvalid as err:
+    except SchemaError as err:
         raise Unbuildable(f"the parameters schema is unusable: {err}") from None
     if not isinstance(value, dict):  # e.g. a tool stored before parameters were checked
         raise Unbuildable("the parameters do not describe a JSON object, and arguments must be one")
@@ -923,7 +923,7 @@ def _formatted_reply(turn: Turn, text: dict[str, Any] | None) -> str:
     if fmt.get("type") == "json_schema":
         try:
             return json.dumps(build_instance(fmt.get("schema")), ensure_ascii=False)
-        except SchemaInvalid as err:
+        except SchemaError as err:
             raise Unbuildable(f"text.format.schema is unusable: {err}") from None
     if fmt.get("type") == "json_object":
         return json.dumps({"reply": _reply_text(turn)}, ensure_ascii=False)

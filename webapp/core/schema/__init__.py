@@ -7,7 +7,7 @@ construct the Rust engine reads otherwise (``\\b``, lookaround, backreferences, 
 by the reference engine alone (``tests/test_schema.py`` runs every case, and a differential set of patterns and
 strings, through each engine). What this layer adds (each item is a trap of python-jsonschema 4.26):
 
-* the dialect comes from ``$schema`` (default 2020-12); an unknown ``$schema`` is a :class:`SchemaInvalid`, with a
+* the dialect comes from ``$schema`` (default 2020-12); an unknown ``$schema`` is a :class:`SchemaError`, with a
   "did you mean" hint for near misses such as ``…/draft-07/schema/#`` — never a silent guess or a DeprecationWarning;
 * the schema is checked against its metaschema before use (a bad schema is not a bad instance);
 * ``$ref`` to anything outside the pasted document is refused before anything is compiled — nothing is ever
@@ -21,7 +21,7 @@ strings, through each engine). What this layer adds (each item is a trap of pyth
 * every error points at the offending member itself (``/extra``, ``/missing``), not at its parent, and carries a
   plain message that shows values as JSON;
 * a value as deep as the parse layer allows (100 levels) is validated however many recursion steps the
-  reference engine needs per level; any exception the engines should not raise becomes a :class:`SchemaInvalid`
+  reference engine needs per level; any exception the engines should not raise becomes a :class:`SchemaError`
   ("this schema cannot be used …") instead of an error page;
 * what a ``pattern`` may cost to compile is bounded (:data:`MAX_PATTERN_COST` atoms written out, and
   :data:`MAX_SCHEMA_PATTERN_COST` for all the patterns of a schema): ``^(?:a{3000}){3000}$`` is refused before
@@ -48,7 +48,7 @@ from webapp.core.schema.bundle import bundle, known_documents
 from webapp.core.schema.compiled import MAX_INSTANCE_DEPTH, CompiledSchema, compile_schema
 from webapp.core.schema.dialects import DEFAULT_DIALECT, DIALECTS
 from webapp.core.schema.ecma import ecma_pattern
-from webapp.core.schema.errors import InstanceTooDeep, PatternTimeout, SchemaInvalid, ValidationError
+from webapp.core.schema.errors import InstanceTooDeep, PatternTimeout, SchemaError, ValidationError
 from webapp.core.schema.formats import FORMAT_CHECKERS
 from webapp.core.schema.output import OUTPUT_FORMATS
 from webapp.core.schema.patterns import MAX_PATTERN_COST, MAX_SCHEMA_PATTERN_COST, compile_pattern
@@ -61,7 +61,7 @@ __all__ = [
     "MAX_PATTERN_COST",
     "MAX_SCHEMA_PATTERN_COST",
     "FORMAT_CHECKERS",
-    "SchemaInvalid",
+    "SchemaError",
     "PatternTimeout",
     "InstanceTooDeep",
     "ValidationError",

@@ -17,7 +17,7 @@ from jsonschema_specifications import REGISTRY as METASCHEMAS
 from webapp.core.json import json_type
 from webapp.core.json import pointer as jp
 from webapp.core.schema.dialects import REGISTRY, Dialect
-from webapp.core.schema.errors import SchemaInvalid, show
+from webapp.core.schema.errors import SchemaError, show
 from webapp.core.schema.keywords import REF_KEYWORDS
 
 # Nesting limit for a schema document (JSON levels). python-jsonschema checks a schema against its metaschema
@@ -118,7 +118,7 @@ class Analysis:
     def _walk(self, node: Any, where: str, base: str, depth: int) -> None:
         dialect_keywords = self.dialect.python.VALIDATORS
         if depth > MAX_SCHEMA_DEPTH:
-            raise SchemaInvalid(f"the schema is nested deeper than {MAX_SCHEMA_DEPTH} levels", where)
+            raise SchemaError(f"the schema is nested deeper than {MAX_SCHEMA_DEPTH} levels", where)
         if where in self.nodes:
             return
         if node is False:
@@ -161,7 +161,7 @@ class Analysis:
             if isinstance(ref, str):
                 self.refs.append((where, keyword, ref, base))
         if "$ref" in node and not isinstance(node["$ref"], str):  # draft-04's metaschema does not say so
-            raise SchemaInvalid(
+            raise SchemaError(
                 f"$ref must be a string (a URI reference), not {json_type(node['$ref'])}",
                 jp.child(where, "$ref"),
                 "$ref",
@@ -190,7 +190,7 @@ class Analysis:
     def resolve(self, ref: str, base: str, where: str, keyword: str) -> str | None:
         """Pointer of the node ``ref`` names, ``None`` for a bundled metaschema.
 
-        :raises SchemaInvalid: remote (outside this document) or dangling reference, or one whose target is no
+        :raises SchemaError: remote (outside this document) or dangling reference, or one whose target is no
             schema (JSON Schema 2020-12 core §8.2.3.1: a reference's target is a schema — an object or a boolean).
         """
         place = jp.child(where, keyword)
@@ -199,7 +199,7 @@ class Analysis:
             if target in METASCHEMAS:
                 self._check_metaschema_target(ref, target, fragment, place, keyword)
                 return None  # a bundled official metaschema: available offline
-            raise SchemaInvalid(
+            raise SchemaError(
                 f"remote references are disabled: {keyword} {show(ref)} points outside this "
                 f"schema and is never fetched; paste the referenced schema under $defs and "
                 f'refer to it as "#/$defs/…"',
@@ -212,13 +212,13 @@ class Analysis:
             try:
                 value = jp.resolve(self.schema, pointer)
             except (KeyError, ValueError):
-                raise SchemaInvalid(
+                raise SchemaError(
                     f"{keyword} {show(ref)} points at {pointer or '(root)'}, which does not exist in this schema",
                     place,
                     keyword,
                 ) from None
             if not isinstance(value, (dict, bool)):
-                raise SchemaInvalid(
+                raise SchemaError(
                     f"{keyword} {show(ref)} points at {pointer or '(root)'}, which is "
                     f"{json_type(value)} {show(value, 40)}, not a schema (an object or a "
                     f"boolean)",
@@ -231,7 +231,7 @@ class Analysis:
             return pointer
         found = self.anchors.get((target, fragment))
         if found is None:
-            raise SchemaInvalid(
+            raise SchemaError(
                 f"{keyword} {show(ref)}: no $anchor named {show(fragment)} in this schema", place, keyword
             )
         return found
@@ -239,13 +239,13 @@ class Analysis:
     @staticmethod
     def _check_metaschema_target(ref: str, target: str, fragment: str, place: str, keyword: str) -> None:
         """A reference into a bundled metaschema must name a schema in it, as the reference engine will look it
-        up (its ``referencing`` registry). :raises SchemaInvalid: otherwise."""
+        up (its ``referencing`` registry). :raises SchemaError: otherwise."""
         try:
             found = REGISTRY.resolver().lookup(f"{target}#{fragment}" if fragment else target).contents
         except referencing.exceptions.Unresolvable:
             found = None
         if not isinstance(found, (dict, bool)):
-            raise SchemaInvalid(
+            raise SchemaError(
                 f"{keyword} {show(ref)} names nothing that is a schema in the official metaschema {show(target)}",
                 place,
                 keyword,
@@ -306,7 +306,7 @@ class Analysis:
                     if state.get(target) == 1:
                         loop = path[path.index(target) :] + [target]
                         shown = " → ".join("#" + p for p in loop)
-                        raise SchemaInvalid(
+                        raise SchemaError(
                             f"$ref cycle {shown} never reaches a concrete schema (every step "
                             f"applies to the same value, so validation would never end)",
                             jp.child(loop[-2], _ref_keyword_of(self.edges, loop)),
@@ -326,16 +326,14 @@ class Analysis:
 def _join_uri(base: str, reference: str, place: str, keyword: str) -> tuple[str, str]:
     """``reference`` resolved against ``base`` (RFC 3986 §5), split into (URI without fragment, fragment).
 
-    :raises SchemaInvalid: when ``reference`` is not a URI reference (e.g. ``http://[``)."""
+    :raises SchemaError: when ``reference`` is not a URI reference (e.g. ``http://[``)."""
     try:
         if reference.startswith("#"):  # same document: any base, also one urljoin does not know (urn:, tag:)
             target, fragment = urldefrag(base)[0], reference[1:]
         else:
             target, fragment = urldefrag(urljoin(base, reference))
     except ValueError as exc:
-        raise SchemaInvalid(
-            f"{keyword} {show(reference)} is not a valid URI reference ({exc})", place, keyword
-        ) from None
+        raise SchemaError(f"{keyword} {show(reference)} is not a valid URI reference ({exc})", place, keyword) from None
     return target, fragment
 
 

@@ -23,7 +23,7 @@ from webapp.core.json import json_type
 from webapp.core.json import pointer as jp
 from webapp.core.schema.analysis import subschema_shapes
 from webapp.core.schema.dialects import DIALECTS, Dialect, dialect_of
-from webapp.core.schema.errors import SchemaInvalid, show
+from webapp.core.schema.errors import SchemaError, show
 from webapp.core.schema.keywords import REF_KEYWORDS
 
 # The keywords of each standard vocabulary that a custom metaschema may leave out (2019-09 and 2020-12 core
@@ -97,7 +97,7 @@ def known_documents(documents: Mapping[str, Any] | Sequence[Any], where: str = "
     :param documents: either a mapping URI -> schema document (a document without ``$id`` is known by that URI,
         as if retrieved from it), or a list of schema objects, each known by its ``$id`` (``id`` in draft-04).
     :param where: how the caller names the documents in messages (``"schemas"``, a folder, …).
-    :raises SchemaInvalid: for a document that is no schema, has no usable URI, or a URI given twice; the
+    :raises SchemaError: for a document that is no schema, has no usable URI, or a URI given twice; the
         pointer is the document's place among ``documents`` (``/2``, ``/https:~1~1example.com~1a.json``).
     """
     known: dict[str, Any] = {}
@@ -105,23 +105,21 @@ def known_documents(documents: Mapping[str, Any] | Sequence[Any], where: str = "
     for key, document in entries:
         place = jp.child("", key)
         if not isinstance(document, (dict, bool)):
-            raise SchemaInvalid(
-                f"{where}: a schema must be a JSON object or a boolean, not {json_type(document)}", place
-            )
+            raise SchemaError(f"{where}: a schema must be a JSON object or a boolean, not {json_type(document)}", place)
         uri = key if isinstance(key, str) else _own_id(document)
         if not isinstance(uri, str) or not uri:
-            raise SchemaInvalid(
+            raise SchemaError(
                 f'{where}: this schema has no "$id", so nothing can refer to it; give it an absolute "$id"',
                 place,
                 "$id",
             )
         uri = urldefrag(uri)[0]
         if ":" not in uri:
-            raise SchemaInvalid(
+            raise SchemaError(
                 f"{where}: {show(uri)} is not an absolute URI (a scheme such as https: is needed)", place, "$id"
             )
         if uri in known:
-            raise SchemaInvalid(f"{where}: two schemas are known by {show(uri)}", place, "$id")
+            raise SchemaError(f"{where}: two schemas are known by {show(uri)}", place, "$id")
         known[uri] = document
     return known
 
@@ -144,7 +142,7 @@ def bundle(schema: Any, documents: Mapping[str, Any] | Sequence[Any]) -> Any:
     other than its ``$id`` is reachable by both.
 
     :param documents: as :func:`known_documents` takes them.
-    :raises SchemaInvalid: as :func:`known_documents`; for a ``$schema`` naming a supplied metaschema whose own
+    :raises SchemaError: as :func:`known_documents`; for a ``$schema`` naming a supplied metaschema whose own
         ``$schema`` is no dialect this validator knows, or that requires a vocabulary it does not know.
     """
     known = known_documents(documents)
@@ -183,7 +181,7 @@ def _under_custom_metaschema(schema: dict, metaschema: Any) -> tuple[dict, dict[
     ``$vocabulary`` (``None`` when it has none: every vocabulary of the dialect)."""
     base = metaschema.get("$schema") if isinstance(metaschema, dict) else None
     if not isinstance(base, str) or urldefrag(base)[0] not in DIALECTS:
-        raise SchemaInvalid(
+        raise SchemaError(
             f"$schema {show(schema['$schema'])} names a supplied metaschema whose own $schema "
             f"({show(base)}) is no dialect this validator knows",
             "/$schema",
@@ -196,7 +194,7 @@ def _under_custom_metaschema(schema: dict, metaschema: Any) -> tuple[dict, dict[
 def _left_out(vocabularies: dict[str, bool], dialect: Dialect) -> frozenset[str]:
     """The keywords of the standard vocabularies not in ``vocabularies`` (a ``$vocabulary`` object).
 
-    :raises SchemaInvalid: for a required vocabulary this validator does not know (core §8.1.2)."""
+    :raises SchemaError: for a required vocabulary this validator does not know (core §8.1.2)."""
     prefix = _VOCABULARY_PREFIX.get(dialect.name)
     if prefix is None:  # vocabularies came with 2019-09
         return frozenset()
@@ -206,7 +204,7 @@ def _left_out(vocabularies: dict[str, bool], dialect: Dialect) -> frozenset[str]
         if name in _VOCABULARY_KEYWORDS:
             used.add(name)
         elif required is True:
-            raise SchemaInvalid(
+            raise SchemaError(
                 f"the metaschema requires the vocabulary {show(uri)}, which this validator does not know",
                 "/$schema",
                 "$schema",

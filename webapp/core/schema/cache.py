@@ -67,7 +67,7 @@ class SizedCache(OrderedDict):
 
 #: Compiled ``regex`` objects by ECMA pattern (:func:`webapp.core.schema.patterns.compile_pattern`).
 PATTERNS = SizedCache(max_entries=4096, max_bytes=64 * MiB)
-#: Compiled schemas (or the :class:`~webapp.core.schema.errors.SchemaInvalid` they raise) by canonical JSON text
+#: Compiled schemas (or the :class:`~webapp.core.schema.errors.SchemaError` they raise) by canonical JSON text
 #: and format assertion.
 SCHEMAS = SizedCache(max_entries=512, max_bytes=256 * MiB)
 #: The same, by the identity of the schema object a caller passed (a hit costs one dictionary lookup).

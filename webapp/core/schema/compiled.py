@@ -26,7 +26,7 @@ from webapp.core.schema.ecma import translate
 from webapp.core.schema.errors import (
     InstanceTooDeep,
     PatternTimeout,
-    SchemaInvalid,
+    SchemaError,
     ValidationError,
     keyword_of,
     plain_message,
@@ -60,7 +60,7 @@ class CompiledSchema:
     :ivar catastrophic_patterns: the patterns that ran out of time on this schema (see :class:`PatternTimeout`).
     :ivar pattern_cost: what the schema's distinct patterns cost to compile together (atoms, see
         :data:`webapp.core.schema.patterns.MAX_SCHEMA_PATTERN_COST`).
-    :raises SchemaInvalid: when the schema is unusable (see :func:`compile_schema`).
+    :raises SchemaError: when the schema is unusable (see :func:`compile_schema`).
     """
 
     def __init__(self, schema: Any, *, format_assertion: bool = False) -> None:
@@ -151,7 +151,7 @@ class CompiledSchema:
         Returns the first (pointer, pattern, constructs) on which the Rust engine differs from ECMA-262, or
         ``None``.
 
-        :raises SchemaInvalid: naming the pattern, at its pointer, and what is wrong with it."""
+        :raises SchemaError: naming the pattern, at its pointer, and what is wrong with it."""
         differs = None
         for pointer, pattern in self._analysis.patterns[start:]:
             keyword = "pattern" if pointer.endswith("/pattern") else "patternProperties"
@@ -159,7 +159,7 @@ class CompiledSchema:
             try:
                 translated = translate(pattern)
             except regex.error as exc:
-                raise SchemaInvalid(f"{show(pattern)} is not a valid ECMA-262 regex: {exc}", pointer, keyword) from None
+                raise SchemaError(f"{show(pattern)} is not a valid ECMA-262 regex: {exc}", pointer, keyword) from None
             patterns.check_cost(pattern, translated, pointer, keyword)
             if pattern not in self._pattern_costs:
                 self._pattern_costs[pattern] = translated.cost
@@ -167,7 +167,7 @@ class CompiledSchema:
             try:
                 patterns.compile_pattern(pattern)
             except regex.error as exc:  # e.g. a Unicode property the `regex` module does not know
-                raise SchemaInvalid(
+                raise SchemaError(
                     f"the regex {show(pattern)} cannot be run by this validator: {getattr(exc, 'msg', exc)}",
                     pointer,
                     keyword,
@@ -200,14 +200,14 @@ class CompiledSchema:
     def _check_metaschema(self, value: Any, where: str = "", referenced_from: str | None = None) -> None:
         """``value`` (the schema, or a ``$ref`` target at ``where``) against the dialect's metaschema.
 
-        :raises SchemaInvalid: at the offending place, with the metaschema's best-matching complaint."""
+        :raises SchemaError: at the offending place, with the metaschema's best-matching complaint."""
         validator = self._dialect.python(
             self._dialect.python.META_SCHEMA, registry=REGISTRY, format_checker=METASCHEMA_FORMATS
         )
         try:
             errors = list(validator.iter_errors(value))
         except RecursionError:
-            raise SchemaInvalid("the schema is nested too deeply to check", where) from None
+            raise SchemaError("the schema is nested too deeply to check", where) from None
         if errors:
             best = js_exceptions.best_match(errors)
             place = where + jp.join(best.absolute_path)
@@ -218,13 +218,13 @@ class CompiledSchema:
                 if referenced_from is not None
                 else f"not a valid {self.dialect_name} schema"
             )
-            raise SchemaInvalid(f"{what}: {plain_message(best, keyword_of(best))}", place, keyword)
+            raise SchemaError(f"{what}: {plain_message(best, keyword_of(best))}", place, keyword)
 
     # -- validation ------------------------------------------------------------------------------------------
     # The reference engine recurses (a few frames per schema step per level of the value): a value the parse
     # layer allows (100 levels) can need more than Python's default 1000 frames. Such values are validated in
     # a helper thread with a big stack and a higher recursion limit (see deep_call). Any other failure of the
-    # engines is the schema's: SchemaInvalid "this schema cannot be used …" (see errors.engine_failure).
+    # engines is the schema's: SchemaError "this schema cannot be used …" (see errors.engine_failure).
 
     def is_valid(self, instance: Any) -> bool:
         """Whether ``instance`` (plain JSON values) is valid: the one way to ask. The Rust engine answers where it
@@ -235,7 +235,7 @@ class CompiledSchema:
         :raises InstanceTooDeep: for a value nested deeper than :data:`MAX_INSTANCE_DEPTH` (never for a value of
             100 levels or fewer, which is what the parse layer lets through) when an engine would recurse that
             deep: the schema refers to itself in a cycle, or python-jsonschema answers.
-        :raises SchemaInvalid: when the engines fail on this schema and value in a way they should not ("this
+        :raises SchemaError: when the engines fail on this schema and value in a way they should not ("this
             schema cannot be used …": a bug or limit of python-jsonschema, referencing or jsonschema_rs).
         """
         rust = self._rust
@@ -268,7 +268,7 @@ class CompiledSchema:
         """``work(deadline)`` — reference-engine work on ``instance`` — with enough stack for the value's
         ``depth``, and one pattern budget whichever thread runs it.
 
-        :raises SchemaInvalid: when even the helper thread's recursion limit is not enough, or the engines fail.
+        :raises SchemaError: when even the helper thread's recursion limit is not enough, or the engines fail.
         """
         deadline = patterns.new_deadline()
         try:
@@ -278,10 +278,10 @@ class CompiledSchema:
                 except RecursionError:
                     pass
             return deep_call(work, deadline)
-        except (SchemaInvalid, InstanceTooDeep):
+        except (SchemaError, InstanceTooDeep):
             raise
         except RecursionError:
-            raise SchemaInvalid(
+            raise SchemaError(
                 f"this schema cannot be evaluated on a value nested {depth} levels deep: the "
                 f"reference engine needs more than {_DEEP_RECURSION_LIMIT} nested steps; simplify "
                 f"the $ref chains the value goes through"
@@ -295,7 +295,7 @@ class CompiledSchema:
         the Rust engine (linear-time matching) explains the errors instead.
 
         :raises PatternTimeout: when no engine can evaluate a ``pattern`` on this instance.
-        :raises InstanceTooDeep, SchemaInvalid: as :meth:`is_valid`.
+        :raises InstanceTooDeep, SchemaError: as :meth:`is_valid`.
         """
 
         def work(deadline: float) -> list[ValidationError]:
@@ -311,7 +311,7 @@ class CompiledSchema:
             # time, so its answer stands and its errors explain it.
             try:
                 return self._rust_errors(instance)
-            except SchemaInvalid:
+            except SchemaError:
                 raise
             except Exception as exc:  # noqa: BLE001 - the documented safety net, see errors.engine_failure
                 raise schema_errors.engine_failure(exc, "on this value") from None
@@ -321,7 +321,7 @@ class CompiledSchema:
         ``basic`` or ``detailed``: :mod:`webapp.core.schema.output`).
 
         :raises ValueError: for an unknown ``form``.
-        :raises PatternTimeout, InstanceTooDeep, SchemaInvalid: as :meth:`errors`.
+        :raises PatternTimeout, InstanceTooDeep, SchemaError: as :meth:`errors`.
         """
         if form not in OUTPUT_FORMATS:
             raise ValueError(f"unknown output format {form!r}; use one of {', '.join(OUTPUT_FORMATS)}")
@@ -534,7 +534,7 @@ _SCHEMA_BYTES_FIXED = 48 * 1024
 _SCHEMA_BYTES_PER_CHAR = 80
 
 
-def _estimated_bytes(canonical: str, result: CompiledSchema | SchemaInvalid) -> int:
+def _estimated_bytes(canonical: str, result: CompiledSchema | SchemaError) -> int:
     """What caching ``result`` (compiled from ``canonical``) costs: the key, and the compiled schema with the Rust
     engine's own copies of its patterns."""
     size = 2 * len(canonical)
@@ -550,13 +550,13 @@ def _estimated_bytes(canonical: str, result: CompiledSchema | SchemaInvalid) -> 
 
 
 def _canonical(schema: Any) -> str:
-    """Canonical JSON text of a schema (the cache key). :raises SchemaInvalid: when it is not JSON."""
+    """Canonical JSON text of a schema (the cache key). :raises SchemaError: when it is not JSON."""
     try:
         return json.dumps(schema, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     except RecursionError:
-        raise SchemaInvalid(f"the schema is nested deeper than {MAX_SCHEMA_DEPTH} levels") from None
+        raise SchemaError(f"the schema is nested deeper than {MAX_SCHEMA_DEPTH} levels") from None
     except (TypeError, ValueError) as exc:
-        raise SchemaInvalid(f"the schema is not JSON: {exc}") from None
+        raise SchemaError(f"the schema is not JSON: {exc}") from None
 
 
 def compile_schema(schema: dict | bool, *, format_assertion: bool = False) -> CompiledSchema:
@@ -570,7 +570,7 @@ def compile_schema(schema: dict | bool, *, format_assertion: bool = False) -> Co
     :param format_assertion: assert ``format`` (the formats in
         :data:`webapp.core.schema.formats.DIALECT_FORMATS` of the schema's dialect); off by default, as 2020-12
         makes ``format`` an annotation (validation §7.2).
-    :raises SchemaInvalid: when the schema is unusable (the exception is cached too), including a ``pattern``
+    :raises SchemaError: when the schema is unusable (the exception is cached too), including a ``pattern``
         too costly to compile (:data:`webapp.core.schema.patterns.MAX_PATTERN_COST`).
     """
     identity = (id(schema), format_assertion)
@@ -580,18 +580,18 @@ def compile_schema(schema: dict | bool, *, format_assertion: bool = False) -> Co
     else:
         result, size = _compile_uncached_identity(schema, format_assertion)
         IDENTITIES.put(identity, (schema, result), size)
-    if isinstance(result, SchemaInvalid):
+    if isinstance(result, SchemaError):
         raise result
     return result
 
 
-def _compile_uncached_identity(schema: Any, format_assertion: bool) -> tuple[CompiledSchema | SchemaInvalid, int]:
+def _compile_uncached_identity(schema: Any, format_assertion: bool) -> tuple[CompiledSchema | SchemaError, int]:
     """The compiled schema (or its problem) by canonical JSON, and its estimated size (bytes)."""
     if not isinstance(schema, (dict, bool)):
-        return SchemaInvalid(f"a schema must be a JSON object or a boolean, not {json_type(schema)}"), 1024
+        return SchemaError(f"a schema must be a JSON object or a boolean, not {json_type(schema)}"), 1024
     try:
         key = (_canonical(schema), format_assertion)
-    except SchemaInvalid as exc:
+    except SchemaError as exc:
         return exc, 1024
     found = SCHEMAS.get(key)
     if found is not None:
@@ -599,13 +599,13 @@ def _compile_uncached_identity(schema: Any, format_assertion: bool) -> tuple[Com
         return found
     try:
         # a private copy: the caller may go on mutating its dict
-        result: CompiledSchema | SchemaInvalid = CompiledSchema(
+        result: CompiledSchema | SchemaError = CompiledSchema(
             json.loads(json.dumps(schema)), format_assertion=format_assertion
         )
-    except SchemaInvalid as exc:
+    except SchemaError as exc:
         result = exc
     except RecursionError:
-        result = SchemaInvalid(f"the schema is nested deeper than {MAX_SCHEMA_DEPTH} levels")
+        result = SchemaError(f"the schema is nested deeper than {MAX_SCHEMA_DEPTH} levels")
     except Exception as exc:  # noqa: BLE001 - the documented safety net, see errors.engine_failure
         result = schema_errors.engine_failure(exc, "")
     size = _estimated_bytes(key[0], result)

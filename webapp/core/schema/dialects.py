@@ -13,7 +13,7 @@ from jsonschema import validators
 from jsonschema_specifications import REGISTRY as METASCHEMAS
 
 from webapp.core.json import json_type
-from webapp.core.schema.errors import SchemaInvalid, show
+from webapp.core.schema.errors import SchemaError, show
 from webapp.core.schema.keywords import extend
 
 DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -82,20 +82,20 @@ DIALECTS: dict[str, Dialect] = {
 def dialect_of(schema: Any) -> Dialect:
     """The dialect ``$schema`` names (JSON Schema 2020-12 core §8.1.1), default 2020-12.
 
-    :raises SchemaInvalid: for a ``$schema`` that is not a string or names no dialect we know; a near miss
+    :raises SchemaError: for a ``$schema`` that is not a string or names no dialect we know; a near miss
         (trailing slash, ``https`` for ``http``, letter case) gets a "did you mean" hint.
     """
     if not isinstance(schema, dict) or "$schema" not in schema:
         return DIALECTS[DEFAULT_DIALECT]
     uri = schema["$schema"]
     if not isinstance(uri, str):
-        raise SchemaInvalid(f"$schema must be a string URI, not {json_type(uri)}", "/$schema", "$schema")
+        raise SchemaError(f"$schema must be a string URI, not {json_type(uri)}", "/$schema", "$schema")
     exact = uri[:-1] if uri.endswith("#") else uri
     if exact in DIALECTS:
         return DIALECTS[exact]
     known = ", ".join(d.name for d in DIALECTS.values())
     if uri == "http://json-schema.org/draft-03/schema#" or uri.rstrip("#/") == "http://json-schema.org/draft-03/schema":
-        raise SchemaInvalid(f"draft-03 is not supported; use one of: {known}", "/$schema", "$schema")
+        raise SchemaError(f"draft-03 is not supported; use one of: {known}", "/$schema", "$schema")
 
     def loose(text: str) -> str:
         return text.strip().lower().replace("https://", "http://").rstrip("#/").rstrip()
@@ -103,8 +103,8 @@ def dialect_of(schema: Any) -> Dialect:
     for candidate in DIALECTS:
         if loose(candidate) == loose(uri):
             hint = candidate + ("#" if candidate.startswith("http://") else "")
-            raise SchemaInvalid(f"unknown $schema {show(uri)}; did you mean {show(hint)}?", "/$schema", "$schema")
-    raise SchemaInvalid(
+            raise SchemaError(f"unknown $schema {show(uri)}; did you mean {show(hint)}?", "/$schema", "$schema")
+    raise SchemaError(
         f"unknown $schema {show(uri)}: it names no dialect this validator knows ({known}); remove it to use 2020-12",
         "/$schema",
         "$schema",

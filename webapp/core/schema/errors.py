@@ -11,9 +11,10 @@ from jsonschema import exceptions as js_exceptions
 from webapp.core.json import json_type, quote
 
 
-class SchemaInvalid(Exception):
-    """The schema itself is unusable: not a schema, unknown ``$schema``, fails its metaschema, remote or dangling
-    ``$ref``, a ``$ref`` cycle, a bad or catastrophic ``pattern``, too deep.
+class SchemaError(Exception):
+    """The schema itself is unusable (the name's meaning in python-jsonschema, which this layer wraps): not a
+    schema, unknown ``$schema``, fails its metaschema, remote or dangling ``$ref``, a ``$ref`` cycle, a bad or
+    catastrophic ``pattern``, too deep. An instance that fails a usable schema is a :class:`ValidationError`.
 
     :ivar message: plain words naming the problem.
     :ivar pointer: RFC 6901 pointer into the *schema* where the problem is (``""`` = the whole schema).
@@ -43,7 +44,7 @@ class InstanceTooDeep(ValueError):
     the Rust one would crash)."""
 
 
-class PatternTimeout(SchemaInvalid):
+class PatternTimeout(SchemaError):
     """A ``pattern`` needed more than :data:`webapp.core.schema.patterns.PATTERN_BUDGET_SECONDS` (wall clock) on
     one validation (catastrophic backtracking). The compiled schema remembers the pattern: later validations that
     reach it raise this at once
@@ -53,7 +54,7 @@ class PatternTimeout(SchemaInvalid):
 @dataclass(frozen=True)
 class ValidationError:
     """One validation error of an instance, as data (what python-jsonschema calls a ``ValidationError``: the instance
-    fails the schema; an unusable schema is :class:`SchemaInvalid`).
+    fails the schema; an unusable schema is :class:`SchemaError`).
 
     :ivar pointer: RFC 6901 pointer into the instance, at the offending member itself (``/extra``, ``/region``).
     :ivar keyword: the failing keyword (``"enum"``, ``"required"``, ``"additionalProperties"``, ``"false"``, …).
@@ -82,7 +83,7 @@ def show(value: Any, limit: int = 80) -> str:
     return quote(value, limit)
 
 
-def engine_failure(exc: Exception, where: str) -> SchemaInvalid:
+def engine_failure(exc: Exception, where: str) -> SchemaError:
     """The safety net: an exception python-jsonschema, referencing or jsonschema_rs should not have raised, as
     the schema's problem ("this schema cannot be used …"). Nothing is logged and no traceback is shown: the
     exception's type and first words are the message. (Known failures are caught where they happen, with
@@ -91,11 +92,11 @@ def engine_failure(exc: Exception, where: str) -> SchemaInvalid:
     look it up on this module at call time.
 
     :param where: words placed after "this schema cannot be used", e.g. ``"on this value"``; ``""`` for none.
-    :return: the :class:`SchemaInvalid` to raise, with :attr:`SchemaInvalid.unexpected` set."""
+    :return: the :class:`SchemaError` to raise, with :attr:`SchemaError.unexpected` set."""
     detail = " ".join(str(exc).split())
     if len(detail) > 160:
         detail = detail[:159] + "…"
-    problem = SchemaInvalid(
+    problem = SchemaError(
         f"this schema cannot be used{' ' + where if where else ''}: the validator failed with "
         f"{exc.__class__.__name__}" + (f" ({detail})" if detail else "")
     )

@@ -22,7 +22,7 @@ import regex
 
 from webapp.core.schema.cache import PATTERNS
 from webapp.core.schema.ecma import EcmaRegex, compile_uncached, translate
-from webapp.core.schema.errors import PatternTimeout, SchemaInvalid, show
+from webapp.core.schema.errors import PatternTimeout, SchemaError, show
 
 # Time one validation may spend in ``pattern`` matching (seconds) before the pattern is declared catastrophic.
 PATTERN_BUDGET_SECONDS = 1.0
@@ -51,10 +51,10 @@ def check_length(pattern: str, pointer: str, keyword: str) -> None:
     """Refuse ``pattern`` (at ``pointer`` in the schema) when it is longer than :data:`MAX_PATTERN_LENGTH`, before it
     is read.
 
-    :raises SchemaInvalid: naming the pattern's start, its length and the limit.
+    :raises SchemaError: naming the pattern's start, its length and the limit.
     """
     if len(pattern) > MAX_PATTERN_LENGTH:
-        raise SchemaInvalid(
+        raise SchemaError(
             f"the pattern {show(pattern)} is {len(pattern):,} characters long, more than the "
             f"{MAX_PATTERN_LENGTH:,} this validator reads; a length limit belongs in minLength/maxLength",
             pointer,
@@ -65,10 +65,10 @@ def check_length(pattern: str, pointer: str, keyword: str) -> None:
 def check_cost(pattern: str, translated: EcmaRegex, pointer: str, keyword: str) -> None:
     """Refuse ``pattern`` (at ``pointer`` in the schema) when it costs more than :data:`MAX_PATTERN_COST` to compile.
 
-    :raises SchemaInvalid: naming the pattern, its cost and the limit.
+    :raises SchemaError: naming the pattern, its cost and the limit.
     """
     if translated.cost > MAX_PATTERN_COST:
-        raise SchemaInvalid(
+        raise SchemaError(
             f"the pattern {show(pattern)} is too costly to compile: its repetitions write out "
             f"{translated.cost:,} atoms, more than the {MAX_PATTERN_COST:,} this validator allows; "
             f"rewrite it with smaller counts (a length limit belongs in minLength/maxLength)",
@@ -81,10 +81,10 @@ def check_total_cost(total: int, pointer: str, keyword: str) -> None:
     """Refuse a schema whose distinct patterns together cost ``total`` atoms, more than
     :data:`MAX_SCHEMA_PATTERN_COST` (``pointer`` names the pattern that went over).
 
-    :raises SchemaInvalid: naming the total and the limit.
+    :raises SchemaError: naming the total and the limit.
     """
     if total > MAX_SCHEMA_PATTERN_COST:
-        raise SchemaInvalid(
+        raise SchemaError(
             f"the patterns of this schema are too costly to compile together: up to here they "
             f"write out {total:,} atoms, more than the {MAX_SCHEMA_PATTERN_COST:,} this validator "
             f"allows for one schema",

@@ -64,7 +64,7 @@ from webapp.core.items import tool_shape
 from webapp.core.journal import from_value
 from webapp.core.json import JSONWarning, kind_of, quote
 from webapp.core.json import pointer as jp
-from webapp.core.schema import OUTPUT_FORMATS, SchemaInvalid, bundle, compile_schema, known_documents
+from webapp.core.schema import OUTPUT_FORMATS, SchemaError, bundle, compile_schema, known_documents
 from webapp.web.api.jsonbody import read_json_document
 from webapp.web.errors import ApiError
 from webapp.web.limits import parse_limits
@@ -196,7 +196,7 @@ def _with_referenced_schemas(body: dict[str, Any]) -> dict[str, Any]:
         )
     try:
         documents = known_documents(supplied)
-    except SchemaInvalid as err:
+    except SchemaError as err:
         raise ApiError(f"schemas{err.pointer}: {err.message}", param="schemas", code="invalid_schemas") from None
     if not documents:
         return body
@@ -204,7 +204,7 @@ def _with_referenced_schemas(body: dict[str, Any]) -> dict[str, Any]:
     try:
         if isinstance(body.get("schema"), (dict, bool)):
             body["schema"] = bundle(body["schema"], documents)
-    except SchemaInvalid as err:
+    except SchemaError as err:
         raise ApiError(f"schema{err.pointer}: {err.message}", param="schema", code="invalid_schema") from None
     if isinstance(body.get("tools"), list):
         body["tools"] = [_bundled_tool(tool, index, documents) for index, tool in enumerate(body["tools"])]
@@ -217,7 +217,7 @@ def _bundled_tool(tool: Any, index: int, documents: dict[str, Any]) -> Any:
         return tool
     try:
         parameters = bundle(shape.definition["parameters"], documents)
-    except SchemaInvalid as err:
+    except SchemaError as err:
         raise ApiError(
             f"tools/{index}{shape.parameters_pointer}{err.pointer}: {err.message}", param="tools", code="invalid_schema"
         ) from None
@@ -270,7 +270,7 @@ def _one_item(
         try:
             compiled = compile_schema(schema, format_assertion=format_assertion)
             dialect = compiled.dialect_name
-        except SchemaInvalid:  # already reported as schema_error
+        except SchemaError:  # already reported as schema_error
             dialect = None
     result["dialect"] = dialect
     if output is not None:

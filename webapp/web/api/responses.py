@@ -58,7 +58,7 @@ from webapp.core.responses.models import (
 )
 from webapp.core.responses.sse import DONE, encode_events
 from webapp.core.responses.testmodel import MODEL_NAME, input_tokens, new_id, respond, stream_events
-from webapp.core.schema import SchemaInvalid, compile_schema
+from webapp.core.schema import SchemaError, compile_schema
 from webapp.web.api.jsonbody import read_json_body
 from webapp.web.errors import ApiError, storage_api_error
 from webapp.web.limits import ParseLimits, parse_limits
@@ -439,7 +439,7 @@ def _check_schemas(req: CreateRequest, tools: list[Tool]) -> None:
 def _compile(schema: Any, param: str) -> None:
     try:
         compile_schema(schema)
-    except SchemaInvalid as err:
+    except SchemaError as err:
         where = _param_path(param, err.pointer, schema) if err.pointer else param
         raise RequestError(f"not a usable JSON Schema: {err.message}", where, "invalid_schema") from None
 
