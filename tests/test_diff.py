@@ -1,4 +1,4 @@
-"""Unit tests of the pure diff (the ``webapp/core/diff/`` package, ``webapp/core/pages/diff.py``): no app.
+"""Unit tests of the pure diff (the ``webapp/core/diff/`` package, ``webapp/core/diff/layout.py``): no app.
 The JSON Patch round trips are checked with the independent ``jsonpatch`` library."""
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ from webapp.core.diff import (
     lcs_pairs,
     lcs_runs,
     parse_ignore_paths,
+    side_by_side,
     strictly_equal,
+    string_hunks,
     unequal_offsets,
 )
 from webapp.core.examples import DIFF as EXAMPLES
 from webapp.core.json import json_type
-from webapp.core.pages.diff import side_by_side, string_hunks
 
 _, FC_001, WS_001 = EXAMPLES["namespaced"]
 _, SAME_CALL, OTHER_PROVIDER = EXAMPLES["same-call"]

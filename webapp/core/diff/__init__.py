@@ -25,10 +25,11 @@ How it works:
 The package's modules, one idea each: :mod:`.differ` (:func:`diff`: the walk, the change list and the patch),
 :mod:`.result` (:class:`DiffOptions`, :class:`Change`, :class:`DiffResult`, :data:`ABSENT`), :mod:`.align`
 (which item is which), :mod:`.canonical` (keys and JSON types, JSON strings by content), :mod:`.ignore` (ignore
-patterns) and :mod:`.blockers` (replay blockers). Their public names are imported from here.
+patterns), :mod:`.blockers` (replay blockers) and :mod:`.layout` (a result laid out side by side, the changed
+part of two strings). Their public names are imported from here.
 
 Pure: no Flask. Pointers are RFC 6901 (:mod:`webapp.core.json.pointer`). What the Diff page shows of a result
-(rows, side-by-side) is :mod:`webapp.core.pages.diff`.
+(its rows, the layout) is :mod:`webapp.core.pages.diff`.
 """
 
 from webapp.core.diff.align import (
@@ -44,6 +45,7 @@ from webapp.core.diff.align import (
 from webapp.core.diff.blockers import BLOCKERS, ITEM_ARRAYS, Blocker, item_blockers, replay_blockers
 from webapp.core.diff.differ import diff
 from webapp.core.diff.ignore import parse_ignore_paths
+from webapp.core.diff.layout import SideLine, side_by_side, string_hunks
 from webapp.core.diff.result import (
     ABSENT,
     JSON_STRING_KEYS,
@@ -68,6 +70,7 @@ __all__ = [
     "DiffOptions",
     "DiffResult",
     "Reformatted",
+    "SideLine",
     "diff",
     "item_blockers",
     "lcs_pairs",
@@ -76,7 +79,9 @@ __all__ = [
     "pair_gaps",
     "parse_ignore_paths",
     "replay_blockers",
+    "side_by_side",
     "similarity",
     "strictly_equal",
+    "string_hunks",
     "unequal_offsets",
 ]

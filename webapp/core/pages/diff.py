@@ -3,19 +3,30 @@
 :func:`build` answers a :class:`DiffPage`: each side kept as pasted with its parse error or warnings, the
 :class:`webapp.core.diff.DiffResult` (changes, replay blockers, JSON Patch), the change rows as rendered (values as
 JSON text, capped; changed strings split into hunks; line:column of each change for small texts) and both documents
-side by side with the changed lines marked. :func:`patch_download` answers the JSON Patch as a file's text.
+side by side with the changed lines marked (:func:`webapp.core.diff.side_by_side`). :func:`patch_download` answers
+the JSON Patch as a file's text.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from webapp.core import gate
 from webapp.core.convert import Conversion, ConvertError, as_journal, convert_text
-from webapp.core.diff import ABSENT, Change, DiffError, DiffOptions, DiffResult, diff, parse_ignore_paths
+from webapp.core.diff import (
+    ABSENT,
+    Change,
+    DiffError,
+    DiffOptions,
+    DiffResult,
+    SideLine,
+    diff,
+    parse_ignore_paths,
+    side_by_side,
+    string_hunks,
+)
 from webapp.core.gate import NOT_REPLAYABLE, REPLAYABLE, SCHEMA_NEXT, is_refusal, item_label, read_schema_field
 from webapp.core.gate import label_without_schema as gate_label
 from webapp.core.inspection import locate_items
@@ -48,12 +59,9 @@ __all__ = [
     "Refusal",
     "Row",
     "Side",
-    "SideLine",
     "SideVerdict",
     "build",
     "patch_download",
-    "side_by_side",
-    "string_hunks",
 ]
 
 MAX_CHANGES = 200  # change rows rendered; the rest are counted (the JSON Patch has everything)
@@ -133,7 +141,7 @@ class Row:
     :ivar kind: the change's kind; ``left``/``right``: its pointers; ``left_at``/``right_at``: their (line, column)
         in the pasted texts (``None`` for big texts, or inside a JSON string).
     :ivar old, new: the values as JSON text (cut at :data:`MAX_VALUE_CHARS`), ``None`` when absent or shown as
-        ``inner`` rows; ``hunks``: for two changed strings, see :func:`string_hunks`.
+        ``inner`` rows; ``hunks``: for two changed strings, see :func:`webapp.core.diff.string_hunks`.
     :ivar inner: the changes inside a JSON string (``arguments``); ``raw``: then the two raw strings.
     :ivar note: the change's remark; ``types``: the JSON types of the old and new values.
     """
@@ -161,7 +169,8 @@ class DiffPage:
     :ivar result: the diff, once both sides parsed and the options are usable.
     :ivar rows: the first :data:`MAX_CHANGES` changes as :class:`Row`; ``more_changes``: how many more.
     :ivar patch_text: the JSON Patch as text, ``None`` when longer than :data:`INLINE_PATCH_CHARS`.
-    :ivar sides_view: :func:`side_by_side` of both documents, ``None`` when a text is longer than ``side_limit``.
+    :ivar sides_view: :func:`webapp.core.diff.side_by_side` of both documents, ``None`` when a text is longer than
+        ``side_limit``.
     :ivar verdicts: the gate's verdict on each side that holds items, one item or a journal (with
         ``options.schema`` when given); ``verdicts_note``: why the schema was not used, if so.
     :ivar respelled: patch operations that only write a number as the right side spells it (``1e2`` → ``100``,
@@ -630,137 +639,3 @@ def _rows(changes: list[Change], left: Side | None, right: Side | None) -> list[
             row.hunks = string_hunks(old, new)
         rows.append(row)
     return rows
-
-
-# -- presentation helpers -------------------------------------------------------------------------------------
-
-
-def string_hunks(old: str, new: str) -> tuple[str, str, str, str]:
-    """Split two strings into ``(prefix, old_middle, new_middle, suffix)`` around the part that differs, so a page
-    can highlight only the changed characters while showing both values in full."""
-    limit = min(len(old), len(new))
-    start = 0
-    while start < limit and old[start] == new[start]:
-        start += 1
-    end = 0
-    while end < limit - start and old[len(old) - 1 - end] == new[len(new) - 1 - end]:
-        end += 1
-    return old[:start], old[start : len(old) - end], new[start : len(new) - end], old[len(old) - end :]
-
-
-@dataclass(frozen=True)
-class SideLine:
-    """One line of a pretty-printed side: ``text`` (2-space indent), ``mark`` (``""``, ``"removed"``,
-    ``"added"``, ``"changed"``, ``"moved"``, ``"reformatted"``) and ``gap`` (>0: this row stands for that many
-    hidden unchanged lines)."""
-
-    text: str
-    mark: str = ""
-    gap: int = 0
-
-
-def _pretty_lines(
-    value: Any, marks: dict[str, str], limit: int, written: Callable[[str], str | None] | None = None
-) -> tuple[list[SideLine], bool]:
-    """Pretty-print ``value`` as lines, marking the lines of every subtree whose pointer is in ``marks``; a
-    number is printed as ``written(pointer)`` gives it when that is not None. Stops after ``limit`` lines;
-    returns (lines, truncated)."""
-    out: list[SideLine] = []
-
-    def emit(text: str, mark: str) -> None:
-        if len(out) >= limit:
-            raise _Full
-        out.append(SideLine(text, mark))
-
-    def walk(node: Any, ptr: str, indent: str, prefix: str, comma: str, inherited: str) -> None:
-        mark = marks.get(ptr, inherited)
-        if isinstance(node, dict) and node:
-            emit(f"{indent}{prefix}{{", mark)
-            last = len(node) - 1
-            for n, (key, child) in enumerate(node.items()):
-                walk(
-                    child,
-                    jp.child(ptr, key),
-                    indent + "  ",
-                    json.dumps(key, ensure_ascii=False) + ": ",
-                    "," if n < last else "",
-                    mark,
-                )
-            emit(f"{indent}}}{comma}", mark)
-        elif isinstance(node, list) and node:
-            emit(f"{indent}{prefix}[", mark)
-            last = len(node) - 1
-            for n, child in enumerate(node):
-                walk(child, jp.child(ptr, n), indent + "  ", "", "," if n < last else "", mark)
-            emit(f"{indent}]{comma}", mark)
-        else:
-            text = written(ptr) if written is not None and node.__class__ in (int, float) else None
-            emit(f"{indent}{prefix}{text if text is not None else json.dumps(node, ensure_ascii=False)}{comma}", mark)
-
-    try:
-        walk(value, "", "", "", "", "")
-    except _Full:
-        return out, True
-    return out, False
-
-
-class _Full(Exception):
-    pass
-
-
-def side_by_side(
-    left: Any,
-    right: Any,
-    result: DiffResult,
-    *,
-    hide_unchanged: bool = False,
-    context: int = 2,
-    limit: int = 4000,
-    left_written: Callable[[str], str | None] | None = None,
-    right_written: Callable[[str], str | None] | None = None,
-) -> tuple[list[SideLine], list[SideLine], bool]:
-    """Both documents pretty-printed (2 spaces), the lines of changed values marked, for a side-by-side view.
-
-    :param left_written: pointer -> the number there as written in the left text (``1e2``), or None to print
-        the parsed value; ``right_written`` the same for the right side.
-    :param hide_unchanged: collapse runs of unmarked lines, keeping ``context`` lines around each marked one;
-        a collapsed run is one :class:`SideLine` with ``gap`` = its length.
-    :param limit: most lines printed per side (the rest is cut; the third return value says so).
-    :return: ``(left_lines, right_lines, truncated)``.
-    """
-    left_marks: dict[str, str] = {}
-    right_marks: dict[str, str] = {}
-    for change in result.changes:
-        if change.left is not None:
-            left_marks[change.left] = change.kind if change.kind != "type_changed" else "changed"
-        if change.right is not None:
-            right_marks[change.right] = change.kind if change.kind != "type_changed" else "changed"
-    for item in result.reformatted:
-        left_marks.setdefault(item.left, "reformatted")
-        right_marks.setdefault(item.right, "reformatted")
-    lines_l, cut_l = _pretty_lines(left, left_marks, limit, left_written)
-    lines_r, cut_r = _pretty_lines(right, right_marks, limit, right_written)
-    if hide_unchanged:
-        lines_l, lines_r = _collapse(lines_l, context), _collapse(lines_r, context)
-    return lines_l, lines_r, cut_l or cut_r
-
-
-def _collapse(lines: list[SideLine], context: int) -> list[SideLine]:
-    keep = [False] * len(lines)
-    for n, line in enumerate(lines):
-        if line.mark:
-            for k in range(max(0, n - context), min(len(lines), n + context + 1)):
-                keep[k] = True
-    out: list[SideLine] = []
-    hidden = 0
-    for line, kept in zip(lines, keep, strict=False):
-        if kept:
-            if hidden:
-                out.append(SideLine("", "", hidden))
-                hidden = 0
-            out.append(line)
-        else:
-            hidden += 1
-    if hidden:
-        out.append(SideLine("", "", hidden))
-    return out
