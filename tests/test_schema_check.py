@@ -10,8 +10,8 @@ import pytest
 from webapp.core.examples import SCHEMA as EXAMPLES
 from webapp.core.json import Locator, parse, string_locator
 from webapp.core.pages import schema as schema_page
-from webapp.core.pages.schema import MAX_ERRORS_SHOWN, MAX_VALUE_CHARS, short_json
-from webapp.core.schema import compile_schema
+from webapp.core.pages.schema import MAX_ERRORS_SHOWN
+from webapp.core.schema import MAX_VALUE_CHARS, compile_schema, short_json
 
 _, FC_009, REGION_SCHEMA = EXAMPLES["fc_009"]
 TOOL = EXAMPLES["tool"][2]

@@ -4,16 +4,15 @@
 was pasted is unwrapped first: a whole ``function_call`` item (its ``arguments`` string is parsed, as the gate reads
 it) or a Chat Completions tool call on the instance side; a tool definition, or a list of them picked by the call's
 name, on the schema side (read as every page reads it: :func:`webapp.core.gate.read_schema_field`). Errors are
-grouped by instance location and mapped back to line:column in the pasted texts (:mod:`webapp.core.json.locate`),
-into the ``arguments`` string too. An instance in JSON Lines (a journal: one item per line, as the Format page reads
-it) is checked record by record, each as a one-value instance would be (:class:`Record`), with its positions in the
-whole pasted text. Parsing is :mod:`webapp.core.json`, validation :mod:`webapp.core.schema`, the item's verdict
-:mod:`webapp.core.gate`.
+laid out by the schema layer (:func:`webapp.core.schema.lay_out`: grouped by instance location, placed at
+line:column in the pasted texts, into the ``arguments`` string too). An instance in JSON Lines (a journal: one item
+per line, as the Format page reads it) is checked record by record, each as a one-value instance would be
+(:class:`Record`), with its positions in the whole pasted text. Parsing is :mod:`webapp.core.json`, validation
+:mod:`webapp.core.schema`, the item's verdict :mod:`webapp.core.gate`.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -51,17 +50,14 @@ from webapp.core.json import (
     string_locator,
     try_loads_ijson,
 )
-from webapp.core.schema import CompiledSchema, SchemaError, ValidationError, bundle, compile_schema, known_documents
+from webapp.core.schema import CompiledSchema, ErrorGroup, SchemaError, bundle, compile_schema, known_documents, lay_out
 
 __all__ = [
     "MAX_ERRORS_SHOWN",
     "MAX_RECORD_ERRORS_SHOWN",
     "MAX_RECORDS_SHOWN",
-    "MAX_VALUE_CHARS",
     "PASSING",
     "REFUSALS",
-    "ErrorGroup",
-    "ErrorRow",
     "ParseProblem",
     "Record",
     "SchemaPage",
@@ -69,7 +65,6 @@ __all__ = [
     "Taken",
     "TextWarning",
     "build",
-    "short_json",
 ]
 
 #: At most this many errors are listed (all are counted); a huge failing array must not make a huge page.
@@ -84,10 +79,6 @@ PASSING = ("valid", *PASSING_REASONS)
 #: The gate's reasons that refuse an item, and ``refused``: an item a finding stops whatever its value's verdict
 #: (:func:`webapp.core.gate.check_one`: a member name given twice…).
 REFUSALS = (*REFUSING_REASONS, REFUSED)
-#: Instance values and expected values are shown as JSON text cut to this many characters.
-MAX_VALUE_CHARS = 160
-
-_ENCODER = json.JSONEncoder(ensure_ascii=False)
 
 
 # -- what the result pane shows -----------------------------------------------------------------------------
@@ -150,36 +141,6 @@ class TextWarning:
     message: str
     pointer: str
     position: Position | None
-
-
-@dataclass(frozen=True)
-class ErrorRow:
-    """One validation error as shown.
-
-    :ivar best: it is the best match (the first of all errors).
-    :ivar schema_position: where the failing keyword is in the pasted schema text.
-    :ivar expected_label: ``"allowed values"``, ``"expected type"``, ``"allowed members"``, ...; ``expected``: those
-        values as JSON texts (cut to :data:`MAX_VALUE_CHARS`).
-    """
-
-    error: ValidationError
-    best: bool
-    schema_position: Position | None
-    expected_label: str | None
-    expected: list[str]
-
-
-@dataclass
-class ErrorGroup:
-    """All errors at one instance location, in best-match order.
-
-    :ivar value: the instance value there as JSON text; ``None`` when the member is missing.
-    """
-
-    pointer: str
-    position: Position | None
-    value: str | None
-    rows: list[ErrorRow] = field(default_factory=list)
 
 
 @dataclass
@@ -455,12 +416,8 @@ class _SchemaSide:
             return prepared
         prepared.schema = schema
         # Listed even while assertion is off, so the user knows what the toggle would change.
-        prepared.checkable = (
-            prepared.compiled.checked_formats
-            if self.format_assertion
-            else compile_schema(schema, format_assertion=True).checked_formats
-        )
-        prepared.unchecked = _unchecked_formats(schema, prepared.checkable)
+        prepared.checkable = prepared.compiled.assertable_formats
+        prepared.unchecked = prepared.compiled.unchecked_formats
         return prepared
 
 
@@ -482,10 +439,7 @@ def _validate(check: SchemaPage, prepared: _Prepared, locate_instance: Locator |
         return
     check.error_count = len(errors)
     shown = errors[:shown_at_most]
-    # One scan per pasted text for all shown places (the parse layer skips what holds none), not one per error.
-    instance_at = _instance_places(locate_instance, shown, prepared.schema)
-    schema_at = prepared.locate.many(error.schema_path for error in shown)
-    check.groups = _group(shown, check.instance, prepared.schema, instance_at, schema_at)
+    check.groups = lay_out(shown, check.instance, prepared.schema, locate_instance, prepared.locate)
 
 
 def _parse_instance(check: SchemaPage, text: str, limits: dict[str, Any]) -> tuple[Document | None, bool]:
@@ -785,119 +739,6 @@ def _take_schema(document: Document, call_name: str | None) -> _Prepared:
             ),
         )
     return _Prepared(taken, schema=schema, locate=Locator(document, prefix))
-
-
-def _unchecked_formats(schema: Any, checkable: tuple[str, ...]) -> list[str]:
-    """``format`` values the schema uses that are not among the really checked ones (they always pass)."""
-    used: set[str] = set()
-    stack = [schema]
-    while stack:  # iterative: the schema may be as deep as the parse limit allows
-        node = stack.pop()
-        if isinstance(node, dict):
-            for key, sub in node.items():
-                if key == "format" and isinstance(sub, str):
-                    used.add(sub)
-                elif key not in ("enum", "const", "default", "examples"):  # data, not subschemas
-                    stack.append(sub)
-        elif isinstance(node, list):
-            stack.extend(node)
-    return sorted(used - set(checkable))
-
-
-#: Keywords whose ``false`` subschema refuses a member for its name: such an error is about the name, not the value.
-_NAME_KEYWORDS = ("additionalProperties", "unevaluatedProperties")
-
-
-def _instance_places(locate: Locator, errors: list[ValidationError], schema: Any) -> dict[str, Position | None]:
-    """Where each error's instance pointer is in the pasted text. With a locator placing values (an item's
-    ``arguments`` string) an unexpected member is still placed at its name: the name is what is refused. A
-    missing member (``required``) is placed at the object that lacks it."""
-    at = locate.many(error.pointer for error in errors)
-    if locate.values:
-        names = [
-            error.pointer
-            for error in errors
-            if error.keyword in _NAME_KEYWORDS and _value_or_none(schema, error.schema_path) is False
-        ]
-        if names:
-            at.update(replace(locate, values=False).many(names))
-    missing = {p: p.rsplit("/", 1)[0] for p, place in at.items() if place is None and p}
-    if missing:
-        holders = locate.many(missing.values())
-        at.update((p, holders[holder]) for p, holder in missing.items())
-    return at
-
-
-def _group(
-    errors: list[ValidationError],
-    instance: Any,
-    schema: Any,
-    instance_at: dict[str, Position | None],
-    schema_at: dict[str, Position | None],
-) -> list[ErrorGroup]:
-    """Group errors by instance pointer; groups ordered by their best error, the best match first.
-    ``instance_at``/``schema_at``: where each error's pointer and schema location are in the pasted texts."""
-    groups: dict[str, ErrorGroup] = {}
-    for index, error in enumerate(errors):
-        group = groups.get(error.pointer)
-        if group is None:
-            group = groups[error.pointer] = ErrorGroup(
-                error.pointer, instance_at[error.pointer], _value_at(instance, error.pointer)
-            )
-        label, expected = _expected(schema, error)
-        group.rows.append(ErrorRow(error, index == 0, schema_at[error.schema_path], label, expected))
-    return list(groups.values())
-
-
-def _expected(schema: Any, error: ValidationError) -> tuple[str | None, list[str]]:
-    """What the failing keyword allows, read from the schema (shown beside the value, never applied to it)."""
-    try:
-        value = pointer.resolve(schema, error.schema_path)
-    except (KeyError, ValueError):  # a location through $ref is not a place in the pasted text
-        return None, []
-    if error.keyword == "enum" and isinstance(value, list):
-        return "allowed values", [short_json(v) for v in value]
-    if error.keyword == "const":
-        return "required value", [short_json(value)]
-    if error.keyword == "type":
-        return "expected type", [short_json(v) for v in (value if isinstance(value, list) else [value])]
-    if error.keyword in ("additionalProperties", "unevaluatedProperties"):
-        parent = _value_or_none(schema, error.schema_path.rsplit("/", 1)[0])
-        names = parent.get("properties") if isinstance(parent, dict) else None
-        if isinstance(names, dict):
-            return "allowed members", [short_json(n) for n in names]
-    return None, []
-
-
-def _value_or_none(document: Any, at: str) -> Any:
-    try:
-        return pointer.resolve(document, at)
-    except (KeyError, ValueError):
-        return None
-
-
-def _value_at(instance: Any, at: str) -> str | None:
-    """The instance value at ``at`` as short JSON text; None when there is no such member (``required``)."""
-    try:
-        return short_json(pointer.resolve(instance, at))
-    except (KeyError, ValueError):
-        return None
-
-
-def short_json(value: Any, limit: int = MAX_VALUE_CHARS) -> str:
-    """``value`` as JSON text cut to ``limit`` characters (the last one ``…`` when cut).
-
-    Encoded lazily, so a huge value (an error at the root of a 20 MB array) costs no more than its first
-    characters.
-    """
-    parts: list[str] = []
-    size = 0
-    for chunk in _ENCODER.iterencode(value):  # not one-shot: the pure-Python encoder yields as it goes
-        parts.append(chunk)
-        size += len(chunk)
-        if size > limit:
-            return "".join(parts)[: limit - 1] + "…"
-    return "".join(parts)
 
 
 def _str_or_none(value: Any) -> str | None:

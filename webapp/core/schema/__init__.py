@@ -39,7 +39,9 @@ The modules, one idea each (this package re-exports the public API, as python-js
 * :mod:`~webapp.core.schema.compiled` — :class:`CompiledSchema` and :func:`compile_schema`;
 * :mod:`~webapp.core.schema.cache` — the caches, bounded by count and bytes;
 * :mod:`~webapp.core.schema.bundle` — referenced schemas the user supplies, embedded so they resolve locally;
-* :mod:`~webapp.core.schema.output` — the 2020-12 output formats (flag, basic, detailed).
+* :mod:`~webapp.core.schema.output` — the 2020-12 output formats (flag, basic, detailed);
+* :mod:`~webapp.core.schema.layout` — errors laid out for reading: grouped, placed at line:column, with what the
+  failing keyword allows.
 """
 
 from webapp.core.json import json_type
@@ -50,6 +52,7 @@ from webapp.core.schema.dialects import DEFAULT_DIALECT, DIALECTS
 from webapp.core.schema.ecma import ecma_pattern
 from webapp.core.schema.errors import InstanceTooDeep, PatternTimeout, SchemaError, ValidationError
 from webapp.core.schema.formats import FORMAT_CHECKERS
+from webapp.core.schema.layout import MAX_VALUE_CHARS, ErrorGroup, ErrorRow, lay_out, short_json
 from webapp.core.schema.output import OUTPUT_FORMATS
 from webapp.core.schema.patterns import MAX_PATTERN_COST, MAX_SCHEMA_PATTERN_COST, compile_pattern
 
@@ -73,4 +76,9 @@ __all__ = [
     "bundle",
     "known_documents",
     "OUTPUT_FORMATS",
+    "MAX_VALUE_CHARS",
+    "ErrorGroup",
+    "ErrorRow",
+    "lay_out",
+    "short_json",
 ]

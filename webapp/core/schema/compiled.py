@@ -193,6 +193,17 @@ class CompiledSchema:
         return markers
 
     @property
+    def assertable_formats(self) -> tuple[str, ...]:
+        """The format names this schema's dialect checks when ``format_assertion`` is on, whether or not it is on
+        here (:data:`webapp.core.schema.formats.DIALECT_FORMATS`), sorted."""
+        return tuple(sorted(DIALECT_FORMATS[self.dialect_name]))
+
+    @property
+    def unchecked_formats(self) -> list[str]:
+        """The ``format`` values the schema uses that no assertion checks (they always pass), sorted."""
+        return sorted(_formats_used(self.schema) - set(self.assertable_formats))
+
+    @property
     def fast_path(self) -> bool:
         """Whether the Rust engine answers :meth:`is_valid` for this schema."""
         return self._rust is not None
@@ -456,6 +467,24 @@ class CompiledSchema:
                 schema_path = jp.join(error.absolute_schema_path)
             message = plain_message(error, keyword)
         return ValidationError(jp.join(error.absolute_path), keyword, schema_path, message)
+
+
+def _formats_used(schema: Any) -> set[str]:
+    """Every ``format`` value a schema document uses (values under ``enum``, ``const``, ``default`` and
+    ``examples`` are data, not subschemas)."""
+    used: set[str] = set()
+    stack = [schema]
+    while stack:  # iterative: the schema may be as deep as the parse limit allows
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, sub in node.items():
+                if key == "format" and isinstance(sub, str):
+                    used.add(sub)
+                elif key not in ("enum", "const", "default", "examples"):  # data, not subschemas
+                    stack.append(sub)
+        elif isinstance(node, list):
+            stack.extend(node)
+    return used
 
 
 def instance_depth(instance: Any) -> int:
