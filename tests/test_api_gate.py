@@ -216,6 +216,7 @@ def test_journal_tool_choice_with_a_call_named_by_a_list_is_a_finding_not_a_500(
         ('{"journal": "{\\"a\\": 1,}"}', "journal", "journal: line 1, column"),
         ('{"journal": "{\\"a\\": 1}\\n[1]"}', "journal", "JSON Lines, line 2"),
         ('{"journal": {"output": 3}}', "journal", "/output"),
+        ('{"journal": "[\\"\\\\\\t\\"]"}', "journal", "Invalid escape '\\' followed by a tab (U+0009)"),
         ('{"item": {}, "items": []}', "items", "not item and items"),
         ('{"tools": []}', "item", "Send"),
         ("[" * 5000 + "]" * 5000, None, "deeper than"),
@@ -437,3 +438,15 @@ def test_a_list_of_tool_definitions_as_the_schema_is_the_tools(client):
     good = post(client, {"item": {**call('{"region": "apac"}'), "name": "get_weather"}, "schema": tools}).get_json()
     assert (good["reason"], good["ok"]) == ("ok", True)
     assert post(client, {"item": call("{}"), "schema": [1]}).status_code == 400
+
+
+@pytest.mark.parametrize("path", ["/api/gate", "/api/convert", "/api/tools", "/v1/responses"])
+def test_a_body_with_a_backslash_before_a_tab_is_400_naming_the_place(client, path):
+    """Issue 19: the message for this invalid escape was itself a 500 on every JSON route."""
+    response = client.post(
+        path,
+        data='{"item": "\\\t"}',
+        content_type="application/json",
+        headers={"Authorization": "Bearer sk-test-token"},
+    )
+    assert_error(response, 400, None, "line 1, column 11: Invalid escape '\\' followed by a tab (U+0009)")

@@ -114,6 +114,7 @@ def test_one_schema_for_every_call(files):
     [
         ('[{"type": "message",}]', "line 1, column 20"),
         ('{"type":"message"}\n{"a": tru}\n', "JSON Lines, line 2, column 7"),
+        ('[{"type": "message", "content": "\\\t"}]', "line 1, column 34: Invalid escape '\\' followed by a tab"),
         ("42", "not a number"),
         ("", "empty"),
     ],

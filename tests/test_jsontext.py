@@ -43,6 +43,13 @@ ERRORS = [
     ("-007", "leading_zero", 1, 1, "-007"),
     ('"C:\\Users"', "invalid_escape", 1, 4, "Windows path"),
     ('"\\u12G4"', "invalid_escape", 1, 2, "4 hexadecimal digits"),
+    # A backslash before an invisible character names that character (issue 19: a 500 on every route before).
+    ('"\\\t"', "invalid_escape", 1, 2, "'\\' followed by a tab (U+0009)"),
+    ('["a\\\n"]', "invalid_escape", 1, 4, "'\\' followed by a line break (U+000A)"),
+    ('"\\\x01"', "invalid_escape", 1, 2, "'\\' followed by U+0001"),
+    ('"\\\u00a0"', "invalid_escape", 1, 2, "'\\' followed by U+00A0 (NO-BREAK SPACE)"),
+    ('"\\\ud800"', "invalid_escape", 1, 2, "'\\' followed by U+D800"),
+    ('"\\\'"', "invalid_escape", 1, 2, "'\\'' in the string"),
     ('"line\nbreak"', "control_character", 1, 6, "\\n"),
     ('"tab\there"', "control_character", 1, 5, "\\t"),
     ('{"a": 1} {"b": 2}', "extra_data", 1, 10, "Extra data"),
