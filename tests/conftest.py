@@ -19,6 +19,20 @@ SHARED = REPO.parent / "shared"  # the team's reference folder beside the checko
 TEST_TOKEN = "sk-test-token"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(
+        "slow_timeout", "seconds a test marked slow may take (pytest-timeout's timeout for it)", default="300"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test marked ``slow`` gets the ``slow_timeout`` of pyproject.toml, unless it names its own timeout."""
+    slow = pytest.mark.timeout(float(config.getini("slow_timeout")))
+    for item in items:
+        if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
+            item.add_marker(slow)
+
+
 @pytest.fixture
 def app(tmp_path: Path):
     """A fresh app with test settings and its own instance folder."""

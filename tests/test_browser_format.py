@@ -79,6 +79,7 @@ def test_the_tree_opens_lazily_pages_and_copies_pointers(page: Page, context: Br
     assert page.evaluate("navigator.clipboard.readText()") == "/a/b/c/d~0~1e"
 
 
+@pytest.mark.slow
 def test_a_10_mb_document_formats_and_the_page_stays_responsive(page: Page):
     items = [
         {

@@ -47,6 +47,7 @@ def test_a_journal_with_refusals_filters_exports_and_keeps_the_text(page: Page):
     assert page.locator("#journal-text").input_value() == text  # nothing pasted is lost
 
 
+@pytest.mark.slow
 def test_a_100000_item_journal_is_answered_on_the_page_a_page_at_a_time(page: Page, tmp_path: Path):
     lines = []
     for i in range(25_000):

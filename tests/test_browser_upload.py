@@ -65,6 +65,7 @@ def sent_as_text(request, text: str) -> bool:
     return text.replace("\n", "\r\n").encode() in body and b'name="file"' not in body
 
 
+@pytest.mark.slow
 def test_a_15_mb_upload_is_answered_as_a_paste_is(page: Page, big_file: tuple[Path, int]):
     """Issue 11: the answer sent the whole file back into the textarea, 28.7 MB for this file (the paste: 1.4 MB).
     Now the page reads the file into the editor and sends it as the paste is sent."""

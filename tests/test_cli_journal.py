@@ -9,7 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from webapp.__main__ import main
+
+pytestmark = pytest.mark.slow  # generated journals in subprocesses, and a Dask cluster
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = Path(__file__).parent / "data" / "samples"

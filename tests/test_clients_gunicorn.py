@@ -15,6 +15,8 @@ from test_clients_langchain import get_weather
 from test_clients_node import run_script
 from test_responses_gunicorn import Gunicorn
 
+pytestmark = pytest.mark.slow  # gunicorn, and the Node clients
+
 
 @pytest.fixture(scope="module")
 def gunicorn(tmp_path_factory):

@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 from conftest import REPO, TEST_TOKEN
 
+pytestmark = pytest.mark.slow  # Node starts per scenario
+
 CLIENTS = REPO / "tests" / "clients"
 TOOL_OUTPUT = "18 degrees celsius in Paris"  # what the scripts' get_weather tool returns
 

@@ -69,6 +69,7 @@ def test_a_file_with_its_own_tools_needs_none():
     assert answer["source"] == "gemini" and answer["replayable"] and answer["error"] is None
 
 
+@pytest.mark.slow
 def test_dask_on_a_local_cluster_gives_the_same_answers(corpus: Path):
     import distributed  # the test extra's setup installs .[scale] too: never skipped
 

@@ -25,6 +25,8 @@ from hypothesis import strategies as st
 from webapp import create_app
 from webapp.core.items import CALL_STATUSES, ITEM_TYPES
 
+pytestmark = pytest.mark.slow  # 600 examples per test in CI
+
 AUTH = {"Authorization": f"Bearer {TEST_TOKEN}"}
 SECONDS_PER_REQUEST = 15  # far above any honest answer here; a hang or a runaway build would pass it
 #: Examples per test: CI runs four times as many (the file then takes 1–2 minutes on 2 cores, 10–50 s without).

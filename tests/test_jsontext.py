@@ -427,6 +427,7 @@ def _starts_at(doc: Document, pointer: str, offset: int) -> bool:
     return decoder.raw_decode(text, offset)[0] == value
 
 
+@pytest.mark.slow
 def test_positions_of_many_pointers_in_a_big_document_take_one_scan(monkeypatch):
     import webapp.core.json.text as jsontext
 

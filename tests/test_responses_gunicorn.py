@@ -22,6 +22,8 @@ import pytest
 from openapi_conformance import check_stream, check_websocket_turn
 from websockets.sync.client import connect
 
+pytestmark = pytest.mark.slow  # gunicorn started per module
+
 REPO = Path(__file__).resolve().parent.parent
 GUNICORN = Path(sys.executable).with_name("gunicorn")
 
