@@ -171,7 +171,7 @@ def run_ours(left_text: str, right_text: str, runs: int) -> tuple[int, int, floa
 def breakdown(left_text: str, right_text: str) -> dict[str, float]:
     """Where our time goes, outside Flask: the strict parse of both texts and the diff itself."""
     from webapp.core.diff import diff
-    from webapp.core.json.text import parse
+    from webapp.core.json import parse
 
     start = time.perf_counter()
     left, right = parse(left_text).value, parse(right_text).value
@@ -187,7 +187,7 @@ def verdicts_breakdown(left_text: str, right_text: str) -> dict[str, float]:
     side's calls), and as ``python -m webapp gate`` and ``/api/gate`` ask (``unknown_tool`` findings, no memo).
     The collector is paused, as the page pauses it for texts this big."""
     from webapp.core.gate import VerdictMemo, check_journal
-    from webapp.core.json.text import paused_gc
+    from webapp.core.json import paused_gc
 
     left, right = json.loads(left_text), json.loads(right_text)
     with paused_gc():

@@ -31,7 +31,7 @@ from bench_diff import multipart  # noqa: E402  (the same form body a browser se
 
 from webapp import create_app  # noqa: E402
 from webapp.core.format import format_bytes, minify  # noqa: E402
-from webapp.core.json.text import parse, paused_gc  # noqa: E402
+from webapp.core.json import parse, paused_gc  # noqa: E402
 
 # Spellings json.tool rewrites (1.10 -> 1.1, 1e2 -> 100.0, -0 -> 0, 1E-7 -> 1e-07, the long decimal -> 0.1).
 SPELLINGS = ["1.10", "1e2", "-0", "1E-7", "0.1000000000000000055511151231257827", "-0.0", "2.50E+3"]

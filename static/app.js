@@ -266,7 +266,7 @@
       var breaks = (text.match(/\r\n?/g) || []).length;
       if (breaks) text = text.replace(/\r\n?/g, "\n");
       var handle = editorFor(area.id);
-      if (handle) handle.setValue(text); // its listeners (the kept draft, static/state.js) hear of it
+      if (handle) handle.setValue(text); // its listeners (the kept draft, static/state/form.js) hear of it
       else { area.value = text; area.dispatchEvent(new Event("input", { bubbles: true })); }
       input.value = "";
       var said = [];
@@ -289,8 +289,8 @@
 
   // A text box's note that its text is not the uploaded file (not UTF-8: templates/_macros.html not_the_file) stays
   // while the text is the one it came with (the server's: the textarea's defaultValue; a restored draft's: the text
-  // when static/state.js showed it again, "inspector:note"), and goes, with its marker, once the text is edited or
-  // replaced. The emptied note stays in place for the next upload's answer.
+  // when static/state/notes.js showed it again, "inspector:note"), and goes, with its marker, once the text is edited
+  // or replaced. The emptied note stays in place for the next upload's answer.
   var watched = new WeakSet(), about = new WeakMap(); // editors listened to; note -> the text it is about
   function valueOf(area) { var handle = editorFor(area.id); return handle ? handle.getValue() : area.value; }
   function checkNotTheFile() {

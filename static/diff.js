@@ -24,7 +24,7 @@
       var keep = left.value;
       left.value = right.value;
       right.value = keep;
-      // The editors (static/editor.js) and the kept input (static/state.js) follow the textareas' input events.
+      // The editors (static/editor.js) and the kept input (static/state/form.js) follow the textareas' input events.
       left.dispatchEvent(new Event("input", { bubbles: true }));
       right.dispatchEvent(new Event("input", { bubbles: true }));
       // The verdict on screen was for the other order: compare again (or clear it when nothing was compared).
@@ -42,7 +42,7 @@
       document.querySelector("#diff-form button.primary").click();
     }
   });
-  // The session's tools (static/state.js puts their bar above the schema field) are no use hidden in the closed
+  // The session's tools (static/state/tools.js puts their bar above the schema field) are no use hidden in the closed
   // "Tool schema" section: open it when the bar is there, now or once the tools are learnt.
   function showToolsBar() {
     var section = document.querySelector("details.diff-schema");

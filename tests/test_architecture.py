@@ -2,6 +2,9 @@
 
 - Every module under ``webapp/core`` is pure: it imports no web framework and nothing of ``webapp.web``.
 - No module imports a private name (``_x``) from another module of the app.
+- The JSON layer is imported from its package, ``webapp.core.json`` (its ``__init__.py`` says where each name
+  lives): no module of the app outside it imports one of its modules' names, and no test or benchmark imports
+  from a module of it a name the package exports.
 - The page views read their fields through ``webapp.web.forms`` only (never ``request.form``, ``.args``,
   ``.files`` or ``.values``), so every page reads a text field's line breaks as typed.
 - README's Layout names every module there is and none that is gone (a renamed module fails here); every page in
@@ -23,7 +26,7 @@ README = PACKAGE.parent / "README.md"
 
 
 def readme_modules() -> set[str]:
-    """The modules README's Layout names, as paths under ``webapp/`` (``core/json/text.py``).
+    """The modules README's Layout names, as paths under ``webapp/`` (``core/json/parser.py``).
 
     The layout block nests folders by indentation (``core/``, ``  json/``); a line may name several modules, and a
     folder's own line or its continuation lines may name modules inside it."""
@@ -60,6 +63,7 @@ def test_the_readme_layout_names_every_module_and_only_modules_that_exist():
     present -= {
         "core/responses/__init__.py",
         "core/convert/__init__.py",
+        "core/diff/__init__.py",
         "core/json/__init__.py",
         "core/schema/__init__.py",
         "web/api/__init__.py",
@@ -119,6 +123,36 @@ def test_no_private_name_is_imported_from_another_module(path):
         if m.startswith("webapp") and n and n.startswith("_") and not n.startswith("__")
     )
     assert bad == [], f"{path.relative_to(PACKAGE)} imports private names {bad}"
+
+
+JSON_PACKAGE = "webapp.core.json"
+# kept for webapp/core/gate.py until the gate package lands
+JSON_MODULES_IMPORTED_BY = {"core/gate.py"}
+
+
+@pytest.mark.parametrize("path", ALL_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_the_json_layer_is_imported_from_its_package(path):
+    where = str(path.relative_to(PACKAGE))
+    if where.startswith("core/json/") or where in JSON_MODULES_IMPORTED_BY:
+        return
+    bad = sorted({f"{m}.{n}" if n else m for m, n in imports(path) if m.startswith(JSON_PACKAGE + ".")})
+    assert bad == [], f"{where} imports {bad}: import them from {JSON_PACKAGE}"
+
+
+OUTSIDE_MODULES = sorted(
+    p
+    for folder in ("tests", "benchmarks")
+    for p in (PACKAGE.parent / folder).rglob("*.py")
+    if "node_modules" not in str(p) and ".cache" not in str(p)
+)
+
+
+@pytest.mark.parametrize("path", OUTSIDE_MODULES, ids=lambda p: str(p.relative_to(PACKAGE.parent)))
+def test_tests_and_benchmarks_take_the_json_layers_public_names_from_its_package(path):
+    import webapp.core.json as package
+
+    bad = sorted(f"{m}.{n}" for m, n in imports(path) if m.startswith(JSON_PACKAGE + ".") and n in package.__all__)
+    assert bad == [], f"{path.relative_to(PACKAGE.parent)} imports {bad}: import them from {JSON_PACKAGE}"
 
 
 PAGE_MODULES = sorted((PACKAGE / "web" / "pages").glob("*.py"))

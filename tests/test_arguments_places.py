@@ -8,8 +8,7 @@ import json
 from webapp.core.diff_page import diff_page
 from webapp.core.format_page import format_document
 from webapp.core.journal_check import check_conversation
-from webapp.core.json.locate import in_string
-from webapp.core.json.text import parse
+from webapp.core.json import in_string, parse
 
 CUT = {"type": "function_call", "call_id": "c", "name": "f", "arguments": '{"é\\n": "ap', "status": "completed"}
 LINE = json.dumps(CUT)  # the string's escapes: \" is 2 characters, \\n 3, é 6 (\u00e9)

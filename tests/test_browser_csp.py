@@ -103,3 +103,31 @@ def test_replacing_all_of_the_editors_text_breaks_no_policy(page: Page, violatio
     page.keyboard.press("Control+Enter")
     expect(page.locator("#format-output")).to_contain_text('"b"')
     assert violations == []
+
+
+def test_the_state_modules_load_and_run_under_the_policy(page: Page, violations: list[str]):
+    """Issue 17: static/state/ is ES modules (templates/base.html loads main.js as ``type="module"``): under
+    ``script-src 'self'`` every one of them is fetched, as JavaScript, and runs: each page's form gets its draft
+    bar, and nothing the page runs fails."""
+    from pathlib import Path
+
+    modules = {p.name for p in (Path(__file__).resolve().parent.parent / "static" / "state").glob("*.js")}
+    served: dict[str, str] = {}
+    page.on(
+        "response",
+        lambda r: (
+            served.setdefault(r.url.rsplit("/", 1)[1], r.headers.get("content-type", ""))
+            if "/static/state/" in r.url
+            else None
+        ),
+    )
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    for path in ("/format", "/schema", "/diff", "/journal"):
+        page.goto(path)
+        expect(page.locator("form[data-draft] > .draft-bar")).to_have_count(1)
+        expect(page.locator(".draft-status")).to_have_text("Your input is kept in this browser only.")
+    assert set(served) == modules
+    assert all(kind.split(";")[0].strip() == "text/javascript" for kind in served.values()), served
+    assert errors == [] and violations == []

@@ -185,6 +185,6 @@ def test_the_editor_is_styled_and_works_under_a_strict_content_security_policy(p
         != "7px"
     )
     violations = [
-        v for v in page.evaluate("window.__violations") if "editor.js" in v or "state.js" in v or "app.js" in v
+        v for v in page.evaluate("window.__violations") if "editor.js" in v or "/static/state/" in v or "app.js" in v
     ]
     assert violations == []

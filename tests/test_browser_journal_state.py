@@ -71,7 +71,8 @@ def test_the_journal_tools_field_offers_the_session_tools(page: Page):
 
 
 def draft(page: Page, entry: bool = False) -> dict | None:
-    """The page's kept draft (IndexedDB), as state.js wrote it; ``entry``: the current history entry's own."""
+    """The page's kept draft (IndexedDB), as static/state/form.js wrote it; ``entry``: the current history entry's
+    own."""
     return page.evaluate(
         """(entry) => new Promise((done) => { const r = indexedDB.open("inspector", 1);
         const key = entry ? "entry:" + history.state.inspectorEntry + ":" + location.pathname

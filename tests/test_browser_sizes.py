@@ -71,7 +71,7 @@ def test_diff_counts_every_field_and_the_encoding_to_the_byte(page: Page, small_
         page.locator("#diff-result").evaluate("el => el.replaceChildren()")
         page.get_by_role("button", name="Compare").click()
 
-    def to_diff(r) -> bool:  # not state.js's /api/tools about the schema field
+    def to_diff(r) -> bool:  # not static/state/tools.js's /api/tools about the schema field
         return r.method == "POST" and r.url.endswith("/diff")
 
     with page.expect_request(to_diff) as sent:

@@ -1,4 +1,4 @@
-"""Work is never lost (static/state.js) in Debian's Chromium: each page's input comes back after leaving it and
+"""Work is never lost (static/state/) in Debian's Chromium: each page's input comes back after leaving it and
 pressing Back, after a reload and on return, with its result; "Clear" forgets it; a share link carries small
 inputs in the URL fragment only; tools pasted once in a session are offered where a schema is needed."""
 
@@ -194,3 +194,35 @@ def test_the_server_decides_what_is_a_tool_and_a_journals_tools_are_offered_on_t
     page.get_by_role("button", name="Validate").click()
     expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
     assert asked  # the server was asked
+
+
+def test_a_new_history_entry_drops_the_oldest_entrys_drafts_on_every_page(page: Page):
+    """Only the last 30 history entries keep their drafts (static/state/entries.js), so a long day of pages does
+    not fill the disk. The oldest entry's drafts were asked to go under a key without the page's path, which no
+    draft has ("entry:<id>:<path>"): none ever went."""
+    page.goto("/format")
+    # Thirty entries seen before this one; the oldest kept drafts on two pages, the next one on one.
+    page.evaluate(
+        """() => new Promise((done) => {
+        localStorage.setItem("inspector:entries", JSON.stringify(Array.from({length: 30}, (_, i) => "old" + i)));
+        const r = indexedDB.open("inspector", 1);
+        r.onupgradeneeded = () => r.result.createObjectStore("drafts");
+        r.onsuccess = () => { const tx = r.result.transaction("drafts", "readwrite");
+          for (const key of ["entry:old0:/format", "entry:old0:/schema", "entry:old1:/format"]) {
+            tx.objectStore("drafts").put({fields: {document: key}, saved: 1}, key); }
+          tx.oncomplete = () => { r.result.close(); done(); }; }; })"""
+    )
+    page.goto("/schema")  # a new history entry: the 31st
+    # The entries' drafts left, once the oldest one's are gone (looked at until then, for at most 10 s: a promise
+    # is awaited by evaluate, never by wait_for_function).
+    left = page.evaluate(
+        """() => new Promise((done) => { const until = Date.now() + 10000; const look = () => {
+        const r = indexedDB.open("inspector", 1);
+        r.onsuccess = () => { const g = r.result.transaction("drafts", "readonly").objectStore("drafts").getAllKeys();
+          g.onsuccess = () => { r.result.close(); const left = g.result.filter((k) => k.startsWith("entry:old"));
+            if (left.some((k) => k.startsWith("entry:old0:")) && Date.now() < until) setTimeout(look, 50);
+            else done(left); }; }; };
+        look(); })"""
+    )
+    assert left == ["entry:old1:/format"]
+    assert json.loads(page.evaluate('localStorage.getItem("inspector:entries")'))[:2] == ["old1", "old2"]

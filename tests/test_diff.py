@@ -1,4 +1,4 @@
-"""Unit tests of the pure diff (``webapp/core/diff.py``, ``align.py``, ``blockers.py``, ``diff_page.py``): no app.
+"""Unit tests of the pure diff (the ``webapp/core/diff/`` package, ``webapp/core/diff_page.py``): no app.
 The JSON Patch round trips are checked with the independent ``jsonpatch`` library."""
 
 from __future__ import annotations
@@ -11,11 +11,20 @@ from typing import Any
 import jsonpatch
 import pytest
 
-from webapp.core.align import lcs_pairs, lcs_runs, strictly_equal, unequal_offsets
-from webapp.core.diff import ABSENT, DiffError, DiffOptions, diff, parse_ignore_paths
+from webapp.core.diff import (
+    ABSENT,
+    DiffError,
+    DiffOptions,
+    diff,
+    lcs_pairs,
+    lcs_runs,
+    parse_ignore_paths,
+    strictly_equal,
+    unequal_offsets,
+)
 from webapp.core.diff_page import side_by_side, string_hunks
 from webapp.core.examples import DIFF as EXAMPLES
-from webapp.core.json.text import json_type
+from webapp.core.json import json_type
 
 _, FC_001, WS_001 = EXAMPLES["namespaced"]
 _, SAME_CALL, OTHER_PROVIDER = EXAMPLES["same-call"]

@@ -1,4 +1,4 @@
-"""The JSON Diff page's model (``webapp/core/diff_page.py``) and the replay blockers (``webapp/core/blockers.py``),
+"""The JSON Diff page's model (``webapp/core/diff_page.py``) and the replay blockers (``webapp/core/diff/blockers.py``),
 pure: no app, no HTML. The JSON Patch is checked with the independent ``jsonpatch`` library."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import jsonpatch
 
 from webapp.core import diff_page as model
-from webapp.core.blockers import BLOCKERS, item_blockers, replay_blockers
+from webapp.core.diff import BLOCKERS, item_blockers, replay_blockers
 from webapp.core.diff_page import PageOptions, diff_page, patch_download
 from webapp.core.examples import DIFF as EXAMPLES
 

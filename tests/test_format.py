@@ -17,7 +17,7 @@ from webapp.core.format import (
     sort_keys,
     utf8_size,
 )
-from webapp.core.json.text import parse, parse_lines
+from webapp.core.json import parse, parse_lines
 
 # -- a generator of awkward documents (seeded: every run the same) ---------------------------------------------
 

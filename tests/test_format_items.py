@@ -8,7 +8,7 @@ import pytest
 
 from webapp.core import gate
 from webapp.core.inspection import SCHEMA_NEXT, arguments_check, inspect, type_badge
-from webapp.core.json.text import parse, parse_lines
+from webapp.core.json import parse, parse_lines
 
 # -- items -----------------------------------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from webapp.core.json.text import displayable, parse
+from webapp.core.json import displayable, parse
 from webapp.core.tree import Num, build_tree, count_nodes, subtree, tree_value
 
 # -- tree ------------------------------------------------------------------------------------------------------

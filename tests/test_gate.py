@@ -25,7 +25,7 @@ from webapp.core.gate import (
     load_journal,
     replay_gate,
 )
-from webapp.core.json.text import NOT_IJSON, JSONTextError, try_loads_ijson
+from webapp.core.json import NOT_IJSON, JSONTextError, try_loads_ijson
 
 HERE = Path(__file__).parent
 SAMPLES = HERE / "data" / "samples"  # sample journals and tools (README.md there)
@@ -234,7 +234,7 @@ ARGUMENT_TEXTS = [
     '{"x":"1e400"}',
     '{"a":[1e400]}',
     '{"a":1.5e-400}',
-    # where orjson's quick read must not decide (webapp.core.json.text._orjson_exact): a name repeated with its
+    # where orjson's quick read must not decide (webapp.core.json.orjson_read.orjson_value): a name repeated with its
     # colon escaped (the colon count alone would miss it), integers wider than 64 bits (orjson reads floats)
     '{"a\\u003a":1,"a\\u003a":2}',
     '{"a\\u003A":1,"a:":2}',

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from webapp.core.journal import Duplicate, Journal, JournalError, from_value, load_journal
-from webapp.core.json.text import parse
+from webapp.core.json import parse
 
 SAMPLES = Path(__file__).resolve().parent / "data" / "samples"
 CALL = {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "t", "arguments": "{}", "status": "completed"}

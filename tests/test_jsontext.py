@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from webapp.core.json.text import (
+from webapp.core.json import (
     MAX_SAFE_INTEGER,
     Document,
     JSONTextError,
@@ -380,9 +380,9 @@ def test_position_rejects_a_malformed_pointer():
 
 
 def test_position_in_a_big_document_scans_to_the_target(monkeypatch):
-    import webapp.core.json.text as jsontext
+    import webapp.core.json.document as document
 
-    monkeypatch.setattr(jsontext, "POSITION_MAP_LIMIT", 10)
+    monkeypatch.setattr(document, "POSITION_MAP_LIMIT", 10)
     doc = parse(DOC)
     assert doc.position("/a/1/b~0~1c") == (2, 13)
     assert doc.position("/missing") is None
@@ -429,19 +429,19 @@ def _starts_at(doc: Document, pointer: str, offset: int) -> bool:
 
 @pytest.mark.slow
 def test_positions_of_many_pointers_in_a_big_document_take_one_scan(monkeypatch):
-    import webapp.core.json.text as jsontext
+    import webapp.core.json.document as document
 
     scans: list[set[str]] = []
 
-    class Counting(jsontext.PositionRecorder):
+    class Counting(document.PositionRecorder):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             if kwargs.get("targets") is not None:
                 scans.append(set(kwargs["targets"]))
 
     text = _big_document()
-    assert len(text) > 1_000_000 and len(text) > jsontext.POSITION_MAP_LIMIT and len(BIG_POINTERS) == 200
-    monkeypatch.setattr(jsontext, "PositionRecorder", Counting)
+    assert len(text) > 1_000_000 and len(text) > document.POSITION_MAP_LIMIT and len(BIG_POINTERS) == 200
+    monkeypatch.setattr(document, "PositionRecorder", Counting)
     doc = parse(text)
     found = doc.positions(BIG_POINTERS + BIG_MISSES)
     assert len(scans) == 1 and scans[0] == set(BIG_POINTERS + BIG_MISSES) - {""}
@@ -463,19 +463,19 @@ def test_positions_of_many_pointers_in_a_big_document_take_one_scan(monkeypatch)
 
 
 def test_positions_are_keyed_by_the_pointers_as_given_and_equal_on_small_and_big_texts(monkeypatch):
-    import webapp.core.json.text as jsontext
+    import webapp.core.json.document as document
 
     pointers = ["/a/1/b~0~1c", "/x", "/", "//e", "/nope", "/a/01", ""]
     small = parse(DOC).positions(pointers)
-    monkeypatch.setattr(jsontext, "POSITION_MAP_LIMIT", 10)
+    monkeypatch.setattr(document, "POSITION_MAP_LIMIT", 10)
     assert parse(DOC).positions(pointers) == small
     assert small["/a/1/b~0~1c"] == (2, 13) and small["/nope"] is None and small[""] == (1, 1)
 
 
 def test_positions_reject_a_malformed_pointer_before_scanning(monkeypatch):
-    import webapp.core.json.text as jsontext
+    import webapp.core.json.document as document
 
-    monkeypatch.setattr(jsontext, "POSITION_MAP_LIMIT", 10)
+    monkeypatch.setattr(document, "POSITION_MAP_LIMIT", 10)
     doc = parse(DOC)
     with pytest.raises(ValueError):
         doc.positions(["/x", "x"])
@@ -483,17 +483,17 @@ def test_positions_reject_a_malformed_pointer_before_scanning(monkeypatch):
 
 
 def test_targeted_scan_of_a_big_document_keeps_the_last_of_duplicate_members(monkeypatch):
-    import webapp.core.json.text as jsontext
+    import webapp.core.json.document as document
 
-    monkeypatch.setattr(jsontext, "POSITION_MAP_LIMIT", 10)
+    monkeypatch.setattr(document, "POSITION_MAP_LIMIT", 10)
     doc = parse('{"a": {"b": 1},\n"a": {"b": 2},\n"c": [0, 1, {"d": 2}]}')
     assert doc.positions(["/a", "/a/b", "/c/2/d"]) == {"/a": (2, 1), "/a/b": (2, 7), "/c/2/d": (3, 14)}
 
 
 def test_targeted_scan_stops_once_every_pointer_is_found(monkeypatch):
-    import webapp.core.json.text as jsontext
+    import webapp.core.json.document as document
 
-    monkeypatch.setattr(jsontext, "POSITION_MAP_LIMIT", 10)
+    monkeypatch.setattr(document, "POSITION_MAP_LIMIT", 10)
     # What follows the last pointer asked for is never read: a text cut there still answers.
     doc = Document('[{"a": 1}, [2, 3, 4], 5, {"b": oops', None, _unique_names=True)
     assert doc.positions(["/0/a", "/1/2", "/2"]) == {"/0/a": (1, 3), "/1/2": (1, 19), "/2": (1, 23)}
@@ -563,11 +563,12 @@ def test_recursion_limit_is_untouched():
 
 @pytest.fixture
 def small_limits(monkeypatch):
-    import webapp.core.json.text as jsontext
+    """The parser module, with a big text from 1,000 characters on, located exactly up to 1,000."""
+    import webapp.core.json.parser as parser
 
-    monkeypatch.setattr(jsontext, "PRECISE_WARNINGS_LIMIT", 8_000)  # precise up to 1,000 characters
-    monkeypatch.setattr(jsontext, "BIG_TEXT", 1_000)
-    return jsontext
+    monkeypatch.setattr(parser, "PRECISE_WARNINGS_LIMIT", 8_000)  # precise up to 1,000 characters
+    monkeypatch.setattr(parser, "BIG_TEXT", 1_000)
+    return parser
 
 
 def big_document(item: str, count: int = 300) -> str:
@@ -625,17 +626,17 @@ def test_ijson_never_takes_the_bounded_path(small_limits):
 # -- the modules of the parse layer, each through its own interface ---------------------------------------------
 
 
-def test_the_package_and_text_export_the_same_public_api():
+def test_the_package_exports_its_public_api_and_text_keeps_the_gates_names():
     import webapp.core.json as package
-    import webapp.core.json.text as jsontext
+    import webapp.core.json.text as kept  # kept for webapp/core/gate.py until the gate package lands
 
-    for name in package.__all__:
-        assert getattr(package, name) is getattr(jsontext, name), name
-    assert all(hasattr(jsontext, name) for name in jsontext.__all__)
+    assert all(hasattr(package, name) for name in package.__all__)
+    for name in kept.__all__:
+        assert getattr(kept, name) is getattr(package, name), name
 
 
 def test_quote_writes_json_for_messages():
-    from webapp.core.json.show import quote
+    from webapp.core.json import quote
 
     assert quote("région") == '"région"'  # non-ASCII kept
     assert quote({"a": [1, None]}) == '{"a": [1, null]}'
@@ -657,7 +658,7 @@ def test_shorten_and_describe_name_tokens_and_characters():
 
 
 def test_kind_of_names_a_value_for_messages():
-    from webapp.core.json.show import kind_of
+    from webapp.core.json import kind_of
 
     assert [kind_of(v) for v in (None, True, 1, 1.5, "s", [], {})] == [
         "null",
@@ -671,7 +672,8 @@ def test_kind_of_names_a_value_for_messages():
 
 
 def test_bytes_split_and_join_strings_round_trip_and_measure_nesting():
-    from webapp.core.json.bytes import STRING_MARK, join_strings, nesting_depth, split_strings
+    from webapp.core.json import STRING_MARK, split_strings
+    from webapp.core.json.bytes import join_strings, nesting_depth
 
     data = b'{"a\\"b": ["x\\\\", {"c": "[{"}], "d": []}'
     parts = split_strings(data)
@@ -684,7 +686,8 @@ def test_bytes_split_and_join_strings_round_trip_and_measure_nesting():
 
 
 def test_lines_and_line_col_agree_and_count_characters():
-    from webapp.core.json.positions import Lines, line_col
+    from webapp.core.json import line_col
+    from webapp.core.json.positions import Lines
 
     text = "ab\r\né\nxyz"
     lines = Lines(text)
@@ -744,7 +747,8 @@ def test_scanner_stops_past_an_offset_and_first_error_names_the_mistake():
 
 
 def test_diagnosis_words_each_mistake_at_its_place():
-    from webapp.core.json.diagnose import Diagnosis, JSONTextError, content_end
+    from webapp.core.json import JSONTextError
+    from webapp.core.json.diagnose import Diagnosis, content_end
     from webapp.core.json.scan import Frame
 
     text = '{"a": [1 2'
@@ -886,7 +890,7 @@ def test_a_big_verdict_without_values_is_the_json_modules(small_limits, change):
 
 
 def test_join_pieces_is_join_then_translate_for_many_pieces():
-    from webapp.core.json.bytes import join_pieces
+    from webapp.core.json import join_pieces
 
     table = bytes.maketrans(b"ab", b"AB")
     for count in (0, 1, 8192, 8193, 20_000):
@@ -907,10 +911,10 @@ def test_the_skeleton_keeps_the_brackets_and_colons_outside_strings_only():
 
 
 def test_a_big_text_is_checked_without_splitting_its_strings(monkeypatch):
-    import webapp.core.json.text as jsontext
+    import webapp.core.json.parser as parser
 
-    monkeypatch.setattr(jsontext, "BIG_TEXT", 1_000)
-    monkeypatch.setattr(jsontext, "PRECISE_WARNINGS_LIMIT", 8_000)
+    monkeypatch.setattr(parser, "BIG_TEXT", 1_000)
+    monkeypatch.setattr(parser, "PRECISE_WARNINGS_LIMIT", 8_000)
     strings = ",".join(f'"[{{ {k} \\" ]]"' for k in range(400))  # brackets and escapes inside strings only
     assert parse(f"[{strings}]").value[0] == '[{ 0 " ]]'
     deep = "[" * 101 + "]" * 101
@@ -922,9 +926,9 @@ def test_a_big_text_is_checked_without_splitting_its_strings(monkeypatch):
 
 
 def test_a_big_text_reads_the_same_on_the_fast_path(monkeypatch):
-    import webapp.core.json.text as jsontext
+    import webapp.core.json.parser as parser
 
-    monkeypatch.setattr(jsontext, "BIG_TEXT", 1_000)
+    monkeypatch.setattr(parser, "BIG_TEXT", 1_000)
     filler = ",".join(f'{{"id": "x{k}", "text": "a: [b] \\" {{c}}", "n": {k}.{k}e-{k % 300}}}' for k in range(60))
     for tail, codes in [
         ('{"a": 1}', []),
@@ -947,7 +951,7 @@ def test_a_big_text_reads_the_same_on_the_fast_path(monkeypatch):
     for bad in ("01", "[1,]", "NaN", '"a\tb"', '{"a" 1}', "[1] x"):
         errors = []
         for big_text in (1_000, 10**9):  # the fast path, and the json module's
-            monkeypatch.setattr(jsontext, "BIG_TEXT", big_text)
+            monkeypatch.setattr(parser, "BIG_TEXT", big_text)
             with pytest.raises(JSONTextError) as err:
                 parse(f"[{filler}, {bad}]")
             errors.append((err.value.code, err.value.line, err.value.column))
@@ -957,9 +961,9 @@ def test_a_big_text_reads_the_same_on_the_fast_path(monkeypatch):
 def test_a_big_text_of_numbers_reads_the_same_on_the_fast_path(monkeypatch):
     import random
 
-    import webapp.core.json.text as jsontext
+    import webapp.core.json.parser as parser
 
-    monkeypatch.setattr(jsontext, "BIG_TEXT", 1_000)
+    monkeypatch.setattr(parser, "BIG_TEXT", 1_000)
     rng = random.Random(7)
     tokens = [
         f"{rng.choice(['', '-'])}{rng.randrange(10 ** rng.randrange(1, 19))}"
@@ -997,7 +1001,9 @@ def _outcome(text: str, **options) -> tuple:
 def test_a_big_text_read_by_orjson_has_its_nesting_measured_on_its_value(small_limits, kind):
     # orjson refuses to write values nested beyond _DUMPS_DEPTH: wrapped in arrays, the value is written exactly
     # when it nests at most max_depth deep. Beyond what orjson writes, the text's brackets are measured.
-    assert small_limits._DUMPS_DEPTH is not None
+    from webapp.core.json import orjson_read
+
+    assert orjson_read._DUMPS_DEPTH is not None
     for depth, max_depth in [(10, 10), (11, 10), (100, 100), (101, 100), (250, 300), (300, 300), (301, 300)]:
         text = f"[{_FILLER}, {_nested(depth - 1, kind)}]"  # the outer array is one level
         fast = _outcome(text, max_depth=max_depth)
@@ -1012,8 +1018,10 @@ def test_a_big_text_read_by_orjson_has_its_nesting_measured_on_its_value(small_l
 
 
 def test_a_big_text_without_backslash_u_is_spared_the_escape_scans(small_limits):
+    from webapp.core.json.bigtext import BigText
+
     plain = f"[{_FILLER}]"
-    assert not small_limits._BigText(plain, None, False).u_escapes
+    assert not BigText(plain, None, False).u_escapes
     assert parse(plain).warnings == [] and parse(plain).value == json.loads(plain)
     # With a \u escape the scans run: an escaped colon hides a repeated name from the colon count, an escaped
     # surrogate may be unpaired.
@@ -1023,7 +1031,7 @@ def test_a_big_text_without_backslash_u_is_spared_the_escape_scans(small_limits)
         ('"\\udc00 x"', "lone_surrogate"),
     ]:
         text = f"[{_FILLER}, {tail}]"
-        assert small_limits._BigText(text, None, False).u_escapes, tail
+        assert BigText(text, None, False).u_escapes, tail
         assert [w.code for w in parse(text).warnings] == [code], tail
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from webapp import create_app
-from webapp.core.json.text import DEFAULT_MAX_DEPTH
+from webapp.core.json import DEFAULT_MAX_DEPTH
 from webapp.web.limits import ParseLimits, parse_limits
 
 WEB = Path(__file__).resolve().parent.parent / "webapp"

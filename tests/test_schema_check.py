@@ -8,8 +8,7 @@ import json
 import pytest
 
 from webapp.core.examples import SCHEMA as EXAMPLES
-from webapp.core.json.locate import Locator, string_locator
-from webapp.core.json.text import parse
+from webapp.core.json import Locator, parse, string_locator
 from webapp.core.schema import compile_schema
 from webapp.core.schema_check import MAX_ERRORS_SHOWN, MAX_VALUE_CHARS, run_check, short_json
 

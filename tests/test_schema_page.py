@@ -467,18 +467,18 @@ def _big_rows(bad_every: int = 6, count: int = 1500) -> dict:
 
 @pytest.mark.parametrize(("shape", "scans"), [("bare", 2), ("arguments string", 3), ("arguments object", 2)])
 def test_every_shown_error_of_a_big_text_has_its_line_and_column(client, monkeypatch, shape, scans):
-    import webapp.core.json.text as jsontext
-    from webapp.core.json.text import POSITION_MAP_LIMIT
+    import webapp.core.json.document as document
+    from webapp.core.json.document import POSITION_MAP_LIMIT
 
     targeted: list[set[str]] = []
 
-    class Counting(jsontext.PositionRecorder):
+    class Counting(document.PositionRecorder):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             if kwargs.get("targets") is not None:
                 targeted.append(kwargs["targets"])
 
-    monkeypatch.setattr(jsontext, "PositionRecorder", Counting)
+    monkeypatch.setattr(document, "PositionRecorder", Counting)
     rows = _big_rows()
     instance = {
         "bare": lambda: pretty(rows),

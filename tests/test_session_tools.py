@@ -1,5 +1,5 @@
 """The session tools (``webapp/core/session_tools.py``) and ``POST /api/tools``: which function tools pasted texts
-define and which function each pasted call names, decided on the server for static/state.js."""
+define and which function each pasted call names, decided on the server for static/state/tools.js."""
 
 from __future__ import annotations
 

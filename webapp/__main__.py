@@ -41,8 +41,7 @@ from webapp.core.convert import SOURCES, Conversion, ConvertError, convert_text,
 from webapp.core.gate import JournalChecker, JournalReport, check_item, check_journal, tool_schema
 from webapp.core.items import tool_shape
 from webapp.core.journal import Duplicate
-from webapp.core.json import text as jsontext
-from webapp.core.json.text import kind_of
+from webapp.core.json import JSONTextError, kind_of, parse
 from webapp.core.schema import OUTPUT_FORMATS, SchemaInvalid, bundle, compile_schema, known_documents
 
 EXIT_REPLAYABLE, EXIT_NOT_REPLAYABLE, EXIT_UNUSABLE = 0, 1, 2
@@ -65,8 +64,8 @@ def _read_json(path: str) -> Any:
     """A tools or schema file: plain JSON; a member name given twice is refused (which value counts depends on
     the parser, so the tool or schema the journal is judged against would be unclear)."""
     try:
-        document = jsontext.parse(_read(path))
-    except jsontext.JSONTextError as err:
+        document = parse(_read(path))
+    except JSONTextError as err:
         raise _Unusable(f"{path}: {err}") from None
     for warning in document.warnings:
         if warning.code == "duplicate_key":
@@ -232,8 +231,8 @@ def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema:
             if not raw.strip():
                 continue
             try:
-                document = jsontext.parse(raw)
-            except jsontext.JSONTextError as err:
+                document = parse(raw)
+            except JSONTextError as err:
                 raise _Unusable(f"{path}: JSON Lines, line {number}, column {err.column}: {err.message}") from None
             if not isinstance(document.value, dict):
                 raise _Unusable(

@@ -22,7 +22,7 @@ from webapp.core.gate import (
     replay_gate,
 )
 from webapp.core.journal import Journal, JournalError, load_journal
-from webapp.core.json.text import Document, JSONTextError, JSONWarning, parse
+from webapp.core.json import Document, JSONTextError, JSONWarning, parse
 from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, compile_schema
 
 __all__ = [

@@ -16,7 +16,7 @@ from typing import Any
 
 from webapp.core.convert import ConvertError, convert_text
 from webapp.core.journal_check import gate
-from webapp.core.json import text as jsontext
+from webapp.core.json import DEFAULT_MAX_DEPTH
 
 #: File names a directory contributes (JSON Lines and JSON journals).
 SUFFIXES = (".jsonl", ".ndjson", ".json")
@@ -43,7 +43,7 @@ def expand(sources: Iterable[str]) -> list[str]:
 
 
 def check_file(
-    path: str, tools: list[dict] | None = None, source: str = "auto", max_depth: int = jsontext.DEFAULT_MAX_DEPTH
+    path: str, tools: list[dict] | None = None, source: str = "auto", max_depth: int = DEFAULT_MAX_DEPTH
 ) -> dict[str, Any]:
     """Check one journal file (any source :mod:`webapp.core.convert` reads).
 

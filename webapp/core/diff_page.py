@@ -19,20 +19,21 @@ from webapp.core.diff import ABSENT, Change, DiffError, DiffOptions, DiffResult,
 from webapp.core.inspection import SCHEMA_NEXT, gate_label, locate_items
 from webapp.core.items import looks_like_item, tool_shape
 from webapp.core.journal import Journal, JournalError, from_value, one_item
-from webapp.core.json import pointer as jp
-from webapp.core.json.locate import Position, in_string
-from webapp.core.json.show import quote
-from webapp.core.json.text import (
+from webapp.core.json import (
     BIG_TEXT,
     DEFAULT_MAX_DEPTH,
     Document,
     JSONTextError,
     JSONWarning,
+    Position,
     displayable,
+    in_string,
     parse,
     parse_lines,
     paused_gc,
+    quote,
 )
+from webapp.core.json import pointer as jp
 
 __all__ = [
     "INLINE_PATCH_CHARS",
@@ -198,7 +199,7 @@ def diff_page(
     """Read both texts and compare them (when both are there and parse) into a :class:`DiffPage`.
 
     :param right_text: ``None`` when only the left side was sent (the page then asks for the right one).
-    :param max_depth, max_bytes: the limits of :func:`webapp.core.json.text.parse` for each text.
+    :param max_depth, max_bytes: the limits of :func:`webapp.core.json.parse` for each text.
     :return: the page; never raises for bad input (parse errors, a bad option are in it).
     """
     options = options or PageOptions()

@@ -2,7 +2,7 @@
 
 Formatting works on the *text*, not on parsed values, so numbers stay exactly as written (``1.10``, ``1e2``,
 ``-0``, 30-digit integers) and strings keep their escapes. The text must be valid JSON (what
-:func:`webapp.core.json.text.parse` accepted): only whitespace outside strings changes. The work is done by C-speed
+:func:`webapp.core.json.parse` accepted): only whitespace outside strings changes. The work is done by C-speed
 operations on the UTF-8 bytes (split at the quotes, ``translate``, ``replace``, ``join``, and one ``bytes %`` that
 puts the strings back), not by a Python loop per token. A page shows only the start of a big answer:
 :func:`formatted_part` formats the first parts of the text and counts the size of the rest
@@ -22,8 +22,7 @@ from itertools import accumulate, chain, islice, repeat
 from operator import mul
 from typing import Any
 
-from webapp.core.json.bytes import join_pieces, outside_strings
-from webapp.core.json.text import BIG_TEXT, STRING_MARK, JSONLine, paused_gc, split_strings
+from webapp.core.json import BIG_TEXT, STRING_MARK, JSONLine, join_pieces, outside_strings, paused_gc, split_strings
 
 __all__ = [
     "ACTIONS",
@@ -43,7 +42,7 @@ __all__ = [
 INDENTS = {"2": "  ", "4": "    ", "tab": "\t"}
 ACTIONS = ("pretty", "minify", "sort")
 
-# Formatting works on :func:`webapp.core.json.text.split_strings` parts (UTF-8 bytes): even items (outside strings) are
+# Formatting works on :func:`webapp.core.json.split_strings` parts (UTF-8 bytes): even items (outside strings) are
 # rewritten, string bodies are untouched. The marks below are control characters, which valid JSON never holds raw.
 # An empty ``{}``/``[]`` is written as two marks of its own (no bracket: it stays on one line), the same length, so
 # the translate that ends the work restores them with the placeholders (no pass of their own over the output).
@@ -95,7 +94,7 @@ def _joined(parts: list[bytes], skeleton: bytes) -> bytes:
 def minify(text: str, *, split: Split | None = None) -> str:
     """The JSON text with no whitespace outside strings; every token as written.
 
-    :param text: valid JSON (as :func:`webapp.core.json.text.parse` accepted). Invalid text gives garbage, not an error.
+    :param text: valid JSON (as :func:`webapp.core.json.parse` accepted). Invalid text gives garbage, not an error.
     :param split: what ``Document.take_string_parts()`` handed over, to skip splitting again; consumed.
     """
     parts, outside = _split(text, split)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from webapp.core.format import ACTIONS, INDENTS, format_bytes, format_lines, format_text, formatted_part, utf8_size
 from webapp.core.inspection import Inspection, inspect
-from webapp.core.json.text import (
+from webapp.core.json import (
     BIG_TEXT,
     DEFAULT_MAX_DEPTH,
     Document,

@@ -17,10 +17,18 @@ from webapp.core import gate
 from webapp.core.format import pretty
 from webapp.core.items import type_kind
 from webapp.core.journal import Duplicate, Journal, JournalError, from_value
+from webapp.core.json import (
+    Document,
+    JSONLine,
+    JSONTextError,
+    JSONWarning,
+    Position,
+    displayable,
+    in_string,
+    kind_of,
+    parse,
+)
 from webapp.core.json import pointer as jpointer
-from webapp.core.json.locate import Position, in_string
-from webapp.core.json.show import displayable, kind_of
-from webapp.core.json.text import Document, JSONLine, JSONTextError, JSONWarning, parse
 from webapp.core.tree import value_kind
 
 __all__ = [

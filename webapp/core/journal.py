@@ -22,9 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from webapp.core.json import DEFAULT_MAX_DEPTH, JSONTextError, JSONWarning, kind_of, parse, parse_lines
 from webapp.core.json import pointer as jp
-from webapp.core.json import text as jsontext
-from webapp.core.json.text import kind_of
 
 __all__ = ["Journal", "JournalError", "Duplicate", "load_journal", "from_value", "SHAPES"]
 
@@ -39,7 +38,7 @@ class JournalError(ValueError):
     :ivar line: 1-based line in the text, when the problem is in the text.
     :ivar column: 1-based column, when known.
     :ivar pointer: RFC 6901 pointer into the document, when the problem is a value.
-    :ivar code: the :class:`webapp.core.json.text.JSONTextError` code for a syntax problem, else ``"shape"``.
+    :ivar code: the :class:`webapp.core.json.JSONTextError` code for a syntax problem, else ``"shape"``.
     :ivar detail: the message without its place (shown beside a link to line:column); ``message`` when not given.
     :ivar excerpt: for a syntax problem, the offending line and a caret line under the column; else ``""``.
     """
@@ -70,7 +69,7 @@ class JournalError(ValueError):
 
 @dataclass(frozen=True)
 class Duplicate:
-    """A member name given twice in the journal's JSON text (``jsontext`` warning ``duplicate_key``).
+    """A member name given twice in the journal's JSON text (the parse layer's warning ``duplicate_key``).
 
     :ivar index: the item holding it (its position in :attr:`Journal.items`), or ``None`` when it is outside
         the items (the response's envelope, its tools) or was counted but not located in a very big text.
@@ -115,7 +114,7 @@ class Journal:
         return f"{prefix}[{index}]"
 
 
-def load_journal(source: str | bytes | list | dict, *, max_depth: int = jsontext.DEFAULT_MAX_DEPTH) -> Journal:
+def load_journal(source: str | bytes | list | dict, *, max_depth: int = DEFAULT_MAX_DEPTH) -> Journal:
     """Read a journal from text (JSON or JSON Lines) or from an already parsed value.
 
     :param source: JSON text or bytes (UTF-8, a BOM is tolerated), or a parsed list/dict.
@@ -130,10 +129,10 @@ def load_journal(source: str | bytes | list | dict, *, max_depth: int = jsontext
 
 def _from_text(text: str | bytes | bytearray, max_depth: int) -> Journal:
     if isinstance(text, str) and text.startswith("\ufeff"):
-        text = text[1:]  # a byte order mark may be ignored (RFC 8259 §8.1); bytes are handled by jsontext
+        text = text[1:]  # a byte order mark may be ignored (RFC 8259 §8.1); bytes are handled by parse
     try:
-        document = jsontext.parse(bytes(text) if isinstance(text, bytearray) else text, max_depth=max_depth)
-    except jsontext.JSONTextError as err:
+        document = parse(bytes(text) if isinstance(text, bytearray) else text, max_depth=max_depth)
+    except JSONTextError as err:
         if err.code != "extra_data":
             raise JournalError(
                 f"line {err.line}, column {err.column}: {err.message}",
@@ -150,8 +149,8 @@ def _from_text(text: str | bytes | bytearray, max_depth: int) -> Journal:
 def _from_lines(text: str | bytes | bytearray, max_depth: int) -> Journal:
     """JSON Lines: every non-blank line one item (https://jsonlines.org)."""
     try:
-        records = jsontext.parse_lines(bytes(text) if isinstance(text, bytearray) else text, max_depth=max_depth)
-    except jsontext.JSONTextError as err:
+        records = parse_lines(bytes(text) if isinstance(text, bytearray) else text, max_depth=max_depth)
+    except JSONTextError as err:
         raise JournalError(
             f"JSON Lines, line {err.line}, column {err.column}: {err.message}",
             line=err.line,
@@ -174,10 +173,10 @@ def _from_lines(text: str | bytes | bytearray, max_depth: int) -> Journal:
     return Journal(items, None, None, "jsonl", [record.line for record in records], duplicates)
 
 
-def from_value(value: Any, warnings: Iterable[jsontext.JSONWarning] = (), base: str = "") -> Journal:
+def from_value(value: Any, warnings: Iterable[JSONWarning] = (), base: str = "") -> Journal:
     """A journal from a parsed JSON value (see the module docstring for the shapes).
 
-    :param warnings: the warnings of the text ``value`` was parsed from (``jsontext.parse``); its
+    :param warnings: the warnings of the text ``value`` was parsed from (``parse``); its
         ``duplicate_key`` warnings under ``base`` become :attr:`Journal.duplicates`, with their pointers and
         line:column in that text.
     :param base: RFC 6901 pointer of ``value`` in that text (``"/journal"`` for a request member).
@@ -204,7 +203,7 @@ def from_value(value: Any, warnings: Iterable[jsontext.JSONWarning] = (), base: 
     return journal
 
 
-def one_item(value: Any, warnings: Iterable[jsontext.JSONWarning] = ()) -> Journal | None:
+def one_item(value: Any, warnings: Iterable[JSONWarning] = ()) -> Journal | None:
     """The journal of one item read from its text (:func:`from_value`: the member names it gives twice kept, for
     ``duplicate_member``), or ``None`` when ``value`` is not one item."""
     try:

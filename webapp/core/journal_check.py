@@ -30,9 +30,8 @@ from webapp.core.convert import (
 )
 from webapp.core.gate import Finding, JournalReport, check_journal
 from webapp.core.items import is_namespaced
+from webapp.core.json import DEFAULT_MAX_DEPTH, Document, JSONTextError, Position, in_string, parse
 from webapp.core.json import pointer as jp
-from webapp.core.json import text as jsontext
-from webapp.core.json.locate import Position, in_string
 
 #: Rows per page of the item table: a 100,000-item journal is shown a page at a time.
 PAGE_SIZE = 100
@@ -145,8 +144,8 @@ def read_tools(text: str) -> tuple[list[dict] | None, ConvertError | None]:
     if not text.strip():
         return None, None
     try:
-        value = jsontext.parse(text).value
-    except jsontext.JSONTextError as error:
+        value = parse(text).value
+    except JSONTextError as error:
         return None, ConvertError(
             f"tools, line {error.line}, column {error.column}: {error.message}",
             line=error.line,
@@ -178,7 +177,7 @@ def check_conversation(
     page: int = 1,
     page_size: int = PAGE_SIZE,
     complete_statusless: bool = False,
-    max_depth: int = jsontext.DEFAULT_MAX_DEPTH,
+    max_depth: int = DEFAULT_MAX_DEPTH,
 ) -> JournalCheck:
     """Convert, gate and summarise a conversation for the page.
 
@@ -268,15 +267,15 @@ class _Pasted:
                 text = None
         self.text = text.removeprefix("\ufeff") if text is not None and conversion.source == "open_responses" else None
         self._rows: list[str] | None = None
-        self._document: jsontext.Document | None = None
+        self._document: Document | None = None
 
     def _row(self, line: int) -> str:
         self._rows = self._rows if self._rows is not None else self.text.split("\n")
         return self._rows[line - 1]
 
-    def _whole(self) -> jsontext.Document:
+    def _whole(self) -> Document:
         if self._document is None:
-            self._document = jsontext.parse(self.text, max_depth=self.max_depth, warn=False)  # places, no warnings
+            self._document = parse(self.text, max_depth=self.max_depth, warn=False)  # places, no warnings
         return self._document
 
     def as_written(self, indices: list[int]) -> dict[int, str]:
@@ -294,7 +293,7 @@ class _Pasted:
         elif len(self.text) <= AS_WRITTEN_LIMIT:
             try:
                 document = self._whole()
-            except jsontext.JSONTextError:
+            except JSONTextError:
                 return {}
             for index in indices:
                 raw = document.raw(conversion.origins[index])
@@ -321,7 +320,7 @@ class _Pasted:
         try:
             if conversion.lines:  # JSON Lines: the record's own line, its pointer without the record's index
                 line = conversion.lines[int(jp.split(origin)[0])]
-                document = jsontext.parse(self._row(line), max_depth=self.max_depth)
+                document = parse(self._row(line), max_depth=self.max_depth)
                 return in_string(
                     document,
                     jp.child(jp.join(jp.split(origin)[1:]), "arguments"),
@@ -331,7 +330,7 @@ class _Pasted:
                     first_line=line,
                 )
             return in_string(self._whole(), jp.child(origin, "arguments"), item["arguments"], error.line, error.column)
-        except (jsontext.JSONTextError, ValueError, IndexError):  # the text is not as converted: no place
+        except (JSONTextError, ValueError, IndexError):  # the text is not as converted: no place
             return None
 
 

@@ -7,7 +7,7 @@ name, on the schema side (shapes: :func:`webapp.core.items.tool_shape`). Errors 
 and mapped back to line:column in the pasted texts (:mod:`webapp.core.json.locate`), into the ``arguments`` string
 too. An instance in JSON Lines (a journal: one item per line, as the Format page reads it) is checked record by
 record, each as a one-value instance would be (:class:`Record`), with its positions in the whole pasted text.
-Parsing is :mod:`webapp.core.json.text`, validation :mod:`webapp.core.schema`, the item's verdict
+Parsing is :mod:`webapp.core.json`, validation :mod:`webapp.core.schema`, the item's verdict
 :mod:`webapp.core.gate`.
 """
 
@@ -28,19 +28,22 @@ from webapp.core.gate import (
 )
 from webapp.core.items import ToolShape, call_shape, looks_like_item, tool_shape
 from webapp.core.journal import Journal, one_item
-from webapp.core.json import pointer
-from webapp.core.json.locate import Locator, Move, Position, string_locator
-from webapp.core.json.show import quote
-from webapp.core.json.text import (
+from webapp.core.json import (
     DEFAULT_MAX_DEPTH,
     NOT_IJSON,
     Document,
     JSONTextError,
+    Locator,
+    Move,
+    Position,
     json_type,
     line_records,
     loads_ijson,
     looks_like_lines,
     parse,
+    pointer,
+    quote,
+    string_locator,
     try_loads_ijson,
 )
 from webapp.core.schema import CompiledSchema, SchemaError, SchemaInvalid, bundle, compile_schema, known_documents
@@ -336,7 +339,7 @@ def run_check(
     :param schema_text: a JSON Schema, a tool definition or a list of them (each call picks its tool by name).
     :param format_assertion: ``format`` is asserted (JSON Schema 2020-12 Validation §7.2.2), not only annotated.
     :param max_depth: nesting allowed in each text (and in an ``arguments`` string); ``max_bytes``: UTF-8 size
-        allowed of each (``None``: any). The limits of :func:`webapp.core.json.text.parse`.
+        allowed of each (``None``: any). The limits of :func:`webapp.core.json.parse`.
     :param documents_text: the referenced schemas: a JSON array of schemas, each known by its ``$id``, or an
         object ``{"<absolute URI>": schema}``; what the schema ``$ref``s by URI, resolved locally
         (:func:`webapp.core.schema.bundle`). Empty: none.
@@ -472,7 +475,7 @@ def _validate(check: Check, prepared: _Prepared, locate_instance: Locator | None
 
 def _parse_instance(check: Check, text: str, limits: dict[str, Any]) -> tuple[Document | None, bool]:
     """Parse the instance as one JSON value, or, when it is not one but reads as JSON Lines (as the Format page
-    decides: :func:`webapp.core.json.text.looks_like_lines`), say so: ``(None, True)``; its records are parsed
+    decides: :func:`webapp.core.json.looks_like_lines`), say so: ``(None, True)``; its records are parsed
     one by one later, so a bad record is that record's error, not the whole text's."""
     if not text.strip():
         return None, False

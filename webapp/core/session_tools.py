@@ -1,7 +1,7 @@
 """The tools of a browser session, pure: the function tools pasted texts define, and the function a pasted call names.
 
 Every page keeps the function tools met in any of its fields for the browser session and offers them wherever a
-schema is needed, filling an empty schema field with the tool a pasted call names (``static/state.js``, through
+schema is needed, filling an empty schema field with the tool a pasted call names (``static/state/tools.js``, through
 ``POST /api/tools``). What a tool definition is and what a call names is decided here, by the item vocabulary
 (:func:`webapp.core.items.tools_in`, :func:`webapp.core.items.call_shape`), so the script spells no shape of its
 own. A text is read as the pages read it: one JSON value, or JSON Lines (each record looked into).
@@ -15,7 +15,7 @@ from typing import Any
 
 from webapp.core.convert import ConvertError, is_other_provider_tool, tools_from
 from webapp.core.items import call_shape, tools_in
-from webapp.core.json.text import DEFAULT_MAX_DEPTH, JSONTextError, line_records, looks_like_lines, parse
+from webapp.core.json import DEFAULT_MAX_DEPTH, JSONTextError, line_records, looks_like_lines, parse
 
 __all__ = ["SessionTools", "find_tools"]
 

@@ -13,9 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from webapp.core.json import DEFAULT_MAX_DEPTH, displayable, json_type, parse
 from webapp.core.json import pointer as jpointer
-from webapp.core.json.show import displayable, json_type
-from webapp.core.json.text import DEFAULT_MAX_DEPTH, parse
 
 __all__ = [
     "STRING_PREVIEW",

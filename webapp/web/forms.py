@@ -17,7 +17,7 @@ from typing import NamedTuple
 from flask import request
 from werkzeug.datastructures import MultiDict
 
-from webapp.core.json.positions import line_col
+from webapp.core.json import line_col
 
 #: what a checkbox sends when ticked (``on``), and what a link's query string may say instead
 TRUE_VALUES = ("on", "1", "true")

@@ -2,7 +2,7 @@
 
 ``JSON_MAX_DEPTH``      nesting levels of JSON read from a request (bodies, pasted documents, journals) and of a
                         call's ``arguments`` in the replay gate; default
-                        :data:`webapp.core.json.text.DEFAULT_MAX_DEPTH` (100);
+                        :data:`webapp.core.json.DEFAULT_MAX_DEPTH` (100);
 ``MAX_CONTENT_LENGTH``  bytes of a request body (Werkzeug answers 413 above it; the parse layer shares the cap).
 
 Both come from ``webapp.DEFAULTS``, then ``FLASK_JSON_MAX_DEPTH`` / ``FLASK_MAX_CONTENT_LENGTH``, then the test
@@ -19,7 +19,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
-from webapp.core.json.text import DEFAULT_MAX_DEPTH
+from webapp.core.json import DEFAULT_MAX_DEPTH
 
 __all__ = ["ParseLimits", "init_app", "parse_limits"]
 
@@ -48,7 +48,7 @@ class ParseLimits:
 
     @property
     def parse_options(self) -> dict[str, Any]:
-        """``{"max_depth", "max_bytes"}``: the keyword arguments of :func:`webapp.core.json.text.parse`."""
+        """``{"max_depth", "max_bytes"}``: the keyword arguments of :func:`webapp.core.json.parse`."""
         return {"max_depth": self.max_depth, "max_bytes": self.max_bytes}
 
 

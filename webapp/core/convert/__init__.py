@@ -26,8 +26,7 @@ from webapp.core.convert.base import (
     display_path,
 )
 from webapp.core.items import tool_shape
-from webapp.core.json import text as jsontext
-from webapp.core.json.show import kind_of
+from webapp.core.json import DEFAULT_MAX_DEPTH, JSONTextError, kind_of, parse
 
 __all__ = [
     "SOURCES",
@@ -110,7 +109,7 @@ def convert(value: Any, source: str = "auto") -> Conversion:
     return conversion
 
 
-def convert_text(text: str | bytes, source: str = "auto", *, max_depth: int = jsontext.DEFAULT_MAX_DEPTH) -> Conversion:
+def convert_text(text: str | bytes, source: str = "auto", *, max_depth: int = DEFAULT_MAX_DEPTH) -> Conversion:
     """Parse ``text`` (JSON, or JSON Lines of items or of messages) and :func:`convert` it.
 
     For JSON Lines, :attr:`Conversion.lines` gives each record's line, so places read ``line 4, tool_calls[0]``;
@@ -124,8 +123,8 @@ def convert_text(text: str | bytes, source: str = "auto", *, max_depth: int = js
         if error.code != "shape":
             raise ConvertError.from_journal(error) from None
         try:  # JSON, but not an Open Responses journal: another provider's document
-            value = jsontext.parse(text, max_depth=max_depth).value
-        except jsontext.JSONTextError:  # JSON Lines with a record that is not an object
+            value = parse(text, max_depth=max_depth).value
+        except JSONTextError:  # JSON Lines with a record that is not an object
             raise ConvertError.from_journal(error) from None
         return convert(value, source)
     conversion = convert(_journal_value(journal), source)
@@ -259,7 +258,7 @@ def as_journal(conversion: Conversion) -> journals.Journal:
 
 
 def read_journal(
-    value: Any, source: str = "auto", *, max_depth: int = jsontext.DEFAULT_MAX_DEPTH
+    value: Any, source: str = "auto", *, max_depth: int = DEFAULT_MAX_DEPTH
 ) -> tuple[journals.Journal, Conversion | None]:
     """A journal of any source, for the gate: Open Responses shapes are read as they are (:mod:`webapp.core.journal`,
     keeping their own places: ``line 4``, ``output[2]``); another provider's conversation is converted first.

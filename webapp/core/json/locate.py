@@ -5,7 +5,7 @@ A page validates or compares a part of what was pasted (a tool definition's ``pa
 the pasted text. When the part is JSON text inside a JSON string (an ``arguments`` string), it was parsed as a
 document of its own, and :func:`string_locator` moves positions inside that string back into the pasted text.
 
-Pure: positions come from :meth:`webapp.core.json.text.Document.positions`.
+Pure: positions come from :meth:`webapp.core.json.document.Document.positions`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from webapp.core.json.text import Document
+from webapp.core.json.document import Document
 
 #: (line, column), both 1-based, the column counted in characters.
 Position = tuple[int, int]

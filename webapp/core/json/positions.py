@@ -5,7 +5,7 @@ a :class:`~webapp.core.json.scan.Scanner` fills while it reads a text that was p
 each value starts (for an object member, where its *name* starts, so a mark lands on the whole member), for every
 value or only for some pointers (``targets``). A targeted recording lets the scanner skip, at C speed, every array
 or object that can hold no target and, with ``stop_when_found``, stop once each target is recorded.
-:meth:`webapp.core.json.text.Document.positions` decides when to record what.
+:meth:`webapp.core.json.document.Document.positions` decides when to record what.
 """
 
 from __future__ import annotations

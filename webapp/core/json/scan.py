@@ -1,30 +1,32 @@
 """The precise path: an iterative RFC 8259 scanner that reads a text token by token in Python.
 
-It runs only when the fast path (CPython's C parser, :mod:`webapp.core.json.text`) failed or a cheap check fired,
+It runs only when the fast path (CPython's C parser, :mod:`webapp.core.json.fast`) failed or a cheap check fired,
 or to find where values are. No recursion, so no ``RecursionError`` at any depth. It knows the grammar only; what
 it is asked to do besides refusing the first mistake is handed in, one concern each:
 
-* ``checks`` (:class:`~webapp.core.json.interop.Warnings`) looks at member names, strings and numbers for what
-  parses but will still bite (duplicate names, unpaired surrogates, integers beyond 2^53, ...);
-* ``recorder`` (:class:`~webapp.core.json.positions.PositionRecorder`) notes where values start;
+* ``checks`` (a :class:`Checks`; :class:`~webapp.core.json.interop.Warnings` is the one the parse layer hands
+  in) looks at member names, strings and numbers for what parses but will still bite (duplicate names, unpaired
+  surrogates, integers beyond 2^53, ...);
+* ``recorder`` (a :class:`Recorder`; :class:`~webapp.core.json.positions.PositionRecorder`) notes where values
+  start;
 * the words of each mistake come from :class:`~webapp.core.json.diagnose.Diagnosis`.
+
+The scanner knows the checks and the recorder only by these two protocols, so the rules that use it (the interop
+rules run it over a big document's first part) depend on it, never the other way round.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Collection
+from typing import Protocol
 
 from webapp.core.json import pointer as jpointer
 from webapp.core.json.diagnose import Diagnosis, JSONTextError
 from webapp.core.json.positions import Lines
 
-if TYPE_CHECKING:
-    from webapp.core.json.interop import Warnings
-    from webapp.core.json.positions import PositionRecorder
-
-__all__ = ["MAX_INT_DIGITS", "Frame", "Scanner", "first_error"]
+__all__ = ["MAX_INT_DIGITS", "Checks", "Frame", "Recorder", "Scanner", "first_error"]
 
 #: CPython refuses to convert longer digit strings to ``int`` (``sys.get_int_max_str_digits``).
 MAX_INT_DIGITS = 4300
@@ -33,6 +35,48 @@ _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _LITERALS = frozenset(("true", "false", "null"))
+
+
+class Checks(Protocol):
+    """What the scanner hands the values it reads to, besides the grammar (the warnings, and what I-JSON forbids).
+
+    Each method may raise :class:`JSONTextError` to refuse the text at that place.
+    """
+
+    def member(self, name: str, pos: int, names: dict[str, int], parent: str) -> None:
+        """The member ``name`` starts at ``pos`` in the object ``parent``, whose names so far are ``names`` (name
+        → offset; the method records ``name`` there)."""
+
+    def string(self, value: str, start: int, end: int, pointer: str | None) -> None:
+        """The non-ASCII string ``value`` was read from ``text[start:end]`` (quotes included); ``pointer``:
+        ``None`` for a member name."""
+
+    def integer(self, token: str, pos: int, pointer: str) -> None:
+        """The integer ``token`` of 16 digits or more is at ``pos``."""
+
+    def real(self, token: str, pos: int, pointer: str) -> None:
+        """The number ``token``, with an exponent or of more than 17 characters, is at ``pos``."""
+
+
+class Recorder(Protocol):
+    """What notes where values start while the scanner reads (a text parsed already), and may let it skip.
+
+    :ivar through: the containers that may hold a value to record (their pointers), or ``None`` when every value
+        is recorded: then :meth:`skip_container` and :meth:`skip_elements` are never asked.
+    """
+
+    through: Collection[str] | None
+
+    def record(self, pointer: str, offset: int) -> bool:
+        """The value at ``pointer`` starts at ``offset`` (an object member's: its name). :returns: True when the
+        scan may stop."""
+
+    def skip_container(self, text: str, pos: int, pointer: str) -> int | None:
+        """Where the container at ``pos`` ends when it need not be read, else ``None``."""
+
+    def skip_elements(self, text: str, pos: int, parent: str, index: int) -> tuple[int, int]:
+        """Where the next element of the array ``parent`` to read starts (from element ``index`` at ``pos``), and
+        its index."""
 
 
 class Frame:
@@ -66,8 +110,8 @@ class Scanner:
         text: str,
         *,
         max_depth: int,
-        checks: Warnings | None = None,
-        recorder: PositionRecorder | None = None,
+        checks: Checks | None = None,
+        recorder: Recorder | None = None,
         stop_at: int | None = None,
     ) -> None:
         self.text = text
@@ -239,7 +283,7 @@ class Scanner:
         return end
 
 
-def first_error(text: str, *, max_depth: int, checks: Warnings | None = None) -> JSONTextError | None:
+def first_error(text: str, *, max_depth: int, checks: Checks | None = None) -> JSONTextError | None:
     """The first mistake of ``text`` as the :class:`Scanner` names it (with ``checks``, what they refuse too),
     or ``None`` when it finds none."""
     try:

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from webapp.core.json.text import json_type
+from webapp.core.json import json_type
 from webapp.core.responses.models import (
     Limits,
     RequestError,

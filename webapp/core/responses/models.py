@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webapp.core import items
-from webapp.core.json.text import json_type
+from webapp.core.json import json_type
 
 MiB = 1024 * 1024
 MAX_TEXT = 10 * MiB  # maxLength of input text fields in the spec (10485760 characters)

@@ -42,7 +42,7 @@ The modules, one idea each (this package re-exports the public API, as python-js
 * :mod:`~webapp.core.schema.output` — the 2020-12 output formats (flag, basic, detailed).
 """
 
-from webapp.core.json.text import json_type
+from webapp.core.json import json_type
 from webapp.core.schema.analysis import MAX_SCHEMA_DEPTH
 from webapp.core.schema.bundle import bundle, known_documents
 from webapp.core.schema.compiled import MAX_INSTANCE_DEPTH, CompiledSchema, compile_schema

@@ -14,8 +14,8 @@ import referencing.exceptions
 import referencing.jsonschema
 from jsonschema_specifications import REGISTRY as METASCHEMAS
 
+from webapp.core.json import json_type
 from webapp.core.json import pointer as jp
-from webapp.core.json.text import json_type
 from webapp.core.schema.dialects import REGISTRY, Dialect
 from webapp.core.schema.errors import SchemaInvalid, show
 from webapp.core.schema.keywords import REF_KEYWORDS

@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
+from webapp.core.json import json_type
 from webapp.core.json import pointer as jp
-from webapp.core.json.text import json_type
 from webapp.core.schema.analysis import subschema_shapes
 from webapp.core.schema.dialects import DIALECTS, Dialect, dialect_of
 from webapp.core.schema.errors import SchemaInvalid, show

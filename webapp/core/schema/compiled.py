@@ -16,8 +16,8 @@ import regex
 from jsonschema import ValidationError
 from jsonschema import exceptions as js_exceptions
 
+from webapp.core.json import json_type
 from webapp.core.json import pointer as jp
-from webapp.core.json.text import json_type
 from webapp.core.schema import errors as schema_errors
 from webapp.core.schema import patterns
 from webapp.core.schema.analysis import MAX_SCHEMA_DEPTH, Analysis

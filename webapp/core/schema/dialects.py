@@ -12,7 +12,7 @@ import referencing
 from jsonschema import validators
 from jsonschema_specifications import REGISTRY as METASCHEMAS
 
-from webapp.core.json.text import json_type
+from webapp.core.json import json_type
 from webapp.core.schema.errors import SchemaInvalid, show
 from webapp.core.schema.keywords import extend
 

@@ -9,7 +9,7 @@ from typing import Any
 from jsonschema import ValidationError
 from jsonschema import exceptions as js_exceptions
 
-from webapp.core.json.text import json_type, quote
+from webapp.core.json import json_type, quote
 
 
 class SchemaInvalid(Exception):

@@ -19,7 +19,7 @@ from __future__ import annotations
 from flask import Blueprint
 
 from webapp.core.convert import SOURCES, ConvertError, convert, convert_text
-from webapp.core.json.text import kind_of
+from webapp.core.json import kind_of
 from webapp.web.api.jsonbody import read_json_body
 from webapp.web.errors import ApiError
 from webapp.web.limits import parse_limits

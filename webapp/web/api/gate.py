@@ -62,8 +62,8 @@ from webapp.core.convert import SOURCES, Conversion, ConvertError, placed, read_
 from webapp.core.gate import check_journal, check_one, the_item, tool_schema
 from webapp.core.items import tool_shape
 from webapp.core.journal import from_value
-from webapp.core.json.pointer import split as split_pointer
-from webapp.core.json.text import JSONWarning, kind_of, quote
+from webapp.core.json import JSONWarning, kind_of, quote
+from webapp.core.json import pointer as jp
 from webapp.core.schema import OUTPUT_FORMATS, SchemaInvalid, bundle, compile_schema, known_documents
 from webapp.web.api.jsonbody import read_json_document
 from webapp.web.errors import ApiError
@@ -91,7 +91,7 @@ def _refuse_duplicates(duplicates: list[JSONWarning], members: tuple[str, ...]) 
     (see the module docstring): ``param`` is the first such member, the message names every place in it."""
     refused: dict[str | None, list[JSONWarning]] = {}
     for warning in duplicates:
-        tokens = split_pointer(warning.pointer) if warning.pointer else []
+        tokens = jp.split(warning.pointer) if warning.pointer else []
         if not tokens:  # counted in a very big body, not located: the item may hold it
             if "item" in members:
                 refused.setdefault(None, []).append(warning)
@@ -103,7 +103,7 @@ def _refuse_duplicates(duplicates: list[JSONWarning], members: tuple[str, ...]) 
     if param is None:
         raise ApiError(f"The request body gives member names twice: {found[0].message}", code="duplicate_member")
     places = [f"{w.pointer} (second at line {w.line}, column {w.column})" for w in found]
-    names = list(dict.fromkeys(quote(split_pointer(w.pointer)[-1]) for w in found))
+    names = list(dict.fromkeys(quote(jp.split(w.pointer)[-1]) for w in found))
     if len(places) > 5:
         places = places[:5] + [f"{len(places) - 5} more"]
     what = (

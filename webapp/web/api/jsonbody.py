@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import request
 
-from webapp.core.json.text import Document, JSONTextError, loads_ijson, parse
+from webapp.core.json import Document, JSONTextError, loads_ijson, parse
 from webapp.web.errors import ApiError
 from webapp.web.limits import parse_limits
 

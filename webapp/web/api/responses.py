@@ -38,8 +38,8 @@ from flask_sock import Sock
 
 from webapp.core.gate import ItemRef, check_journal
 from webapp.core.items import RUNNABLE_STATUS
-from webapp.core.json.pointer import split as split_pointer
-from webapp.core.json.text import JSONTextError, loads_ijson
+from webapp.core.json import JSONTextError, loads_ijson
+from webapp.core.json import pointer as jp
 from webapp.core.responses.compaction import SealError, compaction_item, derive_key, seal, unseal
 from webapp.core.responses.models import (
     CreateRequest,
@@ -463,7 +463,7 @@ def _param_path(param: str, pointer: str, document: Any) -> str:
     ``tools[0].parameters`` + ``/properties/a/type`` → ``tools[0].parameters.properties.a.type``."""
     where, node = param, document
     try:
-        tokens = split_pointer(pointer)
+        tokens = jp.split(pointer)
     except ValueError:
         return param
     for token in tokens:

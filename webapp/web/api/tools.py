@@ -1,5 +1,5 @@
 """``POST /api/tools``: the function tools pasted texts define and the function each pasted call names, for the
-pages' session tools (``static/state.js`` keeps them in the browser; nothing is stored here).
+pages' session tools (``static/state/tools.js`` keeps them in the browser; nothing is stored here).
 
 Request and answer (:meth:`webapp.core.session_tools.SessionTools.as_dict`)::
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from webapp.core.json.text import kind_of
+from webapp.core.json import kind_of
 from webapp.core.session_tools import find_tools
 from webapp.web.api.jsonbody import read_json_body
 from webapp.web.errors import ApiError

@@ -18,7 +18,7 @@ from flask import Blueprint, Response, render_template
 
 from webapp.core import examples
 from webapp.core.diff_page import PageOptions, diff_page, patch_download
-from webapp.core.json.text import BIG_TEXT, paused_gc
+from webapp.core.json import BIG_TEXT, paused_gc
 from webapp.web import forms
 from webapp.web.htmx import is_partial
 from webapp.web.limits import parse_limits

@@ -22,7 +22,16 @@ from typing import Any
 
 import orjson
 
-__all__ = ["PAIR_THRESHOLD", "lcs_pairs", "lcs_runs", "pair_gaps", "similarity", "strictly_equal", "unequal_offsets"]
+__all__ = [
+    "PAIR_THRESHOLD",
+    "lcs_pairs",
+    "lcs_runs",
+    "outside_runs",
+    "pair_gaps",
+    "similarity",
+    "strictly_equal",
+    "unequal_offsets",
+]
 
 _DP_CELLS = 40_000  # exact LCS on a gap with at most this many cells (n*m); bigger gaps use anchors only
 _PAIR_CELLS = 2_500  # similarity alignment inside a gap up to this size; beyond it, pair by position
@@ -234,6 +243,19 @@ def _anchored_pairs(ka: list[int], kb: list[int], alo: int, ahi: int, blo: int, 
         elif (ahi - alo) * (bhi - blo) <= _DP_CELLS:
             pairs.extend(_lcs_dp(ka, kb, alo, ahi, blo, bhi))
     return pairs
+
+
+def outside_runs(runs: list[tuple[int, int, int]], n: int, m: int) -> tuple[list[int], list[int]]:
+    """The left indices (below ``n``) and right indices (below ``m``) in none of the ``runs`` of
+    :func:`lcs_runs` (``(i, j, length)``), ascending: what is left to pair gap by gap, or to add and remove."""
+    free_l: list[int] = []
+    free_r: list[int] = []
+    end_i = end_j = 0
+    for i, j, length in [*runs, (n, m, 0)]:
+        free_l.extend(range(end_i, i))
+        free_r.extend(range(end_j, j))
+        end_i, end_j = i + length, j + length
+    return free_l, free_r
 
 
 def similarity(x: Any, y: Any) -> float:

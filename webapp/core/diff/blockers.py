@@ -16,7 +16,7 @@ from typing import Any
 from webapp.core import gate
 from webapp.core.items import RUNNABLE_STATUS, is_namespaced
 from webapp.core.json import pointer as jp
-from webapp.core.json.show import quote
+from webapp.core.json import quote
 
 __all__ = ["BLOCKERS", "ITEM_ARRAYS", "Blocker", "item_blockers", "replay_blockers"]
 

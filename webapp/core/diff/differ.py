@@ -1,330 +1,31 @@
-"""Semantic JSON diff for tool-call items and journals: aligned arrays, parsed ``arguments``, replay blockers
-and an RFC 6902 JSON Patch.
+"""The differ: two parsed JSON documents walked side by side into changes, reformatted strings and a patch.
 
-How it works:
-
-* **Arrays are aligned here, not by deepdiff.** deepdiff 9.1 matches list items by position, so one insert at the
-  front of a journal cascades into one "change" per later item, and it misses ``[2]`` vs ``[2.0]``. Each item
-  gets a key: its identity (``call_id``, else ``id``, or the member named by ``match_key``) or else a canonical
-  hash of its content (key order ignored, ``1`` / ``1.0`` / ``true`` kept apart). A longest-common-subsequence
-  alignment of the keys (common prefix/suffix, unique-key anchors, exact DP on small gaps) pairs the items; items
-  with equal keys that fell out of order are *moves*; what is left in each gap is paired by similarity
-  (:mod:`webapp.core.align`).
-* **Aligned pairs are compared at C speed first**: Python's ``==`` finds the few pairs that differ and the equal
-  runs between them are confirmed with JSON types kept apart (:func:`webapp.core.align.unequal_offsets`), so a
-  journal of tens of thousands of items costs a Python step per difference, not per item.
-* **Pairs that differ are compared member by member** (key order ignored, ``type_changed`` for a change of JSON
-  type, ``1`` / ``1.0`` the same number, added/removed members), nested arrays handed back to the aligner and
-  ``arguments`` strings compared by their parsed content. With ignore patterns, deepdiff walks the objects instead,
-  with custom operators that do the same and skip the ignored paths.
-* **The patch is exact**: applied to the left document it yields the right one, including the differences the
-  change list does not call changes (``arguments`` that differ only in formatting, order under ``ignore_order``);
-  only values at ignored paths stay as they are on the left.
-* **Replay blockers** are read from the matched item pairs (:mod:`webapp.core.blockers`).
-
-Pure module: no Flask. Pointers are RFC 6901 (:mod:`webapp.core.json.pointer`). What the Diff page shows of a
-result (rows, side-by-side) is :mod:`webapp.core.diff_page`.
+Objects are compared member by member (key order ignored; with ignore patterns deepdiff walks them, with a
+custom operator that hands lists, JSON strings and ignored members back here); arrays are aligned
+(:mod:`webapp.core.diff.align`) and only the pairs that differ cost a Python step; each difference is recorded as a
+:class:`~webapp.core.diff.result.Change` and as the RFC 6902 operations that make the left document's value the
+right's, so the patch is exact. :func:`diff` runs it and reads the replay blockers from the item pairs it matched
+(:mod:`webapp.core.diff.blockers`).
 """
 
 from __future__ import annotations
 
-import json
 import marshal
-from collections import Counter, defaultdict, deque
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections import defaultdict, deque
 from typing import Any
 
 from deepdiff import DeepDiff
 
-from webapp.core.align import lcs_runs, pair_gaps, strictly_equal, unequal_offsets
-from webapp.core.blockers import ITEM_ARRAYS, Blocker, replay_blockers
+from webapp.core.diff.align import lcs_runs, outside_runs, pair_gaps, strictly_equal, unequal_offsets
+from webapp.core.diff.blockers import ITEM_ARRAYS, Blocker, replay_blockers
+from webapp.core.diff.canonical import MAX_DEPTH, canonical, json_kind, parse_json_string, same_number, scalar_key
+from webapp.core.diff.ignore import compile_patterns, pattern_matches
+from webapp.core.diff.result import ABSENT, Change, DiffError, DiffOptions, DiffResult, Reformatted
 from webapp.core.json import pointer as jp
-from webapp.core.json.text import DEFAULT_MAX_DEPTH, json_type  # JSON Schema's type names: integer, number apart
 
-__all__ = [
-    "ABSENT",
-    "ITEM_ARRAYS",
-    "JSON_STRING_KEYS",
-    "KINDS",
-    "Change",
-    "DiffError",
-    "DiffOptions",
-    "DiffResult",
-    "Reformatted",
-    "diff",
-    "parse_ignore_paths",
-]
+__all__ = ["diff"]
 
-KINDS = ("added", "removed", "changed", "type_changed", "moved")
-"""Kinds of :class:`Change`, in the order the summary lists them."""
-
-# Object members whose string value is JSON text compared by content (Open Responses spec: ``arguments`` is a
-# JSON string; Chat Completions' ``function.arguments`` too).
-JSON_STRING_KEYS = ("arguments",)
-
-# Nesting compared, JSON strings' contents included: the parse layer's cap, which keeps deepdiff and our recursion
-# well below Python's limit of 1000 frames.
-_MAX_DEPTH = DEFAULT_MAX_DEPTH
 _BLOCK = 32  # out of order: runs of this many aligned pairs are compared at once (C speed) before item by item
-
-
-class _Absent:
-    """Marker for "no value on this side" (an added or removed member); distinct from JSON ``null``."""
-
-    _instance: _Absent | None = None
-
-    def __new__(cls) -> _Absent:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "ABSENT"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-ABSENT: Any = _Absent()
-
-
-class DiffError(ValueError):
-    """An unusable diff option (a malformed ignore pattern), or documents nesting beyond what can be compared.
-
-    :ivar param: the option at fault (``"ignore_paths"``), or ``"depth"``.
-    """
-
-    def __init__(self, message: str, param: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.param = param
-
-
-@dataclass(frozen=True)
-class DiffOptions:
-    """What the diff treats as equal.
-
-    :ivar ignore_order: match array items regardless of position (as multisets); no ``moved`` changes.
-    :ivar match_key: match array items (objects) by this member name, or by a JSON Pointer inside the item
-        (``/function/name``), instead of the default identity (``call_id``, else ``id``).
-    :ivar ignore_paths: RFC 6901 pointer patterns of object members never compared nor patched; a token ``*``
-        matches any one token, ``**`` any run of tokens (``/*/id``, ``/created_at``, ``/**/created_at``).
-        Patterns name object members: array elements are never ignored by position.
-    :ivar json_string_keys: members whose string values are JSON text compared by parsed content.
-    """
-
-    ignore_order: bool = False
-    match_key: str | None = None
-    ignore_paths: tuple[str, ...] = ()
-    json_string_keys: tuple[str, ...] = JSON_STRING_KEYS
-
-
-@dataclass(frozen=True)
-class Change:
-    """One difference.
-
-    :ivar kind: one of :data:`KINDS`. ``type_changed`` is a change of JSON type (RFC 8259: null, boolean, number,
-        string, array, object); ``2`` and ``2.0`` are the same number (:attr:`DiffResult.same_numbers`), ``2`` and
-        ``true`` are of different types.
-    :ivar left: RFC 6901 pointer of the value in the left document (``None`` for ``added``).
-    :ivar right: pointer in the right document (``None`` for ``removed``); differs from ``left`` when array items
-        before it were added, removed or moved.
-    :ivar old: the left value (:data:`ABSENT` for ``added``); ``new``: the right value (:data:`ABSENT` for removed).
-    :ivar inner: for a JSON string (``arguments``) whose parsed contents differ: the changes inside the parsed
-        values, with pointers relative to them; ``old``/``new`` stay the raw strings.
-    :ivar note: a plain remark (e.g. which side's ``arguments`` is not valid JSON).
-    """
-
-    kind: str
-    left: str | None
-    right: str | None
-    old: Any = ABSENT
-    new: Any = ABSENT
-    inner: tuple[Change, ...] = ()
-    note: str = ""
-
-    @property
-    def pointer(self) -> str:
-        """The pointer shown first: the right one, or the left one for a removal."""
-        return self.right if self.right is not None else (self.left or "")
-
-    @property
-    def old_type(self) -> str | None:
-        """JSON type name of ``old`` (``None`` when absent)."""
-        return None if self.old is ABSENT else json_type(self.old)
-
-    @property
-    def new_type(self) -> str | None:
-        """JSON type name of ``new`` (``None`` when absent)."""
-        return None if self.new is ABSENT else json_type(self.new)
-
-
-@dataclass(frozen=True)
-class Reformatted:
-    """A JSON string (``arguments``) whose text differs but whose parsed content is equal: not a change.
-
-    :ivar left: pointer in the left document; ``right``: in the right one; ``old``/``new``: the raw strings.
-    """
-
-    left: str
-    right: str
-    old: str
-    new: str
-
-
-@dataclass
-class DiffResult:
-    """The outcome of :func:`diff`.
-
-    :ivar changes: every difference, in document order.
-    :ivar reformatted: JSON strings that differ only in formatting (not changes).
-    :ivar blockers: replay blockers (see :data:`BLOCKERS`).
-    :ivar patch: RFC 6902 operations that turn the left document into the right one (see module docstring).
-    :ivar ignored: how many member comparisons were skipped by ``ignore_paths``.
-    :ivar same_numbers: ``(left, right)`` pointers of numbers written differently with the same value (``1`` and
-        ``1.0``, ``1e2`` and ``100``): not changes (JSON has one number type); the patch still writes the right's.
-    :ivar notes: plain remarks on the options (a ``match_key`` that no array item has).
-    """
-
-    changes: list[Change]
-    reformatted: list[Reformatted]
-    blockers: list[Blocker]
-    patch: list[dict[str, Any]]
-    ignored: int
-    options: DiffOptions = field(default_factory=DiffOptions)
-    same_numbers: list[tuple[str, str]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def identical(self) -> bool:
-        """True when no change is reported (reformatted strings and ignored paths aside)."""
-        return not self.changes
-
-    @property
-    def counts(self) -> dict[str, int]:
-        """Number of changes per kind, every kind of :data:`KINDS` present (zero included)."""
-        counted = Counter(change.kind for change in self.changes)
-        return {kind: counted.get(kind, 0) for kind in KINDS}
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Ignore patterns
-
-
-def parse_ignore_paths(text: str | Iterable[str]) -> tuple[str, ...]:
-    """Split and check ignore patterns: one per line or comma-separated; blank entries dropped.
-
-    :param text: the form field as typed, or already split patterns.
-    :return: the patterns, each an RFC 6901 pointer whose tokens may be ``*`` or ``**``.
-    :raises DiffError: (param ``ignore_paths``) for a pattern not starting with ``/`` or naming the whole document.
-    """
-    raw = text.replace(",", "\n").splitlines() if isinstance(text, str) else list(text)
-    patterns = []
-    for entry in raw:
-        entry = entry.strip()
-        if not entry:
-            continue
-        if not entry.startswith("/"):
-            raise DiffError(
-                f"ignore pattern {entry!r} must be a JSON Pointer starting with '/', such as /*/id", "ignore_paths"
-            )
-        if entry.strip("/*") == "" and "**" in entry:
-            raise DiffError(f"ignore pattern {entry!r} would ignore every member of the document", "ignore_paths")
-        patterns.append(entry)
-    return tuple(patterns)
-
-
-def _compile_patterns(patterns: Sequence[str]) -> list[tuple[str, ...]]:
-    return [tuple(jp.split(p)) for p in parse_ignore_paths(patterns)]
-
-
-def _pattern_matches(pattern: tuple[str, ...], tokens: tuple[str, ...]) -> bool:
-    """Does ``pattern`` (tokens, ``*`` one token, ``**`` any run) match the whole token path?"""
-    if "**" not in pattern:
-        return len(pattern) == len(tokens) and all(p == "*" or p == t for p, t in zip(pattern, tokens, strict=False))
-    head, rest = pattern[0], pattern[1:]
-    if head == "**":
-        return any(_pattern_matches(rest, tokens[k:]) for k in range(len(tokens) + 1))
-    return bool(tokens) and (head == "*" or head == tokens[0]) and _pattern_matches(rest, tokens[1:])
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Canonical keys
-
-
-def _scalar_key(value: Any) -> Any:
-    # Type-tagged so that 2 and True never compare equal (Python's == says they do); 2 and 2.0 are one number.
-    return ("number", value) if value.__class__ in (int, float) else (type(value).__name__, value)
-
-
-def _same_number(a: Any, b: Any) -> bool:
-    """Both JSON numbers (booleans aside) of equal value, however written: ``1``, ``1.0``, ``1e0``. JSON has one
-    number type (RFC 8259 §6), and JSON Schema 2020-12 counts ``1.0`` as the integer 1 (Validation §6.1.1)."""
-    return a.__class__ in (int, float) and b.__class__ in (int, float) and a == b
-
-
-def _kind(value: Any) -> str:
-    """The JSON type of a value for "type changed": ``number`` for every number (``1`` and ``1.5`` alike)."""
-    return "number" if value.__class__ in (int, float) else json_type(value)
-
-
-def _canonical(value: Any, string_keys: tuple[str, ...]) -> str:
-    """Text equal for semantically equal values: keys sorted, int/float/bool apart, JSON strings under
-    ``string_keys`` replaced by their parsed content."""
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    if string_keys and any(f'"{key}":"' in text for key in string_keys):
-        text = json.dumps(
-            _normalize_json_strings(value, string_keys), sort_keys=True, ensure_ascii=False, separators=(",", ":")
-        )
-    return text
-
-
-def _normalize_json_strings(value: Any, string_keys: tuple[str, ...]) -> Any:
-    if isinstance(value, dict):
-        out = {}
-        for key, item in value.items():
-            if key in string_keys and isinstance(item, str):
-                parsed = _parse_json_string(item)
-                out[key] = item if parsed is ABSENT else {"\u0000parsed": parsed}
-            else:
-                out[key] = _normalize_json_strings(item, string_keys)
-        return out
-    if isinstance(value, list):
-        return [_normalize_json_strings(item, string_keys) for item in value]
-    return value
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON (RFC 8259 §6)")
-
-
-def _parse_json_string(text: str, max_depth: int = _MAX_DEPTH) -> Any:
-    """The JSON value inside a string such as ``arguments``, or :data:`ABSENT` when it is not valid JSON
-    (NaN/Infinity refused as RFC 8259 says) or nests deeper than ``max_depth``."""
-    try:
-        value = json.loads(text, parse_constant=_reject_constant)
-    except (ValueError, RecursionError):
-        return ABSENT
-    if _deeper_than(value, max_depth):
-        return ABSENT
-    return value
-
-
-def _deeper_than(value: Any, limit: int) -> bool:
-    stack = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, (dict, list)):
-            if depth > limit:
-                return True
-            children = node.values() if isinstance(node, dict) else node
-            stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
-    return False
-
-
-# --------------------------------------------------------------------------------------------------------------
-# The differ
 
 
 class _Operator:
@@ -380,7 +81,7 @@ class _Differ:
 
     def __init__(self, options: DiffOptions, *, patch: bool = True) -> None:
         self.options = options
-        self.patterns = _compile_patterns(options.ignore_paths)
+        self.patterns = compile_patterns(options.ignore_paths)
         self.string_keys = tuple(options.json_string_keys)
         self.match_tokens: tuple[str, ...] | None = None
         if options.match_key:  # a member name, or a pointer into the item
@@ -400,7 +101,7 @@ class _Differ:
         """Does an ignore pattern match the member at ``lt`` (left) or at ``rt`` (right)?"""
         lt_s = tuple(str(t) for t in lt)
         rt_s = tuple(str(t) for t in rt)
-        return any(_pattern_matches(p, lt_s) or _pattern_matches(p, rt_s) for p in self.patterns)
+        return any(pattern_matches(p, lt_s) or pattern_matches(p, rt_s) for p in self.patterns)
 
     def op(self, op: str, tokens: tuple, value: Any = ABSENT, source: tuple | None = None) -> None:
         """Append an RFC 6902 operation at ``tokens`` (``value`` for add/replace, ``source`` for move)."""
@@ -442,7 +143,7 @@ class _Differ:
                     return None
                 value = value[token]
             self.match_found += 1
-            return ("key", _canonical(value, ()))
+            return ("key", canonical(value, ()))
         for name in names:
             value = item.get(name)
             if value.__class__ is str or (value.__class__ is int):
@@ -458,8 +159,8 @@ class _Differ:
         if identity is not None:
             return identity
         if isinstance(item, (dict, list)):
-            return ("content", _canonical(item, self.string_keys))
-        return _scalar_key(item)
+            return ("content", canonical(item, self.string_keys))
+        return scalar_key(item)
 
     def keys(self, items: list, names: tuple[str, ...]) -> list:
         """:meth:`key` of every item of an array; the default identity (``call_id``, else ``id``) is read inline,
@@ -490,11 +191,11 @@ class _Differ:
         elif isinstance(a, dict) and isinstance(b, dict):
             if not strictly_equal(a, b):
                 self.objects(a, b, lt, rt)
-        elif _same_number(a, b):
+        elif same_number(a, b):
             if a.__class__ is not b.__class__:  # 1 and 1.0: the same number; the patch keeps the right's form
                 self.same_numbers.append((jp.join(lt), jp.join(rt)))
                 self.op("replace", rt, b)
-        elif _kind(a) != _kind(b):
+        elif json_kind(a) != json_kind(b):
             self.record("type_changed", lt, rt, a, b)
             self.op("replace", rt, b)
         elif a != b:
@@ -524,12 +225,12 @@ class _Differ:
                     continue
                 old = ABSENT if kind == "added" else level.t1
                 new = ABSENT if kind == "removed" else level.t2
-                if kind in ("changed", "type_changed") and _same_number(old, new):
+                if kind in ("changed", "type_changed") and same_number(old, new):
                     self.same_numbers.append((jp.join(lt + rel), jp.join(rt + rel)))
                     self.op("replace", rt + rel, new)
                     continue
                 if kind in ("changed", "type_changed"):
-                    kind = "changed" if _kind(old) == _kind(new) else "type_changed"
+                    kind = "changed" if json_kind(old) == json_kind(new) else "type_changed"
                 change = Change(
                     kind,
                     None if kind == "added" else jp.join(lt + rel),
@@ -571,8 +272,8 @@ class _Differ:
 
     def json_strings(self, a: str, b: str, lt: tuple, rt: tuple) -> None:
         """Two strings under a JSON-string key (``arguments``): compare parsed contents."""
-        budget = _MAX_DEPTH - len(lt)  # the contents count toward the document's nesting cap
-        left, right = _parse_json_string(a, budget), _parse_json_string(b, budget)
+        budget = MAX_DEPTH - len(lt)  # the contents count toward the document's nesting cap
+        left, right = parse_json_string(a, budget), parse_json_string(b, budget)
         if left is ABSENT or right is ABSENT:
             bad = " and ".join(side for side, v in (("left", left), ("right", right)) if v is ABSENT)
             self.record(
@@ -612,7 +313,7 @@ class _Differ:
             self.paired_arrays(a, b, lt, rt, pairs, [], set(), items)
             return
         runs = lcs_runs(ka, kb)
-        free_l, free_r = _outside_runs(runs, len(a), len(b))
+        free_l, free_r = outside_runs(runs, len(a), len(b))
         # Items whose key matched but fell out of order: moves (jsondiffpatch's detectMove does the same).
         where = defaultdict(deque)
         for i in free_l:
@@ -781,18 +482,6 @@ class _Differ:
             self.record("removed", lt + (i,), None, a[i], ABSENT)
 
 
-def _outside_runs(runs: list[tuple[int, int, int]], n: int, m: int) -> tuple[list[int], list[int]]:
-    """The left indices (below ``n``) and right indices (below ``m``) in no run, ascending."""
-    free_l: list[int] = []
-    free_r: list[int] = []
-    end_i = end_j = 0
-    for i, j, length in [*runs, (n, m, 0)]:
-        free_l.extend(range(end_i, i))
-        free_r.extend(range(end_j, j))
-        end_i, end_j = i + length, j + length
-    return free_l, free_r
-
-
 class _Counts:
     """Fenwick tree over left indices: how many marked indices lie below ``i``, and unmarking, in O(log n)."""
 
@@ -843,7 +532,7 @@ def _document_order(a: Any, b: Any, rel: tuple) -> tuple:
 
 
 def diff(left: Any, right: Any, options: DiffOptions | None = None) -> DiffResult:
-    """Semantic diff of two parsed JSON documents (plain Python values, as :func:`webapp.core.json.text.parse` gives).
+    """Semantic diff of two parsed JSON documents (plain Python values, as :func:`webapp.core.json.parse` gives).
 
     :param left: the document from the source provider; ``right``: the one about to be replayed.
     :param options: see :class:`DiffOptions` (defaults: identity matching, order kept, nothing ignored).
@@ -859,7 +548,7 @@ def diff(left: Any, right: Any, options: DiffOptions | None = None) -> DiffResul
     try:
         differ.values(left, right, (), ())
     except RecursionError:  # not expected within the parse layer's depth cap; a clear error all the same
-        raise DiffError(f"the documents nest too deeply to compare (more than {_MAX_DEPTH} levels)", "depth") from None
+        raise DiffError(f"the documents nest too deeply to compare (more than {MAX_DEPTH} levels)", "depth") from None
     blockers = replay_blockers(
         left,
         right,
