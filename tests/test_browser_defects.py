@@ -9,6 +9,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from support.browser import posts, record_sends
 
 from webapp.core.examples import DIFF as DIFF_EXAMPLES
 
@@ -22,14 +23,12 @@ def test_diff_refuses_sides_over_the_limit_before_sending_and_names_it(page: Pag
     side = json.dumps({"items": [FC_001] * 6}, indent=2)  # two of these are over 2,000 bytes
     page.locator("#diff-left").fill(side)
     page.locator("#diff-right").fill(side)
-    posts: list[str] = []
-    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    record_sends(page)
     page.get_by_role("button", name="Compare").click()
     panel = page.locator("#diff-too-large")
     expect(panel).to_contain_text(re.compile(r"over the limit of 2,000 bytes"))
     expect(panel).to_contain_text("nothing was sent")
-    page.wait_for_timeout(200)
-    assert posts == []
+    assert posts(page) == []  # the check that showed the panel is the one that would have sent
     expect(page.locator("main")).to_contain_text("up to 2,000 bytes for both sides")
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+from support.browser import kept
 
 from webapp.web.pages.schema import EXAMPLES
 
@@ -68,30 +69,6 @@ def test_the_journal_tools_field_offers_the_session_tools(page: Page):
     expect(bar).to_contain_text("Tools kept in this browser")
     bar.get_by_role("button", name=TOOL["name"]).click()
     assert json.loads(page.locator("#journal-tools").input_value())["name"] == TOOL["name"]
-
-
-def draft(page: Page, entry: bool = False) -> dict | None:
-    """The page's kept draft (IndexedDB), as static/state/form.js wrote it; ``entry``: the current history entry's
-    own."""
-    return page.evaluate(
-        """(entry) => new Promise((done) => { const r = indexedDB.open("inspector", 1);
-        const key = entry ? "entry:" + history.state.inspectorEntry + ":" + location.pathname
-          : "draft:" + location.pathname;
-        r.onsuccess = () => { const g = r.result.transaction("drafts", "readonly").objectStore("drafts")
-          .get(key); g.onsuccess = () => done(g.result || null); }; })""",
-        entry,
-    )
-
-
-def kept(page: Page, check, entry: bool = False) -> None:
-    """Wait until the page's kept draft (``entry``: the history entry's own) satisfies ``check`` (a function of
-    the draft)."""
-    for _ in range(100):
-        found = draft(page, entry)
-        if found and check(found):
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"the draft never matched: {found}")
 
 
 def test_only_what_blocks_stays_ticked_after_a_reload(page: Page):

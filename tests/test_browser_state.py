@@ -9,6 +9,7 @@ import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from support.browser import kept_field
 
 from webapp.core.examples import DIFF as DIFF_EXAMPLES
 from webapp.web.pages.schema import EXAMPLES
@@ -20,24 +21,13 @@ TOOL = EXAMPLES["tool"][2]  # the tool definition of get_latest_sales_report
 _, FC_001, WS_001 = DIFF_EXAMPLES["namespaced"]
 
 
-def kept(page: Page, field: str, value: str) -> None:
-    """Wait until the page has written ``value`` of ``field`` to the browser's storage (IndexedDB)."""
-    page.wait_for_function(
-        """([field, value]) => new Promise((done) => { const r = indexedDB.open("inspector", 1);
-        r.onsuccess = () => { const tx = r.result.transaction("drafts", "readonly");
-          const g = tx.objectStore("drafts").get("draft:" + location.pathname);
-          g.onsuccess = () => done(Boolean(g.result && g.result.fields && g.result.fields[field] === value)); }; })""",
-        arg=[field, value],
-    )
-
-
 def test_format_input_and_result_come_back_after_another_step_and_back(page: Page):
     page.goto("/format")
     text = json.dumps(FC_009, indent=2)
     page.locator("#format-document").fill(text)
     page.locator("#format-pretty").click()
     expect(page.locator("#format-items .type-badge")).to_have_text("function_call")
-    kept(page, "document", text)
+    kept_field(page, "document", text)
     page.get_by_role("link", name=re.compile("JSON Schema")).click()
     expect(page).to_have_url(re.compile(r"/schema$"))
     page.go_back()
@@ -57,7 +47,7 @@ def test_diff_options_and_sides_survive_a_reload_and_clear_forgets_them(page: Pa
     page.locator('input[name="ignore_paths"]').fill("/id")
     page.get_by_role("button", name="Compare").click()
     expect(page.locator("#diff-blockers")).to_contain_text("Do not replay")
-    kept(page, "ignore_paths", "/id")
+    kept_field(page, "ignore_paths", "/id")
     page.reload()
     expect(page.locator("#diff-left")).to_have_value(json.dumps(FC_001))
     expect(page.locator("#diff-right")).to_have_value(json.dumps(WS_001))
@@ -68,8 +58,7 @@ def test_diff_options_and_sides_survive_a_reload_and_clear_forgets_them(page: Pa
     expect(page.locator("#diff-left")).to_have_value("")
     expect(page.locator("#diff-blockers")).to_have_count(0)
     page.reload()
-    expect(page.locator(".editor-host").first).to_be_visible()
-    page.wait_for_timeout(300)  # a kept draft would be back by now
+    expect(page.locator("#diff-form")).to_have_attribute("data-arrived", "")  # a kept draft would be back now
     expect(page.locator("#diff-left")).to_have_value("")
     expect(page.get_by_label("Ignore array order")).not_to_be_checked()
 
@@ -77,10 +66,10 @@ def test_diff_options_and_sides_survive_a_reload_and_clear_forgets_them(page: Pa
 def test_a_page_the_server_fills_keeps_its_content_over_an_older_draft(page: Page):
     page.goto("/schema")
     page.locator("#instance").fill('{"region": "emea"}')
-    kept(page, "instance", '{"region": "emea"}')
+    kept_field(page, "instance", '{"region": "emea"}')
     page.goto("/schema?example=fc_009")  # an example (or a carried item) wins over the draft
     assert json.loads(page.locator("#instance").input_value()) == FC_009
-    kept(page, "instance", page.locator("#instance").input_value())  # written before leaving (IndexedDB is async)
+    kept_field(page, "instance", page.locator("#instance").input_value())  # written before leaving (IndexedDB is async)
     page.goto("/schema")  # an empty page gets the latest draft: the example, as left
     expect(page.locator("#instance")).to_have_value(re.compile("fc_009"))
 
@@ -142,7 +131,7 @@ def test_a_kept_tool_put_over_typed_schema_text_offers_it_back(page: Page):
     page.get_by_role("button", name="Clear").click()
     typed = '{"type": "object", "required": ["mine"]}'
     page.locator("#schema").fill(typed)
-    kept(page, "schema", typed)
+    kept_field(page, "schema", typed)
     page.locator('.tools-bar[data-for="schema"]').get_by_role("button", name="get_latest_sales_report").click()
     assert json.loads(page.locator("#schema").input_value()) == TOOL
     undo = page.get_by_role("button", name="Undo: bring back your previous text")
@@ -162,7 +151,7 @@ def test_an_empty_schema_is_filled_with_the_session_tool_the_call_names(page: Pa
     page.wait_for_function("name => (localStorage.getItem('inspector:tools') || '').includes(name)", arg=TOOL["name"])
     page.get_by_role("button", name="Clear").click()
     page.locator("#instance").fill(json.dumps(FC_009))
-    kept(page, "instance", json.dumps(FC_009))
+    kept_field(page, "instance", json.dumps(FC_009))
     page.reload()  # on arrival the schema field is empty and the call names a known tool
     expect(page.locator(".draft-status")).to_contain_text("get_latest_sales_report is filled in")
     assert json.loads(page.locator("#schema").input_value()) == TOOL

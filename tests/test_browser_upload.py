@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from support.browser import kept
 
 from webapp.core.examples import FORMAT
 
@@ -191,12 +192,7 @@ def test_a_file_that_is_not_utf8_is_said_not_to_be_the_text_shown(page: Page, tm
     expect(page.locator("#format-summary")).to_be_visible()
     expect(note).to_be_visible()
     # The text is kept in this browser and comes back after a reload: so does the note (until the text is edited).
-    for _ in range(100):
-        if page.evaluate("""() => new Promise((done) => { const r = indexedDB.open("inspector", 1);
-            r.onsuccess = () => { const g = r.result.transaction("drafts").objectStore("drafts").get("draft:/format");
-              g.onsuccess = () => done(Boolean(g.result && g.result.notes && g.result.notes.length)); }; })"""):
-            break
-        page.wait_for_timeout(100)
+    kept(page, lambda d: d.get("notes"))
     page.reload()
     expect(page.locator("#format-summary")).to_be_visible()
     expect(note).to_be_visible()
