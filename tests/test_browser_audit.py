@@ -8,6 +8,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from support.browser import select_by_click
 
 from webapp.core.examples import DIFF as DIFF_EXAMPLES
 
@@ -71,11 +72,11 @@ CUT_TEXT = json.dumps(CUT, indent=2)  # arguments on line 6; the string's end (i
 
 def expect_link_selects_the_spot(page: Page, link, field: str) -> None:
     expect(link).to_have_text("line 6, column 34")
-    link.click()
+    line, column, rest = select_by_click(page, link, field)
     host = page.locator(f'.editor-host[data-editor-for="{field}"] .cm-editor')
     expect(host).to_have_class(re.compile("cm-focused"))
-    start = page.evaluate(f"window.InspectorEditor.get({field!r}).view.state.selection.main.from")
-    assert CUT_TEXT[start - 1 : start + 1] == 'p"'  # the selection starts at the string's closing quote
+    assert (line, column) == (6, 34)
+    assert CUT_TEXT.splitlines()[5][32:34] == 'p"' and rest.startswith('"')  # at the string's closing quote
 
 
 def test_format_links_the_place_inside_arguments_to_the_pasted_text(page: Page):

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from support.browser import select_by_click
 
 from webapp.web.pages.schema import EXAMPLES
 
@@ -21,18 +22,6 @@ PAGES = {"/format": ["format-document"], "/schema": ["instance", "schema"], "/di
 
 def editor(page: Page, field: str):
     return page.locator(f'.editor-host[data-editor-for="{field}"] .cm-content')
-
-
-def selected(page: Page, field: str) -> tuple[int, int, str]:
-    """(line, column, the text from there) of the selection in ``field``'s editor; 1-based, as the server counts."""
-    return tuple(
-        page.evaluate(
-            """(id) => { const s = InspectorEditor.get(id).view.state;
-        const at = s.selection.main.from, line = s.doc.lineAt(at);
-        return [line.number, at - line.from + 1, s.sliceDoc(at)]; }""",
-            field,
-        )
-    )
 
 
 @pytest.mark.parametrize("path", list(PAGES))
@@ -84,8 +73,7 @@ def test_a_format_error_is_a_marker_and_its_position_selects_the_spot(page: Page
     host = page.locator('.editor-host[data-editor-for="format-document"]')
     expect(host.locator(".cm-lint-marker-error")).to_have_count(1)
     expect(host.locator(".cm-lintRange-error")).to_have_count(1)
-    link.click()
-    line, column, rest = selected(page, "format-document")
+    line, column, rest = select_by_click(page, link, "format-document")
     assert (line, column) == (2, 12) and rest == ",]}"  # the trailing comma
     expect(host.locator(".cm-editor")).to_have_class(re.compile("cm-focused"))
     # Fixed and formatted again: the marker goes away.
@@ -97,8 +85,8 @@ def test_a_format_error_is_a_marker_and_its_position_selects_the_spot(page: Page
 
 def test_schema_and_diff_positions_select_in_their_editors(page: Page):
     page.goto("/schema?example=fc_009")
-    page.locator('.err-group[data-pointer="/region"] a.pos[data-field="instance"]').click()
-    assert selected(page, "instance")[2].startswith('\\"global\\"')  # the value, inside the arguments string
+    link = page.locator('.err-group[data-pointer="/region"] a.pos[data-field="instance"]')
+    assert select_by_click(page, link, "instance")[2].startswith('\\"global\\"')  # the value, in the arguments
     page.goto("/diff")
     page.locator("#diff-left").fill('{"a": 1}')
     page.locator("#diff-right").fill('{"a": 1,\n  "b": 2,\n}')
@@ -106,8 +94,7 @@ def test_schema_and_diff_positions_select_in_their_editors(page: Page):
     link = page.locator('[data-side="right"] a.pos[data-field="diff-right"]')
     expect(link).to_have_text("line 2, column 9")  # the trailing comma
     expect(page.locator('.editor-host[data-editor-for="diff-right"] .cm-lint-marker-error')).to_have_count(1)
-    link.click()
-    assert selected(page, "diff-right")[:2] == (2, 9)
+    assert select_by_click(page, link, "diff-right")[:2] == (2, 9)
 
 
 def test_without_the_editor_bundle_positions_select_in_the_textarea(page: Page):
@@ -118,8 +105,8 @@ def test_without_the_editor_bundle_positions_select_in_the_textarea(page: Page):
     assert page.locator(".editor-host").count() == 0
     area.fill('{"a": 1,\n "b": [1, 2,]}')
     area.press("Control+Enter")
-    page.locator('#format-error a.pos[data-field="format-document"]').click()
-    assert area.evaluate("a => a.value.slice(a.selectionStart)") == ",]}"
+    link = page.locator('#format-error a.pos[data-field="format-document"]')
+    assert select_by_click(page, link, "format-document")[2] == ",]}"
 
 
 def test_above_the_editor_limit_the_page_says_so_and_uses_the_textarea(page: Page):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
-from support.browser import kept
+from support.browser import kept, select_by_click
 
 from webapp.web.pages.schema import EXAMPLES
 
@@ -22,17 +22,6 @@ pytestmark = pytest.mark.browser
 SAMPLES = Path(__file__).parent / "data" / "samples"
 _, FC_009, REGION_SCHEMA = EXAMPLES["fc_009"]
 TOOL = EXAMPLES["tool"][2]  # the tool definition of get_latest_sales_report
-
-
-def selected(page: Page, field: str) -> tuple[int, int]:
-    """(line, column) of the selection in ``field``'s editor; 1-based, as the server counts."""
-    return tuple(
-        page.evaluate(
-            """(id) => { const s = InspectorEditor.get(id).view.state;
-        const at = s.selection.main.from, line = s.doc.lineAt(at); return [line.number, at - line.from + 1]; }""",
-            field,
-        )
-    )
 
 
 def test_journal_errors_are_links_markers_and_caret_excerpts(page: Page):
@@ -45,15 +34,13 @@ def test_journal_errors_are_links_markers_and_caret_excerpts(page: Page):
     expect(page.locator("#journal-error pre.excerpt")).to_contain_text("^")
     host = page.locator('.editor-host[data-editor-for="journal-text"]')
     expect(host.locator(".cm-lint-marker-error")).to_have_count(1)
-    link.click()
-    assert selected(page, "journal-text") == (3, 6)
+    assert select_by_click(page, link, "journal-text")[:2] == (3, 6)
     assert "#" not in page.url
     tools = page.locator('#journal-tools-error a.pos[data-field="journal-tools"]')
     expect(tools).to_have_text("line 2, column 30")
     expect(page.locator("#journal-tools-error pre.excerpt")).to_contain_text("^")
     expect(page.locator('.editor-host[data-editor-for="journal-tools"] .cm-lint-marker-error')).to_have_count(1)
-    tools.click()
-    assert selected(page, "journal-tools") == (2, 30)
+    assert select_by_click(page, tools, "journal-tools")[:2] == (2, 30)
 
 
 def test_the_journal_tools_field_offers_the_session_tools(page: Page):

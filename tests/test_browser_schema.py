@@ -7,6 +7,7 @@ import json
 
 import pytest
 from playwright.sync_api import Page, expect
+from support.browser import select_by_click
 
 from webapp.web.pages.schema import EXAMPLES
 
@@ -22,11 +23,10 @@ def test_example_link_flags_region_and_the_position_link_selects_it(page: Page):
     expect(group).to_contain_text("allowed values")
     expect(group.locator(".expected")).to_contain_text('"apac" "emea" "amer"')
     expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
-    group.locator('a.pos[data-field="instance"]').click()
+    expect(page.locator("form[data-draft]")).to_have_attribute("data-arrived", "")  # nothing of the arrival to come
     # The click selects the offending value of /region inside the arguments string in the pasted item (in the
     # editor), not the string's start nor the member's name (issue 11).
-    selected_from = page.evaluate("""() => { const v = InspectorEditor.get("instance").view;
-                                             return v.state.sliceDoc(v.state.selection.main.from); }""")
+    _, _, selected_from = select_by_click(page, group.locator('a.pos[data-field="instance"]'), "instance")
     assert selected_from.startswith('\\"global\\"}"')
     expect(group.locator('a.pos[data-field="instance"]')).to_have_text("line 7, column 29")
 
@@ -91,20 +91,11 @@ def test_a_journal_is_checked_record_by_record_and_each_result_selects_its_place
     # Markers for the two records at fault (the enum error, the broken line); the line links are jumps only.
     expect(host.locator(".cm-lint-marker-error")).to_have_count(2)
 
-    def selected() -> tuple[int, int, str]:
-        return tuple(
-            page.evaluate("""() => { const s = InspectorEditor.get("instance").view.state;
-            const at = s.selection.main.from, line = s.doc.lineAt(at);
-            return [line.number, at - line.from + 1, s.sliceDoc(at)]; }""")
-        )
-
     third = page.locator('[data-testid="record"][data-line="3"]')
-    third.get_by_role("link", name="line 3", exact=True).click()
-    assert selected()[:2] == (3, 1)
-    third.locator('.record-errors a.pos[data-field="instance"]').click()
-    line, column, rest = selected()
+    assert select_by_click(page, third.get_by_role("link", name="line 3", exact=True), "instance")[:2] == (3, 1)
+    line, column, rest = select_by_click(page, third.locator('.record-errors a.pos[data-field="instance"]'), "instance")
     assert line == 3 and rest.startswith('\\"global\\"')  # the offending value inside fc_009's arguments string
-    page.locator('[data-testid="record"][data-line="5"] a.pos[data-field="instance"]', has_text="column").click()
-    assert selected()[:2] == (5, 2)
+    fifth = page.locator('[data-testid="record"][data-line="5"] a.pos[data-field="instance"]', has_text="column")
+    assert select_by_click(page, fifth, "instance")[:2] == (5, 2)
     # The text is kept as pasted.
     expect(page.locator("#instance")).to_have_value(journal)

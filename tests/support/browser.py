@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 
 #: The page's kept draft: ``draft:<path>``, or with ``entry`` the current history entry's own
 #: (``entry:<id>:<path>``), as static/state/store.js and form.js write them.
@@ -76,3 +76,27 @@ def posts(page: Page) -> list[str]:
     send has run (its visible answer is there: a request is sent in the same task that decides on it), this is
     the whole list."""
     return [url for method, url in page.evaluate("window.__inspectorSent") if method == "POST"]
+
+
+#: [from, to, line, column, the text from there] of the selection in a field: its editor's (line and column
+#: 1-based, as the server counts), else its plain textarea's (no line and column).
+_SELECTION = """(id) => { const handle = window.InspectorEditor && InspectorEditor.get(id);
+  if (handle && handle.editing) { const s = handle.view.state, r = s.selection.main, line = s.doc.lineAt(r.from);
+    return [r.from, r.to, line.number, r.from - line.from + 1, s.sliceDoc(r.from)]; }
+  const area = document.getElementById(id);
+  return [area.selectionStart, area.selectionEnd, null, null, area.value.slice(area.selectionStart)]; }"""
+
+
+def select_by_click(page: Page, link: Locator, field: str) -> tuple[int | None, int | None, str]:
+    """Click ``link`` (a position into ``field``: static/app.js selects it) and answer the selection it made as
+    (line, column, the text from there); line and column are None in a plain textarea. Waits until the selection
+    has moved, as the click's handler may run after the click returns; so the link must lead elsewhere than the
+    selection is."""
+    before = page.evaluate(_SELECTION, field)
+    link.click()
+    page.wait_for_function(
+        f"([id, from, to]) => {{ const now = ({_SELECTION})(id); return now[0] !== from || now[1] !== to; }}",
+        arg=[field, before[0], before[1]],
+    )
+    _, _, line, column, rest = page.evaluate(_SELECTION, field)
+    return line, column, rest
