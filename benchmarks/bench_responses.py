@@ -1,5 +1,5 @@
 """Throughput of ``/v1/responses`` against a trivial Flask endpoint on the same server, in the same run, on both
-servers: the dev server (``bash scripts/serve``) and gunicorn's threaded workers (``bash scripts/serve-gunicorn``).
+servers: the dev server (``bash scripts/serve``) and gunicorn's evented workers (``bash scripts/serve-gunicorn``).
 
 One command (from the repository root)::
 
@@ -11,9 +11,9 @@ What it does:
 * serves the real app (``create_app``, default settings: responses stored in a temporary SQLite file) on
   127.0.0.1 in child processes, so the load generator does not share the server's interpreter lock: first with
   Werkzeug's multi-threaded server (what ``flask run`` uses), then with gunicorn as ``scripts/gunicorn.conf.py``
-  configures it (``gthread``, ``--workers 2 --threads 8`` unless ``--workers``/``--gunicorn-threads`` say
-  otherwise); a trivial endpoint (``POST /bench/trivial``: parse a small JSON body, answer a small JSON object) is
-  added to the same app as the baseline of each server;
+  configures it (``gevent``, ``--workers 2`` unless ``--workers`` says otherwise); a trivial endpoint
+  (``POST /bench/trivial``: parse a small JSON body, answer a small JSON object) is added to the same app as the
+  baseline of each server;
 * drives each scenario with ``--threads`` client threads sending ``--requests`` requests in all (a bounded
   loop: no timing-dependent stop), one new connection per request for every scenario alike, and repeats
   the rounds interleaved, keeping each scenario's best round;
@@ -129,7 +129,7 @@ def serve(port_queue: multiprocessing.Queue, database: str) -> None:
     server.serve_forever()
 
 
-def start_gunicorn(database: str, workers: int, threads: int) -> tuple[int, subprocess.Popen]:
+def start_gunicorn(database: str, workers: int) -> tuple[int, subprocess.Popen]:
     """gunicorn with ``scripts/gunicorn.conf.py`` serving :func:`bench_app` on a socket made here (``fd://``);
     returns the port once every worker answers."""
     listener = socket.socket()
@@ -146,8 +146,6 @@ def start_gunicorn(database: str, workers: int, threads: int) -> tuple[int, subp
             f"fd://{listener.fileno()}",
             "--workers",
             str(workers),
-            "--threads",
-            str(threads),
             "--pythonpath",
             "benchmarks",
             "--log-level",
@@ -308,7 +306,6 @@ def main(argv: list[str] | None = None) -> int:
         "--server", choices=("werkzeug", "gunicorn", "both"), default="both", help="which servers to measure (both)"
     )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2)")
-    parser.add_argument("--gunicorn-threads", type=int, default=8, help="threads per gunicorn worker (8)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a ratio is below the target")
     parser.add_argument(
         "--chain",
@@ -336,11 +333,9 @@ def main(argv: list[str] | None = None) -> int:
                 server.terminate()
                 server.join(timeout=10)
         if args.server in ("gunicorn", "both"):
-            port, process = start_gunicorn(
-                os.path.join(folder, "gunicorn.sqlite3"), args.workers, args.gunicorn_threads
-            )
+            port, process = start_gunicorn(os.path.join(folder, "gunicorn.sqlite3"), args.workers)
             try:
-                name = f"gunicorn gthread, {args.workers} workers x {args.gunicorn_threads} threads"
+                name = f"gunicorn gevent, {args.workers} workers"
                 below += run(port, args, name, sse_ratios, process.pid)
             finally:
                 process.send_signal(signal.SIGTERM)

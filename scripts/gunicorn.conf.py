@@ -1,8 +1,15 @@
 """gunicorn settings for serving many clients (``bash scripts/serve-gunicorn``; docs/responses-api.md, "Serving many
-clients"). Command-line flags override these, e.g. ``bash scripts/serve-gunicorn --workers 4 --threads 32``.
+clients"). Command-line flags override these, e.g. ``bash scripts/serve-gunicorn --workers 4``.
 
-Threaded workers (``gthread``): each worker process runs ``--threads`` requests at once, and a WebSocket connection
-or a slow client holds one thread for as long as it lasts. The workers share:
+Evented workers (``gevent``): each worker process serves up to ``worker_connections`` connections at once, each
+in a greenlet that waits for its socket without holding anything else, so clients that send their headers a
+byte a second, keep-alive connections and idle WebSocket connections (flask-sock / simple-websocket, whose
+threads gevent makes greenlets) cost a few KiB each, not a thread of a small pool. A request's head must arrive
+within ``keepalive`` seconds (gunicorn's header timeout for evented workers), or the connection is closed. What an
+evented worker does not do is run two requests' Python at once: a request that computes for seconds (a 20 MB
+page) holds its worker for that long, so give each core a worker (``WEB_CONCURRENCY``).
+
+The workers share:
 
 * one API token: the master reads ``FLASK_API_TOKEN`` or, when it is unset, the instance folder's ``api-token``
   (or the file ``API_TOKEN_FILE`` names; made once, mode 0600; delete it to get a new one), and puts it into the
@@ -21,10 +28,12 @@ import secrets
 
 wsgi_app = "webapp:create_app()"
 bind = [os.environ.get("BIND") or f"127.0.0.1:{os.environ.get('PORT', '5000')}"]
-worker_class = "gthread"
+worker_class = "gevent"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-threads = int(os.environ.get("GUNICORN_THREADS", "16"))
-# gthread keeps idle keep-alive connections in its poller, not in a thread.
+# Connections one worker holds at once (slow clients, keep-alive and WebSocket connections included); beyond them
+# it stops accepting until one closes, and the others wait in the listen queue.
+worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "1000"))
+# Seconds a connection may take to send a request's head (the first one and each kept-alive one); then it is closed.
 keepalive = 5
 # The worker heartbeat (its main loop, not a request): a long WebSocket connection does not trip it.
 timeout = 60
@@ -63,7 +72,26 @@ def shared_token() -> str:
     return token
 
 
+def check_store() -> None:
+    """Open the response store once in the master, as each worker will, and close it before any fork: a file that is
+    no SQLite database, or a read-only one, stops the server with what to do instead of every worker failing to
+    boot with a traceback.
+
+    :raises SystemExit: with the store's message.
+    """
+    from webapp import create_app
+    from webapp.web.api.responses import STORE_KEY
+    from webapp.web.store import StorageError
+
+    try:
+        app = create_app()
+    except StorageError as err:
+        raise SystemExit(f"gunicorn: {err.message}") from None
+    app.extensions[STORE_KEY].close()  # no SQLite connection may cross the fork
+
+
 def on_starting(server) -> None:  # the master, before any worker is forked
     token = shared_token()
     os.environ["FLASK_API_TOKEN"] = token
     print(f" * /v1 API token (Authorization: Bearer ...): {token} (shared by every worker)", flush=True)
+    check_store()

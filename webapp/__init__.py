@@ -34,6 +34,8 @@ DEFAULTS: dict[str, Any] = {
     "API_TOKEN": None,
     # Stored responses (SQLite); relative paths live in the instance folder.
     "RESPONSES_DATABASE": "responses.sqlite3",
+    # The most that file may grow to (bytes; SQLite's max_page_count), None for the disk's: 507 storage_full above.
+    "RESPONSES_DATABASE_MAX_BYTES": None,
     # Host names answered besides 127.0.0.1, localhost and [::1] (webapp.web.security): a list, or names
     # separated by commas. Any other Host header is refused, so a DNS-rebinding page cannot read stored data.
     "ALLOWED_HOSTS": [],

@@ -404,13 +404,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def serve_command(options: argparse.Namespace) -> int:
-    """Serve :func:`webapp.create_app` on ``options.host``:``options.port`` until interrupted."""
+    """Serve :func:`webapp.create_app` on ``options.host``:``options.port`` until interrupted; exit status 2, with
+    what to do, when the response store cannot be used (a file that is no SQLite database, a read-only one)."""
     from werkzeug.serving import run_simple
 
     from webapp import create_app
     from webapp.web.security import RequestHandler
+    from webapp.web.store import StorageError
 
-    run_simple(options.host, options.port, create_app(), threaded=True, request_handler=RequestHandler)
+    try:
+        app = create_app()
+    except StorageError as err:
+        print(f"webapp serve: {err.message}", file=sys.stderr)
+        return 2
+    run_simple(options.host, options.port, app, threaded=True, request_handler=RequestHandler)
     return 0
 
 

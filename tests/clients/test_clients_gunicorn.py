@@ -1,4 +1,4 @@
-"""The client libraries against the production server: gunicorn with 2 threaded workers (``scripts/gunicorn.conf.py``,
+"""The client libraries against the production server: gunicorn with 2 evented workers (``scripts/gunicorn.conf.py``,
 started as ``tests/clients/test_responses_gunicorn.py`` starts it), so consecutive calls of one client reach either
 worker.
 

@@ -1,4 +1,4 @@
-"""The production server: gunicorn with threaded workers (``scripts/gunicorn.conf.py``), 2 workers on a free port.
+"""The production server: gunicorn with evented workers (``scripts/gunicorn.conf.py``), 2 workers on a free port.
 
 What must hold across workers (docs/responses-api.md, "Serving many clients"): one API token (it used to be one
 random token per worker, so a request failed with 401 whenever it reached another worker than the one whose token
@@ -32,11 +32,11 @@ GUNICORN = Path(sys.executable).with_name("gunicorn")
 class Gunicorn:
     """gunicorn on a listening socket this process made (``--bind fd://N``: no port race), stopped by its pid."""
 
-    def __init__(self, folder: Path, workers: int = 2) -> None:
+    def __init__(self, folder: Path, workers: int = 2, backlog: int = 64) -> None:
         self.folder = folder
         self.listener = socket.socket()
         self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(64)
+        self.listener.listen(backlog)
         self.port = self.listener.getsockname()[1]
         self.access_log = folder / "access.log"
         self.token_file = folder / "api-token"
@@ -57,8 +57,6 @@ class Gunicorn:
                 f"fd://{fd}",
                 "--workers",
                 str(workers),
-                "--threads",
-                "4",
                 "--access-logfile",
                 str(self.access_log),
                 "--access-logformat",

@@ -111,3 +111,27 @@ def test_paging_and_the_source_override(client):
     assert "from <strong>Anthropic Messages</strong>" in forced.get_data(as_text=True)
     junk = client.post("/journal", data={"journal": text, "page": "x", "from": "cohere"}, headers=HX)
     assert "page 1 of 3" in junk.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("call_id", [{"a": 1}, [1], ["x"]], ids=["object", "array", "array of a string"])
+def test_a_call_id_that_is_no_string_is_a_finding_not_a_500(client, call_id):
+    text = "\n".join(
+        json.dumps(item)
+        for item in (
+            {"type": "function_call", "call_id": call_id, "name": "f", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": call_id, "output": "done"},
+        )
+    )
+    page = client.post("/journal", data={"journal": text, "complete_statusless": "on"})
+    assert page.status_code == 200 and "not replayable" in page.get_data(as_text=True)
+    export = client.post("/journal/export", data={"journal": text, "complete_statusless": "on"})
+    assert export.status_code == 200
+    assert all(json.loads(line)["type"] != "function_call" for line in export.get_data(as_text=True).splitlines())
+
+
+def test_the_export_writes_a_lone_surrogate_as_its_escape(client):
+    text = '{"type": "message", "role": "user", "content": "half \\ud800 a pair"}'
+    answer = client.post("/journal/export", data={"journal": text})
+    assert answer.status_code == 200
+    line = answer.get_data(as_text=True)
+    assert "\\ud800" in line and json.loads(line)["content"] == "half \ud800 a pair"  # the same string

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html as html_module
 import json
+import os
 import re
 
 import pytest
@@ -772,3 +773,22 @@ def test_concurrent_conversations_over_http(live_server):
             items = json.loads(response.read())["data"]
         assert len(items) == 8  # four turns: one input and one output item each
         assert items[0]["item"]["content"][0]["text"] == f"conversation {n}"
+
+
+@pytest.fixture
+def usual_umask():
+    previous = os.umask(0o022)  # what most shells set: files 0644 unless made otherwise
+    yield
+    os.umask(previous)
+
+
+def test_the_database_and_its_wal_and_shm_files_are_private(tmp_path, usual_umask):
+    """The stored conversations are as private as the token and the secret (mode 0600), the write-ahead log and its
+    index included (they were 0644), also for a database made before this rule."""
+    (tmp_path / "old.sqlite3").touch(mode=0o644)
+    for name in ("responses.sqlite3", "old.sqlite3"):
+        app = create_app({"TESTING": True, "API_TOKEN": TEST_TOKEN, "RESPONSES_DATABASE": str(tmp_path / name)})
+        answer = app.test_client().post("/v1/responses", json={"model": "m", "input": "keep me"}, headers=AUTH)
+        assert answer.status_code == 200
+        modes = {suffix: (tmp_path / (name + suffix)).stat().st_mode & 0o777 for suffix in ("", "-wal", "-shm")}
+        assert modes == {"": 0o600, "-wal": 0o600, "-shm": 0o600}, modes

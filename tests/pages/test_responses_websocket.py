@@ -336,6 +336,31 @@ def test_store_true_continues_on_another_connection_and_over_http(url):
     assert {item["response_id"] for item in items} == {first["id"], second["id"]}  # the continuation stays in it
 
 
+def test_a_stored_response_continuing_a_connection_only_one_can_be_continued(url):
+    """``store: true`` after ``store: false`` on one connection: the stored response keeps what the unstored one stood
+    for, so it is continued on another connection and over HTTP (200 of 200 such chains failed: the store walked to
+    the unstored response and found nothing, while ``GET`` on the stored one answered 200)."""
+    import urllib.request
+
+    forced = {"tools": [WEATHER], "tool_choice": {"type": "function", "name": "get_weather"}}
+    with socket(url) as ws:
+        first = completed(turn(ws, create(store=False, input="Weather in Paris?", **forced)))
+        second = completed(turn(ws, create(previous_response_id=first["id"], input="Hold on, running it.")))
+    call = first["output"][0]
+    answer = [{"type": "function_call_output", "call_id": call["call_id"], "output": "sunny"}]
+    with socket(url) as ws:  # another connection: the first response is gone with the one that made it
+        third = completed(turn(ws, create(previous_response_id=second["id"], input=answer)))
+    body = json.dumps({"model": MODEL, "previous_response_id": second["id"], "input": answer}).encode()
+    headers = {**AUTH, "Content-Type": "application/json"}
+    with urllib.request.urlopen(urllib.request.Request(f"{url}/v1/responses", data=body, headers=headers)) as r:
+        over_http = json.loads(r.read())
+    # the output answers the call the unstored first response made: it is in the stored one's context
+    for response in (third, over_http):
+        assert response["previous_response_id"] == second["id"]
+        assert text_of(response) == f"Tool results: get_weather ({call['call_id']}) returned: sunny."
+    assert third["tools"] == first["tools"]  # inherited along the chain
+
+
 def test_a_failed_response_evicts_its_previous_id(url):
     # A response the model fails (the test model cannot build a value for an unsatisfiable format) is a 5xx-like
     # continuation: its events end in error + response.failed, and the id it continued is evicted.

@@ -111,6 +111,8 @@ def test_behind_a_proxy_the_forwarded_host_and_client_are_judged(tmp_path):
         {"Sec-Fetch-Site": "same-site"},
         {"Origin": "https://attacker.example"},
         {"Origin": "null"},
+        {"Origin": "evil://localhost"},  # the same host and port under another scheme is another origin
+        {"Origin": "https://localhost"},
     ],
 )
 def test_cross_site_posts_to_the_pages_are_403(client, path, headers):
@@ -529,3 +531,62 @@ def test_the_shortest_match_is_read_without_compiling():
     assert testmodel.shortest_match("^(?:ab|c)+x?$") == 1
     assert testmodel.example_for_pattern("^a{10000000}$", limit=100) is None
     assert testmodel.example_for_pattern("^a{3}$", limit=100) == "aaa"
+
+
+@pytest.fixture
+def served(app):
+    from conftest import ServerThread
+
+    server = ServerThread(app)
+    server.start()
+    yield server
+    server.stop()
+
+
+def _raw(port: int, request: bytes) -> bytes:
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(request)
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    return answer
+
+
+@pytest.mark.parametrize("path", ["/format", "/api/gate"])
+def test_an_http_1_1_request_without_host_is_400(served, path):
+    # RFC 9112, 3.2: it used to be answered as if it had named the server's own address
+    answer = _raw(served.port, f"GET {path} HTTP/1.1\r\nConnection: close\r\n\r\n".encode())
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400") and b"Host header" in body
+    if path.startswith("/api/"):
+        assert json.loads(body)["error"]["code"] == "missing_host"
+    http_1_0 = _raw(served.port, b"GET /format HTTP/1.0\r\n\r\n")  # HTTP/1.0 has no Host to require
+    assert http_1_0.startswith(b"HTTP/1.0 200") or http_1_0.startswith(b"HTTP/1.1 200")
+
+
+@pytest.mark.parametrize(
+    ("request_head", "status"),
+    [
+        (b"GET /api/gate?" + b"a" * 70_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 414),
+        (b"GET /format?" + b"a" * 70_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 414),
+        (b"GET /v1/responses HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"b" * 70_000 + b"\r\n\r\n", 431),
+        (b"GET /api/gate HTTP/1.1\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(120)) + b"\r\n", 431),
+        (b"GET /api/gate HTTP/1.1 extra\r\n\r\n", 400),
+    ],
+    ids=["414 json", "414 page", "431 long header", "431 many headers", "400 bad request line"],
+)
+def test_errors_the_server_writes_itself_carry_the_headers_and_the_shape(served, request_head, status):
+    answer = _raw(served.port, request_head)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    assert lines[0].split()[1] == str(status)
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    if b" /format" in request_head[:20]:
+        assert headers["Content-Type"].startswith("text/html") and str(status).encode() in body
+    else:
+        error = json.loads(body)["error"]
+        assert set(error) == {"message", "type", "param", "code"} and error["message"]

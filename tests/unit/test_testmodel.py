@@ -471,3 +471,11 @@ def test_built_arguments_are_cached_but_never_shared():
     first["tags"].append("changed by a caller")
     second = testmodel.build_instance(schema)
     assert second != first and len(second["tags"]) == 1  # a fresh copy each time
+
+
+def test_a_step_no_double_can_count_fails_the_response_as_model_error():
+    # 1e308 / 1e-308 steps is infinity: it raised OverflowError (a 500 server_error) while looking for a multiple
+    schema = {"type": "number", "multipleOf": 1e-308, "minimum": 1e308}
+    result = run({"input": "go", "text": {"format": {"type": "json_schema", "name": "huge", "schema": schema}}})
+    assert result.status == "failed" and result.error["code"] == "model_error"
+    assert "minimum" in result.error["message"]

@@ -30,7 +30,7 @@ from webapp.core.convert import (
 )
 from webapp.core.gate import Finding, JournalReport, check_journal
 from webapp.core.items import is_namespaced
-from webapp.core.json import DEFAULT_MAX_DEPTH, Document, JSONTextError, Position, in_string, parse
+from webapp.core.json import DEFAULT_MAX_DEPTH, Document, JSONTextError, Position, displayable, in_string, parse
 from webapp.core.json import pointer as jp
 
 #: Rows per page of the item table: a 100,000-item journal is shown a page at a time.
@@ -88,8 +88,10 @@ class Subset:
     completed: list[int] = field(default_factory=list)  # status-less calls exported as completed (by choice)
 
     def jsonl(self) -> str:
-        """The items as Open Responses JSON Lines (one item per line; ``arguments`` strings as they were)."""
-        return "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in self.items)
+        """The items as Open Responses JSON Lines (one item per line; ``arguments`` strings as they were). A lone
+        surrogate (legal in a JSON string, not encodable as UTF-8) is written as its ``\\uXXXX`` escape: the same
+        string, in a text that can be sent."""
+        return "".join(displayable(json.dumps(item, ensure_ascii=False)) + "\n" for item in self.items)
 
 
 @dataclass
@@ -233,8 +235,13 @@ def gate(conversion: Conversion, tools: list[dict] | None) -> JournalReport:
 
 def statusless_calls(items: list[Any]) -> list[int]:
     """Indexes of ``function_call`` items with no (or a null) ``status`` whose ``function_call_output`` follows."""
+    # a call_id that is no string (an object, an array) pairs with nothing: the gate names it
     answered = {
-        item.get("call_id") for item in items if isinstance(item, dict) and item.get("type") == "function_call_output"
+        item["call_id"]
+        for item in items
+        if isinstance(item, dict)
+        and item.get("type") == "function_call_output"
+        and isinstance(item.get("call_id"), str)
     }
     return [
         i
@@ -242,7 +249,8 @@ def statusless_calls(items: list[Any]) -> list[int]:
         if isinstance(item, dict)
         and item.get("type") == "function_call"
         and item.get("status") is None
-        and item.get("call_id") in answered
+        and isinstance(item.get("call_id"), str)
+        and item["call_id"] in answered
     ]
 
 

@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 
 from webapp.web.htmx import is_partial
 from webapp.web.limits import ParseLimits
+from webapp.web.store import StorageError
 
 # HTTP status -> error ``type`` (Open Responses spec, Errors table; ``invalid_request_error`` as the SDKs expect).
 ERROR_TYPES = {
@@ -26,6 +27,8 @@ ERROR_TYPES = {
     415: "invalid_request_error",
     429: "too_many_requests",
     500: "server_error",
+    503: "server_error",
+    507: "server_error",
 }
 # Codes for the statuses Werkzeug raises itself, so clients can branch without parsing messages.
 _HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large", 415: "unsupported_media_type"}
@@ -74,6 +77,12 @@ class ApiError(Exception):
         return response
 
 
+def storage_api_error(error: StorageError) -> ApiError:
+    """The error a route (or a WebSocket turn) answers a storage fault with: 507 ``storage_full`` or 503
+    ``storage_unavailable``, its message saying what happened to which file and what to do."""
+    return ApiError(error.message, error.status, code=error.code)
+
+
 def wants_json() -> bool:
     """True for the machine-facing routes (``/api/*``, ``/v1/*``), which always answer JSON."""
     return request.path.startswith(JSON_PREFIXES)
@@ -85,6 +94,15 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def _api_error(error: ApiError) -> Response:
         return error.to_response()
+
+    @app.errorhandler(StorageError)
+    def _storage_error(error: StorageError) -> Any:
+        app.logger.error("storage fault on %s: %s", request.path, error.message)
+        if wants_json():
+            return storage_api_error(error).to_response()
+        page = HTTPException(description=error.message)
+        page.code = error.status  # 503 Service Unavailable, 507 Insufficient Storage
+        return render_template("error.html", error=page), error.status
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException) -> Any:

@@ -24,6 +24,8 @@ non-ASCII bytes as UTF-8, as an escaped one is read.
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from io import BytesIO
 from urllib.parse import quote
@@ -33,7 +35,7 @@ from flask import Flask, Response, abort, current_app, request
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.serving import WSGIRequestHandler
 
-from webapp.web.errors import JSON_PREFIXES, ApiError, wants_json
+from webapp.web.errors import ERROR_TYPES, JSON_PREFIXES, ApiError, error_body, wants_json
 
 # Blueprint prefixes of the JSON routes (``/api``, ``/v1``).
 JSON_PREFIXES_BARE = tuple(prefix.rstrip("/") for prefix in JSON_PREFIXES)
@@ -98,7 +100,11 @@ def _refuse(status: int, message: str, code: str) -> None:
 
 
 def check_host() -> None:
-    """400 ``untrusted_host`` unless the ``Host`` header names this machine or one of ``ALLOWED_HOSTS``."""
+    """400 ``untrusted_host`` unless the ``Host`` header names this machine or one of ``ALLOWED_HOSTS``; 400
+    ``missing_host`` for an HTTP/1.1 request without one (RFC 9112 §3.2: a server MUST refuse it), which Werkzeug
+    would otherwise answer as if it had named the server's own address."""
+    if "HTTP_HOST" not in request.environ and request.environ.get("SERVER_PROTOCOL") == "HTTP/1.1":
+        _refuse(400, "An HTTP/1.1 request must name the server in a Host header (RFC 9112, 3.2).", "missing_host")
     hosts = allowed_hosts(current_app)
     raw = request.host  # the Host header (X-Forwarded-Host under PROXY_HOPS); "" when it has invalid characters
     if "*" in hosts or host_name(raw) in hosts:
@@ -169,7 +175,8 @@ def refuse_cross_site() -> None:
             )
         return
     origin = request.headers.get("Origin")  # browsers without Fetch Metadata
-    if origin is not None and origin.partition("://")[2].lower() != request.host.lower():
+    # an origin is scheme, host and port (RFC 6454 §4): evil://127.0.0.1:5000 is not http://127.0.0.1:5000
+    if origin is not None and origin.lower() != f"{request.scheme}://{request.host}".lower():
         _refuse(
             403,
             f"This form was sent from another origin ({origin[:100]!r}), so it is refused: only this "
@@ -190,6 +197,8 @@ def require_json_media_type() -> None:
     raise ApiError(f"Content-Type must be application/json ({got}).", 415, code="unsupported_media_type")
 
 
+# Codes for the errors the HTTP server writes itself (RequestHandler.send_error).
+_SERVER_CODES = {400: "bad_request", 414: "uri_too_long", 431: "request_header_fields_too_large"}
 # A request target's bytes outside printable ASCII (the standard library hands them over as latin-1 characters).
 _RAW_BYTES = re.compile(r"[^\x21-\x7e]+")
 
@@ -204,6 +213,37 @@ class RequestHandler(WSGIRequestHandler):
 
     def version_string(self) -> str:
         return SERVER_NAME
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The errors this HTTP server writes itself, before the app sees the request (a request line over 64 KiB:
+        414, a header line over 64 KiB or more than 100 headers: 431, a malformed request line: 400), in the app's
+        own language: the one JSON error shape for a target under ``/api/`` or ``/v1/``, a short page otherwise,
+        each with the security headers of :data:`HEADERS` (the standard library's page had none)."""
+        short, long = self.responses.get(code, ("Error", ""))
+        message = message or short
+        self.log_error("code %d, message %s", code, message)
+        if getattr(self, "request_version", "HTTP/0.9") == "HTTP/0.9":  # an unreadable version: still a status line
+            self.request_version = "HTTP/1.0"
+        self.send_response(code, message)
+        self.send_header("Connection", "close")
+        target = (getattr(self, "raw_requestline", b"") or b"")[:1024].split(b" ")
+        path = target[1].decode("latin-1") if len(target) > 1 else ""
+        words = f"{message}: {explain or long}".rstrip(": ")
+        if path.startswith(JSON_PREFIXES):
+            error = error_body(
+                words + ".", ERROR_TYPES.get(code, "invalid_request_error"), code=_SERVER_CODES.get(code)
+            )
+            body, content_type = json.dumps(error).encode(), "application/json"
+        else:
+            page = f"<!doctype html><title>{code} {html.escape(short)}</title><h1>{code} {html.escape(words)}</h1>"
+            body, content_type = page.encode(), "text/html; charset=utf-8"
+        for name, value in HEADERS.headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD" and code >= 200 and code not in (204, 304):
+            self.wfile.write(body)
 
     def make_environ(self):  # type: ignore[no-untyped-def]  # werkzeug's WSGIEnvironment
         """The WSGI environ of this request, its target's raw bytes escaped first (RFC 3986, 2.1: ``%C2%B2``)."""

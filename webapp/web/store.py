@@ -10,6 +10,7 @@ the store is safe to use from the threads of a threaded server.
 from __future__ import annotations
 
 import json
+import os
 import queue
 import sqlite3
 import threading
@@ -37,6 +38,12 @@ CREATE TABLE IF NOT EXISTS items (
     PRIMARY KEY (response_id, source, position)
 );
 CREATE INDEX IF NOT EXISTS items_by_id ON items (item_id);
+-- The context a stored response continues when what it continues is not stored: a store:false response of the
+-- WebSocket connection that made it (spec notes §1.11). A chain walk stops at a response that has a base.
+CREATE TABLE IF NOT EXISTS bases (
+    response_id TEXT PRIMARY KEY REFERENCES responses (id) ON DELETE CASCADE,
+    body TEXT NOT NULL                          -- the items, a JSON array, oldest first
+);
 """
 
 #: Responses of a ``previous_response_id`` chain replayed at most (a guard only: ids are fresh, so a chain cannot
@@ -68,12 +75,14 @@ class MissingResponse(LookupError):
 
 @dataclass(frozen=True)
 class StoredResponse:
-    """A stored response: the ``ResponseResource`` (``body``), its input items (ids filled in) and the
-    session key it was routed by."""
+    """A stored response: the ``ResponseResource`` (``body``), its input items (ids filled in), the session key it
+    was routed by, and its ``base``: the items it continues when they are not stored (``None`` when its
+    ``previous_response_id``, if any, is stored itself)."""
 
     body: dict[str, Any]
     input: list[dict[str, Any]]
     session_key: str | None
+    base: list[dict[str, Any]] | None = None
 
     @property
     def id(self) -> str:
@@ -96,18 +105,102 @@ class SessionItem:
     item: dict[str, Any]
 
 
+class StorageError(Exception):
+    """The store cannot do what was asked for a reason of the machine, not of the request: the disk, the file.
+
+    :ivar message: plain words: what happened to which file, and what to do.
+    :ivar code: the stable machine code (``storage_full``, ``storage_unavailable``).
+    :ivar status: the HTTP status a route answers it with (507, 503).
+    """
+
+    code = "storage_unavailable"
+    status = 503
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class StorageFull(StorageError):
+    """The disk (or ``RESPONSES_DATABASE_MAX_BYTES``) has no room for what was to be stored (SQLite ``SQLITE_FULL``)."""
+
+    code = "storage_full"
+    status = 507  # Insufficient Storage (RFC 4918 §11.5)
+
+
+class StorageUnavailable(StorageError):
+    """The database cannot be read or written: read-only, not an SQLite database, damaged, missing, a failing disk,
+    or locked by another process for longer than the busy timeout."""
+
+
+# SQLite's primary result codes (https://www.sqlite.org/rescode.html), as Python 3.11's sqlite3 names them, with what
+# the person running the server can do about each.
+_ADVICE = {
+    "SQLITE_FULL": "the disk (or RESPONSES_DATABASE_MAX_BYTES) is full: free some space, or delete stored responses",
+    "SQLITE_READONLY": "it cannot be written: make the file, its -wal and -shm files and their folder writable by "
+    "this user, or set RESPONSES_DATABASE (FLASK_RESPONSES_DATABASE) to a file that is",
+    "SQLITE_PERM": "it cannot be written: make the file and its folder writable by this user, or set "
+    "RESPONSES_DATABASE (FLASK_RESPONSES_DATABASE) to a file that is",
+    "SQLITE_CANTOPEN": "it cannot be opened: check that its folder exists and is writable by this user, or set "
+    "RESPONSES_DATABASE (FLASK_RESPONSES_DATABASE) to another file",
+    "SQLITE_NOTADB": "it is not an SQLite database: move it away (a new one is made at the next start), or set "
+    "RESPONSES_DATABASE (FLASK_RESPONSES_DATABASE) to another file",
+    "SQLITE_CORRUPT": "it is damaged: move it away (a new one is made at the next start), or set "
+    "RESPONSES_DATABASE (FLASK_RESPONSES_DATABASE) to another file",
+    "SQLITE_IOERR": "the disk failed to read or write it: check the disk, or set RESPONSES_DATABASE "
+    "(FLASK_RESPONSES_DATABASE) to a file on another one",
+    "SQLITE_BUSY": "another process holds it locked: wait, or stop the other server using the same file",
+    "SQLITE_LOCKED": "another connection holds it locked: wait, or stop the other server using the same file",
+}
+
+
+def storage_error(err: sqlite3.Error, target: str) -> StorageError | None:
+    """The :class:`StorageError` an ``sqlite3`` error on the database ``target`` stands for, or ``None`` when it is
+    none of the machine's faults (then it is a bug of ours, raised as it is)."""
+    name = getattr(err, "sqlite_errorname", "") or ""
+    primary = next((key for key in _ADVICE if name == key or name.startswith(key + "_")), None)
+    if primary is None:
+        return None
+    kind = StorageFull if primary == "SQLITE_FULL" else StorageUnavailable
+    return kind(f"The response store {target} cannot be used ({err}): {_ADVICE[primary]}.")
+
+
+#: The files of an SQLite database in WAL mode: the database, its write-ahead log and its shared-memory index.
+SQLITE_SUFFIXES = ("", "-wal", "-shm")
+
+
+def _make_private(path: str) -> None:
+    """Create the database file ``path`` readable by its owner only (mode 0600, like the token and the secret), and
+    make an existing one and its ``-wal`` and ``-shm`` files so: SQLite creates the ``-wal`` and ``-shm`` files with
+    the database file's own mode, so all three stay private."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    for suffix in SQLITE_SUFFIXES:
+        try:
+            if os.stat(path + suffix).st_mode & 0o077:
+                os.chmod(path + suffix, 0o600)
+        except FileNotFoundError:
+            pass
+
+
 class ResponseStore:
     """SQLite-backed storage of responses.
 
     :param path: a file path, or ``":memory:"`` for a private in-memory database that lives as long as
         this object (one shared-cache connection is kept open).
+    :param max_bytes: the most the database file may grow to (SQLite's ``max_page_count``); ``None``: the disk's.
+    :raises StorageUnavailable, StorageFull: at start (and from every method) when the file cannot be used, with
+        what to do about it.
     """
 
     _counter = 0
     _lock = threading.Lock()
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, max_bytes: int | None = None) -> None:
         self._keeper: sqlite3.Connection | None = None
+        self._max_bytes = max_bytes
         # Writers of this process take turns here rather than in SQLite: a writer that finds the database
         # locked sleeps in SQLite's busy handler (1, 2, 5, 10... ms) even when the lock frees a microsecond
         # later, which under a threaded server costs far more than the write. Other processes still wait
@@ -124,30 +217,50 @@ class ResponseStore:
             self._keeper = sqlite3.connect(self._target, uri=True, check_same_thread=False)
         else:
             self._target, self._uri = path, False
+            try:
+                _make_private(path)
+            except OSError as err:
+                raise StorageUnavailable(
+                    f"The response store {path} cannot be used ({err.strerror}): {_ADVICE['SQLITE_CANTOPEN']}."
+                ) from None
         with self._connect() as db:
             if not self._uri:
                 db.execute("PRAGMA journal_mode=WAL")  # readers never wait for the one writer
             db.executescript(SCHEMA)
+            if not self._uri:
+                # a write at start (the header's user_version, unchanged): a read-only file is said now, with what
+                # to do, rather than as a 503 on the first response stored
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                db.execute(f"PRAGMA user_version={int(version)}")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         # A small pool: Werkzeug's threaded server starts a thread per request, so per-thread connections would
         # be opened and dropped each time; a connection is used by one thread at a time.
+        db: sqlite3.Connection | None = None
         try:
-            db = self._pool.get_nowait()
-        except queue.Empty:
-            db = sqlite3.connect(self._target, uri=self._uri, timeout=30, check_same_thread=False)
-            db.execute("PRAGMA foreign_keys=ON")
-            # WAL with synchronous=NORMAL: no fsync per commit (a power cut may lose the last responses, a
-            # crash of the app cannot corrupt the file) - right for a local test server.
-            db.execute("PRAGMA synchronous=NORMAL")
-        try:
+            try:
+                db = self._pool.get_nowait()
+            except queue.Empty:
+                db = sqlite3.connect(self._target, uri=self._uri, timeout=30, check_same_thread=False)
+                db.execute("PRAGMA foreign_keys=ON")
+                # WAL with synchronous=NORMAL: no fsync per commit (a power cut may lose the last responses, a
+                # crash of the app cannot corrupt the file) - right for a local test server.
+                db.execute("PRAGMA synchronous=NORMAL")
+                if self._max_bytes is not None:
+                    page_size = db.execute("PRAGMA page_size").fetchone()[0]
+                    db.execute(f"PRAGMA max_page_count={max(1, self._max_bytes // page_size)}")
             with db:  # one transaction: commit on success, roll back on error
                 yield db
+        except sqlite3.Error as err:
+            problem = storage_error(err, self._target)
+            if problem is None:
+                raise
+            raise problem from err
         finally:
-            if self._pool.qsize() < POOL_SIZE:
+            if db is not None and self._pool.qsize() < POOL_SIZE:
                 self._pool.put(db)
-            else:
+            elif db is not None:
                 db.close()
 
     def close(self) -> None:
@@ -161,9 +274,19 @@ class ResponseStore:
             self._keeper.close()
             self._keeper = None
 
-    def save(self, body: dict[str, Any], input_items: list[dict[str, Any]], session_key: str | None) -> None:
+    def save(
+        self,
+        body: dict[str, Any],
+        input_items: list[dict[str, Any]],
+        session_key: str | None,
+        base: list[dict[str, Any]] | None = None,
+    ) -> None:
         """Store a response with its input items (each should carry an ``id``; see
-        ``openresponses.stored_input_item``). Saving the same id again replaces it."""
+        ``openresponses.stored_input_item``). Saving the same id again replaces it.
+
+        :param base: the items its ``previous_response_id`` stands for, when that response is not stored (a
+            WebSocket connection's ``store: false`` one): kept with it, so the chain ends here and stays continuable.
+        """
         rows = [(body["id"], "input", i, item.get("id"), json.dumps(item)) for i, item in enumerate(input_items)]
         rows += [
             (body["id"], "output", i, item.get("id"), json.dumps(item))
@@ -185,6 +308,8 @@ class ResponseStore:
             db.executemany(
                 "INSERT INTO items (response_id, source, position, item_id, body) VALUES (?, ?, ?, ?, ?)", rows
             )
+            if base is not None:
+                db.execute("INSERT INTO bases (response_id, body) VALUES (?, ?)", (body["id"], json.dumps(base)))
 
     def get(self, response_id: str) -> StoredResponse | None:
         """The stored response, or ``None``. The response and its items are read in one transaction, so a
@@ -205,9 +330,10 @@ class ResponseStore:
             return db.execute("DELETE FROM responses WHERE id = ?", (response_id,)).rowcount > 0
 
     def chain(self, response_id: str) -> list[StoredResponse]:
-        """The response and every response it continues, oldest first (at most :data:`MAX_CHAIN` of them).
+        """The response and every response it continues, oldest first (at most :data:`MAX_CHAIN` of them); the walk
+        stops at a response with a ``base`` (the oldest then carries it).
 
-        Two queries in one transaction whatever the depth (a recursive walk of ``previous_response_id``), so a
+        Three queries in one transaction whatever the depth (a recursive walk of ``previous_response_id``), so a
         turn's context costs time linear in its items, and a concurrent delete cannot tear the chain.
 
         :raises MissingResponse: the response, or one of its ancestors, is not stored.
@@ -216,7 +342,8 @@ class ResponseStore:
             "WITH RECURSIVE chain (id, depth) AS (SELECT ?, 0 UNION ALL "
             "SELECT responses.previous_response_id, chain.depth + 1 FROM chain "
             "JOIN responses ON responses.id = chain.id "
-            "WHERE responses.previous_response_id IS NOT NULL AND chain.depth + 1 < ?) "
+            "WHERE responses.previous_response_id IS NOT NULL AND chain.depth + 1 < ? "
+            "AND NOT EXISTS (SELECT 1 FROM bases WHERE bases.response_id = chain.id)) "
         )
         with self._connect() as db:
             db.execute("BEGIN")
@@ -233,11 +360,14 @@ class ResponseStore:
                 (response_id, MAX_CHAIN),
             ):
                 inputs.setdefault(owner, []).append(json.loads(body))
+            oldest = links[-1][0] if links else None
+            based = db.execute("SELECT body FROM bases WHERE response_id = ?", (oldest,)).fetchone()
         chain: list[StoredResponse] = []
         for link_id, body, session_key in links:
             if body is None:
                 raise MissingResponse(link_id, response_id)
-            chain.append(StoredResponse(json.loads(body), inputs.get(link_id, []), session_key))
+            base = json.loads(based[0]) if based is not None and link_id == oldest else None
+            chain.append(StoredResponse(json.loads(body), inputs.get(link_id, []), session_key, base))
         chain.reverse()
         return chain
 

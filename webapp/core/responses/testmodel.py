@@ -351,13 +351,15 @@ class _Builder:
         step = step if step and step > 0 else None
 
         def fits(v: float) -> bool:
+            steps = v / step if step is not None else 0.0
             return (
                 (low is None or v >= low)
                 and (xlow is None or v > xlow)
                 and (high is None or v <= high)
                 and (xhigh is None or v < xhigh)
                 and (not integer or float(v).is_integer())
-                and (step is None or abs(v / step - round(v / step)) < 1e-9)
+                and math.isfinite(steps)  # a count of steps beyond a double (1e308 / 1e-308) is no multiple found
+                and (step is None or abs(steps - round(steps)) < 1e-9)
             )
 
         # Candidates: zero, each bound and one step inside it, the middle of a closed range; each also
@@ -374,8 +376,9 @@ class _Builder:
             starts.append((lo + hi) / 2)
         for start in starts:
             candidates = [start]
-            if step is not None:
-                candidates += [math.ceil(start / step) * step, math.floor(start / step) * step]
+            steps = start / step if step is not None else math.nan
+            if math.isfinite(steps):  # 1e308 / 1e-308 is no number of steps (inf): no candidate on the step
+                candidates += [math.ceil(steps) * step, math.floor(steps) * step]
             if integer:
                 candidates += [math.ceil(start), math.floor(start)]
             for value in candidates:

@@ -156,6 +156,7 @@ class CompiledSchema:
         differs = None
         for pointer, pattern in self._analysis.patterns[start:]:
             keyword = "pattern" if pointer.endswith("/pattern") else "patternProperties"
+            patterns.check_length(pattern, pointer, keyword)
             try:
                 translated = translate(pattern)
             except regex.error as exc:

@@ -6,8 +6,10 @@ measures what the pattern costs to compile (:attr:`EcmaRegex.cost`) before anyth
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import regex
 
@@ -397,7 +399,7 @@ class _Translator:
         kind = _PROPERTY_KEYS.get(key) if equals else None
         if kind == "gc" and value in _GENERAL_CATEGORIES:
             name = f"gc={_GENERAL_CATEGORIES[value]}"
-        elif kind in ("sc", "scx") and _SCRIPT_VALUE.match(value):
+        elif kind in ("sc", "scx") and _SCRIPT_VALUE.match(value) and _known_script(kind, value):
             name = f"{kind}={value}"
         elif not equals and key in _GENERAL_CATEGORIES:
             name = f"gc={_GENERAL_CATEGORIES[key]}"
@@ -462,6 +464,32 @@ class _Translator:
         if code is None:
             raise self.fail(f"\\{ch} is not an ECMA-262 escape in a character class", self.i - 1)
         return code, _char(code)
+
+
+def compile_uncached(source: str) -> Any:
+    """``regex.compile(source)``, leaving nothing behind in the ``regex`` module: the app's own caches
+    (``webapp.core.schema.cache``) are the ones bounded by bytes. The module keeps up to 500 compiled patterns of its
+    own unless told not to (``cache_pattern=False``; 3 costly patterns held 1.4 GB there after the app's cache had
+    dropped them), and remembers the source of every pattern it compiled, cached or not, until :func:`regex.purge`
+    (no other code of the app compiles with the module, so purging costs nothing).
+
+    :raises regex.error: when ``source`` is not a pattern of the ``regex`` module.
+    """
+    try:
+        return regex.compile(source, cache_pattern=False)
+    finally:
+        regex.purge()
+
+
+@functools.lru_cache(maxsize=1024)
+def _known_script(kind: str, value: str) -> bool:
+    """Whether the ``regex`` module knows this ``Script``/``Script_Extensions`` value (``kind`` ``sc``/``scx``): the
+    one table of script names here, read while the pattern is, so that a pattern read without error compiles."""
+    try:
+        compile_uncached(f"\\p{{{kind}={value}}}")
+    except regex.error:
+        return False
+    return True
 
 
 def translate(pattern: str) -> EcmaRegex:

@@ -21,7 +21,7 @@ from typing import Any
 import regex
 
 from webapp.core.schema.cache import PATTERNS
-from webapp.core.schema.ecma import EcmaRegex, translate
+from webapp.core.schema.ecma import EcmaRegex, compile_uncached, translate
 from webapp.core.schema.errors import PatternTimeout, SchemaInvalid, show
 
 # Time one validation may spend in ``pattern`` matching (seconds) before the pattern is declared catastrophic.
@@ -29,6 +29,10 @@ PATTERN_BUDGET_SECONDS = 1.0
 # What one pattern may cost to compile, in atoms written out (EcmaRegex.cost): about 20 MiB and 0.1 s for the
 # `regex` module at the most; ^[a-z0-9]{1,64}$ costs 3, \d{4}-\d{2}-\d{2} costs 10.
 MAX_PATTERN_COST = 20_000
+# How long a pattern may be (characters), whatever its cost: a character class or an alternation of thousands of
+# members costs one atom or none but takes seconds to compile ("|" * 100_000: 4 s), and reading any pattern takes
+# about 1 µs per character. A longer `pattern` is refused; a longer value of `format: "regex"` is false.
+MAX_PATTERN_LENGTH = 20_000
 # What all the distinct patterns of one schema may cost together (both engines keep every pattern compiled).
 MAX_SCHEMA_PATTERN_COST = 100_000
 # Estimated memory of a compiled pattern per atom (bytes), for the cache's byte bound: measured with the `regex`
@@ -41,6 +45,21 @@ _INLINE_SEARCH_SECONDS = 0.02
 class TooCostly(regex.error):
     """A pattern above :data:`MAX_PATTERN_COST`: refused before it is compiled (a ``regex.error``, so callers that
     treat a pattern the validator cannot run as such need nothing more)."""
+
+
+def check_length(pattern: str, pointer: str, keyword: str) -> None:
+    """Refuse ``pattern`` (at ``pointer`` in the schema) when it is longer than :data:`MAX_PATTERN_LENGTH`, before it
+    is read.
+
+    :raises SchemaInvalid: naming the pattern's start, its length and the limit.
+    """
+    if len(pattern) > MAX_PATTERN_LENGTH:
+        raise SchemaInvalid(
+            f"the pattern {show(pattern)} is {len(pattern):,} characters long, more than the "
+            f"{MAX_PATTERN_LENGTH:,} this validator reads; a length limit belongs in minLength/maxLength",
+            pointer,
+            keyword,
+        )
 
 
 def check_cost(pattern: str, translated: EcmaRegex, pointer: str, keyword: str) -> None:
@@ -78,16 +97,18 @@ def compile_pattern(pattern: str) -> Any:
     """The compiled ``regex`` object for an ECMA-262 ``pattern`` (see :func:`webapp.core.schema.ecma.ecma_pattern`),
     kept in the bounded cache :data:`webapp.core.schema.cache.PATTERNS`.
 
-    :raises TooCostly: (a ``regex.error``) when the pattern costs more than :data:`MAX_PATTERN_COST` to compile;
-        nothing is compiled.
+    :raises TooCostly: (a ``regex.error``) when the pattern is longer than :data:`MAX_PATTERN_LENGTH` or costs more
+        than :data:`MAX_PATTERN_COST` to compile; nothing is compiled.
     :raises regex.error: when the pattern is not ECMA-262, or the ``regex`` module cannot run it.
     """
     compiled = PATTERNS.get(pattern)
     if compiled is None:
+        if len(pattern) > MAX_PATTERN_LENGTH:
+            raise TooCostly(f"the pattern is {len(pattern):,} characters long, more than {MAX_PATTERN_LENGTH:,}")
         translated = translate(pattern)
         if translated.cost > MAX_PATTERN_COST:
             raise TooCostly(f"the pattern writes out {translated.cost:,} atoms, more than {MAX_PATTERN_COST:,}")
-        compiled = regex.compile(translated.source)
+        compiled = compile_uncached(translated.source)
         PATTERNS.put(pattern, compiled, PATTERN_BYTES_PER_ATOM * translated.cost + 4 * len(pattern))
     return compiled
 

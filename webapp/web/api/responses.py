@@ -60,14 +60,14 @@ from webapp.core.responses.sse import DONE, encode_events
 from webapp.core.responses.testmodel import MODEL_NAME, input_tokens, new_id, respond, stream_events
 from webapp.core.schema import SchemaInvalid, compile_schema
 from webapp.web.api.jsonbody import read_json_body
-from webapp.web.errors import ApiError
+from webapp.web.errors import ApiError, storage_api_error
 from webapp.web.limits import ParseLimits, parse_limits
 from webapp.web.params import SQLITE_MAX_INTEGER, choice_param, int_param
-from webapp.web.store import MissingResponse, ResponseStore
+from webapp.web.store import MissingResponse, ResponseStore, StorageError
 
 bp = Blueprint("responses", __name__, url_prefix="/v1")
 pages = Blueprint("sessions", __name__)
-sock = Sock()  # WebSocket routes on bp (flask-sock: the dev server and gunicorn's threaded workers alike)
+sock = Sock()  # WebSocket routes on bp (flask-sock: the dev server and gunicorn's gevent workers alike)
 
 STORE_KEY = "openresponses_store"
 COMPACTION_KEY = "openresponses_compaction_key"
@@ -85,7 +85,8 @@ def init_app(app: Flask) -> None:
     path = str(app.config.get("RESPONSES_DATABASE") or "responses.sqlite3")
     if path != ":memory:" and not os.path.isabs(path):
         path = os.path.join(app.instance_path, path)
-    app.extensions[STORE_KEY] = ResponseStore(path)
+    max_bytes = app.config.get("RESPONSES_DATABASE_MAX_BYTES")
+    app.extensions[STORE_KEY] = ResponseStore(path, int(max_bytes) if max_bytes else None)
     app.extensions[COMPACTION_KEY] = derive_key(_server_secret(app))
     # A WebSocket message is capped like a request body; pings keep an idle connection alive through proxies.
     app.config.setdefault(
@@ -318,7 +319,7 @@ def stored_history(response_id: str) -> History:
         stored = store().chain(response_id)
     except MissingResponse as err:
         raise not_found_error(str(err)) from None
-    items: list[dict[str, Any]] = []
+    items: list[dict[str, Any]] = list(stored[0].base or [])  # what the oldest continues, when it is not stored
     for response in stored:
         base, lead = _unseal_leading(response.input, None)
         items += base + response.input[lead:] + response.body.get("output", [])
@@ -546,7 +547,9 @@ def websocket(ws: Any) -> None:
     (``{"type": "error", "status", "error": {"type", "code", "message", "param"}}``) and the connection stays open.
 
     ``store: false`` responses are kept for ``previous_response_id`` by this connection only (at most
-    :data:`WS_CACHE_SIZE`); ``store: true`` ones are read from the store. A continuation that fails (4xx, or a
+    :data:`WS_CACHE_SIZE`); ``store: true`` ones are read from the store. A ``store: true`` response continuing a
+    ``store: false`` one is stored with the context that one stands for (``ResponseStore.save``'s ``base``), so it
+    can be continued anywhere, as its ``GET`` promises. A continuation that fails (4xx, or a
     failed response) evicts its ``previous_response_id`` from the connection's cache. After
     ``RESPONSES_WEBSOCKET_SECONDS`` (60 minutes) the server sends ``websocket_connection_limit_reached`` and closes.
     """
@@ -582,10 +585,10 @@ def _ws_turn(ws: Any, message: str | bytes, cache: OrderedDict[str, History]) ->
         previous = req.previous_response_id
         prepared = prepare(req, lambda response_id: _connection_history(response_id, cache))
         snapshot, final = run_model(prepared)
-    except ApiError as err:
+    except (ApiError, StorageError) as err:
         if previous is not None:
             cache.pop(previous, None)
-        _ws_send(ws, _ws_error(err))
+        _ws_send(ws, _ws_error(storage_api_error(err) if isinstance(err, StorageError) else err))
         return
     except Exception:  # a bug of ours: logged; the client gets an error event, the connection lives on
         current_app.logger.exception("unhandled error in a WebSocket turn")
@@ -597,7 +600,14 @@ def _ws_turn(ws: Any, message: str | bytes, cache: OrderedDict[str, History]) ->
         if previous is not None:
             cache.pop(previous, None)
     elif req.store:
-        store().save(final, prepared.inputs, prepared.session_key)
+        # What a store: false response of this connection stands for is kept with it: the store has no record of it.
+        base = cache[previous].items if previous is not None and previous in cache else None
+        try:
+            store().save(final, prepared.inputs, prepared.session_key, base)
+        except StorageError as err:  # the turn is answered with an error event; the connection lives on
+            current_app.logger.error("storage fault in a WebSocket turn: %s", err.message)
+            _ws_send(ws, _ws_error(storage_api_error(err)))
+            return
     else:
         cache[final["id"]] = History(prepared.conversation(final["output"]), prepared.tools, prepared.session_key)
         while len(cache) > WS_CACHE_SIZE:
@@ -649,6 +659,8 @@ def _connection_history(response_id: str, cache: OrderedDict[str, History]) -> H
     try:
         return stored_history(response_id)
     except ApiError as err:
+        if store().get(response_id) is not None:
+            raise  # it is stored: what is missing is a response it continues, and the message says which
         raise not_found_error(
             f"{response_id!r} is neither stored nor a store: false response of this connection "
             "(those live only as long as the connection that made them)"
