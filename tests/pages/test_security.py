@@ -535,7 +535,7 @@ def test_the_shortest_match_is_read_without_compiling():
 
 @pytest.fixture
 def served(app):
-    from conftest import ServerThread
+    from support.server import ServerThread
 
     server = ServerThread(app)
     server.start()
