@@ -5,17 +5,17 @@ one entry for a text, with the real parser running."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from support import REPO, TESTS
 
 import webapp.core.json.parser as parser
 from webapp.core.convert import convert_text, read_journal
 from webapp.core.corpus import check_file
 from webapp.core.pages import journal as journal_page
 
-SAMPLES = Path(__file__).parent / "data" / "samples"
-CONVERSATIONS = Path(__file__).resolve().parent.parent / "webapp" / "examples" / "conversations"
+SAMPLES = TESTS / "data" / "samples"
+CONVERSATIONS = REPO / "webapp" / "examples" / "conversations"
 LINES = (SAMPLES / "journal-openai-responses.jsonl").read_text()
 TEXTS = {
     "chat completions": (CONVERSATIONS / "chat-completions.json").read_text(),
