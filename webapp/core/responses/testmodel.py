@@ -47,6 +47,7 @@ from urllib.parse import unquote
 
 import regex
 
+from webapp.core.items import FUNCTION_CALL, MESSAGE
 from webapp.core.json import pointer as jp
 from webapp.core.responses.models import (
     MISSING,
@@ -63,6 +64,7 @@ from webapp.core.responses.models import (
 )
 from webapp.core.schema import SchemaInvalid, compile_pattern, compile_schema
 from webapp.core.schema import patterns as schema_patterns
+from webapp.core.stream import vocabulary as v
 
 MODEL_NAME = "openresponses-test"
 QUOTE_LIMIT = 200  # characters of the user's text quoted back
@@ -996,50 +998,46 @@ def stream_events(snapshot: dict[str, Any], final: dict[str, Any]) -> Iterator[d
         sequence += 1
         return payload
 
-    yield event("response.created", response=snapshot)
-    yield event("response.in_progress", response=snapshot)
+    yield event(v.RESPONSE_CREATED, response=snapshot)
+    yield event(v.RESPONSE_IN_PROGRESS, response=snapshot)
     for index, item in enumerate(final["output"]):
-        if item["type"] == "message":
-            yield event(
-                "response.output_item.added", output_index=index, item={**item, "status": "in_progress", "content": []}
-            )
+        if item["type"] == MESSAGE:
+            yield event(v.OUTPUT_ITEM_ADDED, output_index=index, item={**item, "status": "in_progress", "content": []})
             for part_index, part in enumerate(item["content"]):
                 where = {"item_id": item["id"], "output_index": index, "content_index": part_index}
-                yield event("response.content_part.added", **where, part=output_text_part(""))
+                yield event(v.CONTENT_PART_ADDED, **where, part=output_text_part(""))
                 for chunk in delta_chunks(part["text"]):
-                    yield event("response.output_text.delta", **where, delta=chunk, logprobs=[])
-                yield event("response.output_text.done", **where, text=part["text"], logprobs=[])
-                yield event("response.content_part.done", **where, part=part)
-        elif item["type"] == "function_call":
+                    yield event(v.OUTPUT_TEXT_DELTA, **where, delta=chunk, logprobs=[])
+                yield event(v.OUTPUT_TEXT_DONE, **where, text=part["text"], logprobs=[])
+                yield event(v.CONTENT_PART_DONE, **where, part=part)
+        elif item["type"] == FUNCTION_CALL:
             yield event(
-                "response.output_item.added",
+                v.OUTPUT_ITEM_ADDED,
                 output_index=index,
                 item={**item, "arguments": "", "status": "in_progress"},
             )
             for chunk in delta_chunks(item["arguments"]):
-                yield event(
-                    "response.function_call_arguments.delta", item_id=item["id"], output_index=index, delta=chunk
-                )
+                yield event(v.FUNCTION_CALL_ARGUMENTS_DELTA, item_id=item["id"], output_index=index, delta=chunk)
             yield event(
-                "response.function_call_arguments.done",
+                v.FUNCTION_CALL_ARGUMENTS_DONE,
                 item_id=item["id"],
                 output_index=index,
                 arguments=item["arguments"],
             )
-        yield event("response.output_item.done", output_index=index, item=item)
+        yield event(v.OUTPUT_ITEM_DONE, output_index=index, item=item)
     if final["status"] == "failed":
         error = final.get("error") or {"code": "model_error", "message": "the model failed"}
         # The spec's ErrorStreamingEvent nests an ErrorPayload; the flat copies serve clients (the openai SDK's
         # ResponseErrorEvent) that read message/code/param at the top level.
         yield event(
-            "error",
+            v.ERROR,
             error={"type": "model_error", "code": error["code"], "message": error["message"], "param": None},
             code=error["code"],
             message=error["message"],
             param=None,
         )
-        yield event("response.failed", response=final)
+        yield event(v.RESPONSE_FAILED, response=final)
     elif final["status"] == "incomplete":
-        yield event("response.incomplete", response=final)
+        yield event(v.RESPONSE_INCOMPLETE, response=final)
     else:
-        yield event("response.completed", response=final)
+        yield event(v.RESPONSE_COMPLETED, response=final)
