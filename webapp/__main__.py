@@ -11,6 +11,10 @@
     (``pip install .[scale]``; ``--dask`` alone starts a local cluster, or give a scheduler's address).
 ``python -m webapp convert FILE [--from SOURCE]``
     Any provider's conversation as Open Responses JSON Lines on stdout; what was dropped or changed on stderr.
+``python -m webapp lint-stream FILE [--kind KIND] [--json]``
+    Lint a recorded Open Responses stream (SSE as ``curl -N`` prints it, a HAR file, JSON Lines of events, a
+    WebSocket message log; ``-`` reads stdin): one line per finding, ``FILE:LINE:COLUMN: event N (type): severity
+    code: message``, then a summary. Exit 0 clean, 1 findings, 2 unreadable (the place named).
 ``python -m webapp serve [--host 127.0.0.1] [--port 5000]``
     What ``scripts/serve`` runs.
 
@@ -20,8 +24,9 @@ what the schema and the tools' parameters may ``$ref`` by URI (resolved locally,
 adds to each function_call's entry the JSON Schema 2020-12 output (core §12) of validating its arguments, ``null``
 when they were not validated.
 
-Exit status: 0 replayable (``convert``: converted), 1 not replayable (for a corpus: any file), 2 unusable input
-(the message on stderr names the file and the place: line:column, or a JSON Pointer).
+Exit status: 0 replayable (``convert``: converted; ``lint-stream``: clean), 1 not replayable (for a corpus: any file;
+``lint-stream``: findings), 2 unusable input (the message on stderr names the file and the place: line:column, or a
+JSON Pointer).
 
 The journal is read as plain JSON, so it is answered about even when it holds lone surrogates or duplicate
 member names; a name given twice in it is a ``duplicate_member`` finding (an error: exit 1) with the item, the
@@ -43,6 +48,7 @@ from webapp.core.items import tool_shape
 from webapp.core.journal import Duplicate
 from webapp.core.json import JSONTextError, kind_of, parse
 from webapp.core.schema import OUTPUT_FORMATS, SchemaInvalid, bundle, compile_schema, known_documents
+from webapp.core.stream import KINDS, RecordingError, lint_text
 
 EXIT_REPLAYABLE, EXIT_NOT_REPLAYABLE, EXIT_UNUSABLE = 0, 1, 2
 
@@ -331,6 +337,38 @@ def _open(path: str) -> Any:
         raise _Unusable(f"{path}: cannot read it ({exc.strerror or exc})") from None
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def lint_stream_command(options: argparse.Namespace, out: TextIO) -> int:
+    """``lint-stream``: 0 clean, 1 any finding; unreadable input raises :class:`_Unusable` (exit 2)."""
+    try:
+        report = lint_text(_read(options.file), options.kind)
+    except RecordingError as err:
+        raise _Unusable(f"{options.file}: {err}") from None
+    if options.json:
+        json.dump(report.as_dict(), out, ensure_ascii=False)
+        out.write("\n")
+        return 1 if report.findings else 0
+    for finding in report.findings:
+        frame = report.frames[finding.index] if finding.index is not None else None
+        kind = frame.value.get("type") if frame is not None and frame.parsed else None
+        what = f"event {finding.index}" + (f" ({kind})" if kind else "")
+        where = f" at {finding.pointer}" if finding.pointer else ""
+        out.write(
+            f"{options.file}:{finding.line}:{finding.column}: {what}: {finding.severity} {finding.code}: "
+            f"{finding.message}{where}\n"
+        )
+    counts = report.counts
+    streams = f", {len(report.streams)} streams" if len(report.streams) > 1 else ""
+    verdict = (
+        "clean" if report.clean else f"{_plural(counts['error'], 'error')}, {_plural(counts['warning'], 'warning')}"
+    )
+    out.write(f"{options.file}: {KINDS[report.kind]}, {len(report.frames):,} events{streams}: {verdict}\n")
+    return 1 if report.findings else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m webapp", description="Open Responses inspector tools.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -393,6 +431,18 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="TOOLS.json",
         help="write the conversation's tool definitions, as Open Responses function tools, to this file",
     )
+    lint = commands.add_parser(
+        "lint-stream",
+        help="lint a recorded Open Responses stream against the spec",
+        description="Check every event of a recorded stream (SSE as curl -N prints it, a HAR file, JSON Lines of "
+        "events, a WebSocket message log; '-' reads stdin) against the Open Responses schemas, the sequence rules "
+        "and the replay gate. Exit 0 clean, 1 findings, 2 unreadable.",
+    )
+    lint.add_argument("file", metavar="FILE", help="a file, or '-' for stdin")
+    lint.add_argument(
+        "--kind", default="auto", choices=("auto", *KINDS), help="the recording's kind (default: detected)"
+    )
+    lint.add_argument("--json", action="store_true", help="print the report as JSON")
     serve = commands.add_parser(
         "serve",
         help="serve the app (Werkzeug's threaded server, no version in the Server header)",
@@ -435,6 +485,8 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
     try:
         if options.command == "convert":
             return convert_command(options, out, err)
+        if options.command == "lint-stream":
+            return lint_stream_command(options, out)
         return gate_command(options, out)
     except _Unusable as exc:
         err.write(f"{exc}\n")
