@@ -19,7 +19,16 @@ from webapp.core.stream.built import first_difference
 from webapp.core.stream.calls import CallVerdict, gate_call
 from webapp.core.stream.lint import StreamReport, StreamResult, lint, lint_text
 from webapp.core.stream.machine import looks_like_tool_call
-from webapp.core.stream.recording import KINDS, Frame, Recording, RecordingError, Stream, detect, read_recording
+from webapp.core.stream.recording import (
+    KINDS,
+    Frame,
+    Recording,
+    RecordingError,
+    Stream,
+    detect,
+    read_recording,
+    websocket_turn,
+)
 from webapp.core.stream.rules import GROUPS, RULE, RULES, SEVERITIES, Finding, Rule
 from webapp.core.stream.schemas import (
     BODY_SCHEMAS,
@@ -58,4 +67,5 @@ __all__ = [
     "read_recording",
     "schema_for",
     "violations",
+    "websocket_turn",
 ]

@@ -45,7 +45,16 @@ from webapp.core.json import (
 from webapp.core.responses.sse import DONE_DATA
 from webapp.core.stream import vocabulary as v
 
-__all__ = ["KINDS", "Frame", "Stream", "Recording", "RecordingError", "detect", "read_recording"]
+__all__ = [
+    "KINDS",
+    "Frame",
+    "Stream",
+    "Recording",
+    "RecordingError",
+    "detect",
+    "read_recording",
+    "websocket_turn",
+]
 
 #: The kinds of recording, as the page's select and ``lint-stream --kind`` name them.
 KINDS: dict[str, str] = {
@@ -480,3 +489,17 @@ def read_recording(text: str | bytes, kind: str = "auto", *, max_depth: int = 10
     if not any(stream.frames for stream in streams):
         raise RecordingError(f"no event in this text read as {KINDS[kind]}", 1, 1)
     return Recording(kind, streams, detected)
+
+
+def websocket_turn(messages: list[tuple[str, bool]], label: str = "") -> Recording:
+    """One WebSocket-mode turn as a recording: ``messages`` are ``(text, sent)`` in order (``sent``: the client's),
+    as the endpoint check exchanged them; places are the message's number (line) in the turn."""
+    stream = Stream("websocket", label=label)
+    with paused_gc():
+        for number, (text, sent) in enumerate(messages, start=1):
+            frame = _event(Frame(text, number, 1))
+            frame.sent = sent
+            if sent and frame.parsed and frame.value.get("type") == v.RESPONSE_CREATE:
+                stream.request = frame.value
+            stream.frames.append(frame)
+    return Recording("websocket", [stream])
