@@ -51,7 +51,16 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from webapp.core.convert import SOURCES, Conversion, ConvertError, convert_text, placed, read_journal
-from webapp.core.gate import JournalChecker, JournalReport, check_item, check_journal, tool_schema
+from webapp.core.gate import (
+    JournalChecker,
+    JournalReport,
+    check_item,
+    check_journal,
+    is_refusal,
+    item_label,
+    read_schema_field,
+    tool_schema,
+)
 from webapp.core.items import tool_shape
 from webapp.core.journal import Duplicate
 from webapp.core.json import JSONTextError, kind_of, parse
@@ -144,21 +153,24 @@ def _add_outputs(answer: dict[str, Any], items: list[Any], tools: list[Any] | No
         name = item.get("name")
         item_schema = schema if schema is not None else tool_schema(tools, name)
         verdict = check_item(item, item_schema, tool_name=name if isinstance(name, str) else None)
-        validated = item_schema is not None and verdict.reason in ("ok", "arguments_schema")
+        validated = item_schema is not None and verdict.reached_schema
         entry["output"] = compile_schema(item_schema).output(verdict.arguments, form) if validated else None
 
 
-def _load_schema(path: str, documents: dict[str, Any] | None = None) -> Any:
-    schema = _read_json(path)
-    if tool_shape(schema) is not None:
-        return schema  # a tool definition: gate_command checks it as the tool it is
+def _load_schema(path: str, documents: dict[str, Any] | None = None) -> tuple[Any, list[Any] | None]:
+    """The ``--schema`` file as the gate reads a schema field (:func:`webapp.core.gate.read_schema_field`):
+    ``(schema, None)``, the schema bundled with ``documents`` and compiled once to refuse an unusable one, or
+    ``(None, tools)`` for a tool definition or a list of them (bundled as ``--tools`` are)."""
+    schema, tools = read_schema_field(_read_json(path))
+    if tools is not None:
+        return None, _bundled_tools(tools, documents, path) if documents else tools
     try:
         if documents:
             schema = bundle(schema, documents)
         compile_schema(schema)
     except SchemaInvalid as exc:
         raise _Unusable(f"{path}: {exc}") from None
-    return schema
+    return schema, None
 
 
 def _print_report(report: JournalReport, where: Any, out: TextIO, conversion: Conversion | None = None) -> None:
@@ -166,7 +178,7 @@ def _print_report(report: JournalReport, where: Any, out: TextIO, conversion: Co
         label = item.name or item.type or "-"
         place = f"  {where(item.index)}" if conversion is not None else ""
         out.write(f"{item.index:>5}  {item.id or '-':<20}  {label:<28}  {item.label}{place}\n")
-        if item.label not in ("ok", "not_function_call"):
+        if is_refusal(item.label):
             out.write(f"{'':>7}{where(item.index)}: {item.message}\n")
             for error in item.errors[1:]:
                 out.write(f"{'':>9}{error.pointer or '(root)'}: {error.message}\n")
@@ -195,11 +207,10 @@ def gate_command(options: argparse.Namespace, out: TextIO) -> int:
     tools = _load_tools(options.tools) if options.tools else None
     if documents and tools:
         tools = _bundled_tools(tools, documents, options.tools)
-    schema = _load_schema(options.schema, documents) if options.schema else None
-    if tool_shape(schema) is not None:
-        # A tool definition is a tool, as the Schema page reads one: a call of another name has no schema.
-        given = _bundled_tools([schema], documents, options.schema) if documents else [schema]
-        tools, schema = [*(tools or []), *given], None
+    schema, given = _load_schema(options.schema, documents) if options.schema else (None, None)
+    if given is not None:
+        # Tool definitions are tools, as the Schema page reads them: a call of another name has no schema.
+        tools = [*(tools or []), *given]
     if _is_corpus(options):
         return corpus_command(options, tools, out)
     if options.stream:
@@ -263,7 +274,7 @@ def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema:
             findings = checker.take_findings()
             refused = tuple(dict.fromkeys(f.code for f in findings if f.severity == "error" and f.index == index))
             shown = verdict.as_dict() | {"line": number, "refused_by": list(refused), "ok": verdict.ok and not refused}
-            label = "refused" if refused and verdict.reason == "ok" else verdict.label  # as JournalReport counts
+            label = item_label(verdict.reason, bool(refused))  # as JournalReport counts
             counts[label] = counts.get(label, 0) + 1
             out.write(json.dumps(shown, ensure_ascii=False) + "\n")
             for finding in findings:

@@ -16,7 +16,9 @@ from typing import Any
 from webapp.core import gate
 from webapp.core.convert import Conversion, ConvertError, as_journal, convert_text
 from webapp.core.diff import ABSENT, Change, DiffError, DiffOptions, DiffResult, diff, parse_ignore_paths
-from webapp.core.inspection import SCHEMA_NEXT, gate_label, locate_items
+from webapp.core.gate import NOT_REPLAYABLE, REPLAYABLE, SCHEMA_NEXT, is_refusal, item_label, read_schema_field
+from webapp.core.gate import label_without_schema as gate_label
+from webapp.core.inspection import locate_items
 from webapp.core.items import looks_like_item, tool_shape
 from webapp.core.journal import Journal, JournalError, from_value, one_item
 from webapp.core.json import (
@@ -312,7 +314,7 @@ class SideVerdict:
 
     :ivar side: ``"left"``/``"right"``; ``shape``: ``item`` (one item) or the journal's shape (``array``,
         ``response``, ``request``; JSON Lines are ``array``), see :func:`webapp.core.inspection.locate_items`.
-    :ivar label: the badge: for one item the gate's reason (:data:`webapp.core.inspection.SCHEMA_NEXT` without a
+    :ivar label: the badge: for one item the gate's reason (:data:`webapp.core.gate.SCHEMA_NEXT` without a
         schema); for a journal ``replayable``, ``schema next`` (only the tools' schemas are left to check) or
         ``not replayable``. ``ok``: the gate lets it be replayed; ``message``: one sentence (for a journal, the
         counts of the items' reasons).
@@ -339,7 +341,7 @@ class SideVerdict:
     @property
     def refused(self) -> bool:
         """The gate refuses it for more than a schema not yet given (the replay must not go on)."""
-        return not self.ok and self.label not in (SCHEMA_NEXT, "not_function_call")  # nothing to run is no refusal
+        return is_refusal(self.label)  # not_function_call is none: nothing to run
 
 
 def _schema_text(schema_text: str, max_depth: int) -> tuple[Any, str]:
@@ -360,14 +362,15 @@ def _tool_schema(value: Any, name: Any) -> tuple[dict | bool | None, str]:
     """The schema the gate uses for a call to ``name`` from the schema field's ``value`` (:func:`_schema_text`):
     a JSON Schema, a tool definition (its ``parameters``, for a call of its name, as the Schema page reads it) or
     a list of tools (the one named). Returns (schema or None, a note)."""
-    if value is None:
-        return None, ""
+    schema, tools = read_schema_field(value)
+    if tools is None:
+        return schema, ""
+    if isinstance(value, list):
+        found = gate.tool_schema(tools, name)
+        return found, "" if found is not None else f"none of the {len(tools)} tools given is named {quote(name)}"
     shape = tool_shape(value)
     if shape is not None and shape.name is not None and shape.name != name:
         return None, f"the tool given is named {quote(shape.name)}, not {quote(name)}: no schema for this call"
-    if isinstance(value, list):
-        found = gate.tool_schema(value, name)
-        return found, "" if found is not None else f"none of the {len(value)} tools given is named {quote(name)}"
     return gate.parameters_of(value), ""  # a tool definition of its name (or of none): its parameters
 
 
@@ -487,12 +490,7 @@ def _journal_verdict(
     (``schema next``, ``tools_later``: no ``unknown_tool`` for every call, as on the Format page). ``placed``: the
     side, when its places in the pasted text are shown; ``memo``: call verdicts shared with the other side."""
     items = journal.items
-    tools = (
-        schema_value
-        if isinstance(schema_value, list)
-        else ([schema_value] if tool_shape(schema_value) is not None else None)
-    )
-    schema = schema_value if tools is None and schema_value is not None else None
+    schema, tools = read_schema_field(schema_value)
     report = gate.check_journal(journal, tools, schema=schema, max_depth=max_depth, tools_later=True, memo=memo)
     schemaless = tools is None and schema is None and journal.tools is None
 
@@ -509,7 +507,6 @@ def _journal_verdict(
 
     refusals: list[Refusal] = []
     labels: dict[str, int] = {}
-    passing = ("ok", SCHEMA_NEXT)
     # Alike items share a verdict (report.verdicts): its label, and whether it is refused, are found once.
     seen: dict[int, tuple[str, bool]] = {}
     refused = report.refused
@@ -517,11 +514,11 @@ def _journal_verdict(
         known = seen.get(id(verdict))
         if known is None:
             label = gate_label(verdict) if schemaless else verdict.reason
-            # a namespaced item, or a call the gate stops (a call's reason is never not_function_call)
-            known = seen[id(verdict)] = label, label not in passing and verdict.reason != "not_function_call"
+            # a namespaced item, or a call the gate stops
+            known = seen[id(verdict)] = label, is_refusal(label)
         label, stopped = known
-        if index in refused and (label in passing or label == "not_function_call"):
-            label = "refused"
+        if index in refused:
+            label = item_label(label, True)
         labels[label] = labels.get(label, 0) + 1
         if stopped:
             where = pointer(index)
@@ -532,10 +529,10 @@ def _journal_verdict(
         place = pasted((finding.line, finding.column)) if document is not None and finding.line else at(where)
         refusals.append(Refusal(finding.code, finding.describe(), where, place, finding.severity))
     clear = not any(r.severity == "error" for r in refusals)
-    label = (SCHEMA_NEXT if labels.get(SCHEMA_NEXT) else "replayable") if clear else "not replayable"
+    label = (SCHEMA_NEXT if labels.get(SCHEMA_NEXT) else REPLAYABLE) if clear else NOT_REPLAYABLE
     counts = ", ".join(f"{n} {reason}" for reason, n in labels.items())
     message = f"{len(items)} item{'s' if len(items) != 1 else ''}: {counts}" if items else "no items"
-    return SideVerdict(side, label, label == "replayable", message, shape, tuple(refusals), len(items))
+    return SideVerdict(side, label, label == REPLAYABLE, message, shape, tuple(refusals), len(items))
 
 
 def _read_side(name: str, text: str, max_depth: int, max_bytes: int | None, as_items: bool = False) -> Side:

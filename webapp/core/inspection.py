@@ -294,41 +294,36 @@ class ItemReport:
     def gate_label(self) -> str:
         """The badge: the gate's reason, :data:`SCHEMA_NEXT` when only the tool's schema is left to check, or
         ``refused`` when an error finding stops an item that would pass (:attr:`refused_by`)."""
-        label = gate_label(self.verdict)
-        return "refused" if self.refused_by and label in _LETS_PASS else label
+        return gate.item_label(gate_label(self.verdict), bool(self.refused_by))
 
     @property
     def gate_summary(self) -> tuple[str, str]:
-        """(tone, sentence) for the gate's verdict without a schema."""
-        if self.gate_label == "refused":
+        """(tone, sentence) for the gate's verdict without a schema; the tone is the label's badge
+        (:func:`webapp.core.gate.badge`)."""
+        label = self.gate_label
+        tone = gate.badge(label)
+        if label == gate.REFUSED:
             if self.verdict.reason in gate.PASSING_REASONS:
-                return "bad", displayable(gate.refusal_message(self.verdict, self.refused_by))
-            return "bad", (
+                return tone, displayable(gate.refusal_message(self.verdict, self.refused_by))
+            return tone, (
                 f"{', '.join(self.refused_by)} stops this item (see the findings), whatever its tool's "
                 "schema says: it may not be executed"
             )
-        if self.gate_label == SCHEMA_NEXT:
-            return "info", "passes every check that needs no schema; the tool's schema decides (step 2)."
-        return ("info" if self.verdict.reason == "not_function_call" else "bad"), displayable(self.verdict.message)
+        if label == SCHEMA_NEXT:
+            return tone, "passes every check that needs no schema; the tool's schema decides (step 2)."
+        return tone, displayable(self.verdict.message)
 
 
-#: Badge of a function_call that passes every gate check before the schema one (with no schema, the gate's reason
-#: is ``arguments_schema``, which would read as a failure on a page that has not seen the schema yet).
-SCHEMA_NEXT = "schema next"
-#: Labels of an item the gate lets pass without a schema; one an error finding names is ``refused`` instead.
-_LETS_PASS = ("ok", SCHEMA_NEXT, "not_function_call")
+#: Badge of a function_call that passes every gate check before the schema one (the gate's word:
+#: :data:`webapp.core.gate.SCHEMA_NEXT`).
+SCHEMA_NEXT = gate.SCHEMA_NEXT
+#: The gate's label of an item judged with no schema (:func:`webapp.core.gate.label_without_schema`).
+gate_label = gate.label_without_schema
 
 
 def gate_verdict(item: Any) -> gate.Verdict:
     """The gate's verdict for ``item`` before any schema is known (the one place the page calls the gate)."""
     return gate.check_item(item, None)
-
-
-def gate_label(verdict: gate.Verdict) -> str:
-    """:data:`SCHEMA_NEXT` for a call that only its tool's schema can still refuse, else the gate's reason."""
-    if verdict.reason == "arguments_schema" and verdict.schema_problem is None and not verdict.errors:
-        return SCHEMA_NEXT
-    return verdict.reason
 
 
 @dataclass
@@ -399,8 +394,7 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
             check = arguments_check(item, raw, indent)
             inspection.states[check.state] = inspection.states.get(check.state, 0) + 1
         inspection.kinds[badge.kind] = inspection.kinds.get(badge.kind, 0) + 1
-        label = gate_label(verdict)
-        label = "refused" if refused_by and label in _LETS_PASS else label
+        label = gate.item_label(gate_label(verdict), bool(refused_by))
         inspection.reasons[label] = inspection.reasons.get(label, 0) + 1
         if index < limit:
             raw_item = document.raw(pointer) or json.dumps(item, ensure_ascii=False)

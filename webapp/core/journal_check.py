@@ -8,7 +8,8 @@ what may go to the next provider (:func:`replayable_subset`), with what was left
 Clients that omit ``status`` on calls they replay (the Vercel AI SDK, LangChain after ``stream``) write journals
 whose calls the gate refuses (``status``: the replay-gate article's rule, kept). The page says so, and
 ``complete_statusless=True`` is the user's explicit choice to export such a call as ``completed`` when its
-``function_call_output`` is in the journal (the client vouched that it ran it).
+``function_call_output`` follows it in the journal (the client vouched that it ran it: the gate's one rule,
+:func:`webapp.core.gate.vouched_calls`, the one ``/v1/responses`` applies on input).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from webapp.core.convert import (
     placed,
     tools_from,
 )
-from webapp.core.gate import Finding, JournalReport, check_journal
+from webapp.core.gate import Finding, JournalReport, check_journal, vouch, vouched_calls
 from webapp.core.items import is_namespaced
 from webapp.core.json import DEFAULT_MAX_DEPTH, Document, JSONTextError, Position, displayable, in_string, parse
 from webapp.core.json import pointer as jp
@@ -188,7 +189,7 @@ def check_conversation(
     :param tools: pasted tool definitions (any provider's shape); blank: the journal's own tools, if any.
     :param only_blocking: the table lists only rows that stop the replay.
     :param page: 1-based page of the table (clamped to the pages there are).
-    :param complete_statusless: export status-less calls whose output is in the journal as ``completed``.
+    :param complete_statusless: export status-less calls whose output follows them as ``completed``.
     :return: a :class:`JournalCheck`; unreadable input sets ``error`` (line:column or pointer named), never raises.
     """
     check = JournalCheck()
@@ -234,24 +235,9 @@ def gate(conversion: Conversion, tools: list[dict] | None) -> JournalReport:
 
 
 def statusless_calls(items: list[Any]) -> list[int]:
-    """Indexes of ``function_call`` items with no (or a null) ``status`` whose ``function_call_output`` follows."""
-    # a call_id that is no string (an object, an array) pairs with nothing: the gate names it
-    answered = {
-        item["call_id"]
-        for item in items
-        if isinstance(item, dict)
-        and item.get("type") == "function_call_output"
-        and isinstance(item.get("call_id"), str)
-    }
-    return [
-        i
-        for i, item in enumerate(items)
-        if isinstance(item, dict)
-        and item.get("type") == "function_call"
-        and item.get("status") is None
-        and isinstance(item.get("call_id"), str)
-        and item["call_id"] in answered
-    ]
+    """Indexes of ``function_call`` items with no (or a null) ``status`` whose ``function_call_output`` comes after
+    them: the calls their client vouched for (:func:`webapp.core.gate.vouched_calls`, the gate's one rule)."""
+    return vouched_calls(items)
 
 
 def _blocks(verdict: Any) -> bool:
@@ -387,16 +373,16 @@ def replayable_subset(
     that answer no kept call, items an error finding names (``duplicate_member``…), provider-sealed reasoning
     (``encrypted_content``), ``item_reference`` and ``compaction`` items (they point into one provider's storage).
 
-    :param complete_statusless: first mark each status-less call whose output is in the journal ``completed``
-        (the explicit choice the page offers), then gate again: such a call is kept only if the gate then passes
-        it (its arguments and schema still decide).
+    :param complete_statusless: first mark each status-less call whose output follows it ``completed``
+        (:func:`statusless_calls`; the explicit choice the page offers), then gate again: such a call is kept only
+        if the gate then passes it (its arguments and schema still decide).
     """
     subset = Subset()
     items = conversion.items
     if complete_statusless:
         subset.completed = statusless_calls(items)
         if subset.completed:
-            items = [dict(item, status="completed") if i in subset.completed else item for i, item in enumerate(items)]
+            items = vouch(items, subset.completed)
             report = gate(
                 Conversion(
                     conversion.source,

@@ -3,11 +3,11 @@
 :func:`run_check` takes the two pasted texts and answers a :class:`Check`, everything the result pane shows. What
 was pasted is unwrapped first: a whole ``function_call`` item (its ``arguments`` string is parsed, as the gate reads
 it) or a Chat Completions tool call on the instance side; a tool definition, or a list of them picked by the call's
-name, on the schema side (shapes: :func:`webapp.core.items.tool_shape`). Errors are grouped by instance location
-and mapped back to line:column in the pasted texts (:mod:`webapp.core.json.locate`), into the ``arguments`` string
-too. An instance in JSON Lines (a journal: one item per line, as the Format page reads it) is checked record by
-record, each as a one-value instance would be (:class:`Record`), with its positions in the whole pasted text.
-Parsing is :mod:`webapp.core.json`, validation :mod:`webapp.core.schema`, the item's verdict
+name, on the schema side (read as every page reads it: :func:`webapp.core.gate.read_schema_field`). Errors are
+grouped by instance location and mapped back to line:column in the pasted texts (:mod:`webapp.core.json.locate`),
+into the ``arguments`` string too. An instance in JSON Lines (a journal: one item per line, as the Format page reads
+it) is checked record by record, each as a one-value instance would be (:class:`Record`), with its positions in the
+whole pasted text. Parsing is :mod:`webapp.core.json`, validation :mod:`webapp.core.schema`, the item's verdict
 :mod:`webapp.core.gate`.
 """
 
@@ -18,11 +18,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from webapp.core.gate import (
+    NOT_REPLAYABLE,
     PAIRING_FINDINGS,
-    REASONS,
+    PASSING_REASONS,
+    REFUSED,
+    REFUSING_REASONS,
     ItemVerdict,
     check_journal,
     check_one,
+    item_label,
+    read_schema_field,
     refusal_message,
     the_item,
 )
@@ -73,12 +78,12 @@ MAX_ERRORS_SHOWN = 200
 MAX_RECORDS_SHOWN = 100
 #: ... each with at most this many of its errors listed (all counted).
 MAX_RECORD_ERRORS_SHOWN = 20
-#: A record's outcomes that let it pass: the schema accepts it, or the gate lets the item be replayed
-#: (``ok``) or finds nothing to execute in it (``not_function_call``, not a refusal).
-PASSING = ("valid", "ok", "not_function_call")
-#: The gate's reasons that refuse an item (every reason but those in :data:`PASSING`), and ``refused``: an item a
-#: finding stops whatever its value's verdict (:func:`webapp.core.gate.check_one`: a member name given twice…).
-REFUSALS = tuple(reason for reason in REASONS if reason not in PASSING) + ("refused",)
+#: A record's outcomes that let it pass: the schema accepts it, or the gate lets the item pass
+#: (:data:`webapp.core.gate.PASSING_REASONS`: ``ok``, or ``not_function_call``: nothing to execute, not a refusal).
+PASSING = ("valid", *PASSING_REASONS)
+#: The gate's reasons that refuse an item, and ``refused``: an item a finding stops whatever its value's verdict
+#: (:func:`webapp.core.gate.check_one`: a member name given twice…).
+REFUSALS = (*REFUSING_REASONS, REFUSED)
 #: Instance values and expected values are shown as JSON text cut to this many characters.
 MAX_VALUE_CHARS = 160
 
@@ -258,8 +263,19 @@ class Check:
             return None
         if self.verdict.refused_by:
             return ", ".join(self.verdict.refused_by)
-        # not_function_call is no refusal: nothing to execute (a message, an output)
-        return None if self.verdict.reason in ("ok", "arguments_schema", "not_function_call") else self.verdict.reason
+        # Passing is no refusal (not_function_call: nothing to execute); the schema step is this page's to show.
+        verdict = self.verdict.verdict
+        if self.verdict.reason in PASSING_REASONS or (verdict is not None and verdict.reached_schema):
+            return None
+        return self.verdict.reason
+
+    @property
+    def schema_reason(self) -> str | None:
+        """The gate's reason at its schema step for the validated instance (``ok`` or ``arguments_schema``), once it
+        is validated (:attr:`valid`), else ``None``."""
+        if self.valid is None:
+            return None
+        return "ok" if self.valid else "arguments_schema"
 
     @property
     def records_passed(self) -> int:
@@ -277,7 +293,7 @@ class Check:
         ``"not replayable"`` when the gate refuses an item of it, else ``"invalid"``."""
         if self.records_passed == self.record_count:
             return "valid"
-        return "not replayable" if any(outcome in REFUSALS for outcome in self.outcomes) else "invalid"
+        return NOT_REPLAYABLE if any(outcome in REFUSALS for outcome in self.outcomes) else "invalid"
 
     @property
     def records_cut(self) -> bool:
@@ -403,9 +419,8 @@ class _SchemaSide:
     def tools(self) -> int | None:
         """How many tool definitions the schema lists, when it is a list of them (each call picks its own)."""
         value = None if self.document is None else self.document.value
-        if isinstance(value, list) and value and all(tool_shape(t) for t in value):
-            return len(value)
-        return None
+        tools = read_schema_field(value).tools
+        return len(tools) if tools is not None and isinstance(value, list) else None
 
     def prepare(self, call_name: str | None) -> _Prepared:
         """The schema for a call to ``call_name`` (``None``: no call), unwrapped, bundled with the referenced
@@ -531,7 +546,7 @@ def _pair_records(check: Check, items: list[tuple[int, int, Any]], outcomes: lis
             continue  # the records' own findings were said on their lines
         number = items[finding.index][0]
         if outcomes[number] in PASSING:
-            outcomes[number] = "refused"
+            outcomes[number] = REFUSED
         if number < len(check.records):
             record = check.records[number]
             record.check.findings.append(finding.describe(lambda ref: f"the {ref.noun} on line {lines[ref.index]}"))
@@ -596,7 +611,7 @@ def _outcome(check: Check, has_schema: bool) -> str:
     if any(problem.source == "instance" for problem in check.parse_problems):
         return "not JSON"
     if check.verdict is not None:
-        return "refused" if check.verdict.refused_by and check.verdict.reason in PASSING else check.verdict.reason
+        return item_label(check.verdict.reason, bool(check.verdict.refused_by))
     if not has_schema:
         return "not checked"
     if check.schema_problem is not None:
@@ -707,9 +722,9 @@ def _take_schema(document: Document, call_name: str | None) -> _Prepared:
     and ``locate`` (``locate`` is None when no usable schema was found: the reason is its ``problem``).
     """
     value, prefix, of = document.value, "", None
-    shapes = [tool_shape(t) for t in value] if isinstance(value, list) else []
-    if shapes and all(shapes):
-        names = [shape.name for shape in shapes]  # type: ignore[union-attr]
+    tools = read_schema_field(value).tools
+    if tools is not None and isinstance(value, list):  # a list of tools: the call's name picks one
+        names = [tool_shape(tool).name for tool in tools]  # type: ignore[union-attr]
         listed = ", ".join(quote(n) if n else "(unnamed)" for n in names[:10]) + (", …" if len(names) > 10 else "")
         if call_name is None:
             return _Prepared(

@@ -1,6 +1,7 @@
 """The Flask side: blueprints, the JSON error shape, htmx, the response store and the configured limits.
 
-Everything here may import Flask; everything it decides is delegated to :mod:`webapp.core`. The app factory
+Everything here may import Flask; everything it decides is delegated to :mod:`webapp.core`, and templates get the
+gate's policy from here (:data:`GATE_GLOBALS`) rather than spelling it. The app factory
 registers the landing page, every page in :data:`PAGES` (module ``pages/<blueprint>.py``) and :data:`APIS`; the nav
 bar and the landing page are rendered from :data:`PAGES` (each page's ``templates/<blueprint>/_landing.html`` is its
 panel there), so a new page is one module, its templates and one line in :data:`PAGES`.
@@ -13,6 +14,8 @@ from importlib import import_module
 from types import ModuleType
 
 from flask import Flask
+
+from webapp.core import gate
 
 
 @dataclass(frozen=True)
@@ -53,8 +56,15 @@ def blueprint_modules() -> list[ModuleType]:
     return [import_module(f"{__name__}.{name}") for name in names]
 
 
+#: What templates get of the gate's policy, once, so that none decides it itself: ``gate_badge(label)`` (the badge
+#: class of a label: ``ok``, ``info``, ``bad``), ``is_refusal(label)`` and ``GATE_REASONS`` (the reasons in the order
+#: the gate tries them). See :mod:`webapp.core.gate.labels`.
+GATE_GLOBALS = {"gate_badge": gate.badge, "is_refusal": gate.is_refusal, "GATE_REASONS": gate.REASONS}
+
+
 def init_app(app: Flask) -> None:
-    """Register every blueprint, run each module's ``init_app``, and give templates :data:`PAGES`."""
+    """Register every blueprint, run each module's ``init_app``, and give templates :data:`PAGES` and
+    :data:`GATE_GLOBALS`."""
     from webapp.web import errors, htmx, limits
 
     htmx.init_app(app)
@@ -66,3 +76,4 @@ def init_app(app: Flask) -> None:
         if init is not None:
             init(app)
     app.jinja_env.globals["PAGES"] = PAGES
+    app.jinja_env.globals.update(GATE_GLOBALS)

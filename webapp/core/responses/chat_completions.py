@@ -26,8 +26,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from webapp.core.gate import FUNCTION_NAME, FUNCTION_NAME_RULE, TOOL_CHOICE_MODES
 from webapp.core.json import json_type
 from webapp.core.responses.models import (
+    INVALID_TYPE,
+    INVALID_VALUE,
+    MISSING,
+    UNKNOWN_PARAMETER,
     Limits,
     RequestError,
     parse_create_request,
@@ -37,15 +42,9 @@ from webapp.core.responses.testmodel import Generation, generate, new_id, token_
 from webapp.core.schema import SchemaInvalid, compile_schema
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
-NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
-TOOL_CHOICES = ("none", "auto", "required")
 MAX_TEXT = 10 * 1024 * 1024  # characters per text field, as /v1/responses allows
 
-# error.code values (OpenAI's names where it has one; the gate's finding names for call/result pairing)
-MISSING = "missing_required_parameter"
-INVALID_TYPE = "invalid_type"
-INVALID_VALUE = "invalid_value"
-UNKNOWN_PARAMETER = "unknown_parameter"
+# error.code values: those of /v1/responses (webapp.core.responses.models, OpenAI's names), and this one of its own
 UNSUPPORTED = "unsupported_parameter"
 
 # Accepted and validated, without effect on the deterministic test model.
@@ -197,8 +196,8 @@ def _text(value: Any, path: str, *, empty: bool = True) -> str:
 
 def _name(value: Any, path: str) -> str:
     _text(value, path)
-    if not NAME.fullmatch(value):
-        raise ChatRequestError(f"{value[:80]!r} must be 1-64 characters of letters, digits, '_' or '-'", path)
+    if not FUNCTION_NAME.fullmatch(value):
+        raise ChatRequestError(f"{value[:80]!r} must be {FUNCTION_NAME_RULE}", path)
     return value
 
 
@@ -455,9 +454,9 @@ def _tools(value: Any) -> tuple[ChatFunction, ...]:
 def _tool_choice(value: Any, tools: tuple[ChatFunction, ...]) -> ChatToolChoice:
     known = {tool.name for tool in tools}
     if isinstance(value, str):
-        choice = ChatToolChoice(_choice(value, "tool_choice", TOOL_CHOICES))
+        choice = ChatToolChoice(_choice(value, "tool_choice", TOOL_CHOICE_MODES))
     else:
-        _expect(value, dict, "tool_choice", "'none', 'auto', 'required' or an object")
+        _expect(value, dict, "tool_choice", f"{', '.join(map(repr, TOOL_CHOICE_MODES))} or an object")
         kind = _need(value, "type", "tool_choice")
         if kind == "function":
             if "name" in value and "function" not in value:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webapp.core import items
+from webapp.core.gate import CHAT_COMPLETIONS_ENVELOPE, FUNCTION_NAME, FUNCTION_NAME_RULE, TOOL_CHOICE_MODES
 from webapp.core.json import json_type
 
 MiB = 1024 * 1024
@@ -45,7 +46,7 @@ INVALID_TYPE = "invalid_type"
 INVALID_VALUE = "invalid_value"
 UNKNOWN_PARAMETER = "unknown_parameter"
 UNSUPPORTED = "unsupported_value"
-CHAT_ENVELOPE = "chat_completions_envelope"  # same code as the gate's finding for this mistake
+CHAT_ENVELOPE = CHAT_COMPLETIONS_ENVELOPE  # the gate's finding for this mistake: one name for it
 INVALID_PARAMETERS = "invalid_function_parameters"  # OpenAI's code for a tool schema it cannot use
 
 # Item types this server reads: every one of webapp.core.items (compaction items only when this server sealed
@@ -61,8 +62,6 @@ PARTS_BY_ROLE = {
 }
 OUTPUT_PARTS = ("input_text", "input_image", "input_file")  # FunctionCallOutputItemParam.output (video refused)
 CALL_STATUSES = items.CALL_STATUSES
-NAME_PATTERN = re.compile(r"[a-zA-Z0-9_-]{1,64}")
-TOOL_CHOICE_VALUES = ("none", "auto", "required")
 INCLUDE_VALUES = ("reasoning.encrypted_content", "message.output_text.logprobs")
 REASONING_EFFORTS = ("none", "low", "medium", "high", "xhigh")
 REASONING_SUMMARIES = ("concise", "detailed", "auto")
@@ -245,8 +244,8 @@ def _required(obj: dict[str, Any], key: str, path: str, what: str = "") -> Any:
 def _name(value: Any, path: str) -> str:
     name = _string(value, path, min_length=1)
     assert name is not None
-    if not NAME_PATTERN.fullmatch(name):
-        raise RequestError(f"{name[:80]!r} must be 1-64 characters of letters, digits, '_' or '-'", path, INVALID_VALUE)
+    if not FUNCTION_NAME.fullmatch(name):
+        raise RequestError(f"{name[:80]!r} must be {FUNCTION_NAME_RULE}", path, INVALID_VALUE)
     return name
 
 
@@ -711,7 +710,7 @@ def parse_tool_choice(value: Any, path: str = "tool_choice") -> ToolChoice:
     ``{type: allowed_tools, tools: [...] (1-128), mode?}``. Names are checked against the tools later
     (:func:`check_tool_choice`), once tools inherited from a previous response are known."""
     if value is None or isinstance(value, str):
-        mode = _enum(value, path, TOOL_CHOICE_VALUES, nullable=True) or "auto"
+        mode = _enum(value, path, TOOL_CHOICE_MODES, nullable=True) or "auto"
         return ToolChoice(mode, None, mode)
     value = _object(value, path)
     kind = _required(value, "type", path)
@@ -734,10 +733,10 @@ def parse_tool_choice(value: Any, path: str = "tool_choice") -> ToolChoice:
             entry = _object(entry, at)
             _enum(_required(entry, "type", at), path_key(at, "type"), ("function",))
             names.append(_name(_required(entry, "name", at), path_key(at, "name")))
-        mode = _enum(value.get("mode"), path_key(path, "mode"), TOOL_CHOICE_VALUES, nullable=True) or "auto"
+        mode = _enum(value.get("mode"), path_key(path, "mode"), TOOL_CHOICE_MODES, nullable=True) or "auto"
         return ToolChoice(mode, tuple(dict.fromkeys(names)), "allowed_tools")
     raise RequestError(
-        f"expected 'function' or 'allowed_tools', got {kind!r} (or use one of {_choices(TOOL_CHOICE_VALUES)})",
+        f"expected 'function' or 'allowed_tools', got {kind!r} (or use one of {_choices(TOOL_CHOICE_MODES)})",
         path_key(path, "type"),
         INVALID_VALUE if isinstance(kind, str) else INVALID_TYPE,
     )

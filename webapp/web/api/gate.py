@@ -59,7 +59,7 @@ from typing import Any
 from flask import Blueprint
 
 from webapp.core.convert import SOURCES, Conversion, ConvertError, placed, read_journal
-from webapp.core.gate import check_journal, check_one, the_item, tool_schema
+from webapp.core.gate import check_journal, check_one, read_schema_field, the_item, tool_schema
 from webapp.core.items import tool_shape
 from webapp.core.journal import from_value
 from webapp.core.json import JSONWarning, kind_of, quote
@@ -127,10 +127,10 @@ def _optional_bool(body: dict[str, Any], name: str) -> bool:
     return value
 
 
-def _optional_schema(body: dict[str, Any]) -> dict | bool | list | None:
-    schema = body.get("schema")
-    if isinstance(schema, list) and schema and all(tool_shape(tool) is not None for tool in schema):
-        return schema  # tool definitions, as the Schema page takes them: gate() reads them as the tools
+def _optional_schema(body: dict[str, Any]) -> tuple[dict | bool | None, list[Any] | None]:
+    """``schema`` as the gate reads a schema field (:func:`webapp.core.gate.read_schema_field`): ``(schema,
+    None)``, or ``(None, tools)`` for a tool definition or a list of them. 400 for anything else."""
+    schema, tools = read_schema_field(body.get("schema"))
     if schema is not None and not isinstance(schema, (dict, bool)):
         raise ApiError(
             f"schema must be a JSON Schema (an object or a boolean), a tool definition or a list of "
@@ -138,7 +138,7 @@ def _optional_schema(body: dict[str, Any]) -> dict | bool | list | None:
             param="schema",
             code="invalid_type",
         )
-    return schema
+    return schema, tools
 
 
 @bp.post("/gate")
@@ -147,13 +147,12 @@ def gate() -> Any:
     body, duplicates = _body()
     body = _with_referenced_schemas(body)
     format_assertion = _optional_bool(body, "format_assertion")
-    schema = _optional_schema(body)
+    schema, given = _optional_schema(body)
     tools = body.get("tools")
-    given = [schema] if tool_shape(schema) is not None else schema if isinstance(schema, list) else None
     if given is not None and (tools is None or isinstance(tools, list)):
         # Tool definitions are tools, as the Schema page reads them: a call of a tool's name is checked against its
         # parameters, a call of another name has no schema (arguments_schema; unknown_tool in a journal).
-        body, schema = {**body, "tools": [*(tools or []), *given]}, None
+        body = {**body, "tools": [*(tools or []), *given]}
     modes = [name for name in ("item", "items", "journal") if name in body]
     if len(modes) > 1:
         raise ApiError(
@@ -275,7 +274,7 @@ def _one_item(
             dialect = None
     result["dialect"] = dialect
     if output is not None:
-        validated = compiled is not None and verdict.reason in ("ok", "arguments_schema")
+        validated = compiled is not None and verdict.reached_schema
         result["output"] = compiled.output(verdict.arguments, output) if validated else None
     return result
 

@@ -15,7 +15,8 @@ each one to the JSON Format page (and a call, with the tool it names, to the JSO
 clients only.
 
 The view only glues: parse and validate (``webapp.core.responses.models``), resolve ``previous_response_id`` and
-``item_reference`` (``webapp.web.store``), gate the replayed calls (``webapp.core.gate``), run the test model
+``item_reference`` (``webapp.web.store``), gate the replayed calls (``webapp.core.gate``: status-less calls vouched
+for by ``vouch``, the input refused by ``refuse_input``), run the test model
 (``webapp.core.responses.testmodel``) and answer. Everything is checked before the first SSE byte is sent, so a bad
 request gets a JSON 400, never a broken stream (Flask docs, "Streaming": headers cannot change once streaming
 starts).
@@ -36,8 +37,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request, url_for
 from flask_sock import Sock
 
-from webapp.core.gate import ItemRef, check_journal
-from webapp.core.items import RUNNABLE_STATUS
+from webapp.core.gate import refuse_input, vouch
 from webapp.core.json import JSONTextError, loads_ijson
 from webapp.core.json import pointer as jp
 from webapp.core.responses.compaction import SealError, compaction_item, derive_key, seal, unseal
@@ -256,10 +256,18 @@ def prepare(req: CreateRequest, history_of: Callable[[str], History]) -> Prepare
         check_tool_choice(req.tool_choice or ToolChoice(), tools)
     except RequestError as err:
         raise _bad(err) from None
-    resolved = _vouch(resolved)
+    resolved = vouch(resolved)  # a status-less call followed by its output: its client vouched that it ran it
     # The compaction items stay in place for the gate (it passes them as nothing to execute), so its input[k]
     # still counts the items the client sent; what they unsealed joins the history before them.
-    _gate(chain + base, resolved, tools, req.tools is None and req.previous_response_id is None)
+    refusal = refuse_input(
+        chain + base,
+        resolved,
+        [tool.echo() for tool in tools],
+        tools_sent=req.tools is not None or req.previous_response_id is not None,
+        max_depth=parse_limits().max_depth,
+    )
+    if refusal is not None:
+        raise ApiError(refusal.message, 400, param=refusal.param, code=refusal.code)
     inputs = [stored_input_item(item, new_id(ID_PREFIXES.get(item.get("type", ""), "item"))) for item in resolved]
     return Prepared(req, chain + base, chain + base + resolved[lead:], inputs, lead, tools, session_key)
 
@@ -334,29 +342,6 @@ def not_found_error(reason: str) -> ApiError:
         param="previous_response_id",
         code="previous_response_not_found",
     )
-
-
-def _vouch(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Give ``status: "completed"`` to each ``function_call`` of ``items`` whose ``status`` is missing or null and
-    whose ``function_call_output`` follows it in ``items``.
-
-    ``FunctionCallItemParam.status`` is optional and nullable on input (2026-04-24 OpenAPI), and clients such as the
-    Vercel AI SDK and LangChain replay their calls without it (``docs/responses-api.md``, "Status-less replays"). A
-    client that sends a call together with its output vouches that it ran it. A call that says ``in_progress`` or
-    ``incomplete``, and a status-less call with no output after it, are left as they are: the gate refuses them.
-    The inspector's gate on stored items (``webapp.core.gate.replay_gate``) keeps the article's rule unchanged.
-    """
-    answered: set[str] = set()
-    vouched: list[dict[str, Any]] = []
-    for item in reversed(items):
-        kind = item.get("type")
-        if kind == "function_call_output" and isinstance(item.get("call_id"), str):
-            answered.add(item["call_id"])
-        elif kind == "function_call" and item.get("status") is None and item.get("call_id") in answered:
-            item = {**item, "status": RUNNABLE_STATUS}
-        vouched.append(item)
-    vouched.reverse()
-    return vouched
 
 
 def _unseal_leading(items: list[dict[str, Any]], where: str | None) -> tuple[list[dict[str, Any]], int]:
@@ -473,60 +458,6 @@ def _param_path(param: str, pointer: str, document: Any) -> str:
         else:
             where, node = path_key(where, token), node.get(token) if isinstance(node, dict) else None
     return where
-
-
-def _gate(chain: list[dict[str, Any]], items: list[dict[str, Any]], tools: list[Tool], no_tools: bool) -> None:
-    """Refuse the request when the replay gate refuses one of its items (Open Responses spec, function_call;
-    the replay-gate article): the first problem in input order, as 400 ``invalid_request_error`` with
-    ``code`` = the gate's reason or finding and ``param`` = ``input[k]``.
-
-    Items of the previous responses take part (a ``function_call_output`` may answer a call made there) but
-    are not judged again.
-    """
-    context = chain + items
-    report = check_journal(context, [tool.echo() for tool in tools], max_depth=parse_limits().max_depth)
-    offset = len(chain)
-
-    def place(ref: ItemRef) -> str:
-        # The gate counts items over the whole context; the client knows its input and its earlier responses.
-        return f"input[{ref.index - offset}]" if ref.index >= offset else "an item of an earlier response"
-
-    problems: list[tuple[int, int, str, str]] = []  # (index, rank, code, message)
-    unknown = {f.index for f in report.findings if f.code == "unknown_tool"}
-    for verdict in report.items[offset:]:
-        if verdict.blocks_replay:
-            code = verdict.reason
-            message = verdict.message
-            if code == "arguments_schema" and verdict.index in unknown:
-                code = "unknown_tool"
-                message = f"calls {verdict.name!r}, which is not among the tools " + (
-                    "(send the tools the call was made with)" if no_tools else f"({', '.join(t.name for t in tools)})"
-                )
-            elif code == "status" and context[verdict.index].get("status") is None:
-                message += (
-                    "; a call replayed without status is accepted only with its function_call_output "
-                    "after it in the same input"
-                )
-            problems.append((verdict.index, 0, code, message))
-        elif (
-            verdict.type == "function_call"
-            and verdict.verdict is not None
-            and not isinstance(verdict.verdict.arguments, dict)
-        ):
-            # Function arguments are a JSON object (a tool's parameters describe an object).
-            problems.append((verdict.index, 0, "arguments_schema", "arguments must encode a JSON object"))
-    for finding in report.findings:
-        if (
-            finding.severity == "error"
-            and finding.index is not None
-            and finding.index >= offset
-            and finding.code != "unknown_tool"
-        ):
-            problems.append((finding.index, 1, finding.code, finding.describe(place)))
-    if problems:
-        index, _, code, message = min(problems, key=lambda p: (p[0], p[1]))
-        where = f"input[{index - offset}]"
-        raise ApiError(f"{where}: the replay gate refuses this item ({code}): {message}", 400, param=where, code=code)
 
 
 # ------------------------------------------------------------------------------------------------ WebSocket

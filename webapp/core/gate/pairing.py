@@ -1,0 +1,483 @@
+"""A whole conversation through the gate: every item gated against its tool, and the journal's own rules.
+
+:func:`check_journal` (a list of items) and :class:`JournalChecker` (one item at a time, for a stream of any length)
+gate each item (:mod:`webapp.core.gate.steps`) against the schema of the tool it names
+(:mod:`webapp.core.gate.tools`) and check the pairing of calls with their outputs (Open Responses spec,
+function_call / function_call_output), ``tool_choice``, and that the journal's text names no member twice
+(``duplicate_member``: the item a reader sees would depend on its parser); their findings are data
+(:class:`webapp.core.gate.report.Finding`). :func:`check_one` judges one item as every page does. :func:`vouched_calls`
+is the one rule for status-less calls a client vouched for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from webapp.core.gate.memo import VerdictMemo
+from webapp.core.gate.report import (
+    NO_MEMBERS,
+    Finding,
+    ItemRef,
+    ItemVerdict,
+    ItemVerdicts,
+    JournalReport,
+    item_line,
+    refused_by_index,
+)
+from webapp.core.gate.steps import DEFAULT_MAX_DEPTH, Verdict, Why, check_item, judge, why_of
+from webapp.core.gate.tools import allowed_names, tool_table
+from webapp.core.items import RUNNABLE_STATUS
+from webapp.core.journal import Duplicate, Journal
+from webapp.core.json import pointer
+from webapp.core.json import quote as _q
+
+__all__ = [
+    "PAIRING_FINDINGS",
+    "REMEMBERED",
+    "JournalChecker",
+    "check_journal",
+    "check_one",
+    "the_item",
+    "vouch",
+    "vouched_calls",
+]
+
+#: How many item types, and how many tool names, a :class:`JournalChecker` remembers a verdict or a compiled schema
+#: for: a journal uses a handful; a stream that invents a new one on every line must not grow the memory.
+REMEMBERED = 256
+
+
+def the_item(ref: ItemRef) -> str:
+    """How a finding about a lone item names it (for :meth:`Finding.describe` of :func:`check_one`'s findings)."""
+    return "the item"
+
+
+#: Findings whose rule needs another item of the journal (pairing, order): never made about one item alone.
+PAIRING_FINDINGS = frozenset(
+    {"orphan_output", "output_for_unfinished_call", "duplicate_call_id", "duplicate_output", "missing_output"}
+)
+
+
+def check_one(
+    item: Any | Journal,
+    schema: dict | bool | None = None,
+    *,
+    format_assertion: bool = False,
+    tool_name: str | None = None,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> tuple[ItemVerdict, list[Finding]]:
+    """One item, as every page and ``/api/gate`` judge it: :func:`check_item`'s reason, and what stops the item
+    whatever its value's verdict, as a journal's check of it would find (Open Responses spec: a FunctionCall
+    requires ``call_id`` and ``name``): a member name its text gives twice (``duplicate_member``), a function_call
+    without a call_id or a name (``missing_call_id``, ``missing_name``), a Chat Completions envelope. Not the
+    findings about other items (pairing: ``orphan_output``…), which one item alone cannot have.
+
+    :param item: the item, or the :class:`Journal` of one item read from its text (its duplicate names kept).
+    :param schema, format_assertion, tool_name, max_depth: as :func:`check_item`'s.
+    :return: ``(line, findings)``: its :class:`ItemVerdict` (index 0; ``refused_by`` names the error findings, so
+        ``ok`` only without them) and those findings, whose messages call it item 0 (render them with
+        :meth:`Finding.describe`, e.g. ``lambda ref: "the item"``).
+    """
+    duplicates: tuple[Duplicate, ...] | list[Duplicate] = ()
+    if isinstance(item, Journal):
+        duplicates, item = item.duplicates, item.items[0]
+    verdict = check_item(item, schema, format_assertion=format_assertion, tool_name=tool_name, max_depth=max_depth)
+    # Its rules without its value's verdict (made above): any schema passes, no tool is looked up.
+    checker = JournalChecker(schema=True, max_depth=max_depth, duplicates=[d for d in duplicates if d.index is None])
+    checker.check(item, [d for d in duplicates if d.index is not None])
+    findings = [f for f in checker.take_findings() if f.code not in PAIRING_FINDINGS]
+    return item_line(0, item, verdict, refused_by_index(findings).get(0, ())), findings
+
+
+def check_journal(
+    items: Iterable[Any] | Journal,
+    tools: Iterable[Any] | None = None,
+    *,
+    tool_choice: Any = None,
+    schema: dict | bool | None = None,
+    format_assertion: bool = False,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    tools_later: bool = False,
+    memo: VerdictMemo | None = None,
+) -> JournalReport:
+    """Gate every item of a conversation and check the pairing rules (Open Responses spec, function_call /
+    function_call_output; "tool_choice"; the article's "do not mix Chat Completions envelopes").
+
+    :param items: the items in order, or a :class:`Journal` (its tools and tool_choice are used unless given;
+        each member name its text gives twice is a ``duplicate_member`` error, with pointer and line:column). A
+        journal read from one item (shape ``item``) has none of the findings about other items (pairing).
+    :param tools: tool definitions as in ``CreateResponseBody.tools``; each ``function_call`` is checked against
+        the schema of the tool it names.
+    :param tool_choice: ``{"type": "allowed_tools", "tools": [...], "mode": ...}`` (or ``"none"``, or a forced
+        function) limits which names may run; mode ``"none"`` allows none, ``"auto"``/``"required"`` the listed
+        ones. It never replaces the schema check. One the gate cannot read is an ``invalid_tool_choice`` finding.
+    :param schema: one schema for every function_call, whatever its name (then ``tools`` is not consulted).
+    :param format_assertion: assert ``format`` in the schemas.
+    :param max_depth: nesting limit (JSON levels) for each call's parsed ``arguments`` (see :func:`check_item`).
+    :param tools_later: the tools are given in a later step (the Diff and Format pages' ``schema next``): when
+        neither ``tools`` (nor the journal's own) nor ``schema`` is given, a call naming no tool is no
+        ``unknown_tool`` finding. Its verdict is the same (``arguments_schema`` at best: there is no schema to check
+        it against). Without it a journal with no tools has an ``unknown_tool`` error for every call, as the CLI and
+        ``/api/gate`` report it.
+    :param memo: verdicts of calls other checks of this request made (:class:`VerdictMemo`); the report is the
+        same with or without it.
+    :return: a :class:`JournalReport`. ``replayable`` is false when any item blocks the replay
+        (:attr:`ItemVerdict.blocks_replay`: a ``namespaced`` item, a function_call that is not ``ok``) or any finding
+        is an error. Findings name items by their position in ``items``, as data (:attr:`Finding.parts`).
+    """
+    shape = None
+    duplicates: dict[int | None, list[Duplicate]] = {}
+    if isinstance(items, Journal):
+        shape = items.shape
+        for duplicate in items.duplicates:
+            duplicates.setdefault(duplicate.index, []).append(duplicate)
+        tools = items.tools if tools is None else tools
+        tool_choice = items.tool_choice if tool_choice is None else tool_choice
+        items = items.items
+    if not isinstance(items, (list, tuple)):
+        items = list(items)  # its ItemVerdicts are made from the items when first read
+    checker = JournalChecker(
+        tools,
+        tool_choice=tool_choice,
+        schema=schema,
+        format_assertion=format_assertion,
+        max_depth=max_depth,
+        duplicates=duplicates.get(None, ()),
+        tools_later=tools_later,
+        memo=memo,
+    )
+    check = checker.check
+    if duplicates:
+        verdicts = [check(item, duplicates.get(index, ())) for index, item in enumerate(items)]
+    else:
+        verdicts = [check(item) for item in items]
+    findings = checker.take_findings()
+    if shape == "item":  # a document of one item: nothing else to pair it with (as check_one judges it)
+        findings = [f for f in findings if f.code not in PAIRING_FINDINGS]
+    refused = refused_by_index(findings)
+    replayable = not checker.blocked and not any(f.severity == "error" for f in findings)
+    return JournalReport(replayable, ItemVerdicts(items, verdicts, refused), findings, shape, verdicts, refused)
+
+
+class JournalChecker:
+    """The journal check one item at a time: what :func:`check_journal` runs over a list, and what a stream of
+    any length (``python -m webapp gate --stream``) runs line by line.
+
+    It keeps only what pairing needs — each call's ``call_id`` with its index and status, each answered
+    ``call_id``, the completed calls still waiting for an output — never the items or their verdicts, except the
+    one verdict of each item type that is not a call and each tool name's compiled schema (the first
+    :data:`REMEMBERED` of each), and what a ``memo`` given keeps. Findings accumulate until :meth:`take_findings`.
+    Arguments are as :func:`check_journal`'s.
+    """
+
+    def __init__(
+        self,
+        tools: Iterable[Any] | None = None,
+        *,
+        tool_choice: Any = None,
+        schema: dict | bool | None = None,
+        format_assertion: bool = False,
+        max_depth: int = DEFAULT_MAX_DEPTH,
+        duplicates: Iterable[Duplicate] = (),
+        tools_later: bool = False,
+        memo: VerdictMemo | None = None,
+    ) -> None:
+        self._findings: list[Finding] = []
+        self._format_assertion, self._max_depth, self._memo = format_assertion, max_depth, memo
+        self._unknown_tools = not (tools_later and tools is None and schema is None)  # report unknown_tool
+        self._table = tool_table(tools, self._findings) if schema is None else {}
+        self._known = ", ".join(_q(n) for n in self._table) or "none"  # for unknown_tool messages
+        # How calls are checked: against the one schema, else against their tool's, by name (compiled once).
+        self._one_schema = None if schema is None else why_of(schema, format_assertion, None, max_depth)
+        if self._one_schema is not None and self._one_schema.problem is not None:
+            self._findings.append(Finding.of("tool_schema_invalid", None, f"schema: {self._one_schema.problem}"))
+        self._by_name: dict[str | None, Why] = {}
+        self._by_type: dict[str, Verdict] = {}  # the verdict of each item type that is not function_call
+        self._findings += [_duplicate_finding(d) for d in duplicates]
+        self._allowed, self._allowed_words, choice_problem = allowed_names(tool_choice)
+        if choice_problem is not None:
+            self._findings.append(Finding.of("invalid_tool_choice", None, f"{choice_problem}; no call is allowed"))
+            self._allowed_words = "tool_choice cannot be read"
+        self._calls: dict[str, tuple[int, Any]] = {}  # call_id -> (index, status) of the first function_call
+        self._answered: dict[str, int] = {}  # call_id -> index of its first output
+        self._pending: list[tuple[int, str]] = []  # completed calls waiting for an output (index, call_id)
+        self._count = 0
+        self._blocked = False
+        self._errors = 0
+
+    @property
+    def blocked(self) -> bool:
+        """An item so far blocks the replay by the gate's own answer (:attr:`ItemVerdict.blocks_replay`)."""
+        return self._blocked
+
+    @property
+    def replayable(self) -> bool:
+        """No item so far blocks the replay and no error finding was made (taken findings included)."""
+        return not self._blocked and self._errors == 0 and not any(f.severity == "error" for f in self._findings)
+
+    def take_findings(self) -> list[Finding]:
+        """The findings made since the last call (all of them, the first time), in order."""
+        taken, self._findings = self._findings, []
+        self._errors += sum(f.severity == "error" for f in taken)
+        return taken
+
+    def add(self, item: Any, duplicates: Iterable[Duplicate] = ()) -> ItemVerdict:
+        """Gate the next item (its index is the number of items added before it) and check its pairing.
+
+        :param duplicates: member names its text gave twice (``duplicate_member`` findings).
+        :return: its :class:`ItemVerdict` (``refused_by`` is left to the caller: findings about an item may come
+            later, e.g. ``missing_output``).
+        """
+        index = self._count
+        return item_line(index, item, self.check(item, duplicates))
+
+    def check(self, item: Any, duplicates: Iterable[Duplicate] = ()) -> Verdict:
+        """:meth:`add` without the :class:`ItemVerdict`: the item's gate :class:`Verdict` (items that are alike
+        share one), for a caller that keeps the items and makes their lines only if asked (:class:`ItemVerdicts`).
+        """
+        index = self._count
+        self._count = index + 1
+        findings = self._findings
+        get = item.get if isinstance(item, dict) else NO_MEMBERS.get
+        item_type, role = get("type"), get("role")
+        if duplicates:
+            findings += [_duplicate_finding(d, get("call_id")) for d in duplicates]
+        tool_calls = get("tool_calls")
+        if role == "tool" or isinstance(tool_calls, list):
+            what = "a tool_calls array" if isinstance(tool_calls, list) else 'a role "tool" message'
+            findings.append(
+                Finding.of(
+                    "chat_completions_envelope",
+                    index,
+                    (
+                        _item(index),
+                        f" is {what} from Chat Completions: replaying it sends the wrong envelope to an Open "
+                        "Responses provider (use function_call / function_call_output items)",
+                    ),
+                    get("call_id") or get("tool_call_id"),
+                )
+            )
+
+        if item_type == "function_call":
+            verdict = self._call(index, item, get("name"), get("call_id"))
+            if verdict.reason != "ok":  # a call that may not run stops the journal
+                self._blocked = True
+            return verdict
+        verdict = self._by_type.get(item_type) if isinstance(item_type, str) else None
+        if verdict is None:
+            verdict = self._not_a_call(item, item_type)
+        if item_type == "function_call_output":
+            _pair_output(index, get("call_id"), self._calls, self._answered, findings)
+        elif item_type == "message" and role == "user" and self._pending:
+            for call_index, waiting in self._pending:
+                if waiting not in self._answered:
+                    findings.append(
+                        Finding.of(
+                            "missing_output",
+                            call_index,
+                            (
+                                _call(call_index),
+                                f" ({_q(waiting)}) has no function_call_output before the user message at ",
+                                _item(index),
+                            ),
+                            waiting,
+                        )
+                    )
+            self._pending = []
+        if verdict.reason == "namespaced":  # the other items have nothing to run
+            self._blocked = True
+        return verdict
+
+    def _not_a_call(self, item: Any, item_type: Any) -> Verdict:
+        """The verdict of an item that is not a function_call, made: it depends on its type alone, so it is kept
+        for :meth:`check` to find (for the first :data:`REMEMBERED` types; an item that is not an object or has no
+        string type is namespaced, in its own words, each time)."""
+        verdict = check_item(item, None, max_depth=self._max_depth)
+        if isinstance(item_type, str) and len(self._by_type) < REMEMBERED:
+            self._by_type[item_type] = verdict
+        return verdict
+
+    def _checked_as(self, name: Any) -> Why:
+        """How a call naming ``name`` is checked: its tool's schema, compiled once (for the first
+        :data:`REMEMBERED` names), or none when no tool has that name."""
+        name = name if isinstance(name, str) else None
+        why = self._by_name.get(name)
+        if why is None:
+            tool = self._table.get(name) if name is not None else None
+            why = why_of(tool.schema if tool else None, self._format_assertion, name, self._max_depth)
+            if len(self._by_name) < REMEMBERED:
+                self._by_name[name] = why
+        return why
+
+    def _call(self, index: int, item: dict, name: Any, call_id: Any) -> Verdict:
+        findings = self._findings
+        named = isinstance(name, str) and name != ""
+        if not named:  # the FunctionCall schema requires a name: which tool would run?
+            shown = "no name" if name is None else f"the name {_q(name)}, not a tool's name"
+            findings.append(
+                Finding.of(
+                    "missing_name", index, (_call(index), f" has {shown}: which tool it would run is unknown"), call_id
+                )
+            )
+        if self._one_schema is not None:
+            why = self._one_schema
+        else:
+            if self._unknown_tools and named and name not in self._table:
+                findings.append(
+                    Finding.of(
+                        "unknown_tool",
+                        index,
+                        (_item(index), f" calls {_q(name)}, which is not among the tools (known: {self._known})"),
+                        call_id,
+                    )
+                )
+            why = self._checked_as(name)
+        verdict = judge(item, why) if self._memo is None else self._memo.verdict(item, why)
+        if self._allowed is not None and named and name not in self._allowed:
+            findings.append(
+                Finding.of(
+                    "tool_not_allowed", index, (_item(index), f" calls {_q(name)}, but {self._allowed_words}"), call_id
+                )
+            )
+        if not isinstance(call_id, str) or not call_id:
+            findings.append(
+                Finding.of("missing_call_id", index, (_call(index), " has no call_id: its output cannot be paired"))
+            )
+        elif call_id in self._calls:
+            findings.append(
+                Finding.of(
+                    "duplicate_call_id",
+                    index,
+                    (_item(index), f" reuses call_id {_q(call_id)} of ", _item(self._calls[call_id][0])),
+                    call_id,
+                )
+            )
+        else:
+            status = item.get("status")
+            self._calls[call_id] = (index, status)
+            if status == RUNNABLE_STATUS:
+                self._pending.append((index, call_id))
+        return verdict
+
+
+def _pair_output(
+    index: int, call_id: Any, calls: dict[str, tuple[int, Any]], answered: dict[str, int], findings: list[Finding]
+) -> None:
+    if not isinstance(call_id, str) or not call_id:
+        findings.append(
+            Finding.of("missing_call_id", index, ("function_call_output ", _item(index), " has no call_id"))
+        )
+        return
+    call = calls.get(call_id)
+    if call is None:
+        findings.append(
+            Finding.of(
+                "orphan_output",
+                index,
+                (_output(index), f" answers call_id {_q(call_id)}, which matches no earlier function_call"),
+                call_id,
+            )
+        )
+    elif call[1] != RUNNABLE_STATUS:
+        shown = "missing" if call[1] is None else _q(call[1])
+        findings.append(
+            Finding.of(
+                "output_for_unfinished_call",
+                index,
+                (_output(index), " answers ", _call(call[0]), f", whose status is {shown}, not {_q(RUNNABLE_STATUS)}"),
+                call_id,
+            )
+        )
+    if call_id in answered:
+        findings.append(
+            Finding.of(
+                "duplicate_output",
+                index,
+                (_output(index), f" answers {_q(call_id)} again (first at ", _item(answered[call_id]), ")"),
+                call_id,
+            )
+        )
+    else:
+        answered[call_id] = index
+
+
+def _item(index: int) -> ItemRef:
+    return ItemRef(index)
+
+
+def _call(index: int) -> ItemRef:
+    return ItemRef(index, "function_call")
+
+
+def _output(index: int) -> ItemRef:
+    return ItemRef(index, "function_call_output")
+
+
+def _duplicate_finding(duplicate: Duplicate, call_id: Any = None) -> Finding:
+    """``duplicate_member``: a member name given twice in the journal's text (RFC 8259 §4: names SHOULD be
+    unique, and parsers differ on which value they keep). Issue 2's rule for arguments — ambiguous input must
+    never run — applies to the envelope too: a parser keeping the first ``type`` or ``status`` may see a
+    namespaced or unfinished item where this one (keeping the last) sees a completed call."""
+    if not duplicate.pointer:  # counted in a very big text, not located
+        return Finding.of(
+            "duplicate_member", duplicate.index, duplicate.message, line=duplicate.line, column=duplicate.column
+        )
+    name = _q(pointer.split(duplicate.pointer)[-1])
+    owner: str | ItemRef = _item(duplicate.index) if duplicate.index is not None else "the journal"
+    scope = "item" if duplicate.index is not None else "journal"
+    says = (
+        owner,
+        f" gives the member name {name} twice, at {duplicate.pointer} (the second at line "
+        f"{duplicate.line}, column {duplicate.column}): this gate keeps the last value, a parser keeping "
+        f"the first reads another {scope}; an ambiguous {scope} must never be replayed",
+    )
+    return Finding.of(
+        "duplicate_member",
+        duplicate.index,
+        says,
+        call_id,
+        pointer=duplicate.pointer,
+        line=duplicate.line,
+        column=duplicate.column,
+    )
+
+
+def vouched_calls(items: Sequence[Any]) -> list[int]:
+    """The indexes of the status-less calls of ``items`` that a client vouched for: each ``function_call`` whose
+    ``status`` is missing or ``null`` and whose ``function_call_output`` (the same ``call_id`` string) comes *after*
+    it in ``items``.
+
+    ``FunctionCallItemParam.status`` is optional and nullable on input (Open Responses OpenAPI 2026-04-24), and
+    clients such as the Vercel AI SDK and LangChain replay their calls without it (``docs/responses-api.md``,
+    "Status-less replays"): a client that sends a call together with its output vouches that it ran it. An output
+    *before* its call vouches for nothing (it is an ``orphan_output``: it answers no earlier call). A call that says
+    ``in_progress`` or ``incomplete`` is never vouched for. The gate itself keeps the article's rule (``status``:
+    only ``completed`` runs); what is vouched for is completed only where a caller chooses so (:func:`vouch`:
+    ``/v1/responses`` on input, the Journal page's export when asked).
+
+    :param items: the items in order; entries that are not objects are skipped.
+    :return: the indexes, in order.
+    """
+    answered: set[str] = set()
+    vouched: list[int] = []
+    for index in range(len(items) - 1, -1, -1):  # from the end: an output counts for the calls before it
+        item = items[index]
+        if not isinstance(item, dict):
+            continue
+        kind, call_id = item.get("type"), item.get("call_id")
+        if not isinstance(call_id, str):
+            continue
+        if kind == "function_call_output":
+            answered.add(call_id)
+        elif kind == "function_call" and item.get("status") is None and call_id in answered:
+            vouched.append(index)
+    vouched.reverse()
+    return vouched
+
+
+def vouch(items: Sequence[Any], vouched: Iterable[int] | None = None) -> list[Any]:
+    """``items`` with each call :func:`vouched_calls` finds (or the indexes ``vouched`` given, from it) marked
+    ``status: "completed"``: new dicts for those, the other items as they are (``items`` is not changed)."""
+    marked = set(vouched_calls(items) if vouched is None else vouched)
+    return [{**item, "status": RUNNABLE_STATUS} if index in marked else item for index, item in enumerate(items)]

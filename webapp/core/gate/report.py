@@ -1,0 +1,313 @@
+"""The gate's answer about a journal, as data: its findings (:class:`Finding`, codes in :data:`FINDINGS`), one
+line per item (:class:`ItemVerdict`) and the whole (:class:`JournalReport`).
+
+The checks that make them are :mod:`webapp.core.gate.pairing` (a journal) and :mod:`webapp.core.gate.steps` (one
+item); what their labels mean on a page is :mod:`webapp.core.gate.labels`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from webapp.core.gate.labels import item_label, refusal_message
+from webapp.core.gate.steps import Verdict
+from webapp.core.schema import SchemaError
+
+__all__ = [
+    "CHAT_COMPLETIONS_ENVELOPE",
+    "FINDINGS",
+    "NO_MEMBERS",
+    "Finding",
+    "ItemRef",
+    "ItemVerdict",
+    "ItemVerdicts",
+    "JournalReport",
+    "item_line",
+    "refused_by_index",
+]
+
+#: The finding of a Chat Completions envelope in a journal: also the ``/v1`` error code for that mistake on input
+#: (``webapp.core.responses.models``), so a client meets one name for it.
+CHAT_COMPLETIONS_ENVELOPE = "chat_completions_envelope"
+
+#: Every finding code of a journal's check -> its severity: ``"error"`` findings make a journal not replayable.
+FINDINGS: dict[str, str] = {
+    "unknown_tool": "error",  # a function_call names no tool in `tools`
+    "orphan_output": "error",  # function_call_output whose call_id matches no earlier function_call
+    "output_for_unfinished_call": "error",  # ... whose function_call is not completed
+    "duplicate_call_id": "error",  # two function_calls share a call_id
+    "duplicate_output": "error",  # two function_call_outputs answer one call
+    "missing_call_id": "error",  # a function_call or function_call_output without a call_id string
+    "missing_name": "error",  # a function_call without a name string: which tool would run?
+    "missing_output": "warning",  # a completed call with no output before the next user message
+    CHAT_COMPLETIONS_ENVELOPE: "error",  # Chat Completions `tool_calls` / role "tool" mixed into the journal
+    "chat_completions_tool": "warning",  # a tool in the nested Chat Completions shape (recognised, still used)
+    "tool_not_allowed": "error",  # a call outside tool_choice (allowed_tools, a forced function, none)
+    "invalid_tool_choice": "error",  # a tool_choice the gate cannot read: no call may pass unchecked
+    "duplicate_member": "error",  # a member name given twice in the journal's text: ambiguous
+    "invalid_tool": "error",  # a tool definition without a usable name, or a duplicate name
+    "tool_schema_invalid": "error",  # a tool's parameters schema is itself unusable
+}
+
+
+#: What a journal entry that is not an object has: no members (``NO_MEMBERS.get`` stands in for ``item.get``).
+NO_MEMBERS: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class ItemRef:
+    """An item a finding's message names, as data: ``index`` is its position in the journal; ``noun`` is how the
+    default message calls it (``item``, ``function_call``, ``function_call_output``), shown as ``"function_call 2"``.
+    """
+
+    index: int
+    noun: str = "item"
+
+    def __str__(self) -> str:
+        return f"{self.noun} {self.index}"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A journal-level problem, as data.
+
+    :ivar code: one of :data:`FINDINGS` (its value is :attr:`severity`).
+    :ivar index: the position of the item it is about, or ``None`` for a tool definition, ``tool_choice`` or the
+        journal's envelope.
+    :ivar call_id: the ``call_id`` involved, when there is one.
+    :ivar message: one sentence for people, naming items by their journal positions (``function_call 2``).
+    :ivar severity: ``"error"`` (the journal is not replayable) or ``"warning"``.
+    :ivar pointer: RFC 6901 pointer of the problem in the journal's text, when it is a problem of the text itself
+        (``duplicate_member``), else ``None``; ``line`` and ``column`` (1-based) place it there.
+    :ivar parts: :attr:`message` as text pieces and :class:`ItemRef` s, so that a reader showing another numbering
+        (the responses API counts a request's input apart from earlier responses) renders it with
+        :meth:`describe` instead of rewriting the words.
+    """
+
+    code: str
+    index: int | None
+    call_id: str | None
+    message: str
+    severity: str  # "error" | "warning"
+    pointer: str | None = None
+    line: int | None = None
+    column: int | None = None
+    parts: tuple[str | ItemRef, ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def mentions(self) -> tuple[int, ...]:
+        """The indexes of the items :attr:`message` names, in the order it names them."""
+        return tuple(part.index for part in self.parts if isinstance(part, ItemRef))
+
+    def describe(self, name: Callable[[ItemRef], str] = str) -> str:
+        """:attr:`message` with each item it names rendered by ``name`` (default: ``"function_call 2"``).
+
+        :param name: ``ItemRef -> str``, e.g. ``lambda ref: f"input[{ref.index - 3}]"``.
+        """
+        if not self.parts:
+            return self.message
+        return "".join(name(part) if isinstance(part, ItemRef) else part for part in self.parts)
+
+    @classmethod
+    def of(
+        cls, code: str, index: int | None, says: str | tuple[str | ItemRef, ...], call_id: Any = None, **place: Any
+    ) -> Finding:
+        """The finding ``code`` (its severity from :data:`FINDINGS`; :raises KeyError: for a code not there) about
+        the item at ``index``; ``says`` is its message, as text or as pieces naming items (:class:`ItemRef`);
+        ``call_id`` is kept when it is a string; ``place``: ``pointer``, ``line``, ``column``."""
+        parts = (says,) if isinstance(says, str) else says
+        return cls(
+            code,
+            index,
+            call_id if isinstance(call_id, str) else None,
+            "".join(map(str, parts)),
+            FINDINGS[code],
+            parts=parts,
+            **place,
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"code", "index", "call_id", "message", "severity", "pointer", "line", "column"}``."""
+        return {
+            "code": self.code,
+            "index": self.index,
+            "call_id": self.call_id,
+            "message": self.message,
+            "severity": self.severity,
+            "pointer": self.pointer,
+            "line": self.line,
+            "column": self.column,
+        }
+
+
+@dataclass
+class ItemVerdict:
+    """One item's line in a :class:`JournalReport`: read-only once made (``refused_by`` is set with
+    :func:`dataclasses.replace`). Not frozen because a journal makes one per item: a frozen dataclass sets each of
+    its ten fields through ``object.__setattr__``, a third of a 24,000-item journal's check. The :class:`Verdict`
+    it holds, which items share, is read-only too.
+    """
+
+    index: int
+    id: str | None
+    type: str | None
+    reason: str
+    errors: tuple[SchemaError, ...] = ()
+    message: str = ""
+    name: str | None = None
+    call_id: str | None = None
+    verdict: Verdict | None = field(default=None, compare=False, repr=False)
+    refused_by: tuple[str, ...] = ()  # codes of the error findings that name this item
+
+    @property
+    def ok(self) -> bool:
+        """May this item run: the gate says ``ok`` and no error finding names it (e.g. ``duplicate_member``)."""
+        return self.reason == "ok" and not self.refused_by
+
+    @property
+    def label(self) -> str:
+        """The reason, or ``refused`` for an item the gate lets pass (``ok``, ``not_function_call``: nothing to run)
+        but an error finding stops (an orphan output, a reused call_id…), for counts and lines."""
+        return item_label(self.reason, bool(self.refused_by))
+
+    @property
+    def blocks_replay(self) -> bool:
+        """The gate's own answer stops the journal: a ``namespaced`` item, or a function_call that is not ``ok``
+        (findings aside; see :attr:`refused_by`). Other items (messages, outputs…) have nothing to run."""
+        return self.reason == "namespaced" or (self.type == "function_call" and self.reason != "ok")
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"index", "id", "type", "reason", "ok", "refused_by", "message", "errors"}``, plus
+        ``name`` and ``call_id`` when known and ``parse_error`` for ``arguments_parse``."""
+        data: dict[str, Any] = {
+            "index": self.index,
+            "id": self.id,
+            "type": self.type,
+            "reason": self.reason,
+            "ok": self.ok,
+            "refused_by": list(self.refused_by),
+            "message": self.message,
+            "errors": [e.as_dict() for e in self.errors],
+        }
+        if self.name is not None:
+            data["name"] = self.name
+        if self.call_id is not None:
+            data["call_id"] = self.call_id
+        if self.verdict is not None and self.verdict.parse_error is not None:
+            data["parse_error"] = self.verdict.as_dict()["parse_error"]
+        return data
+
+
+@dataclass(frozen=True)
+class JournalReport:
+    """:func:`check_journal`'s answer: ``replayable`` plus one verdict per item and the findings.
+
+    :ivar items: one :class:`ItemVerdict` per item, in order; made when first read (:class:`ItemVerdicts`).
+    :ivar verdicts: each item's gate :class:`Verdict`, in order: what :attr:`items` are made of, without an object
+        per item (items that are alike share one), for a reader that needs only counts and the refused items.
+    :ivar refused: the index of each item that error findings name -> their codes (:attr:`ItemVerdict.refused_by`).
+    """
+
+    replayable: bool
+    items: Sequence[ItemVerdict]
+    findings: list[Finding]
+    shape: str | None = None
+    verdicts: Sequence[Verdict] = ()
+    refused: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """How many items have each :attr:`ItemVerdict.label`, in order of first appearance."""
+        counts: dict[str, int] = {}
+        refused = self.refused
+        for index, verdict in enumerate(self.verdicts):
+            label = item_label(verdict.reason, True) if index in refused else verdict.reason
+            counts[label] = counts.get(label, 0) + 1
+        return counts
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"replayable", "shape", "counts", "items": [...], "findings": [...]}``."""
+        return {
+            "replayable": self.replayable,
+            "shape": self.shape,
+            "counts": self.counts,
+            "items": [item.as_dict() for item in self.items],
+            "findings": [finding.as_dict() for finding in self.findings],
+        }
+
+
+class ItemVerdicts(Sequence[ItemVerdict]):
+    """A :class:`JournalReport`'s :attr:`~JournalReport.items`, all made on first reading (then kept): a page that
+    shows only a journal's counts and its refused items (the Diff page's sides) never makes 24,000 of them.
+
+    :param items: the journal's items; ``verdicts``: each one's gate verdict; ``refused``: as
+        :attr:`JournalReport.refused`.
+    """
+
+    __slots__ = ("_items", "_verdicts", "_refused", "_made")
+
+    def __init__(
+        self, items: Sequence[Any], verdicts: Sequence[Verdict], refused: Mapping[int, tuple[str, ...]]
+    ) -> None:
+        self._items, self._verdicts, self._refused = items, verdicts, refused
+        self._made: list[ItemVerdict] | None = None
+
+    def _lines(self) -> list[ItemVerdict]:
+        if self._made is None:
+            refused = self._refused
+            self._made = [
+                item_line(index, item, verdict, refused.get(index, ()))
+                for index, (item, verdict) in enumerate(zip(self._items, self._verdicts, strict=True))
+            ]
+            self._items = ()  # the journal's items are no longer needed here
+        return self._made
+
+    def __len__(self) -> int:
+        return len(self._verdicts)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._lines()[index]
+
+    def __iter__(self) -> Iterator[ItemVerdict]:
+        return iter(self._lines())
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, Sequence) else NotImplemented
+
+    def __repr__(self) -> str:
+        return f"ItemVerdicts({self._lines()!r})"
+
+
+def item_line(index: int, item: Any, verdict: Verdict, refused_by: tuple[str, ...] = ()) -> ItemVerdict:
+    """The :class:`ItemVerdict` of ``item`` at ``index`` gated as ``verdict``; ``refused_by``: the codes of the
+    error findings that name it (an item the gate passes is then refused, and says why)."""
+    get = item.get if isinstance(item, dict) else NO_MEMBERS.get
+    item_type, item_id, name, call_id = get("type"), get("id"), get("name"), get("call_id")
+    message = refusal_message(verdict, refused_by)
+    return ItemVerdict(
+        index,
+        item_id if isinstance(item_id, str) else None,
+        item_type if isinstance(item_type, str) else None,
+        verdict.reason,
+        verdict.errors,
+        message,
+        name if item_type == "function_call" and isinstance(name, str) else None,
+        call_id if isinstance(call_id, str) else None,
+        verdict,
+        refused_by,
+    )
+
+
+def refused_by_index(findings: list[Finding]) -> dict[int, tuple[str, ...]]:
+    """Each item that error findings name -> their codes, in order, once each: it is not ``ok`` whatever the gate
+    said of its value."""
+    codes: dict[int, list[str]] = {}
+    for finding in findings:
+        if finding.severity == "error" and finding.index is not None:
+            named = codes.setdefault(finding.index, [])
+            if finding.code not in named:
+                named.append(finding.code)
+    return {index: tuple(named) for index, named in codes.items()}
