@@ -40,6 +40,7 @@ PAGES: tuple[Page, ...] = (
     Page("format", "JSON Format", 1),
     Page("schema", "JSON Schema", 2),
     Page("diff", "JSON Diff", 3),
+    Page("stream", "Stream", 4),
     Page("journal", "Journal"),
 )
 
