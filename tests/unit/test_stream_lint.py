@@ -9,7 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from support import REPO
 
+from webapp.core.conformance import CASES
 from webapp.core.responses.testmodel import stream_events
 from webapp.core.stream import RULE, RULES, lint_text
 
@@ -543,3 +545,9 @@ def test_the_rules_table():
     assert all(rule.severity in ("error", "warning") and rule.what and rule.source for rule in RULES)
     groups = [rule.group for rule in RULES]
     assert groups == sorted(groups, key=("transport", "events", "sequence", "items", "response", "calls").index)
+
+
+def test_docs_stream_names_every_rule_and_every_case():
+    text = (REPO / "docs" / "stream.md").read_text(encoding="utf-8")
+    assert [rule.code for rule in RULES if f"`{rule.code}`" not in text] == []
+    assert [case.id for case in CASES if f"`{case.id}`" not in text] == []
