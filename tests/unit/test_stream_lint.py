@@ -9,11 +9,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support import REPO
 
 from webapp.core.conformance import CASES
+from webapp.core.pages.stream import build
 from webapp.core.responses.testmodel import stream_events
-from webapp.core.stream import RULE, RULES, lint_text
+from webapp.core.stream import EVENT_SCHEMAS, RULE, RULES, lint_text
 
 WEATHER = {
     "type": "function",
@@ -551,3 +554,34 @@ def test_docs_stream_names_every_rule_and_every_case():
     text = (REPO / "docs" / "stream.md").read_text(encoding="utf-8")
     assert [rule.code for rule in RULES if f"`{rule.code}`" not in text] == []
     assert [case.id for case in CASES if f"`{case.id}`" not in text] == []
+
+
+_KEYS = ("type", "sequence_number", "item_id", "output_index", "content_index", "summary_index", "delta", "text")
+_KEYS += ("arguments", "item", "part", "response", "error", "status", "id", "output", "tools", "refusal")
+_scalars = st.none() | st.booleans() | st.integers(-2, 3) | st.sampled_from(["", "x", "msg_1", "completed", "fc_1"])
+_values = st.recursive(
+    _scalars | st.sampled_from(["message", "function_call", "output_text", "acme:x", "incomplete"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(_KEYS), inner, max_size=5),
+    max_leaves=12,
+)
+_events = st.dictionaries(st.sampled_from(_KEYS), _values, max_size=7).flatmap(
+    lambda event: st.sampled_from([*EVENT_SCHEMAS, "acme:x", "response.create", "bogus"]).map(
+        lambda kind: {**event, "type": kind}
+    )
+)
+
+
+@settings(derandomize=True, database=None, deadline=None, max_examples=300)
+@given(events=st.lists(_events, max_size=10), kind=st.sampled_from(["sse", "jsonl", "websocket"]), done=st.booleans())
+def test_any_events_at_all_are_answered_with_findings_of_the_table(events, kind, done):
+    if kind == "sse":
+        text = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n" * done
+    else:
+        text = "\n".join([*(json.dumps(e) for e in events), *(["[DONE]"] if done else [])])
+    if not text.strip():
+        return
+    report = lint_text(text, kind)
+    assert {finding.code for finding in report.findings} <= set(RULE)
+    json.dumps(report.as_dict(), default=str)
+    page = build(text, kind)
+    assert page.error is None and len(page.streams) == len(report.streams)

@@ -156,7 +156,9 @@ def _summary(frame: Frame) -> str:
         return f"the client's {kind}" + (f": {_short(event.get('input'))}" if "input" in event else "")
     response = event.get("response")
     if isinstance(response, dict):
-        return f"status {quote(response.get('status'))}, {len(response.get('output') or [])} item(s)"
+        output = response.get("output")
+        count = f"{len(output)} item(s)" if isinstance(output, list) else f"output {quote(output, 30)}"
+        return f"status {quote(response.get('status'))}, {count}"
     item = event.get("item")
     if isinstance(item, dict):
         name = f" {item.get('name')}" if item.get("name") else ""
@@ -178,21 +180,20 @@ def _group_of(frame: Frame, items: dict[Any, str]) -> str:
     if not frame.parsed or frame.sent:
         return "response"
     event = frame.value
+    position = event.get("output_index")
+    at = ("index", position) if isinstance(position, int) else None
     item = event.get("item")
     if isinstance(item, dict):
-        key = item.get("id") if isinstance(item.get("id"), str) else ("index", event.get("output_index"))
-        if event["type"] == v.OUTPUT_ITEM_ADDED and key not in items:
+        key = item.get("id") if isinstance(item.get("id"), str) else at
+        if event["type"] == v.OUTPUT_ITEM_ADDED and key is not None and key not in items:
             items[key] = f"item-{len(items)}"
-            if isinstance(event.get("output_index"), int):
-                items.setdefault(("index", event["output_index"]), items[key])
-        return items.get(key) or items.get(("index", event.get("output_index"))) or "response"
+            if at is not None:
+                items.setdefault(at, items[key])
+        return items.get(key) or items.get(at) or "response"
     item_id = event.get("item_id")
     if isinstance(item_id, str) and item_id in items:
         return items[item_id]
-    position = event.get("output_index")
-    if isinstance(position, int) and ("index", position) in items:
-        return items[("index", position)]
-    return "response"
+    return items.get(at) or "response"
 
 
 def view_stream(report: StreamReport, result: StreamResult, *, rows: int = ROWS_SHOWN) -> StreamView:

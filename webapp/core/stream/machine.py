@@ -74,6 +74,16 @@ def looks_like_tool_call(text: str, tool_names: set[str]) -> str | None:
     return None
 
 
+def _hashable(value: Any) -> Any:
+    """``value`` as a key: itself when it is a JSON scalar, else its JSON text (an index or id that is an object
+    is wrong, and must still be counted once, not crash the count)."""
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    if isinstance(value, tuple):
+        return tuple(_hashable(part) for part in value)
+    return json.dumps(value, sort_keys=True, default=str)
+
+
 class StreamMachine:
     """The state of one stream. Call :meth:`feed` with each event (an object with a string ``type``) and its frame
     index, then :meth:`finish` once.
@@ -117,6 +127,7 @@ class StreamMachine:
 
     def once(self, code: str, key: Any, index: int | None, pointer: str, message: str) -> None:
         """Report ``code`` the first time it is met for ``key`` in this stream (later ones say nothing new)."""
+        key = _hashable(key)
         if (code, key) not in self._said:
             self._said.add((code, key))
             self.report(code, index, pointer, message)
@@ -173,7 +184,7 @@ class StreamMachine:
         return item
 
     def _part(self, item: Item, event: dict[str, Any], index: int, kind: str, member: str) -> Part | None:
-        key = (kind, event.get(member))
+        key = (kind, _hashable(event.get(member)))
         part = item.parts.get(key)
         if part is None:
             self.once(
@@ -212,7 +223,8 @@ class StreamMachine:
     def _delta(self, kind: str, event: dict[str, Any]) -> bool:
         """A delta that breaks no rule, appended where it belongs; ``False`` (nothing done) for any other, which the
         full handler then reads and reports on."""
-        item = self.by_key.get(event.get("item_id"))
+        item_id = event.get("item_id")
+        item = self.by_key.get(item_id) if item_id.__class__ is str else None
         delta = event.get("delta")
         if item is None or item.state != "active" or event.get("output_index") != item.output_index:
             return False
@@ -223,7 +235,8 @@ class StreamMachine:
                 return False
             item.arguments.append(delta)
             return True
-        part = item.parts.get(("content", event.get("content_index")))
+        index = event.get("content_index")
+        part = item.parts.get(("content", index)) if index.__class__ is int else None
         if part is None or part.state != "active" or part.text_done is not None:
             return False
         part.deltas.append(delta)
@@ -319,7 +332,8 @@ class StreamMachine:
         tracked = Item(key, item, len(self.items) if position is ... else position, index)
         self.items.append(tracked)
         self.by_key[key] = tracked
-        self.by_index.setdefault(tracked.output_index, tracked)
+        if isinstance(tracked.output_index, int):
+            self.by_index.setdefault(tracked.output_index, tracked)
 
     def _part_added(self, event: dict[str, Any], index: int) -> None:
         kind_name = event["type"]
@@ -336,7 +350,7 @@ class StreamMachine:
                 "/item_id",
                 f"{kind_name} for function_call item {quote(item.id)}: a call has arguments, not content parts",
             )
-        key = (kind, event.get(member))
+        key = (kind, _hashable(event.get(member)))
         if key in item.parts:
             self.report(
                 "duplicate_part",
