@@ -10,6 +10,7 @@ import logging
 import threading
 from collections.abc import Iterator
 
+import httpx
 import pytest
 from support.server import ServerThread
 from test_responses_gunicorn import Gunicorn
@@ -80,6 +81,22 @@ def test_this_app_under_gunicorn_passes_17_of_17(gunicorn_server):
     report = check_endpoint(f"http://127.0.0.1:{gunicorn_server.port}/v1", gunicorn_server.token, timeout=60)
     failed = {case.id: [(c.name, c.detail) for c in case.checks if not c.passed] or case.error for case in report.cases}
     assert report.official_passed == 17 and report.strict, failed
+
+
+@pytest.mark.slow
+def test_the_page_under_gunicorn_checks_its_own_v1_17_of_17(gunicorn_server):
+    # The page's request runs the cases against the same server (gevent workers: the page's own connections to it
+    # wait without holding the worker), and the answer never holds the key.
+    url = f"http://127.0.0.1:{gunicorn_server.port}"
+    answer = httpx.post(
+        url + "/stream/check",
+        data={"url": url + "/v1", "key": gunicorn_server.token, "model": "openresponses-test", "timeout": "60"},
+        headers={"HX-Request": "true"},
+        timeout=240,
+    )
+    assert answer.status_code == 200
+    assert 'id="check-official">17/17</span>' in answer.text and "every check the suite skips holds too" in answer.text
+    assert gunicorn_server.token not in answer.text
 
 
 # ------------------------------------------------------------------------------------------ a broken server
