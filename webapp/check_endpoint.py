@@ -128,7 +128,7 @@ class _Transport:
         last: Exception | None = None
         for address in list(self.addresses):
             try:
-                return self._post(self._url(address, path), data, headers, extensions)
+                answer = self._post(self._url(address, path), data, headers, extensions)
             except httpx.ConnectError as err:
                 last = err
                 continue
@@ -136,6 +136,8 @@ class _Transport:
                 raise TransportError(f"no answer in time from {self.target.url}{path} ({self.timeout:g} s)") from None
             except httpx.HTTPError as err:
                 raise TransportError(self.redact(f"POST {self.target.url}{path} failed: {err}")) from None
+            self.addresses = [address, *(a for a in self.addresses if a != address)]  # the one that answers first
+            return answer
         raise TransportError(self.redact(f"cannot connect to {self.target.url} ({last})"))
 
     def _post(self, url: str, data: bytes, headers: dict[str, str], extensions: dict[str, str]) -> Answer:
@@ -143,7 +145,6 @@ class _Transport:
         with self.client.stream(
             "POST", url, content=data, headers=headers, timeout=timeout, extensions=extensions
         ) as response:
-            self.addresses.sort(key=lambda a: a != url.split("//", 1)[1].rsplit(":", 1)[0].strip("[]"))
             chunks: list[bytes] = []
             size = 0
             cut = False

@@ -156,7 +156,7 @@ class Broken:
     """A server that gets several things wrong: it answers every request with a text message (tools or not), its
     streams leave ``output_index`` out of the deltas and end without ``[DONE]``, it has neither WebSocket mode nor
     ``/responses/compact``, it quotes the Authorization header it was sent, under ``/slow/`` it never answers,
-    and under ``/moved/`` it redirects to another network."""
+    under ``/moved/`` it redirects to another network, and under ``/nostream/`` it answers JSON to a stream."""
 
     def __init__(self) -> None:
         self.release = threading.Event()
@@ -170,12 +170,12 @@ class Broken:
         if path.startswith("/moved/"):
             start_response("307 Temporary Redirect", [("Location", "http://10.0.0.1/v1/responses")])
             return [b""]
-        if method != "POST" or path != "/v1/responses":
+        if method != "POST" or path not in ("/v1/responses", "/nostream/v1/responses"):
             start_response("404 Not Found", [("Content-Type", "text/plain")])
             return [f"no such route; you sent {environ.get('HTTP_AUTHORIZATION')}".encode()]
         body = json.loads(environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0)))
         final = resource("completed", [MESSAGE], instructions=environ.get("HTTP_AUTHORIZATION"))
-        if not body.get("stream"):
+        if not body.get("stream") or path.startswith("/nostream/"):
             start_response("200 OK", [("Content-Type", "application/json")])
             return [json.dumps(final).encode()]
         where = {"item_id": "msg_1", "content_index": 0}  # no output_index
@@ -260,6 +260,13 @@ def test_each_case_has_its_deadline(broken):
     assert [case.passed for case in report.cases] == [False, False]
     assert all(case.error == f"no answer in time from {url}/slow/v1/responses (1 s)" for case in report.cases)
     assert all(case.seconds < 10 for case in report.cases)
+
+
+def test_a_json_answer_to_a_streamed_request_fails_the_case_saying_so(broken):
+    url, _ = broken
+    (case,) = check_endpoint(url + "/nostream/v1", KEY, cases=["streaming-response"], timeout=10).cases
+    assert not case.passed
+    assert case.error.startswith("streamingEvents: the answer is no event stream (line 1, column 1: no event")
 
 
 def test_no_redirect_is_followed(broken):

@@ -466,6 +466,8 @@ def run_case(case: Case, transport: Transport, model: str) -> CaseResult:
         result.error = str(stop)
     except TransportError as err:
         result.error = err.message
+    except Exception as exc:  # noqa: BLE001 - one odd answer must not end the other cases (or be a 500 on the page)
+        result.error = f"the check itself failed on this server's answers ({type(exc).__name__}: {exc})"
     finally:
         run.close()
         result.seconds = time.monotonic() - started

@@ -20,6 +20,7 @@ from webapp.core.items import FUNCTION_CALL
 from webapp.core.json import quote
 from webapp.core.stream import (
     BODY_SCHEMAS,
+    RecordingError,
     StreamReport,
     gate_call,
     lint,
@@ -130,6 +131,7 @@ class EndpointReport:
 
     @property
     def official(self) -> list[CaseResult]:
+        """The results of the official suite's 17 cases, in table order."""
         return [case for case in self.cases if case.official]
 
     @property
@@ -277,7 +279,10 @@ class CaseRun:
         self.require("HTTP 2xx", 200 <= answer.status < 300, f"HTTP {answer.status}: {_excerpt(answer.text)}")
         if not answer.text.strip():
             self.require("streamingEvents", False, "the answer holds no event")
-        recording = read_recording(answer.text, "sse")
+        try:
+            recording = read_recording(answer.text, "sse")
+        except RecordingError as err:
+            raise Stop(f"streamingEvents: the answer is no event stream ({err}): {_excerpt(answer.text)}") from None
         for stream in recording.streams:
             stream.content_type = answer.content_type
         report = exchange.stream = lint(recording)

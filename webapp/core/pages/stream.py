@@ -30,7 +30,22 @@ from webapp.core.stream import (
 )
 from webapp.core.stream import vocabulary as v
 
-__all__ = ["ROWS_SHOWN", "FINDINGS_SHOWN", "CARRY_LIMIT", "Row", "Group", "StreamView", "StreamPage", "build"]
+__all__ = [
+    "ROWS_SHOWN",
+    "FINDINGS_SHOWN",
+    "CARRY_LIMIT",
+    "Row",
+    "Group",
+    "StreamView",
+    "StreamPage",
+    "build",
+    "view_stream",
+    "ExchangeView",
+    "CaseView",
+    "CheckView",
+    "check_view",
+    "rule_of",
+]
 
 #: Timeline rows shown per stream (a run of clean deltas is one row); rows with findings are shown beyond it.
 ROWS_SHOWN = 1500

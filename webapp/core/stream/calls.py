@@ -35,10 +35,12 @@ class CallVerdict:
 
     @property
     def name(self) -> Any:
+        """The call's ``name`` as it finished (any JSON value)."""
         return self.item.get("name")
 
     @property
     def call_id(self) -> Any:
+        """The call's ``call_id`` as it finished (any JSON value)."""
         return self.item.get("call_id")
 
     def as_dict(self) -> dict[str, Any]:

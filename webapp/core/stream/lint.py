@@ -20,6 +20,7 @@ from typing import Any
 from webapp.core.items import FUNCTION_CALL, is_namespaced
 from webapp.core.json import paused_gc, pointer
 from webapp.core.stream import vocabulary as v
+from webapp.core.stream.built import Report
 from webapp.core.stream.calls import CallVerdict, gate_call
 from webapp.core.stream.machine import StreamMachine
 from webapp.core.stream.recording import Frame, Recording, Stream, read_recording
@@ -279,7 +280,7 @@ def _lint_stream(
     return result
 
 
-def _schema_findings(event: dict[str, Any], name: str, index: int, report: Any) -> None:
+def _schema_findings(event: dict[str, Any], name: str, index: int, report: Report) -> None:
     """The schema's errors of one event; a provider's own item type (``slug:name``) where the schema wants one of
     the spec's items is an ``extension_item`` warning, not a schema error."""
     for error in violations(event, name):
@@ -299,7 +300,7 @@ def _schema_findings(event: dict[str, Any], name: str, index: int, report: Any) 
         report("schema_invalid", index, error.pointer, f"{name}: {error.message}")
 
 
-def _gated_calls(machine: StreamMachine, report: Any, max_depth: int) -> list[CallVerdict]:
+def _gated_calls(machine: StreamMachine, report: Report, max_depth: int) -> list[CallVerdict]:
     """The gate on each call an ``output_item.done`` finished, and on each call of the final response no such
     event finished (checked at the terminal event)."""
     tools = (machine.final or machine.snapshot or {}).get("tools")

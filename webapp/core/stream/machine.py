@@ -132,9 +132,9 @@ class StreamMachine:
             self._said.add((code, key))
             self.report(code, index, pointer, message)
 
-    def _live(self, kind: str, index: int) -> bool:
+    def _live(self, kind: str, index: int) -> None:
         if self.state == "in_progress":
-            return True
+            return
         self.once(
             "response_transition",
             ("live", self.state),
@@ -143,7 +143,6 @@ class StreamMachine:
             f"{kind} while the response is {self.state!r}: items stream only while it is in_progress"
             + ("" if self.state != "idle" else " (no response.in_progress came first)"),
         )
-        return True
 
     def _item(self, event: dict[str, Any], index: int, kind: str) -> Item | None:
         """The item an event is about, by ``item_id``, else the one it can only mean; reports what is off."""
