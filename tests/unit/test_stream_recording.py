@@ -171,6 +171,13 @@ def test_what_cannot_be_read_is_named_with_its_place(text, kind, where):
     assert (caught.value.line, caught.value.column) == (where or (None, None))
 
 
+def test_a_files_byte_order_mark_is_dropped_whatever_its_kind():
+    har = {"log": {"entries": [{"response": {"content": {"mimeType": "text/event-stream", "text": frame(CREATED)}}}]}}
+    for text in (frame(CREATED), json.dumps(CREATED), json.dumps(har)):
+        recording = read_recording(b"\xef\xbb\xbf" + text.encode())
+        assert [f.value for f in recording.frames] == [CREATED]
+
+
 def test_bytes_that_are_not_utf8_are_named():
     with pytest.raises(RecordingError) as caught:
         read_recording(b"data: {}\n\ndata: \xff\n\n")

@@ -457,14 +457,15 @@ def _has_create(body: str) -> bool:
 def read_recording(text: str | bytes, kind: str = "auto", *, max_depth: int = 100) -> Recording:
     """Read ``text`` as a recording of ``kind`` (one of :data:`KINDS`, or ``auto``: :func:`detect`).
 
-    :param text: the recording; bytes are read as UTF-8 (a byte that is not is named with its offset).
+    :param text: the recording; bytes are read as UTF-8, a byte order mark dropped (a byte that is not UTF-8 is
+        named with its offset).
     :param max_depth: the nesting limit for a HAR file's JSON.
     :raises RecordingError: the text cannot be read as a recording at all (empty, not UTF-8, an unknown kind, a
         HAR file that is no JSON or holds no stream); the error names the place.
     """
     if isinstance(text, bytes):
         try:
-            text = text.decode("utf-8")
+            text = text.decode("utf-8").removeprefix("\ufeff")  # a file's byte order mark says UTF-8, nothing more
         except UnicodeDecodeError as err:
             before = text[: err.start].decode("utf-8", "replace")
             line, column = line_col(before, len(before))
