@@ -213,9 +213,10 @@ class _Socket:
         except ConnectionClosed:
             raise TransportError("the server closed the WebSocket") from None
 
-    def receive(self) -> str:
+    def receive(self, timeout: float | None = None) -> str:
+        left = self.transport._left()
         try:
-            message = self.connection.recv(timeout=self.transport._left())
+            message = self.connection.recv(timeout=left if timeout is None else min(timeout, left))
         except TimeoutError:
             raise TransportError(f"no WebSocket message in time ({self.transport.timeout:g} s)") from None
         except ConnectionClosed as err:

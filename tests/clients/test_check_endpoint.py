@@ -315,3 +315,30 @@ def test_the_cli_refuses_what_it_may_not_reach_and_needs_a_key(monkeypatch):
 def test_a_closed_port_is_a_failed_case_not_a_crash():
     (case,) = check_endpoint("http://127.0.0.1:1/v1", KEY, cases=["basic-response"], timeout=5).cases
     assert not case.passed and case.error.startswith("cannot connect to http://127.0.0.1:1/v1")
+
+
+@pytest.fixture
+def silent_after_error():
+    """A WebSocket server that answers every turn with a stream's error event and then nothing at all."""
+    from websockets.sync.server import serve
+
+    def handler(connection):
+        for _ in connection:
+            error = {"type": "server_error", "code": "boom", "message": "it broke", "param": None}
+            connection.send(json.dumps({"type": "error", "sequence_number": 0, "error": error}))
+
+    server = serve(handler, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.socket.getsockname()[1]}"
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+def test_a_turn_whose_error_event_is_never_followed_by_response_failed_ends_and_says_so(silent_after_error):
+    (case,) = check_endpoint(silent_after_error + "/v1", KEY, cases=["websocket-response"], timeout=30).cases
+    assert not case.passed and case.error is None
+    (exchange,) = case.exchanges
+    codes = {f.code for f in exchange.stream.findings}
+    assert {"error_without_failed", "first_event", "no_terminal"} <= codes
+    assert case.seconds < 25  # it waited for response.failed a few seconds, not the case's whole time

@@ -34,6 +34,9 @@ __all__ = ["Check", "Exchange", "CaseResult", "EndpointReport", "CaseRun", "Stop
 
 #: The most messages one WebSocket turn may answer before the case gives up on it (a server that never ends).
 MAX_TURN_MESSAGES = 100_000
+#: Seconds a turn waits for response.failed after a stream's error event ("any error incurred while streaming
+#: will be followed by a response.failed event") before it ends without one.
+ERROR_GRACE = 5.0
 #: Codes of the stream rules the official suite fails a stream for (spec notes §3.2 "streamingSchema").
 SUITE_STREAM_CODES = frozenset(
     ("unreadable_event", "not_an_event", "unknown_event", "schema_invalid", "extension_event")
@@ -334,8 +337,9 @@ class CaseRun:
                 pass
 
     def turn(self, socket: Socket, body: dict[str, Any], *, label: str = "") -> StreamReport:
-        """Send one ``response.create`` and read the messages up to its terminal event, an ``error`` or
-        :data:`MAX_TURN_MESSAGES`; the turn is linted as a WebSocket recording.
+        """Send one ``response.create`` and read the messages up to its terminal event, a refusal (WebSocket
+        mode's ``error`` envelope) or :data:`MAX_TURN_MESSAGES`; after a stream's ``error`` event, up to
+        :data:`ERROR_GRACE` seconds more for its ``response.failed``. The turn is linted as a WebSocket recording.
 
         :raises TransportError: closed or out of time before the turn ended.
         """
@@ -346,15 +350,26 @@ class CaseRun:
         number = sum(e.label.startswith("WebSocket turn") for e in self.result.exchanges) + 1
         exchange = Exchange(label or f"WebSocket turn {number}", create)
         self.result.exchanges.append(exchange)
+        failing = False  # a stream's error event came: response.failed should follow it
         while len(messages) <= MAX_TURN_MESSAGES:
-            message = socket.receive()
+            try:
+                message = socket.receive(ERROR_GRACE if failing else None)
+            except TransportError:
+                if failing:
+                    break  # no response.failed after the error: the lint says so (error_without_failed)
+                raise
             messages.append((message, False))
             try:
-                kind = json.loads(message).get("type")
-            except (ValueError, AttributeError):
+                event = json.loads(message)
+            except ValueError:
                 continue
-            if kind in v.TERMINAL_EVENTS or kind == v.ERROR:
+            kind = event.get("type") if isinstance(event, dict) else None
+            if kind in v.TERMINAL_EVENTS:
                 break
+            if kind == v.ERROR:
+                if "sequence_number" not in event:
+                    break  # WebSocket mode's refusal of the turn (WebSocketErrorEvent): nothing follows it
+                failing = True
         report = exchange.stream = lint(websocket_turn(messages, exchange.label))
         return report
 

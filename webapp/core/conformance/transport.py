@@ -37,8 +37,10 @@ class Socket(Protocol):
     def send(self, text: str) -> None:
         """Send one text message. :raises TransportError: closed, or out of time."""
 
-    def receive(self) -> str:
-        """The next text message. :raises TransportError: closed, or out of time."""
+    def receive(self, timeout: float | None = None) -> str:
+        """The next text message, waiting at most ``timeout`` seconds (``None``: what is left of the case's time).
+
+        :raises TransportError: closed, or out of time."""
 
     def close(self) -> None:
         """Close the connection (no error if it is closed already)."""
