@@ -7,7 +7,7 @@
 What goes in: the event schemas of ``POST /responses``'s ``text/event-stream`` answer (its ``oneOf``), the two
 WebSocket-mode envelopes (``WebSocketResponseCreateEvent``, ``WebSocketErrorEvent``), the non-streamed answers
 (``ResponseResource``, ``CompactResource``), and every component schema they reach, under ``$defs`` with their
-``#/components/schemas/<Name>`` references rewritten to ``#/$defs/<Name>``. ``tests/test_stream_schemas.py``
+``#/components/schemas/<Name>`` references rewritten to ``#/$defs/<Name>``. ``tests/unit/test_stream_schemas.py``
 checks the committed file is what this writes.
 """
 

@@ -1,6 +1,6 @@
-"""The conformance cases as one table (:data:`CASES`): the official compliance suite's 17 (upstream
-``src/lib/compliance-tests.ts`` and its WebSocket branch; request bodies and checks as spec notes §3.3-3.5 give
-them, ids unchanged) and the extra ones of this app, each a function of a :class:`~.checks.CaseRun`.
+"""The conformance cases as one table (:data:`CASES`): the official compliance suite's 17 (the Open Responses
+project's suite and its WebSocket branch; request bodies and checks as spec notes §3.3-3.5 give them, ids
+unchanged) and the extra ones of this app, each a function of a :class:`~.checks.CaseRun`.
 
 Every case also gets the checks the suite skips (``Content-Type``, every stream rule of the linter, the replay
 gate on each call: :mod:`webapp.core.conformance.checks`). :func:`run_case` runs one through a transport and never

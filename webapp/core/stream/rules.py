@@ -2,9 +2,9 @@
 
 Each rule has a stable ``code``, a severity (``error``: the stream is wrong; ``warning``: allowed, or a SHOULD, but
 it will bite a client or the official suite), one sentence saying what it asks, where it comes from, and whether
-the official compliance suite (upstream ``src/lib/compliance-tests.ts``; spec notes §3.2, §3.6, §5.11) checks it.
+the official compliance suite (the Open Responses project's own; spec notes §3.2, §3.6, §5.11) checks it.
 The upstream state-machine validator's names are given in ``source`` where a rule is one of its rules. The linter
-(:mod:`webapp.core.stream.lint`) emits only codes of this table; ``tests/test_stream_rules.py`` checks each one is
+(:mod:`webapp.core.stream.lint`) emits only codes of this table; ``tests/unit/test_stream_lint.py`` checks each one is
 emitted by some stream and that the table's order is the order of :data:`GROUPS`.
 """
 
