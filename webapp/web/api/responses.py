@@ -14,7 +14,7 @@ and one page (blueprint ``sessions``): ``GET /sessions/<key>``, the session's it
 each one to the JSON Format page (and a call, with the tool it names, to the JSON Schema page), for loopback
 clients only.
 
-The view only glues: parse and validate (``webapp.core.responses.models``), resolve ``previous_response_id`` and
+The view only glues: parse and validate (``webapp.core.responses.request``), resolve ``previous_response_id`` and
 ``item_reference`` (``webapp.web.store``), gate the replayed calls (``webapp.core.gate``: status-less calls vouched
 for by ``vouch``, the input refused by ``refuse_input``), run the test model
 (``webapp.core.responses.testmodel``) and answer. Everything is checked before the first SSE byte is sent, so a bad
@@ -40,24 +40,15 @@ from flask_sock import Sock
 from webapp.core.gate import refuse_input, vouch
 from webapp.core.json import JSONTextError, loads_ijson
 from webapp.core.json import pointer as jp
+from webapp.core.responses.attachments import Limits
 from webapp.core.responses.compaction import SealError, compaction_item, derive_key, seal, unseal
-from webapp.core.responses.models import (
-    CreateRequest,
-    Limits,
-    RequestError,
-    Tool,
-    ToolChoice,
-    check_tool_choice,
-    compact_resource,
-    parse_compact_request,
-    parse_create_request,
-    path_index,
-    path_key,
-    stored_input_item,
-    usage,
-)
+from webapp.core.responses.events import stream_events
+from webapp.core.responses.fields import RequestError, path_index, path_key
+from webapp.core.responses.request import CreateRequest, parse_compact_request, parse_create_request
+from webapp.core.responses.resources import compact_resource, stored_input_item, usage
 from webapp.core.responses.sse import DONE, encode_events
-from webapp.core.responses.testmodel import MODEL_NAME, input_tokens, new_id, respond, stream_events
+from webapp.core.responses.testmodel import MODEL_NAME, input_tokens, new_id, respond
+from webapp.core.responses.tools import Tool, ToolChoice, check_tool_choice
 from webapp.core.schema import SchemaInvalid, compile_schema
 from webapp.web.api.jsonbody import read_json_body
 from webapp.web.errors import ApiError, storage_api_error
