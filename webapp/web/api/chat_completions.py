@@ -26,7 +26,7 @@ from webapp.core.responses.legacy_chat import (
 )
 from webapp.core.responses.sse import DONE, ServerSentEvent, encode
 from webapp.web.api.jsonbody import read_json_body
-from webapp.web.api.responses import require_token
+from webapp.web.api.v1 import require_token
 from webapp.web.errors import ApiError
 
 bp = Blueprint("chat_completions", __name__, url_prefix="/v1")
