@@ -1,6 +1,6 @@
 """What the ``/v1`` routes share: the bearer token, the app's response store and sealing key, the on/off switch.
 
-The routes (``webapp.web.api.responses``, ``websocket``, ``chat_completions``) and the sessions page
+The routes (``webapp.web.api.responses``, ``websocket``, ``legacy_chat``) and the sessions page
 (``webapp.web.pages.sessions``) read the store through here; the request pipeline
 (``webapp.core.responses.pipeline``) gets it as callables (:func:`services`), so the core never sees SQLite or
 Flask.
