@@ -2,7 +2,7 @@
 
 Pure (no Flask, no I/O). An image or a file is accepted only inline, base64-encoded, of an allowed media type whose
 first bytes match it, within a size cap (:class:`Limits`); a remote URL is refused, since the server never fetches
-one (``docs/peer-gateways.md`` §3).
+one.
 """
 
 from __future__ import annotations
@@ -139,6 +139,12 @@ def parse_data_url(
 
 
 def check_input_image(part: dict[str, Any], path: str, limits: Limits) -> None:
+    """An ``input_image`` part at ``path``: ``image_url`` a ``data:`` URL of an image type within
+    ``limits.max_image_bytes``, ``detail`` one of :data:`IMAGE_DETAILS`.
+
+    :raises RequestError: a ``file_id`` (there is no file store), no ``image_url``, or what :func:`parse_data_url`
+        refuses.
+    """
     if part.get("file_id") is not None:
         raise RequestError(
             "file ids need a file store this server does not have; send image_url as a data: URL",
@@ -158,6 +164,12 @@ def check_input_image(part: dict[str, Any], path: str, limits: Limits) -> None:
 
 
 def check_input_file(part: dict[str, Any], path: str, limits: Limits) -> None:
+    """An ``input_file`` part at ``path``: ``file_data`` (a ``data:`` URL, or bare base64 when ``filename``'s
+    extension names the type; the spec calls it "base64-encoded data") or ``file_url`` (a ``data:`` URL), not both,
+    of a file type within ``limits.max_file_bytes``.
+
+    :raises RequestError: a ``file_id``, neither or both sources, or what :func:`parse_data_url` refuses.
+    """
     filename = expect_string(part.get("filename"), path_key(path, "filename"), nullable=True, max_length=255)
     if part.get("file_id") is not None:
         raise RequestError(

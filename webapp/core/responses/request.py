@@ -1,10 +1,12 @@
 """A ``/v1/responses`` request body checked: ``CreateResponseBody`` and the compact body, field by field.
 
 Pure (no Flask, no I/O). The shapes follow the Open Responses OpenAPI document, version 2026-04-24
-(``#/components/schemas/CreateResponseBody``, ``ItemParam``, ``ResponseResource``, ``ItemField``); where the
-prose spec and the schema disagree, the choice made is written beside the code.
+(``#/components/schemas/CreateResponseBody``, ``CompactResponseMethodPublicBody``); where the prose spec and the
+schema disagree, the choice made is written beside the code. The input items are checked by
+``webapp.core.responses.input_items``, attachments by ``attachments``, tools and ``tool_choice`` by ``tools``, each
+field's type and bounds by ``fields``.
 
-Validation policy (after the shipped bugs of peer gateways, ``docs/peer-gateways.md`` §3):
+Validation policy (after the shipped bugs of peer gateways):
 
 * strict on the types and values of known fields; the first problem found, in document order, is reported
   as :class:`RequestError` whose ``param`` names the place (``input[2].content[0].type``);
@@ -19,8 +21,8 @@ Validation policy (after the shipped bugs of peer gateways, ``docs/peer-gateways
 
 What this module leaves to others: the replay gate judges ``function_call`` items (``type`` with a colon,
 ``status``, ``arguments``) and the pairing of calls and outputs (``webapp.core.gate``); tool ``parameters`` are
-checked as JSON Schema by ``webapp.core.schema``; ``item_reference`` and ``previous_response_id`` are resolved
-against the store.
+checked as JSON Schema, and ``item_reference`` and ``previous_response_id`` resolved against the store, by
+``webapp.core.responses.pipeline``.
 """
 
 from __future__ import annotations
