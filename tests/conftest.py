@@ -1,22 +1,74 @@
-"""Shared fixtures: ``app``/``client`` (Flask's test client), ``live_server`` (the real app on 127.0.0.1
-in a thread) and the playwright launch settings for Debian's Chromium."""
+"""Fixtures every kind of test may use: ``app``/``client`` (Flask's test client), ``serve`` and ``small_server``
+(a variant of the app over real HTTP), ``live_server`` (the real app on 127.0.0.1 for the whole session); and the
+hooks that give each test its kind and its timeout. The browser's own settings are in ``browser/conftest.py``;
+constants and helpers in ``support/``.
+
+Each test lives in the folder of its kind, and gets that kind's marker from it (``-m unit`` runs one kind):
+``unit/`` (the core and the CLI, no server), ``pages/`` (Flask's test client on the pages, ``/api`` and ``/v1``),
+``browser/`` (Debian's Chromium through playwright), ``clients/`` (the real client libraries: Python, Node,
+gunicorn).
+"""
 
 from __future__ import annotations
 
-import os
-import threading
+import itertools
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
+from support import SMALL_LIMIT, TEST_TOKEN, TESTS
+from support.server import ServerThread
 
 from webapp import create_app
-from webapp.web.security import RequestHandler
 
-REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared"  # the team's reference folder beside the checkout, when present
-TEST_TOKEN = "sk-test-token"
+#: The folders of tests/ that hold tests, each its kind's marker (registered in pyproject.toml).
+KINDS = ("unit", "pages", "browser", "clients")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(
+        "slow_timeout", "seconds a test marked slow may take (pytest-timeout's timeout for it)", default="300"
+    )
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A kind's folder that ``-m`` can select no test of (``-m unit``, ``-m "not browser"``, ``-m "unit and not
+    slow"``) is not even imported: importing the client libraries and playwright costs seconds."""
+    if collection_path.parent != TESTS or collection_path.name not in KINDS:
+        return None
+    return True if not _may_select(config.getoption("markexpr") or "", collection_path.name) else None
+
+
+def _may_select(expression: str, kind: str) -> bool:
+    """Whether the marker expression can be true for a test of ``kind`` (its only kind marker), whatever its other
+    markers; True when the expression is more than names, and/or/not and parentheses."""
+    if not expression.strip() or not re.fullmatch(r"[\w\s()]*", expression):
+        return True
+    names = sorted(set(re.findall(r"\w+", expression)) - {"and", "or", "not"})
+    others = [name for name in names if name not in KINDS]
+    code = compile(expression, "-m", "eval")
+    for values in itertools.product((False, True), repeat=len(others)):
+        markers = {**{name: name == kind for name in names}, **dict(zip(others, values, strict=True))}
+        if eval(code, {"__builtins__": {}}, markers):
+            return True
+    return False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Each test gets the marker of its folder's kind (a test outside them is a usage error, so none goes
+    unmarked); one marked ``slow`` gets the ``slow_timeout`` of pyproject.toml, unless it names its own."""
+    slow = pytest.mark.timeout(float(config.getini("slow_timeout")))
+    for item in items:
+        try:
+            kind = item.path.resolve().relative_to(TESTS).parts[0]
+        except ValueError:  # a test file given from elsewhere: not this suite's
+            continue
+        if kind not in KINDS:
+            raise pytest.UsageError(f"{item.nodeid}: a test belongs in one of tests/{{{','.join(KINDS)}}}/")
+        item.add_marker(getattr(pytest.mark, kind))
+        if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
+            item.add_marker(slow)
 
 
 @pytest.fixture
@@ -35,27 +87,6 @@ def app(tmp_path: Path):
 @pytest.fixture
 def client(app):
     return app.test_client()
-
-
-class ServerThread:
-    """The real app under Werkzeug's threaded server on 127.0.0.1, on a free port, in a daemon thread (with the
-    request handler ``python -m webapp serve`` uses)."""
-
-    def __init__(self, app) -> None:
-        self.server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=RequestHandler)
-        self.port = self.server.server_port
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.thread.join(timeout=5)
 
 
 @pytest.fixture
@@ -86,10 +117,6 @@ def serve(tmp_path):
     yield start
     for server in servers:
         server.stop()
-
-
-#: The request limit of :func:`small_server`, small enough for a test to cross it with a few pasted lines.
-SMALL_LIMIT = 2000
 
 
 @pytest.fixture
@@ -128,22 +155,3 @@ def live_server(live_app) -> Iterator[str]:
     server.start()
     yield server.url
     server.stop()
-
-
-@pytest.fixture(scope="session")
-def base_url(live_server: str) -> str:
-    # pytest-playwright hands base_url to every browser context, so page.goto("/format") works.
-    return live_server
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    """Launch Debian's Chromium: playwright cannot download its own browser on these machines."""
-    if browser_type_launch_args.get("channel"):
-        return browser_type_launch_args
-    return {
-        **browser_type_launch_args,
-        "executable_path": os.environ.get("CHROMIUM", "/usr/bin/chromium"),
-        # No DNS lookups for Google's hosts from a closed network; loopback only.
-        "args": ["--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"],
-    }

@@ -1,6 +1,6 @@
 """Open Responses inspector: a Flask app that decides whether a stored tool-call item may be replayed.
 
-``webapp.core`` is the pure core: it imports no Flask (``tests/test_architecture.py`` walks it to check).
+``webapp.core`` is the pure core: it imports no Flask (``tests/unit/test_architecture.py`` walks it to check).
 ``webapp.web`` is the Flask side: one blueprint per page (``web/pages``) and per machine API (``web/api``).
 """
 

@@ -8,8 +8,8 @@
 // - function tools met in any field are kept in this browser and offered on every field marked data-tools
 //   (tools.js).
 // These modules set no global; what they share with the other scripts is the DOM (the form's fields and their
-// input/change events, data- attributes), the "inspector:note" event (notes.js) and, read only,
-// window.InspectorEditor and window.htmx. The page works without them.
+// input/change events, data- attributes, among them data-arrived set here), the "inspector:note" event (notes.js)
+// and, read only, window.InspectorEditor and window.htmx. The page works without them.
 
 import { arrive } from "./arrival.js";
 import { KeptForm } from "./form.js";
@@ -24,7 +24,9 @@ function start() {
     const kept = new KeptForm(form);
     kept.listen();
     listenForShare(kept);
-    arrive(kept);
+    // Settled: once the arrival is over (the page shows what it arrived with, its result asked for again), the
+    // form gets data-arrived; what must wait for it (the browser tests) waits for that, not for a time.
+    arrive(kept).finally(function () { form.setAttribute("data-arrived", ""); });
   });
 }
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

@@ -1,6 +1,6 @@
 // Runs named scenarios against the app and prints one JSON object on stdout: {scenario: result} where a
 // result is what the scenario returned, or {"error": {name, message, status}} when it threw. One scenario's
-// failure does not hide the others; tests/test_clients_node.py asserts on each entry.
+// failure does not hide the others; tests/clients/test_clients_node.py asserts on each entry.
 //
 // The server comes from the environment: OPENRESPONSES_BASE_URL (".../v1") and OPENRESPONSES_API_KEY.
 

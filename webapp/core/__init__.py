@@ -1,4 +1,4 @@
-"""The pure core of the inspector: no Flask, no I/O beyond what a caller hands in (``tests/test_architecture.py``
+"""The pure core of the inspector: no Flask, no I/O beyond what a caller hands in (``tests/unit/test_architecture.py``
 walks this folder to check it). Its public API, re-exported here as python-jsonschema exports from its root::
 
     from webapp.core import replay_gate, check_journal, compile_schema, convert

@@ -1,7 +1,7 @@
 """The Open Responses item vocabulary, written once: item types, call statuses, namespacing, tool and call shapes.
 
 Every other module asks here whether a type is portable, namespaced or unknown, and where a tool definition keeps
-its name and parameters; nothing else spells these facts (``tests/test_architecture.py`` keeps the core pure).
+its name and parameters; nothing else spells these facts (``tests/unit/test_architecture.py`` keeps the core pure).
 Sources: Open Responses spec, Items (``ItemParam`` / ``ItemField``) and "Extensions" (a ``slug:name`` type is a
 provider extension); the vendored OpenAPI in ``tests/data/openresponses-openapi.json``.
 """

@@ -1,5 +1,5 @@
 """The pages' form fields, read as the user wrote them: the one place the page views read ``request.form``,
-``request.args`` and ``request.files`` (tests/test_architecture.py holds every page to it).
+``request.args`` and ``request.files`` (tests/unit/test_architecture.py holds every page to it).
 
 A text field is given back with the line breaks the user typed. A browser sends every line break of a form's text
 as CR LF (HTML Living Standard, form submission: "converting an entry list to a list of name-value pairs"

@@ -436,19 +436,29 @@ class Diagnosis:
                 return self.error(
                     "truncated", f"The text ends inside {opened}, right after a backslash.", content_end(text)
                 )
-            bad = text[where : where + 2]
+            after = text[where + 1]
             hint = (
-                " (a Windows path? write each backslash as \\\\)"
-                if bad[1:] not in "'"
-                else " (a single quote needs no escape in JSON)"
+                " (a single quote needs no escape in JSON)"
+                if after == "'"
+                else " (a Windows path? write each backslash as \\\\)"
             )
             return self.error(
                 "invalid_escape",
-                f"Invalid escape {describe(bad)} in {opened}: JSON allows "
+                f"Invalid escape {_escape_shown(after)} in {opened}: JSON allows "
                 '\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX only' + hint + ".",
                 where,
             )
         return self.error("unexpected_token", f"This string could not be read: {exc.msg}.", where)
+
+
+def _escape_shown(after: str) -> str:
+    """The invalid escape of a backslash and the character ``after`` it, for a message: ``'\\x'``, or
+    ``'\\' followed by a tab (U+0009)`` when that character is invisible (a control character, an odd space, a lone
+    surrogate). :func:`describe` names one character, never the pair."""
+    if after in _CONTROL_NAMES:
+        return f"'\\' followed by a {_CONTROL_NAMES[after][0]} (U+{ord(after):04X})"
+    shown = describe(after)
+    return f"'\\{after}'" if shown == f"'{after}'" else f"'\\' followed by {shown}"
 
 
 def _value_context(text: str, pos: int, nested: bool) -> str:

@@ -4,7 +4,7 @@ python-jsonschema is the reference semantics and gives the detailed errors; ``js
 answers ``is_valid`` on the hot path. Where the two could differ they are made to agree: ``multipleOf`` and the
 asserted formats run our own checks in both, patterns are ECMA-262 in both — and a schema whose patterns use a
 construct the Rust engine reads otherwise (``\\b``, lookaround, backreferences, Unicode properties) is validated
-by the reference engine alone (``tests/test_schema.py`` runs every case, and a differential set of patterns and
+by the reference engine alone (``tests/unit/test_schema.py`` runs every case, and a differential set of patterns and
 strings, through each engine). What this layer adds (each item is a trap of python-jsonschema 4.26):
 
 * the dialect comes from ``$schema`` (default 2020-12); an unknown ``$schema`` is a :class:`SchemaInvalid`, with a

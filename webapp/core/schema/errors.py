@@ -87,7 +87,7 @@ def engine_failure(exc: Exception, where: str) -> SchemaInvalid:
     the schema's problem ("this schema cannot be used …"). Nothing is logged and no traceback is shown: the
     exception's type and first words are the message. (Known failures are caught where they happen, with
     precise messages; this only keeps an unknown one from becoming a 500.) Tests that must see the engines' own
-    exceptions replace this function (``tests/test_schema.py``, fixture ``strict_engines``); callers therefore
+    exceptions replace this function (``tests/unit/test_schema.py``, fixture ``strict_engines``); callers therefore
     look it up on this module at call time.
 
     :param where: words placed after "this schema cannot be used", e.g. ``"on this value"``; ``""`` for none.

@@ -1,0 +1,85 @@
+"""The journal page in Debian's Chromium: a provider's conversation checked, filtered, paged, exported and carried
+to step 2; a 100,000-item journal answered on the page."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+from support import TESTS
+
+SAMPLES = TESTS / "data" / "samples"
+
+
+def test_the_anthropic_example_is_replayable_and_its_call_carries_to_step_2(page: Page):
+    page.goto("/journal")
+    page.get_by_role("link", name="Anthropic Messages request").click()
+    expect(page.locator("#journal-summary")).to_contain_text("replayable")
+    expect(page.locator("#journal-summary")).to_contain_text("from Anthropic Messages")
+    expect(page.locator("#journal-notes")).to_contain_text("sealed_reasoning")
+    row = page.locator("#journal-item-3")
+    expect(row).to_contain_text("get_latest_sales_report")
+    with page.context.expect_page() as opened:
+        row.get_by_title("Check item 3 in 2 · JSON Schema against its tool").click()
+    schema_page = opened.value
+    schema_page.wait_for_load_state()
+    assert json.loads(schema_page.locator("textarea[name=instance]").input_value())["call_id"].startswith("toolu_")
+    assert json.loads(schema_page.locator("textarea[name=schema]").input_value())["name"] == "get_latest_sales_report"
+
+
+def test_a_journal_with_refusals_filters_exports_and_keeps_the_text(page: Page):
+    page.goto("/journal")
+    text = (SAMPLES / "journal-openai-responses.jsonl").read_text()
+    page.locator("#journal-text").fill(text)
+    page.locator("#journal-tools").fill((SAMPLES / "tools.json").read_text())
+    page.locator("#journal-text").press("Control+Enter")
+    expect(page.locator("#journal-summary")).to_contain_text("not replayable")
+    page.locator("#journal-only-blocking").check()
+    expect(page.locator("#journal-items tbody tr")).to_have_count(1)
+    expect(page.locator("#journal-items tbody tr")).to_contain_text("openai:web_search_call")
+    with page.expect_download() as download:
+        page.locator("#journal-export").click()
+    exported = Path(download.value.path()).read_text().splitlines()
+    assert len(exported) == 7 and all(json.loads(line)["type"] != "reasoning" for line in exported)
+    assert page.locator("#journal-text").input_value() == text  # nothing pasted is lost
+
+
+@pytest.mark.slow
+def test_a_100000_item_journal_is_answered_on_the_page_a_page_at_a_time(page: Page, tmp_path: Path):
+    lines = []
+    for i in range(25_000):
+        lines += [
+            {"type": "message", "role": "user", "content": f"question {i}"},
+            {
+                "type": "function_call",
+                "call_id": f"call_{i}",
+                "name": "get_weather",
+                "status": "completed",
+                "arguments": json.dumps({"location": "Paris", "unit": "celsius"}),
+            },
+            {"type": "function_call_output", "call_id": f"call_{i}", "output": "sunny"},
+            {"type": "message", "role": "assistant", "content": "It is sunny."},
+        ]
+    big = tmp_path / "big.jsonl"
+    big.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    page.goto("/journal")
+    page.locator("#journal-tools").fill((SAMPLES / "tools.json").read_text())
+    page.locator("#journal-file").set_input_files(str(big))
+    expect(page.locator("#journal-file-note")).to_contain_text("Read big.jsonl", timeout=60_000)  # into the field
+    page.locator("#journal-check").click()
+    expect(page.locator("#journal-summary")).to_contain_text("100,000 items", timeout=120_000)
+    expect(page.locator("#journal-summary")).to_contain_text("replayable")
+    expect(page.locator("#journal-items tbody tr")).to_have_count(100)
+    page.get_by_role("button", name="next →").first.click()
+    expect(page.locator("#journal-items")).to_contain_text("page 2 of 1000", timeout=120_000)
+    expect(page.locator("#journal-item-100")).to_be_visible()
+
+
+@pytest.mark.parametrize("path", ["/journal?example=chat-completions", "/schema?example=fc_009"])
+def test_long_lines_scroll_inside_the_editor_not_the_page(page: Page, path: str):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(path)
+    expect(page.locator(".editor-host").first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280

@@ -1,0 +1,175 @@
+"""The house rules, checked on the source with ``ast`` (standard library only).
+
+- Every module under ``webapp/core`` is pure: it imports no web framework and nothing of ``webapp.web``.
+- No module imports a private name (``_x``) from another module of the app.
+- The JSON layer is imported from its package, ``webapp.core.json`` (its ``__init__.py`` says where each name
+  lives): no module of the app outside it imports one of its modules' names, and no test or benchmark imports
+  from a module of it a name the package exports.
+- The page views read their fields through ``webapp.web.forms`` only (never ``request.form``, ``.args``,
+  ``.files`` or ``.values``), so every page reads a text field's line breaks as typed.
+- README's Layout names every module there is and none that is gone (a renamed module fails here); every page in
+  ``PAGES`` (and ``OTHER_PAGES``, outside the nav) has its view module and templates.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from support import REPO
+
+PACKAGE = REPO / "webapp"
+CORE = PACKAGE / "core"
+FORBIDDEN = ("flask", "werkzeug", "jinja2", "htmx_flask", "webapp.web")
+README = PACKAGE.parent / "README.md"
+
+
+def readme_modules() -> set[str]:
+    """The modules README's Layout names, as paths under ``webapp/`` (``core/json/parser.py``).
+
+    The layout block nests folders by indentation (``core/``, ``  json/``); a line may name several modules, and a
+    folder's own line or its continuation lines may name modules inside it."""
+    block = README.read_text().split("## Layout", 1)[1].split("```", 2)[1]
+    folders: list[tuple[int, str]] = []  # (indent, path) of the open folders
+    last_entry: tuple[int, str] | None = None
+    found: set[str] = set()
+    for line in block.splitlines():
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        head = line.split()[0]
+        continuation = last_entry is not None and indent > last_entry[0] + 12  # the description column
+        if not continuation:
+            while folders and folders[-1][0] >= indent:
+                folders.pop()
+            if head.endswith("/") and not head.startswith(
+                ("templates", "static", "tests", "benchmarks", "docs", "scripts")
+            ):
+                base = folders[-1][1] if folders else ""
+                folders.append((indent, base + head))
+            last_entry = (indent, head)
+        where = folders[-1][1] if folders else ""
+        if not where.startswith("webapp/"):
+            continue
+        for name in re.findall(r"(?<![\w/.])(\w+\.py)\b", line):
+            found.add(where.removeprefix("webapp/") + name)
+    return found
+
+
+def test_the_readme_layout_names_every_module_and_only_modules_that_exist():
+    named = readme_modules()
+    present = {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if "web/pages" not in str(p)}
+    present -= {
+        "core/responses/__init__.py",
+        "core/convert/__init__.py",
+        "core/diff/__init__.py",
+        "core/json/__init__.py",
+        "core/schema/__init__.py",
+        "web/api/__init__.py",
+        "web/pages/__init__.py",
+    }  # packages' markers
+    assert sorted(named - {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")}) == [], "named, missing"
+    assert sorted(present - named) == [], "modules README's Layout does not name"
+
+
+def test_every_page_has_its_module_and_templates():
+    from webapp.web import OTHER_PAGES, PAGES
+
+    for page in PAGES:
+        assert (PACKAGE / "web" / "pages" / f"{page.blueprint}.py").is_file()
+        for template in ("page.html", "_landing.html"):
+            assert (PACKAGE.parent / "templates" / page.blueprint / template).is_file()
+    for name in OTHER_PAGES:  # outside the nav: no panel on the landing page
+        assert (PACKAGE / "web" / "pages" / f"{name}.py").is_file()
+        assert (PACKAGE.parent / "templates" / name / "page.html").is_file()
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path) -> list[tuple[str, str | None]]:
+    """(module, imported name or None) for each import in ``path``, relative imports made absolute."""
+    found: list[tuple[str, str | None]] = []
+    package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.extend((alias.name, None) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.extend((base, alias.name) for alias in node.names)
+    return found
+
+
+CORE_MODULES = sorted(CORE.rglob("*.py"))
+ALL_MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", CORE_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_core_module_imports_no_web_framework(path):
+    bad = sorted(
+        {f"{m}.{n}" if n else m for m, n in imports(path) if any(m == f or m.startswith(f + ".") for f in FORBIDDEN)}
+    )
+    assert bad == [], f"{path.relative_to(PACKAGE)} is in the pure core but imports {bad}"
+
+
+@pytest.mark.parametrize("path", ALL_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_private_name_is_imported_from_another_module(path):
+    bad = sorted(
+        f"{m}.{n}"
+        for m, n in imports(path)
+        if m.startswith("webapp") and n and n.startswith("_") and not n.startswith("__")
+    )
+    assert bad == [], f"{path.relative_to(PACKAGE)} imports private names {bad}"
+
+
+JSON_PACKAGE = "webapp.core.json"
+
+
+@pytest.mark.parametrize("path", ALL_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_the_json_layer_is_imported_from_its_package(path):
+    where = str(path.relative_to(PACKAGE))
+    if where.startswith("core/json/"):
+        return
+    bad = sorted({f"{m}.{n}" if n else m for m, n in imports(path) if m.startswith(JSON_PACKAGE + ".")})
+    assert bad == [], f"{where} imports {bad}: import them from {JSON_PACKAGE}"
+
+
+OUTSIDE_MODULES = sorted(
+    p
+    for folder in ("tests", "benchmarks")
+    for p in (PACKAGE.parent / folder).rglob("*.py")
+    if "node_modules" not in str(p) and ".cache" not in str(p)
+)
+
+
+@pytest.mark.parametrize("path", OUTSIDE_MODULES, ids=lambda p: str(p.relative_to(PACKAGE.parent)))
+def test_tests_and_benchmarks_take_the_json_layers_public_names_from_its_package(path):
+    import webapp.core.json as package
+
+    bad = sorted(f"{m}.{n}" for m, n in imports(path) if m.startswith(JSON_PACKAGE + ".") and n in package.__all__)
+    assert bad == [], f"{path.relative_to(PACKAGE.parent)} imports {bad}: import them from {JSON_PACKAGE}"
+
+
+PAGE_MODULES = sorted((PACKAGE / "web" / "pages").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", PAGE_MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_page_views_read_their_fields_through_forms(path):
+    bad = sorted(
+        {
+            f"request.{node.attr}"
+            for node in ast.walk(ast.parse(path.read_text(), str(path)))
+            if isinstance(node, ast.Attribute)
+            and node.attr in ("form", "args", "files", "values")
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "request"
+        }
+    )
+    assert bad == [], f"{path.relative_to(PACKAGE)} reads {bad}: use webapp.web.forms (text, flag, choice, upload)"

@@ -1,0 +1,210 @@
+"""``python -m webapp gate``: one line per item, the findings, exit 0 / 1 / 2."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support import REPO
+
+from webapp.__main__ import main
+
+REPO = REPO
+WEATHER_TOOL = {
+    "type": "function",
+    "name": "get_weather",
+    "parameters": {
+        "type": "object",
+        "properties": {"location": {"type": "string"}},
+        "required": ["location"],
+        "additionalProperties": False,
+    },
+}
+
+
+def call(call_id: str, arguments: str = '{"location":"Paris"}', status: str = "completed") -> dict:
+    return {
+        "type": "function_call",
+        "id": f"fc_{call_id}",
+        "call_id": call_id,
+        "name": "get_weather",
+        "arguments": arguments,
+        "status": status,
+    }
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def files(tmp_path):
+    def write(name: str, content) -> str:
+        path = tmp_path / name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
+        return str(path)
+
+    return write
+
+
+def test_replayable_journal_exits_0(files):
+    journal = files(
+        "j.jsonl",
+        "\n".join(
+            json.dumps(x)
+            for x in (
+                {"type": "message", "role": "user", "content": "hi"},
+                call("c1"),
+                {"type": "function_call_output", "call_id": "c1", "output": "31C"},
+            )
+        ),
+    )
+    code, out, err = run("gate", journal, "--tools", files("tools.json", [WEATHER_TOOL]))
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].split() == ["0", "-", "message", "not_function_call"]
+    assert lines[1].split() == ["1", "fc_c1", "get_weather", "ok"]
+    assert lines[-1] == "replayable: yes (not_function_call 2, ok 1)"
+
+
+def test_not_replayable_journal_exits_1_with_details_and_findings(files):
+    journal = files(
+        "j.json",
+        [
+            call("c1", '{"location":"Paris","x":1}'),
+            call("c2", '{"loc', "incomplete"),
+            {"type": "function_call_output", "call_id": "c9", "output": "x"},
+        ],
+    )
+    code, out, _ = run("gate", journal, "--tools", files("tools.json", {"tools": [WEATHER_TOOL]}))
+    assert code == 1
+    assert "    0  fc_c1" in out and out.splitlines()[0].endswith("arguments_schema")
+    assert '[0]: arguments do not match the schema of "get_weather" (1 error; /x: unexpected property "x"' in out
+    assert out.splitlines()[2].endswith("status")
+    assert "error    orphan_output               item 2:" in out
+    assert out.splitlines()[-1].startswith("replayable: no")
+
+
+def test_json_output_is_the_api_report(files):
+    journal = files("r.json", {"object": "response", "output": [call("c1")], "tools": [WEATHER_TOOL]})
+    code, out, _ = run("gate", journal, "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["replayable"] is True and report["shape"] == "response"
+    assert report["items"][0]["reason"] == "ok" and report["findings"] == []
+
+
+def test_one_schema_for_every_call(files):
+    journal = files("j.json", [call("c1", '{"anything":1}')])
+    schema = files("s.json", {"type": "object", "required": ["anything"]})
+    assert run("gate", journal, "--schema", schema)[0] == 0
+    assert run("gate", journal, "--tools", files("t.json", [WEATHER_TOOL]))[0] == 1
+
+
+@pytest.mark.parametrize("given", [WEATHER_TOOL, [WEATHER_TOOL]], ids=["a tool", "a list of tools"])
+def test_a_schema_file_of_tool_definitions_is_read_as_the_tools(files, given):
+    """As every page reads a schema field (webapp.core.gate.read_schema_field): a call of the tool's name is checked
+    against its parameters, a call of another name has none (unknown_tool)."""
+    schema = files("s.json", given)
+    code, out, _ = run("gate", files("j.json", [call("c1")]), "--schema", schema)
+    assert code == 0 and out.splitlines()[0].split()[-1] == "ok"
+    code, out, _ = run("gate", files("k.json", [call("c1", '{"location": 3}')]), "--schema", schema)
+    assert code == 1 and out.splitlines()[0].split()[-1] == "arguments_schema"
+    other = {**call("c2"), "name": "get_time"}
+    code, out, _ = run("gate", files("o.json", [other]), "--schema", schema)
+    assert code == 1 and "unknown_tool" in out
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ('[{"type": "message",}]', "line 1, column 20"),
+        ('{"type":"message"}\n{"a": tru}\n', "JSON Lines, line 2, column 7"),
+        ('[{"type": "message", "content": "\\\t"}]', "line 1, column 34: Invalid escape '\\' followed by a tab"),
+        ("42", "not a number"),
+        ("", "empty"),
+    ],
+)
+def test_unusable_journal_exits_2_naming_the_place(files, content, words):
+    path = files("bad.json", content)
+    code, out, err = run("gate", path)
+    assert code == 2 and out == ""
+    assert err.startswith(path + ": ") and words in err
+
+
+def test_unusable_tools_or_schema_exit_2(files):
+    journal = files("j.json", [call("c1")])
+    code, _, err = run("gate", journal, "--tools", files("t.json", '{"tools": 5}'))
+    assert code == 2 and "expected a JSON array of tool definitions" in err
+    code, _, err = run("gate", journal, "--schema", files("s.json", {"$ref": "http://example.com/s.json"}))
+    assert code == 2 and "s.json: schema /$ref: remote references are disabled" in err
+    code, _, err = run("gate", journal, "--schema", files("s2.json", "{'a': 1}"))
+    assert code == 2 and "line 1, column 2" in err
+    code, _, err = run("gate", str(Path(journal).with_name("missing.json")))
+    assert code == 2 and "cannot read it" in err
+
+
+def test_stdin_and_the_real_module_entry_point(files):
+    tools = files("tools.json", [WEATHER_TOOL])
+    result = subprocess.run(
+        [sys.executable, "-m", "webapp", "gate", "-", "--tools", tools],
+        input=json.dumps(call("c1", '{"location":"Paris"}')),
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0].split() == ["0", "fc_c1", "get_weather", "ok"]
+    bad = subprocess.run(
+        [sys.executable, "-m", "webapp", "gate", "-"], input="[1,", capture_output=True, text=True, cwd=REPO, timeout=60
+    )
+    assert bad.returncode == 2 and bad.stderr.startswith("-: line 1")
+
+
+def test_a_lone_surrogate_does_not_crash_printing(files):
+    journal = files("j.json", '[{"type": "x\\ud800:y", "id": "a\\udc00"}]')
+    code, out, _ = run("gate", journal)
+    assert code == 1 and "namespaced" in out
+
+
+AMBIGUOUS = (
+    '{"type":"openai:x","type":"function_call","id":"fc_c1","call_id":"c1","name":"get_weather",'
+    '"arguments":"{\\"location\\":\\"Paris\\"}","status":"in_progress","status":"completed"}'
+)
+
+
+def test_duplicate_envelope_members_exit_1_naming_item_pointer_and_place(files):
+    # Read leniently the item looked ok (exit 0); a parser keeping the first values sees a namespaced call.
+    code, out, _ = run("gate", files("j.json", "[" + AMBIGUOUS + "]"), "--tools", files("t.json", [WEATHER_TOOL]))
+    assert code == 1
+    column = AMBIGUOUS.index('"status":"completed"') + 2  # 1-based, after the "["
+    assert "error    duplicate_member" in out
+    assert (
+        f'item 0: item 0 gives the member name "status" twice, at /0/status (the second at line 1, column '
+        f"{column})" in out
+    )
+    assert out.splitlines()[0].endswith("refused")  # the item itself is not shown as ok
+    assert out.splitlines()[-1] == "replayable: no (refused 1)"
+
+
+def test_duplicate_members_in_tools_or_schema_files_are_unusable(files):
+    journal = files("j.json", [call("c1")])
+    text = '[{"type": "function", "name": "get_weather", "name": "other"}]'
+    tools = files("t.json", text)
+    code, out, err = run("gate", journal, "--tools", tools)
+    assert code == 2 and out == ""
+    column = text.index('"name": "other"') + 1
+    assert err.startswith(f'{tools}: line 1, column {column}: Duplicate member name "name"') and "(at /0/name;" in err
+    schema = files("s.json", '{"type": "object", "type": "string"}')
+    code, _, err = run("gate", journal, "--schema", schema)
+    assert code == 2 and "(at /type;" in err
