@@ -4,7 +4,7 @@ Run: ``.venv/bin/python benchmarks/bench_stream.py [--events N] [--repeat R]``
 
 It builds one response of many output items (messages whose text streams in ``output_text`` deltas, calls whose
 arguments stream in ``function_call_arguments`` deltas), turns it into the built-in endpoint's own stream
-(``webapp.core.responses.testmodel.stream_events``, framed by ``webapp.core.responses.sse.encode_events``, ``data:
+(``webapp.core.responses.events.stream_events``, framed by ``webapp.core.responses.sse.encode_events``, ``data:
 [DONE]`` last): about N events (default 200,000), about 50 MB of SSE text. Then, in the same run:
 
 * ``json.loads``   — the baseline: ``json.loads`` of every event's data, already cut out of the text (what any
@@ -29,8 +29,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from webapp.core.responses.events import stream_events  # noqa: E402
 from webapp.core.responses.sse import DONE, encode_events  # noqa: E402
-from webapp.core.responses.testmodel import delta_chunks, stream_events  # noqa: E402
+from webapp.core.responses.tokens import delta_chunks  # noqa: E402
 from webapp.core.stream import lint_text  # noqa: E402
 
 GOAL = 5.0

@@ -15,7 +15,7 @@ from support import REPO
 
 from webapp.core.conformance import CASES
 from webapp.core.pages.stream import build
-from webapp.core.responses.testmodel import stream_events
+from webapp.core.responses.events import stream_events
 from webapp.core.stream import EVENT_SCHEMAS, RULE, RULES, lint_text
 
 WEATHER = {

@@ -3,7 +3,7 @@ Lines of events, a WebSocket message log), event by event, against the spec and 
 
 One idea per module:
 
-``vocabulary``  the event types and what each says (written once: the test model streams with these names);
+``vocabulary``  the event types and what each says (written once: the endpoint streams with these names);
 ``recording``   a recording read into its streams and frames, each frame with its place (:func:`read_recording`);
 ``schemas``     the event schemas bundled from the OpenAPI document, validated with :mod:`webapp.core.schema`;
 ``rules``       the rules as one ordered table (:data:`RULES`) and each broken one as data (:class:`Finding`);

@@ -1,6 +1,6 @@
 """The streaming vocabulary, written once: the event types of an Open Responses stream and what each one says.
 
-The test model's stream (``webapp.core.responses.testmodel.stream_events``) is written with these names and the
+The built-in endpoint's stream (``webapp.core.responses.events.stream_events``) is written with these names and the
 linter reads streams with them, so the first stream the linter must pass clean is spelled by the same table.
 Sources: Open Responses spec, Streaming (the 24 ``*StreamingEvent`` schemas of the vendored OpenAPI document,
 ``tests/data/openresponses-openapi.json``; spec notes §2.1); WebSocket mode (``WebSocketResponseCreateEvent``,
