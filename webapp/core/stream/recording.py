@@ -158,10 +158,13 @@ class Recording:
 def _event(frame: Frame) -> Frame:
     """Parse ``frame.data`` (I-JSON) into ``frame.value`` or name why it is no event in ``frame.problem``."""
     data = frame.data
+    value = try_loads_ijson(data)
+    if value.__class__ is dict and value.get("type").__class__ is str:  # an event: most frames
+        frame.value = value
+        return frame
     if data == DONE_DATA:
         frame.done = True
         return frame
-    value = try_loads_ijson(data)
     if value is NOT_IJSON:
         try:
             loads_ijson(data)
@@ -215,23 +218,21 @@ def _sse_streams(text: str, *, place: Callable[[int, int], tuple[int, int]] | No
         body = rest if blank else ""
     reader = _SSEReader(place, content_type)
     blocks = body.split("\n\n")
-    last = len(blocks) - 1
-    for number, block in enumerate(blocks):
-        if number == last:
-            reader.lines(block.removesuffix("\n"), line, final=True)  # that break ends its last line
-            break
+    frame = reader.frame
+    for block in blocks[:-1]:
         if block.startswith("event: "):
             cut = block.find("\n")
             if cut > 0 and block.startswith("data: ", cut + 1) and block.find("\n", cut + 1) < 0:
-                reader.frame(block[cut + 7 :], line + 1, 7, block[7:cut], ())
+                frame(block[cut + 7 :], line + 1, 7, block[7:cut], ())
                 line += 3
                 continue
         elif block.startswith("data: ") and "\n" not in block:
-            reader.frame(block[6:], line, 7, None, ())
+            frame(block[6:], line, 7, None, ())
             line += 2
             continue
         reader.lines(block, line)
         line += block.count("\n") + 2
+    reader.lines(blocks[-1].removesuffix("\n"), line, final=True)  # that break ends its last line
     return reader.streams
 
 
