@@ -80,7 +80,7 @@ def check_store() -> None:
     :raises SystemExit: with the store's message.
     """
     from webapp import create_app
-    from webapp.web.api.responses import STORE_KEY
+    from webapp.web.api.v1 import STORE_KEY
     from webapp.web.store import StorageError
 
     try:

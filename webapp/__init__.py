@@ -39,6 +39,9 @@ DEFAULTS: dict[str, Any] = {
     # Host names answered besides 127.0.0.1, localhost and [::1] (webapp.web.security): a list, or names
     # separated by commas. Any other Host header is refused, so a DNS-rebinding page cannot read stored data.
     "ALLOWED_HOSTS": [],
+    # Servers the /stream page's endpoint check may reach besides this machine (loopback): host names, a list or
+    # separated by commas (webapp.core.conformance.targets). Nothing else is reached: no server-side request forgery.
+    "ALLOWED_TARGETS": [],
     # Reverse proxies in front of the app that set X-Forwarded-For/-Proto/-Host (werkzeug's ProxyFix); 0 = none.
     "PROXY_HOPS": 0,
 }

@@ -11,6 +11,17 @@
     (``pip install .[scale]``; ``--dask`` alone starts a local cluster, or give a scheduler's address).
 ``python -m webapp convert FILE [--from SOURCE]``
     Any provider's conversation as Open Responses JSON Lines on stdout; what was dropped or changed on stderr.
+``python -m webapp lint-stream FILE [--kind KIND] [--json]``
+    Lint a recorded Open Responses stream (SSE as ``curl -N`` prints it, a HAR file, JSON Lines of events, a
+    WebSocket message log; ``-`` reads stdin): one line per finding, ``FILE:LINE:COLUMN: event N (type): severity
+    code: message``, then a summary. Exit 0 clean, 1 findings, 2 unreadable (the place named).
+``python -m webapp check-endpoint URL --key KEY [--model M] [--allow HOST] [--case ID] [--timeout S] [--json]``
+    Run the official compliance suite's 17 cases and this app's extra ones against the server at ``URL`` (its base,
+    ``http://127.0.0.1:5000/v1``), each judged by the suite's checks and by the ones it skips; one line per case,
+    then its failed checks and its streams' findings. Only loopback and the hosts of ``--allow`` (and of
+    ``FLASK_ALLOWED_TARGETS``) are reached. The key may come from ``OPENRESPONSES_API_KEY`` instead; it is never
+    printed. Exit 0 every case passed (``--strict``: and every check the suite skips), 1 one did not, 2 the URL
+    may not be reached.
 ``python -m webapp serve [--host 127.0.0.1] [--port 5000]``
     What ``scripts/serve`` runs.
 
@@ -20,8 +31,9 @@ what the schema and the tools' parameters may ``$ref`` by URI (resolved locally,
 adds to each function_call's entry the JSON Schema 2020-12 output (core §12) of validating its arguments, ``null``
 when they were not validated.
 
-Exit status: 0 replayable (``convert``: converted), 1 not replayable (for a corpus: any file), 2 unusable input
-(the message on stderr names the file and the place: line:column, or a JSON Pointer).
+Exit status: 0 replayable (``convert``: converted; ``lint-stream``: clean), 1 not replayable (for a corpus: any file;
+``lint-stream``: findings), 2 unusable input (the message on stderr names the file and the place: line:column, or a
+JSON Pointer).
 
 The journal is read as plain JSON, so it is answered about even when it holds lone surrogates or duplicate
 member names; a name given twice in it is a ``duplicate_member`` finding (an error: exit 1) with the item, the
@@ -33,6 +45,7 @@ from __future__ import annotations
 import argparse
 import glob
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -51,7 +64,9 @@ from webapp.core.gate import (
 from webapp.core.items import tool_shape
 from webapp.core.journal import Duplicate
 from webapp.core.json import JSONTextError, kind_of, parse
+from webapp.core.responses.testmodel import MODEL_NAME
 from webapp.core.schema import OUTPUT_FORMATS, SchemaError, bundle, compile_schema, known_documents
+from webapp.core.stream import KINDS, RecordingError, lint_text
 
 EXIT_REPLAYABLE, EXIT_NOT_REPLAYABLE, EXIT_UNUSABLE = 0, 1, 2
 
@@ -342,6 +357,91 @@ def _open(path: str) -> Any:
         raise _Unusable(f"{path}: cannot read it ({exc.strerror or exc})") from None
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def lint_stream_command(options: argparse.Namespace, out: TextIO) -> int:
+    """``lint-stream``: 0 clean, 1 any finding; unreadable input raises :class:`_Unusable` (exit 2)."""
+    try:
+        report = lint_text(_read(options.file), options.kind)
+    except RecordingError as err:
+        raise _Unusable(f"{options.file}: {err}") from None
+    if options.json:
+        json.dump(report.as_dict(), out, ensure_ascii=False)
+        out.write("\n")
+        return 1 if report.findings else 0
+    for finding in report.findings:
+        frame = report.frames[finding.index] if finding.index is not None else None
+        kind = frame.value.get("type") if frame is not None and frame.parsed else None
+        what = f"event {finding.index}" + (f" ({kind})" if kind else "")
+        where = f" at {finding.pointer}" if finding.pointer else ""
+        out.write(
+            f"{options.file}:{finding.line}:{finding.column}: {what}: {finding.severity} {finding.code}: "
+            f"{finding.message}{where}\n"
+        )
+    counts = report.counts
+    streams = f", {len(report.streams)} streams" if len(report.streams) > 1 else ""
+    verdict = (
+        "clean" if report.clean else f"{_plural(counts['error'], 'error')}, {_plural(counts['warning'], 'warning')}"
+    )
+    out.write(f"{options.file}: {KINDS[report.kind]}, {len(report.frames):,} events{streams}: {verdict}\n")
+    return 1 if report.findings else 0
+
+
+def check_endpoint_command(options: argparse.Namespace, out: TextIO) -> int:
+    """``check-endpoint``: 0 every case passed, 1 not; an unreachable or refused URL raises :class:`_Unusable`."""
+    from webapp.check_endpoint import check_endpoint
+    from webapp.core.conformance import CASE_IDS, TargetRefused, allowed_targets
+
+    key = options.key if options.key is not None else os.environ.get("OPENRESPONSES_API_KEY")
+    if not key:
+        raise _Unusable("check-endpoint: give the server's key with --key or OPENRESPONSES_API_KEY")
+    unknown = [name for name in options.case or () if name not in CASE_IDS]
+    if unknown:
+        raise _Unusable(f"check-endpoint: no case {unknown[0]!r}; the cases are: {', '.join(CASE_IDS)}")
+    allowed = allowed_targets(os.environ.get("FLASK_ALLOWED_TARGETS", "")) | allowed_targets(options.allow or ())
+    try:
+        report = check_endpoint(
+            options.url, key, model=options.model, allowed=allowed, timeout=options.timeout, cases=options.case
+        )
+    except TargetRefused as err:
+        raise _Unusable(f"check-endpoint: {err.message}") from None
+    ok = report.strict if options.strict else report.passed
+    if options.json:
+        json.dump(report.as_dict(), out, ensure_ascii=False)
+        out.write("\n")
+        return 0 if ok else 1
+    out.write(f"{report.url} (model {report.model})\n")
+    for case in report.cases:
+        verdict = "PASS" if case.passed else "FAIL"
+        note = "" if case.strict or not case.passed else "  (the suite's checks pass; see below)"
+        out.write(f"{verdict}  {case.id:<44} {case.seconds:6.2f} s{note}\n")
+        for check in case.checks:
+            if not check.passed:
+                where = "" if check.suite else " [not checked by the suite]"
+                out.write(f"      {check.name}{where}: {check.detail}\n")
+        if case.error:
+            out.write(f"      stopped: {case.error}\n")
+        for exchange in case.exchanges:
+            findings = exchange.stream.findings if exchange.stream is not None else []
+            for finding in findings[:5]:
+                out.write(
+                    f"      {exchange.label}: event {finding.index}: {finding.severity} {finding.code}: "
+                    f"{finding.message}\n"
+                )
+            if len(findings) > 5:
+                out.write(f"      {exchange.label}: … and {len(findings) - 5} more findings (--json lists all)\n")
+    extra = [case for case in report.cases if not case.official]
+    strict = sum(case.strict for case in report.cases)
+    out.write(
+        f"official suite: {report.official_passed}/{len(report.official)} passed; "
+        f"extra cases: {sum(c.passed for c in extra)}/{len(extra)}; "
+        f"every check the suite skips too: {strict}/{len(report.cases)}\n"
+    )
+    return 0 if ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m webapp", description="Open Responses inspector tools.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -404,6 +504,33 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="TOOLS.json",
         help="write the conversation's tool definitions, as Open Responses function tools, to this file",
     )
+    lint = commands.add_parser(
+        "lint-stream",
+        help="lint a recorded Open Responses stream against the spec",
+        description="Check every event of a recorded stream (SSE as curl -N prints it, a HAR file, JSON Lines of "
+        "events, a WebSocket message log; '-' reads stdin) against the Open Responses schemas, the sequence rules "
+        "and the replay gate. Exit 0 clean, 1 findings, 2 unreadable.",
+    )
+    lint.add_argument("file", metavar="FILE", help="a file, or '-' for stdin")
+    lint.add_argument(
+        "--kind", default="auto", choices=("auto", *KINDS), help="the recording's kind (default: detected)"
+    )
+    lint.add_argument("--json", action="store_true", help="print the report as JSON")
+    check = commands.add_parser(
+        "check-endpoint",
+        help="run the official compliance suite's cases (and more) against an Open Responses server",
+        description="Run the official compliance suite's 17 cases and this app's extra ones against the server "
+        "whose base URL is URL (http://127.0.0.1:5000/v1). Only loopback and the hosts of --allow (and "
+        "FLASK_ALLOWED_TARGETS) are reached. Exit 0 every case passed, 1 not, 2 the URL may not be reached.",
+    )
+    check.add_argument("url", metavar="URL", help="the server's base URL, e.g. http://127.0.0.1:5000/v1")
+    check.add_argument("--key", help="the server's key (Bearer token); default: OPENRESPONSES_API_KEY")
+    check.add_argument("--model", default=MODEL_NAME, help=f"the model to ask for (default {MODEL_NAME})")
+    check.add_argument("--allow", action="append", metavar="HOST", help="a host besides loopback that may be reached")
+    check.add_argument("--case", action="append", metavar="ID", help="run only this case (repeatable)")
+    check.add_argument("--timeout", type=float, default=60.0, help="seconds per case (default 60)")
+    check.add_argument("--strict", action="store_true", help="fail also on the checks the suite skips")
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
     serve = commands.add_parser(
         "serve",
         help="serve the app (Werkzeug's threaded server, no version in the Server header)",
@@ -446,6 +573,10 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
     try:
         if options.command == "convert":
             return convert_command(options, out, err)
+        if options.command == "lint-stream":
+            return lint_stream_command(options, out)
+        if options.command == "check-endpoint":
+            return check_endpoint_command(options, out)
         return gate_command(options, out)
     except _Unusable as exc:
         err.write(f"{exc}\n")

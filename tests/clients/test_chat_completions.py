@@ -19,7 +19,7 @@ from support import REPO, TEST_TOKEN
 from support.openapi_conformance import parse_sse
 
 from webapp import create_app
-from webapp.core.responses.chat_completions import ChatRequestError, parse_chat_request, to_responses_body
+from webapp.core.responses.legacy_chat import ChatRequestError, parse_chat_request, to_responses_body
 
 WEATHER = {
     "type": "function",
@@ -658,14 +658,15 @@ def test_translation_to_responses_items():
 
 def test_the_legacy_module_shares_no_schema_types_with_the_responses_models():
     """Gateway plan, deprecation path: only functions cross over (the wire format is plain JSON)."""
-    source = REPO / "webapp" / "core" / "responses" / "chat_completions.py"
+    package = REPO / "webapp" / "core" / "responses" / "legacy_chat"
     imported = {
         alias.name
+        for source in sorted(package.glob("*.py"))
         for node in ast.walk(ast.parse(source.read_text()))
         if isinstance(node, ast.ImportFrom) and node.module in ("openresponses", "testmodel")
         for alias in node.names
     }
-    import webapp.core.responses.models as responses_models
+    import webapp.core.responses.request as responses_models
 
     classes = {name for name in imported if isinstance(getattr(responses_models, name, None), type)}
     assert classes <= {"Limits", "RequestError"}, classes  # settings and the error, never a request/response model

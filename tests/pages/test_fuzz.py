@@ -272,6 +272,8 @@ FORM_FIELDS = (
     "ignore_paths",
     "hide_unchanged",
     "documents",
+    "stream",
+    "kind",
     "journal",
     "from",
     "tools",
@@ -297,6 +299,7 @@ PAGE_POSTS = (
     "/diff/patch",
     "/journal",
     "/journal/export",
+    "/stream",
 )
 MACHINE = ("/api/gate", "/api/convert", "/api/tools", "/v1/responses", "/v1/responses/compact", "/v1/chat/completions")
 
@@ -386,6 +389,7 @@ PAGE_TEXTS = {
     "/diff/patch": ("left", "right"),
     "/journal": ("journal", "tools"),
     "/journal/export": ("journal", "tools"),
+    "/stream": ("stream",),
 }
 
 

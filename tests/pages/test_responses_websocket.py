@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from webapp import create_app
-from webapp.web.api.responses import WS_CACHE_SIZE
+from webapp.core.responses.websocket import WS_CACHE_SIZE
 
 AUTH = {"Authorization": f"Bearer {TEST_TOKEN}"}
 MODEL = "openresponses-test"

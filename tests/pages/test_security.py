@@ -14,7 +14,8 @@ from support import TEST_TOKEN
 from support.server import ServerThread
 
 from webapp import create_app
-from webapp.core.responses import testmodel
+from webapp.core.responses.pattern_examples import example_for_pattern, shortest_match
+from webapp.core.responses.schema_instances import BUILD_BUDGET
 
 AUTH = {"Authorization": f"Bearer {TEST_TOKEN}"}
 CALL = {
@@ -501,7 +502,7 @@ def test_the_test_model_refuses_what_is_over_its_budget(client, schema, keyword)
     assert time.monotonic() - started < 10
     error = error_of(response)
     assert response.status_code == 500 and error["type"] == "model_error"
-    assert keyword in error["message"] and f"{testmodel.BUILD_BUDGET:,}" in error["message"]
+    assert keyword in error["message"] and f"{BUILD_BUDGET:,}" in error["message"]
     assert len(response.data) < 2000
 
 
@@ -527,10 +528,10 @@ def test_the_test_model_builds_what_fits_its_budget(client):
 
 
 def test_the_shortest_match_is_read_without_compiling():
-    assert testmodel.shortest_match("^a{10000000}$") == 10_000_000
-    assert testmodel.shortest_match("^(?:ab|c)+x?$") == 1
-    assert testmodel.example_for_pattern("^a{10000000}$", limit=100) is None
-    assert testmodel.example_for_pattern("^a{3}$", limit=100) == "aaa"
+    assert shortest_match("^a{10000000}$") == 10_000_000
+    assert shortest_match("^(?:ab|c)+x?$") == 1
+    assert example_for_pattern("^a{10000000}$", limit=100) is None
+    assert example_for_pattern("^a{3}$", limit=100) == "aaa"
 
 
 @pytest.fixture

@@ -10,7 +10,8 @@
 - The page views read their fields through ``webapp.web.forms`` only (never ``request.form``, ``.args``,
   ``.files`` or ``.values``), so every page reads a text field's line breaks as typed.
 - README's Layout names every module there is and none that is gone (a renamed module fails here); every page in
-  ``PAGES`` has its view module, its model (``webapp/core/pages/<page>.py``) and its templates.
+  ``PAGES`` has its view module, its model (``webapp/core/pages/<page>.py``) and its templates; every page in
+  ``OTHER_PAGES`` (outside the nav) its view module and its template.
 """
 
 from __future__ import annotations
@@ -78,13 +79,16 @@ def test_the_readme_layout_names_every_module_and_only_modules_that_exist():
 
 
 def test_every_page_has_its_view_its_model_and_its_templates():
-    from webapp.web import PAGES
+    from webapp.web import OTHER_PAGES, PAGES
 
     for page in PAGES:
         assert (PACKAGE / "web" / "pages" / f"{page.blueprint}.py").is_file(), f"{page.blueprint}: no view module"
         assert (CORE / "pages" / f"{page.blueprint}.py").is_file(), f"{page.blueprint}: no model in core/pages/"
         for template in ("page.html", "_landing.html"):
             assert (PACKAGE.parent / "templates" / page.blueprint / template).is_file()
+    for name in OTHER_PAGES:  # outside the nav: no panel on the landing page
+        assert (PACKAGE / "web" / "pages" / f"{name}.py").is_file()
+        assert (PACKAGE.parent / "templates" / name / "page.html").is_file()
 
 
 def module_name(path: Path) -> str:

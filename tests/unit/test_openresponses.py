@@ -1,5 +1,6 @@
-"""``webapp.core.responses.models``: request validation (first bad path, codes), item normalisation, inline
-attachments, tools and tool_choice, and the ``ResponseResource`` builder against the official schema."""
+"""``webapp.core.responses`` (request, input_items, attachments, tools, resources): request validation (first bad
+path, codes), item normalisation, inline attachments, tools and tool_choice, and the ``ResponseResource`` builder
+against the official schema."""
 
 from __future__ import annotations
 
@@ -8,25 +9,24 @@ import base64
 import pytest
 from support.openapi_conformance import schema_errors
 
-from webapp.core.responses.models import (
-    KNOWN_PARAMETERS,
-    CreateRequest,
-    Limits,
-    RequestError,
-    Tool,
-    ToolChoice,
-    check_tool_choice,
+from webapp.core.responses.attachments import Limits, parse_data_url
+from webapp.core.responses.fields import RequestError
+from webapp.core.responses.input_items import parse_item
+from webapp.core.responses.request import KNOWN_PARAMETERS, CreateRequest, parse_create_request
+from webapp.core.responses.resources import (
     function_call_item,
-    function_parameters_problem,
     message_item,
-    parse_create_request,
-    parse_data_url,
-    parse_item,
-    parse_tool_choice,
-    parse_tools,
     response_resource,
     stored_input_item,
     usage,
+)
+from webapp.core.responses.tools import (
+    Tool,
+    ToolChoice,
+    check_tool_choice,
+    function_parameters_problem,
+    parse_tool_choice,
+    parse_tools,
 )
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16

@@ -9,28 +9,16 @@ import json
 import pytest
 from support.openapi_conformance import check_stream
 
-from webapp.core.responses import testmodel
-from webapp.core.responses.models import (
-    RequestError,
-    Tool,
-    ToolChoice,
-    parse_create_request,
-)
+from webapp.core.responses import tokens
+from webapp.core.responses.events import stream_events
+from webapp.core.responses.fields import RequestError
+from webapp.core.responses.pattern_examples import example_for_pattern
+from webapp.core.responses.request import parse_create_request
+from webapp.core.responses.schema_instances import BuildTimeout, Unbuildable, build_instance
 from webapp.core.responses.sse import DONE, encode_json
-from webapp.core.responses.testmodel import (
-    BuildTimeout,
-    Unbuildable,
-    build_instance,
-    choose_tools,
-    count_tokens,
-    current_turn,
-    example_for_pattern,
-    generate,
-    respond,
-    stream_events,
-    token_chunks,
-    truncate_tokens,
-)
+from webapp.core.responses.testmodel import choose_tools, current_turn, generate, respond
+from webapp.core.responses.tokens import count_tokens, token_chunks, truncate_tokens
+from webapp.core.responses.tools import Tool, ToolChoice
 from webapp.core.schema import compile_schema
 
 # ------------------------------------------------------------------------------------------------ schemas
@@ -456,9 +444,9 @@ def test_failed_stream_has_error_then_failed_only():
 @pytest.mark.parametrize("text", ["", "one", "Count from 1 to 5, please.", 'He said: "é 😀"\n  twice'])
 @pytest.mark.parametrize("size", [1, 2, 3])
 def test_delta_chunks_join_back_to_the_text(text, size):
-    chunks = testmodel.delta_chunks(text, size)
+    chunks = tokens.delta_chunks(text, size)
     assert "".join(chunks) == text
-    assert len(chunks) == -(-len(testmodel.token_chunks(text)) // size)
+    assert len(chunks) == -(-len(tokens.token_chunks(text)) // size)
 
 
 def test_built_arguments_are_cached_but_never_shared():
@@ -467,9 +455,9 @@ def test_built_arguments_are_cached_but_never_shared():
         "required": ["tags"],
         "properties": {"tags": {"type": "array", "minItems": 1, "items": {"type": "string"}}},
     }
-    first = testmodel.build_instance(schema)
+    first = build_instance(schema)
     first["tags"].append("changed by a caller")
-    second = testmodel.build_instance(schema)
+    second = build_instance(schema)
     assert second != first and len(second["tags"]) == 1  # a fresh copy each time
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 #: The portable core (Open Responses spec, Items): what any provider can take back.
 CORE_TYPES = ("message", "function_call", "function_call_output")
+MESSAGE, FUNCTION_CALL, FUNCTION_CALL_OUTPUT = CORE_TYPES
 #: Other item types the spec defines; their payloads may be provider-bound (``encrypted_content``).
 SPEC_TYPES = ("reasoning", "item_reference", "compaction")
 #: Every item type the spec defines.

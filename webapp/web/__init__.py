@@ -1,10 +1,11 @@
 """The Flask side: blueprints, the JSON error shape, htmx, the response store and the configured limits.
 
 Everything here may import Flask; everything it decides is delegated to :mod:`webapp.core`, and templates get the
-gate's policy from here (:data:`GATE_GLOBALS`) rather than spelling it. The app factory
-registers the landing page, every page in :data:`PAGES` (module ``pages/<blueprint>.py``) and :data:`APIS`; the nav
-bar and the landing page are rendered from :data:`PAGES` (each page's ``templates/<blueprint>/_landing.html`` is its
-panel there), so a new page is one module, its templates and one line in :data:`PAGES`.
+gate's policy from here (:data:`GATE_GLOBALS`) rather than spelling it. The app factory registers the landing page,
+every page in :data:`PAGES` (module ``pages/<blueprint>.py``), the pages outside the nav (:data:`OTHER_PAGES`) and
+:data:`APIS`; the nav bar and the landing page are rendered from :data:`PAGES` (each page's
+``templates/<blueprint>/_landing.html`` is its panel there), so a new page is one module, its templates and one line
+in :data:`PAGES`.
 """
 
 from __future__ import annotations
@@ -40,19 +41,25 @@ PAGES: tuple[Page, ...] = (
     Page("format", "JSON Format", 1),
     Page("schema", "JSON Schema", 2),
     Page("diff", "JSON Diff", 3),
+    Page("stream", "Stream", 4),
     Page("journal", "Journal"),
 )
 
+#: Pages outside the nav, reached by links: their blueprint names (module ``pages/<name>.py``, templates
+#: ``templates/<name>/``). The sessions page is linked from ``/v1/sessions/{key}/items``.
+OTHER_PAGES: tuple[str, ...] = ("sessions",)
+
 # The machine APIs: module paths under webapp.web, registered after the pages.
-APIS: tuple[str, ...] = ("api.gate", "api.convert", "api.tools", "api.responses", "api.chat_completions")
+APIS: tuple[str, ...] = ("api.gate", "api.convert", "api.tools", "api.responses", "api.websocket", "api.legacy_chat")
 
 
 def blueprint_modules() -> list[ModuleType]:
-    """The landing page, the pages of :data:`PAGES` and the :data:`APIS`, imported in registration order.
+    """The landing page, the pages of :data:`PAGES` and :data:`OTHER_PAGES`, and the :data:`APIS`, imported in
+    registration order.
 
     Each module has ``bp`` (a :class:`flask.Blueprint`) and may have ``init_app(app)``.
     """
-    names = ("pages.index", *(f"pages.{page.blueprint}" for page in PAGES), *APIS)
+    names = ("pages.index", *(f"pages.{page.blueprint}" for page in PAGES), *(f"pages.{n}" for n in OTHER_PAGES), *APIS)
     return [import_module(f"{__name__}.{name}") for name in names]
 
 
@@ -63,13 +70,15 @@ GATE_GLOBALS = {"gate_badge": gate.badge, "is_refusal": gate.is_refusal, "GATE_R
 
 
 def init_app(app: Flask) -> None:
-    """Register every blueprint, run each module's ``init_app``, and give templates :data:`PAGES` and
-    :data:`GATE_GLOBALS`."""
+    """Open the ``/v1`` store, register every blueprint, run each module's ``init_app``, and give templates
+    :data:`PAGES` and :data:`GATE_GLOBALS`."""
     from webapp.web import errors, htmx, limits
+    from webapp.web.api import v1
 
     htmx.init_app(app)
     limits.init_app(app)
     errors.init_app(app)
+    v1.init_app(app)
     for module in blueprint_modules():
         app.register_blueprint(module.bp)
         init = getattr(module, "init_app", None)

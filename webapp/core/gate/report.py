@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 #: The finding of a Chat Completions envelope in a journal: also the ``/v1`` error code for that mistake on input
-#: (``webapp.core.responses.models``), so a client meets one name for it.
+#: (``webapp.core.responses.fields``), so a client meets one name for it.
 CHAT_COMPLETIONS_ENVELOPE = "chat_completions_envelope"
 
 #: Every finding code of a journal's check -> its severity: ``"error"`` findings make a journal not replayable.

@@ -1,6 +1,6 @@
 """Legacy ``POST /v1/chat/completions`` (deprecated; off unless ``CHAT_COMPLETIONS_ENABLED``).
 
-A thin compatibility layer over the embedded test model (``webapp.core.responses.chat_completions``), with the same
+A thin compatibility layer over the embedded test model (``webapp.core.responses.legacy_chat``), with the same
 gateway behaviour as ``/v1/responses``: ``Authorization: Bearer <API_TOKEN>``, the one error envelope, 405 with
 ``Allow``, 413 above ``MAX_CONTENT_LENGTH``; disabled → 404 for every method. ``"stream": true`` answers
 ``chat.completion.chunk`` frames (``data:`` lines only, as OpenAI's API sends them) and ``data: [DONE]``.
@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
-from webapp.core.responses.chat_completions import (
+from webapp.core.responses.legacy_chat import (
     ChatModelError,
     ChatRequest,
     ChatRequestError,
@@ -26,7 +26,7 @@ from webapp.core.responses.chat_completions import (
 )
 from webapp.core.responses.sse import DONE, ServerSentEvent, encode
 from webapp.web.api.jsonbody import read_json_body
-from webapp.web.api.responses import require_token
+from webapp.web.api.v1 import require_token
 from webapp.web.errors import ApiError
 
 bp = Blueprint("chat_completions", __name__, url_prefix="/v1")

@@ -1,0 +1,185 @@
+"""The ``/stream`` page with Flask's test client: the lint's answer (findings with their places, the timeline, what
+the stream builds carried to Format and Journal), uploads, unreadable input, and the endpoint check's form (the
+target guard, the key never in the answer)."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+
+import pytest
+from markupsafe import escape
+from support import TESTS
+
+from webapp import create_app
+from webapp.core.pages import stream as model
+from webapp.core.stream import lint_text
+
+CASES = TESTS / "cases" / "streams"
+HTMX = {"HX-Request": "true"}
+
+
+def own_stream(client) -> str:
+    answer = client.post(
+        "/v1/responses",
+        json={"model": "m", "input": "Weather in Paris?", "stream": True, "tools": [WEATHER]},
+        headers={"Authorization": "Bearer sk-test-token"},
+    )
+    assert answer.status_code == 200
+    return answer.get_data(as_text=True)
+
+
+WEATHER = {
+    "type": "function",
+    "name": "get_weather",
+    "parameters": {"type": "object", "required": ["city"], "properties": {"city": {"type": "string"}}},
+}
+
+
+def test_the_page_is_step_4_in_the_nav_and_on_the_landing_page(client):
+    page = client.get("/stream").get_data(as_text=True)
+    assert re.search(r'<a href="/stream" aria-current="page"><span class="n">4</span> Stream</a>', page)
+    assert 'id="stream-form" data-draft' in page and 'name="key"' in page and 'type="password"' in page
+    landing = client.get("/").get_data(as_text=True)
+    assert '<a href="/stream">4 · Stream</a>' in landing and "official suite" in landing
+
+
+@pytest.mark.parametrize("name", ["call", "websocket"])
+def test_the_examples_are_the_endpoints_own_streams_and_lint_clean(client, name):
+    page = client.get(f"/stream?example={name}").get_data(as_text=True)
+    assert 'id="stream-verdict">clean</span>' in page
+    assert "read as <strong>" in page and 'id="stream-findings"' not in page
+
+
+def test_the_endpoints_stream_lints_clean_with_its_timeline_and_calls(client):
+    text = own_stream(client)
+    answer = client.post("/stream", data={"stream": text}, headers=HTMX)
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and "<html" not in page  # the partial
+    assert 'id="stream-verdict">clean</span>' in page
+    assert 'data-group="response"' in page and "item 0 · function_call fc_" in page
+    assert page.count('class="event"') >= 5 and "×" in page  # a run of deltas is one row
+    assert '<span class="badge ok">ok</span> <code>get_weather</code>' in page
+
+
+def test_a_failing_stream_names_each_finding_at_its_event_line_and_pointer(client):
+    text = (CASES / "sglang-12653.sse").read_text(encoding="utf-8")
+    page = client.post("/stream", data={"stream": text}, headers=HTMX).get_data(as_text=True)
+    assert "3 errors, 0 warnings" in page
+    findings = page.split('id="stream-findings"', 1)[1].split("</section>", 1)[0]
+    assert findings.count('<li class="finding error"') == 3
+    assert '<a href="#stream-event-6">event 6</a> <code>response.completed</code>' in findings
+    assert 'data-line="20" data-column="7"' in findings and '<code class="ptr">/response/output/0</code>' in findings
+    row = page.split('<tr id="stream-event-6"', 1)[1].split("</tr>", 1)[0]
+    assert row.startswith(' class="event fails error"')
+    assert 'data-severity="error"' in row and "item_not_done" in row and 'data-line="20"' in row
+
+
+def test_clean_rows_link_to_their_line_without_a_marker(client):
+    page = client.post("/stream", data={"stream": own_stream(client)}, headers=HTMX).get_data(as_text=True)
+    row = page.split('id="stream-event-0"', 1)[1].split("</tr>", 1)[0]
+    assert 'data-line="2" data-column="7" data-no-marker>line 2</a>' in row
+
+
+def test_what_the_stream_builds_is_carried_to_format_and_journal(client):
+    text = own_stream(client)
+    page = client.post("/stream", data={"stream": text}, headers=HTMX).get_data(as_text=True)
+    response = json.loads(html.unescape(re.search(r'<textarea name="document" hidden>(.*?)</textarea>', page, re.S)[1]))
+    final = lint_text(text).streams[0].final
+    assert response == final and response["output"][0]["type"] == "function_call"
+    lines = html.unescape(re.search(r'<textarea name="journal" hidden>(.*?)</textarea>', page, re.S)[1])
+    assert [json.loads(line) for line in lines.splitlines()] == final["output"]
+    assert 'action="/format"' in page and 'action="/journal"' in page
+    formatted = client.post("/format", data={"document": json.dumps(response, indent=2)}).get_data(as_text=True)
+    assert "valid JSON" in formatted
+    journal = client.post("/journal", data={"journal": lines}).get_data(as_text=True)
+    assert "replayable" in journal
+
+
+def test_a_response_too_large_to_carry_says_so(client, monkeypatch):
+    monkeypatch.setattr(model, "CARRY_LIMIT", 100)
+    page = client.post("/stream", data={"stream": own_stream(client)}, headers=HTMX).get_data(as_text=True)
+    assert 'name="document"' not in page and "over the 100 the page carries to another step" in page
+
+
+def test_an_upload_wins_and_a_plain_post_gives_its_text_back(client):
+    text = (CASES / "vllm-57998.sse").read_text(encoding="utf-8")
+    answer = client.post(
+        "/stream",
+        data={"stream": "ignored", "kind": "auto", "file": (io.BytesIO(text.encode()), "cut.sse")},
+        content_type="multipart/form-data",
+    )
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and "<html" in page
+    assert "Linted the uploaded file <code>cut.sse</code>" in page and "status_inconsistent" in page
+    box = html.unescape(re.search(r'<textarea name="stream" id="stream-text"[^>]*>\n(.*?)</textarea>', page, re.S)[1])
+    assert box == text
+
+
+@pytest.mark.parametrize(
+    "data, place",
+    [
+        ({"stream": ""}, "line 1, column 1"),
+        ({"stream": '{"log": {"entries": [', "kind": "har"}, "line 1, column 22"),
+        ({"stream": '{"log": {"entries": []}}'}, "line 1, column 1"),
+    ],
+)
+def test_an_unreadable_recording_is_named_at_its_place_and_the_text_kept(client, data, place):
+    answer = client.post("/stream", data=data)
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and 'id="stream-error"' in page and place in page
+    assert str(escape(data["stream"])) in page
+
+
+def test_an_unknown_kind_is_read_as_detected(client):
+    page = client.post("/stream", data={"stream": own_stream(client), "kind": "xml"}, headers=HTMX)
+    assert "(detected)" in page.get_data(as_text=True)
+
+
+# ------------------------------------------------------------------------------------------ the endpoint check
+
+
+def test_the_check_refuses_a_server_off_this_machine_and_says_how_to_allow_one(client):
+    page = client.post(
+        "/stream/check", data={"url": "http://10.0.0.1/v1", "key": "sk-abc", "model": "m"}, headers=HTMX
+    ).get_data(as_text=True)
+    assert 'id="check-error"' in page and "ALLOWED_TARGETS" in page and "sk-abc" not in page
+
+
+def test_the_check_needs_a_url_and_a_key(client):
+    page = client.post("/stream/check", data={"url": "http://127.0.0.1:1/v1", "key": ""}, headers=HTMX)
+    assert "give the server&#39;s base URL and its key" in page.get_data(as_text=True)
+
+
+def test_the_check_runs_17_of_17_against_this_app_and_never_shows_the_key(live_server, client):
+    key = "sk-test-token"  # the live server's token
+    answer = client.post(
+        "/stream/check", data={"url": live_server + "/v1", "key": key, "model": "openresponses-test"}, headers=HTMX
+    )
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 200
+    assert 'id="check-official">17/17</span>' in page
+    assert "every check the suite skips holds too" in page
+    assert page.count('class="passes"') == 18
+    assert key not in page
+    full = client.post("/stream/check", data={"url": live_server + "/v1", "key": key, "timeout": "30"})
+    assert key not in full.get_data(as_text=True) and 'id="check-key" autocomplete="off"' in full.get_data(as_text=True)
+
+
+def test_allowed_targets_is_a_setting(tmp_path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "API_TOKEN": "t",
+            "RESPONSES_DATABASE": str(tmp_path / "r.sqlite3"),
+            "ALLOWED_TARGETS": "inspector-target.invalid",
+        }
+    )
+    page = app.test_client().post(
+        "/stream/check", data={"url": "http://inspector-target.invalid/v1", "key": "k"}, headers=HTMX
+    )
+    # Allowed, so it is resolved: .invalid names never resolve (RFC 6761), and the page says that, not "refused".
+    text = page.get_data(as_text=True)
+    assert "cannot be resolved" in text and "ALLOWED_TARGETS" not in text
