@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 from support import REPO
 
-from webapp.core.items import ITEM_TYPES, is_namespaced, tool_shape, type_kind
+from webapp.core.items import (
+    ITEM_TYPES,
+    OPENAI_CALL_OUTPUTS,
+    OPENAI_ITEM_TYPES,
+    is_namespaced,
+    provider_of,
+    tool_shape,
+    type_kind,
+)
 
 
 @pytest.mark.parametrize(
@@ -109,3 +117,28 @@ def test_the_browser_script_leaves_tool_and_call_shapes_to_the_server():
     script = "\n".join(path.read_text() for path in modules)
     assert '"function"' not in script and ".function" not in script and "function_call" not in script
     assert "/api/tools" in script or "toolsUrl" in script
+
+
+@pytest.mark.parametrize(
+    ("name", "provider"),
+    [
+        ("anthropic:signature", "anthropic"),
+        ("gemini:thought_signature", "gemini"),
+        ("openai:web_search_call", "openai"),
+        ("web_search_call", "openai"),
+        ("custom_tool_call_output", "openai"),
+        ("message", None),
+        ("reasoning", None),
+        ("function_call_v2", None),
+        (7, None),
+        (None, None),
+    ],
+)
+def test_provider_of_reads_the_prefix_or_openais_native_types(name, provider):
+    assert provider_of(name) == provider
+
+
+def test_every_native_call_type_has_its_output_type_in_the_vocabulary():
+    for call, output in OPENAI_CALL_OUTPUTS.items():
+        assert OPENAI_ITEM_TYPES[call] == "call"
+        assert OPENAI_ITEM_TYPES[output] == "output"

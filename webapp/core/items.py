@@ -24,6 +24,70 @@ CALL_STATUSES = ("in_progress", "completed", "incomplete")
 RUNNABLE_STATUS = "completed"
 
 
+#: OpenAI's native item types: the Responses API takes them back as input, unprefixed, but they are OpenAI's, not
+#: the spec's (docs/targets.md, O9: the union ``ResponseInputItemParam`` of the ``openai`` SDK). Each maps to what
+#: kind of item it is: ``"call"`` (a client runs it and answers with its output type), ``"output"`` (answers a
+#: call), ``"hosted"`` (OpenAI ran it; nothing to answer) or ``"state"`` (tool lists, approvals, program state).
+OPENAI_ITEM_TYPES: dict[str, str] = {
+    "web_search_call": "hosted",
+    "file_search_call": "hosted",
+    "code_interpreter_call": "hosted",
+    "image_generation_call": "hosted",
+    "computer_call": "call",
+    "computer_call_output": "output",
+    "local_shell_call": "call",
+    "local_shell_call_output": "output",
+    "shell_call": "call",
+    "shell_call_output": "output",
+    "apply_patch_call": "call",
+    "apply_patch_call_output": "output",
+    "custom_tool_call": "call",
+    "custom_tool_call_output": "output",
+    "tool_search_call": "call",
+    "tool_search_output": "output",
+    "mcp_list_tools": "state",
+    "mcp_approval_request": "call",
+    "mcp_approval_response": "output",
+    "mcp_call": "hosted",
+    "additional_tools": "state",
+    "program": "state",
+    "program_output": "state",
+    "compaction_trigger": "state",
+}
+#: A native call type and the output type that answers it, paired by ``call_id`` (``mcp_approval_request`` is
+#: answered by ``approval_request_id``); docs/targets.md O11, O13, O14.
+OPENAI_CALL_OUTPUTS: dict[str, str] = {
+    "computer_call": "computer_call_output",
+    "local_shell_call": "local_shell_call_output",
+    "shell_call": "shell_call_output",
+    "apply_patch_call": "apply_patch_call_output",
+    "custom_tool_call": "custom_tool_call_output",
+    "tool_search_call": "tool_search_output",
+    "mcp_approval_request": "mcp_approval_response",
+}
+#: The provider slugs this project knows, as item-type prefixes and member-name prefixes use them
+#: (``anthropic:server_tool_use``, ``"anthropic:signature"``); ``openai`` also owns :data:`OPENAI_ITEM_TYPES`.
+PROVIDERS = ("openai", "anthropic", "gemini", "chat_completions")
+
+
+def provider_of(name: Any) -> str | None:
+    """The provider an item type or a member name belongs to, or ``None`` when it is the spec's (or not a string).
+
+    A name with a colon belongs to the slug before it (Open Responses spec, "Extending Items": ``<slug>:<name>``;
+    the same spelling marks a provider's member on an item, ``"gemini:thought_signature"``); an unprefixed
+    :data:`OPENAI_ITEM_TYPES` name is ``"openai"``. Any slug counts, known to :data:`PROVIDERS` or not.
+
+    >>> provider_of("anthropic:signature"), provider_of("web_search_call"), provider_of("message")
+    ('anthropic', 'openai', None)
+    """
+    if not isinstance(name, str):
+        return None
+    slug, colon, _ = name.partition(":")
+    if colon:
+        return slug
+    return "openai" if name in OPENAI_ITEM_TYPES else None
+
+
 def is_namespaced(item_type: Any) -> bool:
     """``True`` when ``item_type`` is a provider extension: a string with a colon (``openai:web_search_call``).
 
