@@ -9,7 +9,8 @@
   import ``webapp.core.pages``; the CLI, the ``/api`` and ``/v1`` routes and the rest of the core use the domain.
 - The page views read their fields through ``webapp.web.forms`` only (never ``request.form``, ``.args``,
   ``.files`` or ``.values``), so every page reads a text field's line breaks as typed.
-- README's Layout names every module there is and none that is gone (a renamed module fails here); every page in
+- ``docs/layout.md`` names every module there is and none that is gone (a renamed module fails here); README's
+  short Layout names every package of ``webapp/`` and every top-level folder, and none that is gone; every page in
   ``PAGES`` has its view module, its model (``webapp/core/pages/<page>.py``) and its templates; every page in
   ``OTHER_PAGES`` (outside the nav) its view module and its template.
 """
@@ -27,14 +28,26 @@ PACKAGE = REPO / "webapp"
 CORE = PACKAGE / "core"
 FORBIDDEN = ("flask", "werkzeug", "jinja2", "htmx_flask", "webapp.web")
 README = PACKAGE.parent / "README.md"
+LAYOUT = PACKAGE.parent / "docs" / "layout.md"
 
 
-def readme_modules() -> set[str]:
-    """The modules README's Layout names, as paths under ``webapp/`` (``core/json/parser.py``).
+def layout_block(path: Path, heading: str = "") -> str:
+    """The first fenced block of ``path`` after ``heading`` (the whole text when empty).
+
+    :raises AssertionError: the heading or the block is not there (the layout moved, say where to)."""
+    text = path.read_text(encoding="utf-8")
+    assert heading in text, f"{path.name} has no {heading!r}"
+    parts = (text.split(heading, 1)[1] if heading else text).split("```", 2)
+    assert len(parts) == 3, f"{path.name}: no fenced layout block after {heading!r}"
+    return parts[1]
+
+
+def layout_modules() -> set[str]:
+    """The modules ``docs/layout.md`` names, as paths under ``webapp/`` (``core/json/parser.py``).
 
     The layout block nests folders by indentation (``core/``, ``  json/``); a line may name several modules, and a
     folder's own line or its continuation lines may name modules inside it."""
-    block = README.read_text().split("## Layout", 1)[1].split("```", 2)[1]
+    block = layout_block(LAYOUT)
     folders: list[tuple[int, str]] = []  # (indent, path) of the open folders
     last_entry: tuple[int, str] | None = None
     found: set[str] = set()
@@ -61,8 +74,8 @@ def readme_modules() -> set[str]:
     return found
 
 
-def test_the_readme_layout_names_every_module_and_only_modules_that_exist():
-    named = readme_modules()
+def test_the_module_map_names_every_module_and_only_modules_that_exist():
+    named = layout_modules()
     present = {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if "web/pages" not in str(p)}
     present -= {
         "core/responses/__init__.py",
@@ -75,7 +88,49 @@ def test_the_readme_layout_names_every_module_and_only_modules_that_exist():
         "web/pages/__init__.py",
     }  # packages' markers
     assert sorted(named - {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")}) == [], "named, missing"
-    assert sorted(present - named) == [], "modules README's Layout does not name"
+    assert sorted(present - named) == [], "modules docs/layout.md does not name"
+
+
+def readme_folders() -> set[str]:
+    """The folders README's short Layout names, as paths from the repository's root (``webapp/core/gate``).
+
+    One folder a line, nested by indentation; the first word of a line is its folder."""
+    folders: list[tuple[int, str]] = []  # (indent, path) of the open folders
+    found: set[str] = set()
+    for line in layout_block(README, "## Layout").splitlines():
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        head = line.split()[0]
+        assert head.endswith("/"), f"README's Layout: {line.strip()!r} is not a folder's line"
+        while folders and folders[-1][0] >= indent:
+            folders.pop()
+        path = (folders[-1][1] + "/" if folders else "") + head.rstrip("/")
+        folders.append((indent, path))
+        found.add(path)
+    return found
+
+
+#: Top-level folders that are never the repository's own (tools' output, the ignored ones of .gitignore).
+NOT_THE_REPOS = ("instance", "build", "test-results", "node_modules", "__pycache__")
+
+
+def test_the_readme_layout_names_every_package_and_top_level_folder_and_only_those():
+    named = readme_folders()
+    root = PACKAGE.parent
+    top = {
+        p.name
+        for p in root.iterdir()
+        if p.is_dir()
+        and not p.name.startswith((".", "_"))
+        and p.name not in NOT_THE_REPOS
+        and not p.name.endswith(".egg-info")
+    }
+    packages = {str(p.parent.relative_to(root)) for p in PACKAGE.rglob("__init__.py")}
+    packages |= {str(p.relative_to(root)) for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    present = top | packages
+    assert sorted(present - named) == [], "folders README's Layout does not name"
+    assert sorted(name for name in named if not (root / name).is_dir()) == [], "named in README's Layout, missing"
 
 
 def test_every_page_has_its_view_its_model_and_its_templates():
