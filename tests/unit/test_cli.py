@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -151,24 +149,6 @@ def test_unusable_tools_or_schema_exit_2(files):
     assert code == 2 and "line 1, column 2" in err
     code, _, err = run("gate", str(Path(journal).with_name("missing.json")))
     assert code == 2 and "cannot read it" in err
-
-
-def test_stdin_and_the_real_module_entry_point(files):
-    tools = files("tools.json", [WEATHER_TOOL])
-    result = subprocess.run(
-        [sys.executable, "-m", "webapp", "gate", "-", "--tools", tools],
-        input=json.dumps(call("c1", '{"location":"Paris"}')),
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[0].split() == ["0", "fc_c1", "get_weather", "ok"]
-    bad = subprocess.run(
-        [sys.executable, "-m", "webapp", "gate", "-"], input="[1,", capture_output=True, text=True, cwd=REPO, timeout=60
-    )
-    assert bad.returncode == 2 and bad.stderr.startswith("-: line 1")
 
 
 def test_a_lone_surrogate_does_not_crash_printing(files):
