@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import pytest
 from support import REPO
-
-from webapp.__main__ import main
+from support.cli import run
 
 REPO = REPO
 WEATHER_TOOL = {
@@ -33,12 +31,6 @@ def call(call_id: str, arguments: str = '{"location":"Paris"}', status: str = "c
         "arguments": arguments,
         "status": status,
     }
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

@@ -3,24 +3,16 @@ and on a Dask cluster: ``tests/cli/``."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 from support import REPO, TESTS
-
-from webapp.__main__ import main
+from support.cli import run
 
 REPO = REPO
 SAMPLES = TESTS / "data" / "samples"
 CONVERSATIONS = REPO / "webapp" / "examples" / "conversations"
 TOOLS = str(SAMPLES / "tools.json")
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), out, err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_convert_writes_open_responses_json_lines_and_notes():

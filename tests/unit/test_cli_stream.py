@@ -3,20 +3,12 @@
 
 from __future__ import annotations
 
-import io
 import json
 
 from support import TESTS
-
-from webapp.__main__ import main
+from support.cli import run
 
 CASES = TESTS / "cases" / "streams"
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def clean_stream(app) -> str:
