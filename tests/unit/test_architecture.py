@@ -7,6 +7,8 @@
   from a module of it a name the package exports.
 - Domain code never imports a page model: only the page views (``webapp/web/pages/``) and the models themselves
   import ``webapp.core.pages``; the CLI, the ``/api`` and ``/v1`` routes and the rest of the core use the domain.
+- The deprecated ``/v1/chat/completions`` layer (``webapp/core/responses/legacy_chat/``) takes no request or
+  response model from the ``/v1/responses`` core: only functions, settings and the field error cross over.
 - The page views read their fields through ``webapp.web.forms`` only (never ``request.form``, ``.args``,
   ``.files`` or ``.values``), so every page reads a text field's line breaks as typed.
 - ``docs/layout.md`` names every module there is and none that is gone (a renamed module fails here); README's
@@ -18,6 +20,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from pathlib import Path
 
@@ -251,3 +254,48 @@ def test_only_the_page_views_import_a_page_model(path):
         }
     )
     assert bad == [], f"{where} imports the page models {bad}: domain code uses the domain"
+
+
+LEGACY_CHAT = CORE / "responses" / "legacy_chat"
+RESPONSES_PACKAGE = "webapp.core.responses"
+#: The classes the deprecated layer may take from the /v1/responses core: the attachment limits (settings), the
+#: field error it extends, and the test model's result (its items are plain JSON), never a request/response model.
+LEGACY_MAY_SHARE = {"Limits", "RequestError", "Generation"}
+
+
+def classes_from_responses(pairs: list[tuple[str, str | None]], inner: str) -> dict[str, str]:
+    """Of ``pairs`` (module, imported name) as :func:`imports` gives them, the classes imported from
+    ``webapp.core.responses`` outside the package ``inner`` itself: name -> the module it came from."""
+    found: dict[str, str] = {}
+    for module, name in pairs:
+        if name is None or not (module == RESPONSES_PACKAGE or module.startswith(RESPONSES_PACKAGE + ".")):
+            continue
+        if module == inner or module.startswith(inner + "."):
+            continue
+        if isinstance(getattr(importlib.import_module(module), name, None), type):
+            found[name] = module
+    return found
+
+
+def test_the_legacy_module_shares_no_schema_types_with_the_responses_models():
+    """Gateway plan, deprecation path: only functions cross over (the wire format is plain JSON)."""
+    sources = sorted(LEGACY_CHAT.glob("*.py"))
+    assert len(sources) > 1, f"{LEGACY_CHAT.relative_to(PACKAGE)} is gone: point this rule at where it moved"
+    pairs = [pair for source in sources for pair in imports(source)]
+    inner = module_name(LEGACY_CHAT / "__init__.py")
+    outside = sorted({m for m, _ in pairs if m.startswith(RESPONSES_PACKAGE + ".") and not m.startswith(inner)})
+    assert outside, "the layer imports nothing of the responses core: this rule checks nothing"
+    classes = classes_from_responses(pairs, inner)
+    assert set(classes) <= LEGACY_MAY_SHARE, classes  # settings, the error, the model's result: never a model
+
+
+def test_a_request_model_taken_by_the_legacy_layer_is_found():
+    pairs = [
+        ("webapp.core.responses.request", "CreateRequest"),
+        ("webapp.core.responses.request", "parse_create_request"),
+        ("webapp.core.responses.fields", "RequestError"),
+        ("webapp.core.responses.legacy_chat.request", "ChatRequest"),
+        ("webapp.core.json", "Document"),
+    ]
+    found = classes_from_responses(pairs, "webapp.core.responses.legacy_chat")
+    assert found == {"CreateRequest": "webapp.core.responses.request", "RequestError": "webapp.core.responses.fields"}
