@@ -9,6 +9,8 @@ import pytest
 from support import REPO
 from support.cli import run
 
+from webapp import create_app
+
 REPO = REPO
 WEATHER_TOOL = {
     "type": "function",
@@ -180,3 +182,22 @@ def test_duplicate_members_in_tools_or_schema_files_are_unusable(files):
     schema = files("s.json", '{"type": "object", "type": "string"}')
     code, _, err = run("gate", journal, "--schema", schema)
     assert code == 2 and "(at /type;" in err
+
+
+def test_serve_on_an_unusable_database_says_so_and_prints_no_token(tmp_path, monkeypatch, capsys):
+    """The server will not start: the storage error is all it says (a token printed first would read as a server
+    that is up). The CLI exits 2 before any socket is opened."""
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"\x00not a database\xff" * 512)
+    monkeypatch.delenv("FLASK_API_TOKEN", raising=False)
+    monkeypatch.setenv("FLASK_RESPONSES_DATABASE", str(garbage))
+    code, _, _ = run("serve", "--port", "0")
+    printed = capsys.readouterr()
+    assert code == 2 and printed.err.startswith("webapp serve: ") and "not an SQLite database" in printed.err
+    assert "API token" not in printed.out + printed.err and "sk-local-" not in printed.out + printed.err
+
+
+def test_an_app_that_starts_prints_the_token_it_made(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("FLASK_API_TOKEN", raising=False)
+    app = create_app({"RESPONSES_DATABASE": str(tmp_path / "r.sqlite3")})
+    assert f"/v1 API token (Authorization: Bearer ...): {app.config['API_TOKEN']}" in capsys.readouterr().out
