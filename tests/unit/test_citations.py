@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import io
+import os
 import re
 import tokenize
 from pathlib import Path
@@ -20,7 +21,7 @@ from support import REPO
 
 FOLDERS = ("webapp", "tests", "benchmarks", "scripts")
 #: Where the repository's own sources are not: installed packages, caches, vendored test data.
-SKIPPED = ("node_modules", ".cache", "json-schema-test-suite", "__pycache__")
+SKIPPED = ("node_modules", ".cache", "json-schema-test-suite", "__pycache__", ".venv", "instance")
 #: A path from the root: a top-level folder of the repository, then path characters, ending in a file name with
 #: a suffix or in ``/`` (so "the ratio editor/textarea" is no path). A name with ``<page>``, ``*`` or ``{…}`` in
 #: it is a pattern, not a file, and is not checked.
@@ -33,12 +34,20 @@ BARE_MD = re.compile(r"(?<![\w/.:-])([\w-]+\.md)\b")
 MADE_AT_RUN_TIME = ("benchmarks/.cache", "tests/clients/node_modules", "instance")
 
 
+def files_under(folder: Path) -> list[Path]:
+    """Every file under ``folder``, never descending into :data:`SKIPPED` or hidden folders (``node_modules`` alone
+    holds tens of thousands of files)."""
+    found = []
+    for where, folders, names in os.walk(folder):
+        folders[:] = sorted(name for name in folders if name not in SKIPPED and not name.startswith("."))
+        found.extend(Path(where) / name for name in names)
+    return sorted(found)
+
+
 def sources() -> list[Path]:
     found = []
     for folder in FOLDERS:
-        for path in sorted((REPO / folder).rglob("*")):
-            if not path.is_file() or any(part in SKIPPED for part in path.relative_to(REPO).parts):
-                continue
+        for path in files_under(REPO / folder):
             if path.suffix == ".py" or (folder == "scripts" and path.suffix == ""):
                 found.append(path)
     return found
@@ -62,28 +71,32 @@ def prose(path: Path) -> list[tuple[int, str]]:
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
                 if isinstance(first.value.value, str):
                     found.append((first.lineno, first.value.value))
-    return found
+    return sorted(found)
 
 
-MARKDOWN_NAMES = {p.name for p in REPO.rglob("*.md") if not any(part in SKIPPED for part in p.parts)}
+MARKDOWN_NAMES = {p.name for p in files_under(REPO) if p.suffix == ".md"}
+
+
+def missing_in(text: str) -> list[str]:
+    """The files ``text`` names (:data:`ROOTED`, :data:`BARE_MD`) that the repository does not have."""
+    missing = []
+    for cited in ROOTED.findall(text):
+        last = cited.rstrip("/").rsplit("/", 1)[-1]
+        if any(mark in cited for mark in "<*{") or not (cited.endswith("/") or "." in last.lstrip(".")):
+            continue
+        if cited.startswith(MADE_AT_RUN_TIME):
+            continue
+        if not (REPO / cited.rstrip("/.")).exists():
+            missing.append(cited)
+    missing.extend(name for name in BARE_MD.findall(text) if name not in MARKDOWN_NAMES)
+    return missing
 
 
 def missing_citations(path: Path) -> list[str]:
     """The cited files of ``path`` that the repository does not have, as ``line: citation``."""
-    missing = []
-    for line, text in prose(path):
-        for cited in ROOTED.findall(text):
-            last = cited.rstrip("/").rsplit("/", 1)[-1]
-            if any(mark in cited for mark in "<*{") or not (cited.endswith("/") or "." in last.lstrip(".")):
-                continue
-            if cited.startswith(MADE_AT_RUN_TIME):
-                continue
-            if not (REPO / cited.rstrip("/.")).exists():
-                missing.append(f"{line}: {cited}")
-        for name in BARE_MD.findall(text):
-            if name not in MARKDOWN_NAMES:
-                missing.append(f"{line}: {name}")
-    return missing
+    if not missing_in(path.read_text(encoding="utf-8")):
+        return []  # nothing anywhere in the file names a missing file: no need to find its prose
+    return [f"{line}: {cited}" for line, text in prose(path) for cited in missing_in(text)]
 
 
 @pytest.mark.parametrize("path", sources(), ids=lambda p: str(p.relative_to(REPO)))
@@ -99,7 +112,7 @@ def test_a_citation_of_a_file_that_is_gone_is_found(tmp_path):
         'PATH = "docs/nowhere.md"  # code, not prose: not a citation\n'
     )
     assert missing_citations(module) == [
-        "3: tests/test_gate.py",
         "1: docs/peer-gateways.md",
         "1: provider-envelopes.md",
+        "3: tests/test_gate.py",
     ]
