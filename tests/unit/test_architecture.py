@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import re
 from pathlib import Path
@@ -154,7 +155,8 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports(path: Path) -> list[tuple[str, str | None]]:
+@functools.cache  # each module is read by several rules: parse it once
+def imports(path: Path) -> tuple[tuple[str, str | None], ...]:
     """(module, imported name or None) for each import in ``path``, relative imports made absolute."""
     found: list[tuple[str, str | None]] = []
     package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
@@ -167,7 +169,7 @@ def imports(path: Path) -> list[tuple[str, str | None]]:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
             found.extend((base, alias.name) for alias in node.names)
-    return found
+    return tuple(found)
 
 
 CORE_MODULES = sorted(CORE.rglob("*.py"))
