@@ -32,7 +32,7 @@ def test_convert_writes_open_responses_json_lines_and_notes():
     code, out, err = run("convert", str(CONVERSATIONS / "anthropic-messages.json"))
     items = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and [i["type"] for i in items].count("function_call") == 2
-    assert "messages[1].content[0]: sealed_reasoning" in err and "anthropic (request), 8 items" in err
+    assert "messages[1].content[0]: sealed_reasoning" in err and "anthropic (request), 9 items" in err
     code, out, err = run("convert", str(CONVERSATIONS / "chat-completions.json"), "--from", "gemini")
     assert code == 2 and out == "" and "not a Gemini request" in err
 

@@ -33,6 +33,8 @@ def shape(items: list[dict]) -> list[tuple]:
     out = []
     for item in items:
         kind = item["type"]
+        if kind == "reasoning":  # only Anthropic's sample thinks (kept for Anthropic: tests/unit/test_export*.py)
+            continue
         if kind == "message":
             out.append((kind, item["role"], tuple(p.get("text") for p in item["content"])))
         elif kind == "function_call":
@@ -46,7 +48,10 @@ def shape(items: list[dict]) -> list[tuple]:
                 )
             )
         else:
-            output = json.dumps(parsed_or_text(item["output"]), sort_keys=True)
+            value = item["output"]
+            if isinstance(value, list):  # an Anthropic tool_result of blocks: its parts, here only text
+                value = "".join(part["text"] for part in value)
+            output = json.dumps(parsed_or_text(value), sort_keys=True)
             out.append((kind, order.setdefault(item["call_id"], len(order)), output))
     return out
 
@@ -139,9 +144,11 @@ def test_sealed_reasoning_and_server_tools_are_reported_not_lost():
         }
     )
     kinds = [item["type"] for item in conversion.items]
-    assert kinds == ["message", "anthropic:server_tool_use", "anthropic:web_search_tool_result", "message"]
+    assert kinds == ["message", "reasoning", "anthropic:server_tool_use", "anthropic:web_search_tool_result", "message"]
+    # the redacted thinking is kept in its place, for Anthropic only (issue 18, point 2)
+    assert conversion.items[1] == {"type": "reasoning", "summary": [], "anthropic:redacted_thinking": "abc"}
     assert [n.code for n in conversion.notes] == ["sealed_reasoning", "server_tool", "server_tool"]
-    assert conversion.notes[0].pointer == "/messages/1/content/0"
+    assert (conversion.notes[0].pointer, conversion.notes[0].index) == ("/messages/1/content/0", 1)
     report = check_journal(conversion.items)
     assert not report.replayable and {v.reason for v in report.items} >= {"namespaced"}
 
