@@ -111,9 +111,8 @@ def _item(written: Written, item: dict, index: int, role: str, names: dict) -> t
                 "item_left_out", "another provider's sealed reasoning cannot be a Gemini thought: left out", index
             )
             return None
-        part: dict[str, Any] = {"thought": True}
-        if text is not None:
-            part["text"] = text
+        part: dict[str, Any] = {} if text is None else {"text": text}
+        part["thought"] = True
         return "model", [_signed(part, own)], False
     if kind == "function_call":
         arguments = arguments_object(written, item, index)

@@ -35,6 +35,14 @@ def write(items: list[Any], *, target: str, tools: list[Any] | None = None) -> W
                 written.note("item_left_out", f"{json.dumps(kind)} is {provider_of(kind)}'s own: left out", index)
                 continue
             item = {**item, "type": kind.partition(":")[2]}  # OpenAI takes its own items unprefixed (O9)
+        if target == "openai" and kind == "reasoning" and not isinstance(item.get("id"), str):
+            written.note(
+                "item_left_out",
+                "a reasoning item without an rs_ id (another provider's, or made here) cannot be sent to OpenAI, "
+                "whose reasoning input is an item it issued (docs/targets.md O1–O3, A3): left out",
+                index,
+            )
+            continue
         written.body["input"].append(_clean(written, item, index, target))
     if tools is not None:
         written.body["tools"] = [_tool(tool, target) for tool in function_tools(written, tools)]
