@@ -37,6 +37,22 @@ def test_convert_writes_open_responses_json_lines_and_notes():
     assert code == 2 and out == "" and "not a Gemini request" in err
 
 
+def test_convert_to_a_target_writes_the_body_its_api_takes():
+    source = json.loads((CONVERSATIONS / "anthropic-messages.json").read_text())
+    code, out, err = run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "anthropic")
+    body = json.loads(out)
+    assert code == 0 and set(body) == {"system", "messages", "tools"}
+    assert body["messages"][1] == source["messages"][1]  # the signed thinking block, in its place
+    assert err.rstrip().endswith("written for anthropic before the target policy")
+    code, out, err = run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "gemini")
+    body = json.loads(out)
+    assert code == 0 and set(body) == {"systemInstruction", "contents", "tools"}
+    assert "gemini: item 2/anthropic:signature: member_left_out" in err
+    with pytest.raises(SystemExit) as exited:  # argparse's own refusal, on stderr
+        run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "bedrock")
+    assert exited.value.code == 2
+
+
 def test_gate_converts_another_providers_journal_and_names_the_places():
     code, out, _ = run("gate", str(CONVERSATIONS / "chat-completions-truncated.json"), "--tools", TOOLS)
     assert code == 1

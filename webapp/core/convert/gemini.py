@@ -214,6 +214,9 @@ def _note_state(builder: Builder, part: dict, carried: dict, where: str, index: 
 GENERATED = "gemini:call_id_generated"
 #: The member of ``functionResponse.response`` a text output came from (``output`` or ``result``).
 RESPONSE_KEY = "gemini:response_key"
+#: The converter's own bookkeeping for the Gemini writer, not Gemini's data: another target loses nothing without
+#: them (the writers leave them out without a note).
+BOOKKEEPING = (GENERATED, RESPONSE_KEY)
 
 
 def _part(builder: Builder, role: str, part: dict, where: str, *, cut: bool) -> None:

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from webapp.core.convert.gemini import BOOKKEEPING
 from webapp.core.items import provider_of
 from webapp.core.json import pointer as jp
 
@@ -74,10 +75,11 @@ def own_members(value: dict, provider: str) -> dict[str, Any]:
 
 def leave_out_foreign(written: Written, value: dict, provider: str | None, index: int, where: str) -> None:
     """Note each member of ``value`` that belongs to another provider than ``provider`` (``None``: to any
-    provider), as left out (:func:`webapp.core.items.provider_of` says whose a member is)."""
+    provider), as left out (:func:`webapp.core.items.provider_of` says whose a member is); the Gemini converter's
+    bookkeeping (:data:`webapp.core.convert.gemini.BOOKKEEPING`) is no provider data and needs no note."""
     for key in value:
         owner = provider_of(key) if ":" in str(key) else None
-        if owner is not None and owner != provider:
+        if owner is not None and owner != provider and key not in BOOKKEEPING:
             written.note(
                 "member_left_out",
                 f"{key!r} is {owner}'s own: left out",

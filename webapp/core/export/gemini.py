@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from webapp.core.convert.gemini import BOOKKEEPING
 from webapp.core.export.base import (
     Written,
     arguments_object,
@@ -31,8 +32,8 @@ from webapp.core.export.base import (
 from webapp.core.items import is_namespaced, provider_of
 
 PROVIDER = "gemini"
-#: Item members the Gemini converter writes for the writer alone (not part members): see the converter.
-_BOOKKEEPING = ("call_id_generated", "response_key")
+#: Item members the Gemini converter writes for this writer alone (not part members), without their prefix.
+_BOOKKEEPING = tuple(name.partition(":")[2] for name in BOOKKEEPING)
 #: Gemini's server-side parts, written in the model's turn (``Part`` in google-genai's types, G7).
 _MODEL_PARTS = ("executableCode", "codeExecutionResult", "toolCall")
 
