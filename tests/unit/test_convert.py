@@ -407,3 +407,22 @@ def test_chat_completions_says_what_it_drops_and_keeps_image_detail():
         ("dropped_content", "/messages/1/content"),
     ]
     assert "an Anthropic request? use from: anthropic" in conversion.notes[0].message
+
+
+def test_gemini_call_and_response_members_no_item_field_holds_are_noted():
+    conversion = convert(
+        {
+            "contents": [
+                {"role": "model", "parts": [{"functionCall": {"id": "a", "name": "f", "args": {}, "partialArgs": []}}]},
+                {
+                    "role": "user",
+                    "parts": [{"functionResponse": {"id": "a", "name": "f", "response": {}, "willContinue": True}}],
+                },
+            ]
+        }
+    )
+    dropped = [(n.pointer, n.index, n.message) for n in conversion.notes if n.code == "dropped_content"]
+    assert dropped == [
+        ("/contents/0/parts/0/functionCall", 0, "partialArgs: no Open Responses field holds them: dropped"),
+        ("/contents/1/parts/0/functionResponse", 1, "willContinue: no Open Responses field holds them: dropped"),
+    ]

@@ -238,6 +238,7 @@ def _part(builder: Builder, role: str, part: dict, where: str, *, cut: bool) -> 
             call_id = "call_gemini_" + ("_".join(t for t in jp.split(where) if t.isdigit()) or "0")
             builder.expect(name, call_id)
         index = builder.call(call_id, name, as_json_string(call.get("args", {})), f"{where}/functionCall", cut=cut)
+        _note_unmapped(builder, call, ("id", "name", "args"), f"{where}/functionCall", index)
         extra = _extra(part, ("functionCall",))
         if generated:
             extra[GENERATED] = True
@@ -278,6 +279,7 @@ def _part(builder: Builder, role: str, part: dict, where: str, *, cut: bool) -> 
         if output is not response:
             extra[RESPONSE_KEY] = next(iter(response))
         index = builder.output(call_id, output, f"{where}/functionResponse")
+        _note_unmapped(builder, result, ("id", "name", "response"), f"{where}/functionResponse", index)
         builder.conversion.items[index].update(extra)
         if by_position:
             builder.note(
@@ -299,6 +301,16 @@ def _part(builder: Builder, role: str, part: dict, where: str, *, cut: bool) -> 
     else:
         kind = next((k for k in PART_KEYS if k in part), "part")
         builder.namespaced("gemini", kind, part, where, "server_tool" if "code" in kind.lower() else "unknown_part")
+
+
+def _note_unmapped(builder: Builder, value: dict, mapped: tuple[str, ...], where: str, index: int) -> None:
+    """A note for the members of a ``functionCall`` / ``functionResponse`` that no item field holds (``willContinue``,
+    ``scheduling``, ``parts``…): dropped, never silently."""
+    others = sorted(k for k in value if k not in mapped)
+    if others:
+        builder.note(
+            "dropped_content", f"{', '.join(others)}: no Open Responses field holds them: dropped", where, index
+        )
 
 
 def _response_output(response: Any) -> Any:
