@@ -202,3 +202,23 @@ def test_unknown_target_is_a_value_error_naming_the_targets():
     with pytest.raises(ValueError, match="unknown target 'bedrock': one of portable, openai"):
         write([], target="bedrock")
     assert set(WRITERS) == {"portable", "openai", "anthropic", "gemini", "chat_completions"}
+
+
+def test_anthropic_call_ids_it_refuses_are_changed_on_both_sides_and_results_come_first():
+    items = [
+        {"type": "function_call", "call_id": "functions.Bash:0", "name": "Bash", "arguments": "{}"},
+        {"type": "function_call", "call_id": "functions_Bash_0", "name": "Bash", "arguments": "{}"},
+        {"type": "message", "role": "user", "content": "and then?"},
+        {"type": "function_call_output", "call_id": "functions.Bash:0", "output": "ok"},
+        {"type": "function_call_output", "call_id": "functions_Bash_0", "output": "ok"},
+    ]
+    written = write(items, target="anthropic")
+    calls = [b["id"] for b in written.body["messages"][0]["content"]]
+    assert calls == ["functions_Bash_0_", "functions_Bash_0"]  # changed, and still unique (docs/targets.md A7)
+    user = written.body["messages"][1]["content"]
+    assert [(b["type"], b.get("tool_use_id")) for b in user] == [
+        ("tool_result", "functions_Bash_0_"),
+        ("tool_result", "functions_Bash_0"),
+        ("text", None),
+    ]  # results first (A6), each still answering its call
+    assert [(n.code, n.index) for n in written.notes] == [("call_id_changed", 0), ("results_first", None)]

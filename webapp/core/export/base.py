@@ -27,6 +27,8 @@ EXPORT_NOTE_CODES = {
     "text_joined": "several text parts were written as one text, as this target's shape holds one",
     "tool_left_out": "a tool definition this target cannot take was left out",
     "name_unknown": "an output whose call is not among the items: the call's name is not known",
+    "call_id_changed": "a call id this target refuses was changed, the same way on the call and its output",
+    "results_first": "tool results were put before the other blocks of their user message, as this target requires",
 }
 
 
@@ -36,7 +38,8 @@ class ExportNote:
 
     :ivar code: one of :data:`EXPORT_NOTE_CODES`.
     :ivar message: one sentence naming the value.
-    :ivar index: the item (of those handed to the writer) it concerns, or ``None`` (a tool definition).
+    :ivar index: the item (of those handed to the writer) it concerns, or ``None`` (a tool definition, or a
+        message of the body as a whole).
     :ivar pointer: RFC 6901 pointer inside that item (or inside ``tools`` when ``index`` is ``None``).
     """
 
