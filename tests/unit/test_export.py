@@ -222,3 +222,21 @@ def test_anthropic_call_ids_it_refuses_are_changed_on_both_sides_and_results_com
         ("text", None),
     ]  # results first (A6), each still answering its call
     assert [(n.code, n.index) for n in written.notes] == [("call_id_changed", 0), ("results_first", None)]
+
+
+@pytest.mark.parametrize(
+    "path, target, key",
+    [
+        (EXPORT / "anthropic-thinking-tools.json", "anthropic", "messages"),
+        (EXPORT / "gemini-signed-calls.json", "gemini", "contents"),
+    ],
+)
+def test_provider_state_survives_the_journal_in_between(path, target, key):
+    # native -> items as JSON Lines (what `convert` prints) -> read back as an Open Responses journal -> native
+    source = load(path)
+    lines = "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in convert(source).items)
+    journal = convert_text(lines)
+    assert journal.source == "open_responses"
+    body = write(journal.items, target=target).body
+    expected = source[key] if target == "gemini" else [{**m, "content": blocks(m["content"])} for m in source[key]]
+    assert body[key] == expected
