@@ -3,8 +3,8 @@
 A writer is the inverse of one converter (:mod:`webapp.core.convert`): it takes Open Responses items and writes the
 body a provider's API takes, restoring its own provider's ``"<provider>:<member>"`` members on the block or part
 they came from (docs/targets.md, "How items carry provider state"). It decides no replay policy — which items and
-members may go to a target is the gate's (``webapp/core/gate/targets.py``) — but what it cannot write it leaves out with an
-:class:`ExportNote`, never silently (docs/targets.md).
+members may go to a target is the gate's (``webapp/core/gate/targets.py``) — but what it cannot write it leaves out
+with an :class:`ExportNote`, never silently (docs/targets.md).
 """
 
 from __future__ import annotations
