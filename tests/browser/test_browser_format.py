@@ -69,10 +69,10 @@ def test_the_tree_opens_lazily_pages_and_copies_pointers(page: Page, context: Br
     tree = page.locator("#format-tree")
     deep = tree.locator('button[data-copy="/a/b/c/d~0~1e"]')
     expect(deep).to_have_count(0)  # beyond the first levels: not in the page yet
-    tree.locator('summary:has(> button[data-copy="/a/b"])').click()
-    tree.locator('summary:has(> button[data-copy="/a/b/c"])').click()  # fetched now
+    tree.locator('li:has(> button[data-copy="/a/b"]) > details > summary').click()
+    tree.locator('li:has(> button[data-copy="/a/b/c"]) > details > summary').click()  # fetched now
     expect(deep).to_be_visible()
-    tree.locator('summary:has(> button[data-copy="/a/b/c/d~0~1e"])').click()
+    tree.locator('li:has(> button[data-copy="/a/b/c/d~0~1e"]) > details > summary').click()
     expect(tree.locator('li:has(> div > button[data-copy="/a/b/c/d~0~1e/0"]) .value')).to_have_text("1.10")
     tree.locator("li.more button").click()
     expect(tree.locator('button[data-copy="/list/149"]')).to_be_visible()
