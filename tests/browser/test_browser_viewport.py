@@ -32,7 +32,8 @@ _WIDER = """() => { const limit = innerWidth, found = [];
   }
   return {scroll: document.documentElement.scrollWidth, inner: innerWidth,
           wider: found.slice(0, 8).map(f => f.el.tagName.toLowerCase() + (f.el.id ? "#" + f.el.id : "")
-            + (f.el.className && typeof f.el.className === "string" ? "." + f.el.className.trim().split(/\\s+/).join(".") : "")
+            + (typeof f.el.className === "string" && f.el.className
+              ? "." + f.el.className.trim().split(/\\s+/).join(".") : "")
             + ": " + f.right)}; }"""
 
 
