@@ -46,7 +46,13 @@ export function arrive(kept) {
       if (offered && !offered.fields && stored) drafts.remove(key).catch(function () { /* nothing kept */ });
       const restoring = restored && restored.fields && (base.empty || restored.base === base.hash);
       if (offered && offered.fields && !restoring) kept.undo.offer(offered);
-      if (!restoring) return null;
+      if (!restoring) {
+        // A page carried from the step before keeps what the page's latest work had in the fields the carry
+        // left empty and that are marked data-keep (the Schema page's schema): the carried instance meets the
+        // schema already there, and its result is asked for again.
+        const keeping = !base.empty && latest && latest.fields ? keepEmpty(form, latest.fields) : false;
+        return keeping ? { resubmit: firstSubmitter(form) } : null;
+      }
       const changed = apply(form, restored.fields);
       showNotes(form, restored.notes);
       if (restored.previous) kept.undo.offer(restored.previous); // still on offer: this entry's text replaced it
@@ -72,6 +78,20 @@ export function arrive(kept) {
         .then(function () { focusNext(form, filled || !base.empty); });
     });
   });
+}
+
+// Writes into each empty text box marked data-keep the text ``fields`` has for it; answers whether any was written.
+function keepEmpty(form, fields) {
+  const values = {};
+  form.querySelectorAll("textarea[data-keep][name]").forEach(function (area) {
+    const value = fields[area.name];
+    if (!read(area).trim() && typeof value === "string" && value.trim()) {
+      values[area.name] = value;
+      const folded = area.closest("details"); // a kept text is not hidden away (the referenced schemas)
+      if (folded) folded.open = true;
+    }
+  });
+  return Object.keys(values).length > 0 && apply(form, values);
 }
 
 // A page that arrives partly filled (carried from the step before): focus the first empty field, the next
