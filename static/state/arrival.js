@@ -57,7 +57,8 @@ export function arrive(kept) {
       showNotes(form, restored.notes);
       if (restored.previous) kept.undo.offer(restored.previous); // still on offer: this entry's text replaced it
       if (!changed) return null;
-      say("Your input is back, kept in this browser since " + new Date(restored.saved).toLocaleTimeString() + ".");
+      kept.sayOfInput("Your input is back, kept in this browser since " +
+        new Date(restored.saved).toLocaleTimeString() + ".");
       kept.draft.submitted = restored.submitted;
       return { resubmit: restored.submitted };
     }).catch(function () { return null; });
