@@ -1,4 +1,5 @@
-"""axe-core on every page and every example (issue 20, §3): no ``serious`` or ``critical`` violation.
+"""axe-core on every page and every example, in the light and the dark colour scheme (issue 20, §3): no ``serious``
+or ``critical`` violation.
 
 axe-core comes from the Node lockfile the client tests already use (``tests/clients/package.json``, installed by
 ``npm ci`` into ``tests/clients/node_modules``); it is injected into each page by playwright, in a context that
@@ -31,11 +32,12 @@ PAGES = (
 SESSION = "axe-session"
 
 
-@pytest.fixture(scope="module")
-def axe_page(browser: Browser, base_url: str) -> Iterator[Page]:
+@pytest.fixture(scope="module", params=["light", "dark"])
+def axe_page(browser: Browser, base_url: str, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A page in a context that may run axe-core, in the light and in the dark colour scheme (app.css has both)."""
     if not AXE.is_file():
         pytest.fail(f"{AXE} is missing: run `npm ci` in tests/clients (bash scripts/setup test does)")
-    context = browser.new_context(base_url=base_url, bypass_csp=True)
+    context = browser.new_context(base_url=base_url, bypass_csp=True, color_scheme=request.param)
     page = context.new_page()
     yield page
     context.close()
