@@ -47,11 +47,9 @@ export function arrive(kept) {
       const restoring = restored && restored.fields && (base.empty || restored.base === base.hash);
       if (offered && offered.fields && !restoring) kept.undo.offer(offered);
       if (!restoring) {
-        // A page carried from the step before keeps what the page's latest work had in the fields the carry
-        // left empty and that are marked data-keep (the Schema page's schema): the carried instance meets the
-        // schema already there, and its result is asked for again.
-        const keeping = !base.empty && latest && latest.fields ? keepEmpty(form, latest.fields) : false;
-        return keeping ? { resubmit: firstSubmitter(form) } : null;
+        // A page carried from the step before may keep the page's latest work in the fields the carry left
+        // empty (see keepEmpty, after the kept tools had their turn).
+        return !base.empty && latest && latest.fields ? { carried: latest.fields } : null;
       }
       const changed = apply(form, restored.fields);
       showNotes(form, restored.notes);
@@ -62,13 +60,19 @@ export function arrive(kept) {
       kept.draft.submitted = restored.submitted;
       return { resubmit: restored.submitted };
     }).catch(function () { return null; });
-  return arrival.then(function (restored) {
+  return arrival.then(function (arrived) {
+    const carried = arrived && arrived.carried, restored = carried ? null : arrived;
     // What the page shows is the work now, kept even if nothing is typed (a carried item, an example).
     if (restored || !base.empty) kept.save();
     // The tools of what the page shows are learnt; an empty schema field is filled in from them before a
     // restored result is asked for again (only then is the answer waited for).
     const filling = fillTool(form, say);
-    return (wantsTool(form) ? filling : Promise.resolve(false)).then(function (filled) {
+    return (wantsTool(form) ? filling : Promise.resolve(false)).then(function (tool) {
+      // A carried page keeps the schema already there when no kept tool of the call's name filled it in: the
+      // carried instance meets it, and its result is asked for again.
+      const keptOver = carried && !tool ? keepEmpty(form, carried) : [];
+      if (keptOver.length) say("Kept from your latest work on this page: " + keptOver.join(", ") + ".");
+      const filled = tool || keptOver.length > 0;
       if (filled) kept.save();
       // A filled-in tool makes the result on screen stale (a carried item "needs a schema"): ask again.
       const again = restored && restored.resubmit !== null && restored.resubmit !== undefined ? restored.resubmit
@@ -81,7 +85,8 @@ export function arrive(kept) {
   });
 }
 
-// Writes into each empty text box marked data-keep the text ``fields`` has for it; answers whether any was written.
+// Writes into each empty text box marked data-keep (the Schema page's schema and referenced schemas) the text
+// ``fields`` has for it; answers the names of those written.
 function keepEmpty(form, fields) {
   const values = {};
   form.querySelectorAll("textarea[data-keep][name]").forEach(function (area) {
@@ -92,7 +97,8 @@ function keepEmpty(form, fields) {
       if (folded) folded.open = true;
     }
   });
-  return Object.keys(values).length > 0 && apply(form, values);
+  if (Object.keys(values).length) apply(form, values);
+  return Object.keys(values);
 }
 
 // A page that arrives partly filled (carried from the step before): focus the first empty field, the next

@@ -113,6 +113,7 @@ def test_carrying_an_instance_keeps_the_bare_schema_already_there(page: Page):
     expect(page).to_have_url(re.compile(r"/schema$"))
     expect(page.locator("form[data-draft]")).to_have_attribute("data-arrived", "")
     assert json.loads(page.locator("#schema").input_value()) == REGION_SCHEMA
+    expect(page.locator(".draft-status")).to_have_text("Kept from your latest work on this page: schema.")
     # The carried fc_009 meets it: its result is asked for again, "global" is not in the enum.
     expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
     expect(page.locator('.err-group[data-pointer="/region"]')).to_contain_text("allowed values")
