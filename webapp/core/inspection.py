@@ -130,11 +130,14 @@ class ArgumentsCheck:
         ``missing``.
     :ivar reason: the gate reason this state alone implies (``arguments_type``, ``arguments_parse``) or ``None``.
     :ivar tone: CSS tone of the badge; ``label``: its text; ``message``: one sentence for people.
-    :ivar text: the arguments as pretty JSON (numbers as written) when they parse, for display and for carrying to
-        the Schema page; ``None`` otherwise.
+    :ivar text: the arguments as the gate parses them (decoded once), as pretty JSON (numbers as written), when they
+        parse, for display and for carrying to the Schema page; ``None`` otherwise. For ``double_encoded`` that is
+        the string the gate reads, not the object beneath it (see ``decoded``).
     :ivar error: why the string is not I-JSON (line:column inside the string), for ``invalid``/``truncated``/
         ``empty``.
     :ivar layers: how many times the string had to be decoded (2 for double-encoded).
+    :ivar decoded: for ``double_encoded``, the value after all ``layers`` decodings as pretty JSON (what the
+        arguments were meant to be); ``None`` otherwise.
     """
 
     state: str
@@ -146,6 +149,7 @@ class ArgumentsCheck:
     error: JSONTextError | None = None
     warnings: tuple[JSONWarning, ...] = ()
     layers: int = 1
+    decoded: str | None = None
 
 
 def arguments_check(item: dict, raw: str | None = None, indent: str = "  ") -> ArgumentsCheck:
@@ -237,9 +241,10 @@ def arguments_check(item: dict, raw: str | None = None, indent: str = "  ") -> A
             f"arguments is a JSON string whose content is itself a JSON string (encoded {layers} "
             "times): decoded once, it is not an object, so a tool schema with type object refuses "
             "it (gate: arguments_schema). Encode the arguments once.",
-            shown,
+            displayable(pretty(arguments, indent)),
             warnings=warnings,
             layers=layers,
+            decoded=shown,
         )
     if isinstance(value, dict):
         return ArgumentsCheck(

@@ -223,6 +223,21 @@ class SchemaPage:
         ]
 
     @property
+    def statusless(self) -> bool:
+        """The gate refuses the pasted call at ``status`` because it has none: Open Responses allows a
+        ``function_call`` without ``status`` on input items (Open Responses OpenAPI,
+        ``tests/data/openresponses-openapi.json``: ``FunctionCallItemParam`` does not require it), and the Journal
+        page offers to export such a call as ``completed`` when its output follows it
+        (:mod:`webapp.core.journal.replay`)."""
+        return (
+            self.item is not None
+            and self.call_name is not None
+            and "status" not in self.item
+            and self.verdict is not None
+            and self.verdict.reason == "status"
+        )
+
+    @property
     def shown_count(self) -> int:
         """Errors listed (at most :data:`MAX_ERRORS_SHOWN`)."""
         return sum(len(group.rows) for group in self.groups)
@@ -358,6 +373,8 @@ def build(
         return check
     locate_instance = None if instance_doc is None else _take_instance(check, instance_doc, limits)
     if side.document is None:
+        if check.item is not None and not schema_text.strip():
+            _judge_before_schema(check)
         return check
     prepared = side.prepare(check.call_name)
     prepared.apply(check)
@@ -567,6 +584,15 @@ def _check_record(
         if prepared.compiled is not None:
             _validate(check, prepared, locate_instance, MAX_RECORD_ERRORS_SHOWN if detailed else 0)
     return Record(line, position, check, _outcome(check, side.document is not None))
+
+
+def _judge_before_schema(check: SchemaPage) -> None:
+    """The gate's line for a pasted item while no schema is pasted, kept only when the gate refuses the item before
+    any schema could (an incomplete call, a namespaced type): the page then says so rather than asking for a
+    schema that cannot change the answer."""
+    _judge_item(check, None)
+    if check.refused is None:
+        check.verdict, check.findings = None, []
 
 
 def _judge_item(check: SchemaPage, schema: Any) -> None:
