@@ -123,6 +123,7 @@ def check_journal(
     target: str = DEFAULT_TARGET,
     source: str | None = None,
     thinking: bool | None = None,
+    store: Any = None,
 ) -> JournalReport:
     """Gate every item of a conversation and check the pairing rules (Open Responses spec, function_call /
     function_call_output; "tool_choice"; the article's "do not mix Chat Completions envelopes").
@@ -152,14 +153,16 @@ def check_journal(
         the items (:func:`webapp.core.items.native_openai`).
     :param thinking: the target request enables thinking (docs/targets.md A2); ``None``: on when the conversation
         holds Anthropic thinking.
+    :param store: the conversation's ``store`` (``False``: docs/targets.md O3 applies); ``None``: the journal's.
     :return: a :class:`JournalReport`. ``replayable`` (to ``target``) is false when any item blocks the replay
         (:attr:`ItemVerdict.blocks_replay`: another provider's ``namespaced`` item, a call that is not ``ok``) or any
         finding is an error. Findings name items by their position in ``items``, as data (:attr:`Finding.parts`).
     """
-    shape, store = None, None
+    shape = None
     duplicates: dict[int | None, list[Duplicate]] = {}
     if isinstance(items, Journal):
-        shape, store = items.shape, items.store
+        shape = items.shape
+        store = items.store if store is None else store
         for duplicate in items.duplicates:
             duplicates.setdefault(duplicate.index, []).append(duplicate)
         tools = items.tools if tools is None else tools

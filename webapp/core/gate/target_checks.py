@@ -167,6 +167,7 @@ class TargetChecks:
         of later items need."""
         if not isinstance(item, dict):
             return
+        before = len(self._findings)
         item_type, item_id = item.get("type"), item.get("id")
         if isinstance(item_id, str):
             self._id(index, item_id)
@@ -185,7 +186,7 @@ class TargetChecks:
             self._native(index, item, item_type)
         policy = item_policy(item, self.target, self.source)
         kept = policy is None
-        self._reasoning_rules(index, item, item_type, kept)
+        self._reasoning_rules(index, item, item_type, kept, before)
         self._turn_rules(index, item, item_type, kept)
 
     def _id(self, index: int, item_id: str) -> None:
@@ -296,7 +297,11 @@ class TargetChecks:
     # ----------------------------------------------------------------------------------------------------------
     # Reasoning (O1, O2, O3) and the current turn (A1, A2, G1)
 
-    def _reasoning_rules(self, index: int, item: dict, item_type: Any, kept: bool) -> None:
+    def _refused_here(self, index: int, before: int) -> bool:
+        """An error finding made since ``before`` names the item at ``index``: it does not go."""
+        return any(f.index == index and f.severity == "error" for f in self._findings[before:])
+
+    def _reasoning_rules(self, index: int, item: dict, item_type: Any, kept: bool, before: int) -> None:
         if self._open_reasoning is not None and item_type != "reasoning":
             if not (kept and issued_after_reasoning(item)):
                 self._no_following(self._open_reasoning, index)
@@ -304,7 +309,6 @@ class TargetChecks:
         if item_type == "reasoning":
             if self._open_reasoning is not None:
                 self._no_following(self._open_reasoning, index)
-            self._open_reasoning = index if kept else None
             stored = isinstance(item.get("encrypted_content"), str)
             if kept and self._store is False and not stored:  # O3
                 self._add(
@@ -316,8 +320,10 @@ class TargetChecks:
                         "OpenAI kept nothing, so an id alone refers to nothing",
                     ),
                 )
+            goes = kept and not self._refused_here(index, before)
+            self._open_reasoning = index if goes else None
             item_id = item.get("id")
-            self._gone_reasoning = None if kept else (item_id if isinstance(item_id, str) else "a reasoning item")
+            self._gone_reasoning = None if goes else (item_id if isinstance(item_id, str) else "a reasoning item")
             return
         if self._gone_reasoning is not None and issued_after_reasoning(item):
             item_id = item.get("id")
