@@ -71,6 +71,7 @@ def check_one(
     max_depth: int = DEFAULT_MAX_DEPTH,
     target: str = DEFAULT_TARGET,
     source: str | None = None,
+    tools: Iterable[Any] | None = None,
 ) -> tuple[ItemVerdict, list[Finding]]:
     """One item, as every page and ``/api/gate`` judge it: :func:`check_item`'s reason, and what stops the item
     whatever its value's verdict, as a journal's check of it would find (Open Responses spec: a FunctionCall
@@ -82,6 +83,7 @@ def check_one(
     :param schema, format_assertion, tool_name, max_depth: as :func:`check_item`'s.
     :param target, source: as :func:`check_journal`'s: the item's own target rules (``provider_item``,
         ``unknown_type``…) and its disposition.
+    :param tools: the tools, for what ``schema`` cannot say: a ``custom_tool_call``'s grammar (its custom tool).
     :return: ``(line, findings)``: its :class:`ItemVerdict` (index 0; ``refused_by`` names the error findings, so
         ``ok`` only without them) and those findings, whose messages call it item 0 (render them with
         :meth:`Finding.describe`, e.g. ``lambda ref: "the item"``).
@@ -94,6 +96,7 @@ def check_one(
     verdict = check_item(item, schema, format_assertion=format_assertion, tool_name=tool_name, max_depth=max_depth)
     # Its rules without its value's verdict (made above): any schema passes, no tool is looked up.
     checker = JournalChecker(
+        tools,
         schema=True,
         max_depth=max_depth,
         duplicates=[d for d in duplicates if d.index is None],
@@ -267,7 +270,7 @@ class JournalChecker:
             self.source,
             self._findings,
             tools=tools,
-            report_unknown=self._unknown_tools,
+            report_unknown=self._unknown_tools and not (schema is not None and tools is None),
             store=store,
             thinking=thinking,
             max_depth=max_depth,

@@ -243,14 +243,14 @@ class JournalReport:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"replayable", "target", "source", "shape", "counts", "items": [...], "findings": [...],
-        "left_out": [...], "notes": {...}}`` (``source``, ``left_out`` and ``notes`` from :attr:`plan`)."""
+        "left_out": [...], "left_out_notes": {code: words}}`` (``source`` and what is left out from :attr:`plan`)."""
         plan = self.plan
         return {
             "replayable": self.replayable,
             "target": self.target,
             "source": plan.source if plan is not None else None,
             "left_out": [entry.as_dict() for entry in plan.left_out] if plan is not None else [],
-            "notes": dict(plan.notes) if plan is not None else {},
+            "left_out_notes": dict(plan.notes) if plan is not None else {},
             "shape": self.shape,
             "counts": self.counts,
             "items": [item.as_dict() for item in self.items],
