@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from webapp.core.items import OPENAI_ITEM_TYPES, native_openai, provider_of
+from webapp.core.items import CORE_TYPES, OPENAI_ITEM_TYPES, native_openai, provider_of
 from webapp.core.json import pointer as _pointer
 
 __all__ = [
@@ -241,9 +241,10 @@ def sealed_owner(item: Any, source: str) -> str | None:
     if not isinstance(item, dict):
         return None
     for name in item:
-        owner = provider_of(name)
-        if owner is not None and name.partition(":")[2] in _SEALED_MEMBERS:
-            return owner
+        if ":" in name:  # a member name is a string; the cheap test first (this runs for every item)
+            owner, _, field_name = name.partition(":")
+            if field_name in _SEALED_MEMBERS:
+                return owner
     if item.get("type") in ("reasoning", "compaction"):
         item_id = item.get("id")
         if isinstance(item.get("encrypted_content"), str) or (isinstance(item_id, str) and item_id.startswith("rs_")):
@@ -277,8 +278,8 @@ def item_policy(item: Any, target: str, source: str) -> tuple[str, str] | None:
     if not isinstance(item, dict):
         return None
     item_type = item.get("type")
-    if not isinstance(item_type, str):
-        return None
+    if item_type in _PORTABLE_CORE or not isinstance(item_type, str):
+        return None  # every target takes the portable core (members aside); the gate judges the rest
     own = _provider_of_source(source)
     owner = provider_of(item_type)
     if owner is not None:
@@ -305,6 +306,9 @@ def item_policy(item: Any, target: str, source: str) -> tuple[str, str] | None:
     return None
 
 
+_PORTABLE_CORE = frozenset(CORE_TYPES)
+
+
 def _has_summary(item: dict) -> bool:
     summary = item.get("summary")
     return isinstance(summary, list) and any(
@@ -319,13 +323,15 @@ def member_policy(item: dict, target: str, source: str) -> list[tuple[str, str, 
     exporters' to map (a ``<provider>:<field>`` on a part is left out by the writer for another provider)."""
     out: list[tuple[str, str, str]] = []
     keep_ids = ids_kept(target, source)
-    sealed = sealed_owner(item, source)
     for name in item:
-        owner = provider_of(name)
-        if ":" in name and owner != target:
-            out.append((name, "provider_member", f"{name} belongs to {owner}"))
-        elif name == "encrypted_content" and sealed is not None and _provider_of_source(sealed) != target:
-            out.append((name, "sealed_state", f"encrypted_content sealed by {_provider_of_source(sealed)}"))
+        if ":" in name:
+            owner = name.partition(":")[0]
+            if owner != target:
+                out.append((name, "provider_member", f"{name} belongs to {owner}"))
+        elif name == "encrypted_content":
+            sealed = sealed_owner(item, source)
+            if sealed is not None and _provider_of_source(sealed) != target:
+                out.append((name, "sealed_state", f"encrypted_content sealed by {_provider_of_source(sealed)}"))
         elif name == "id" and not keep_ids and isinstance(item.get("id"), str):
             out.append((name, "provider_id", f"id {item['id']!r} was not issued by {target}"))
     return out
