@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import REPO
+from support import REPO, TESTS
 
 from webapp.__main__ import main
 
@@ -208,3 +208,26 @@ def test_duplicate_members_in_tools_or_schema_files_are_unusable(files):
     schema = files("s.json", '{"type": "object", "type": "string"}')
     code, _, err = run("gate", journal, "--schema", schema)
     assert code == 2 and "(at /type;" in err
+
+
+def test_gate_judges_for_the_target_given(tmp_path):
+    """Issue 18: the sample journal (OpenAI's own, its web search an openai: item) is replayable to OpenAI only."""
+    journal = str(TESTS / "data" / "samples" / "journal-openai-responses.jsonl")
+    tools = str(TESTS / "data" / "samples" / "tools.json")
+    code, out, _ = run("gate", journal, "--tools", tools, "--target", "openai")
+    assert code == 0 and out.endswith("[target openai]\n")
+    code, out, _ = run("gate", journal, "--tools", tools)
+    # The sealed reasoning item (no summary) is left out whole; the ids OpenAI issued are left out of their items.
+    assert code == 1 and "left out for portable:" in out and "/2/encrypted_content" not in out
+    assert "foreign_reasoning         /2: reasoning made by openai" in out
+    assert "provider_id               /3/id: id 'fc_0a1b2c3d4e60'" in out
+    code, out, _ = run("gate", journal, "--tools", tools, "--target", "anthropic", "--json")
+    answer = json.loads(out)
+    assert code == 1 and answer["target"] == "anthropic" and answer["source"] == "openai"
+    assert answer["items"][2]["disposition"] == "leave_out"
+    native = tmp_path / "native.jsonl"
+    native.write_text(json.dumps({"type": "web_search_call", "id": "ws_1", "status": "completed"}) + "\n")
+    code, out, _ = run("gate", str(native), "--stream", "--target", "openai")
+    assert code == 0 and json.loads(out.splitlines()[-1])["replayable"] is True
+    code, out, _ = run("gate", str(native), "--stream")
+    assert code == 1 and '"provider_item"' in out
