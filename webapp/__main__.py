@@ -55,6 +55,8 @@ from typing import Any, TextIO
 from webapp.core.convert import SOURCES, Conversion, ConvertError, convert_text, placed, read_journal
 from webapp.core.export import WRITERS, write
 from webapp.core.gate import (
+    DEFAULT_TARGET,
+    TARGETS,
     JournalChecker,
     JournalReport,
     check_item,
@@ -194,9 +196,14 @@ def _print_report(report: JournalReport, where: Any, out: TextIO, conversion: Co
     if conversion is not None:
         for note in conversion.notes:
             out.write(f"  note     {note.code:<26}  {note.as_dict(conversion.lines)['path']}: {note.message}\n")
+    if report.plan is not None and report.plan.left_out:
+        out.write(f"left out for {report.target}:\n")
+        for entry in report.plan.left_out:
+            out.write(f"  {entry.code:<24}  {entry.pointer}: {entry.words}\n")
     summary = ", ".join(f"{reason} {count}" for reason, count in report.counts.items()) or "no items"
     source = f" [{conversion.source}]" if conversion is not None else ""
-    out.write(f"replayable: {'yes' if report.replayable else 'no'} ({summary}){source}\n")
+    target = f" [target {report.target}]" if report.target != DEFAULT_TARGET else ""
+    out.write(f"replayable: {'yes' if report.replayable else 'no'} ({summary}){source}{target}\n")
 
 
 def _is_corpus(options: argparse.Namespace) -> bool:
@@ -215,6 +222,8 @@ def gate_command(options: argparse.Namespace, out: TextIO) -> int:
         # Tool definitions are tools, as the Schema page reads them: a call of another name has no schema.
         tools = [*(tools or []), *given]
     if _is_corpus(options):
+        if options.target != DEFAULT_TARGET:
+            raise _Unusable("--target judges one journal (a file or '-'); a folder or glob is judged for portable")
         return corpus_command(options, tools, out)
     if options.stream:
         return stream_command(options, tools, schema, out)
@@ -225,7 +234,8 @@ def gate_command(options: argparse.Namespace, out: TextIO) -> int:
         raise _Unusable(f"{options.journal[0]}: {exc.message}{where}") from None
     if documents and tools is None and journal.tools:
         tools = _bundled_tools(journal.tools, documents, options.journal[0])
-    report = check_journal(journal, tools, schema=schema)
+    source = conversion.source if conversion is not None else (None if options.source == "auto" else options.source)
+    report = check_journal(journal, tools, schema=schema, target=options.target, source=source)
     if options.json:
         answer = report.as_dict()
         if options.output:
@@ -246,12 +256,13 @@ def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema:
     line ``{"replayable", "counts", "items"}``. A verdict line's ``refused_by`` holds the error findings known when
     it is written; a later finding naming the item (``missing_output``) comes as its own line."""
     path = options.journal[0]
-    if options.source not in ("auto", "open_responses"):
+    if options.source not in ("auto", "open_responses", "openai"):
         raise _Unusable(
             f"{path}: --stream reads Open Responses JSON Lines; convert first: python -m webapp convert "
             f"{path} --from {options.source} | python -m webapp gate - --stream"
         )
-    checker = JournalChecker(tools, schema=schema)
+    source = None if options.source == "auto" else options.source
+    checker = JournalChecker(tools, schema=schema, target=options.target, source=source)
     counts: dict[str, int] = {}
     index = 0
     source = sys.stdin.buffer if path == "-" else _open(path)
@@ -283,6 +294,7 @@ def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema:
             for finding in findings:
                 out.write(json.dumps({"finding": finding.as_dict()}, ensure_ascii=False) + "\n")
             index += 1
+    checker.finish()
     for finding in checker.take_findings():
         out.write(json.dumps({"finding": finding.as_dict()}, ensure_ascii=False) + "\n")
     out.write(json.dumps({"replayable": checker.replayable, "counts": counts, "items": index}) + "\n")
@@ -482,6 +494,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="auto",
         choices=("auto", *SOURCES),
         help="the journal's source (default: detected)",
+    )
+    gate.add_argument(
+        "--target",
+        default=DEFAULT_TARGET,
+        choices=TARGETS,
+        help="where it is replayed (default portable: any Open Responses server); the verdict is about it",
     )
     gate.add_argument(
         "--stream",

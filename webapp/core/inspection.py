@@ -53,7 +53,8 @@ class TypeBadge:
     """What an item's ``type`` says about portability.
 
     :ivar kind: ``core`` (portable core item), ``spec`` (other spec item), ``extension`` (provider-namespaced:
-        ``slug:name``), ``unknown`` (not a spec type and not namespaced), ``missing`` (no ``type``) or
+        ``slug:name``), ``provider`` (OpenAI's native type, unprefixed), ``unknown`` (not a spec type, not a
+        provider's, not namespaced), ``missing`` (no ``type``) or
         ``invalid`` (``type`` is not a string).
     :ivar label: text of the badge; ``tone``: ``ok``, ``info``, ``warn`` or ``bad`` (CSS class).
     :ivar note: one sentence for people.
@@ -111,12 +112,20 @@ def type_badge(item: Any) -> TypeBadge:
             else ""
         )
         return TypeBadge("spec", shown, "info", f"Core spec item, nothing to execute.{extra}")
+    if kind == "provider":
+        return TypeBadge(
+            "provider",
+            shown,
+            "bad",
+            "OpenAI's native item type, sent without its prefix (openai:): OpenAI's Responses API takes it back; "
+            "any other target leaves it out, and the gate says so (docs/targets.md P1, O9).",
+        )
     return TypeBadge(
         "unknown",
         shown,
         "warn",
-        "Not an Open Responses item type, and not namespaced: provider types must be prefixed with "
-        "the provider's slug (acme:search_result).",
+        "Not an Open Responses item type, not a provider's native type, and not namespaced: provider types "
+        "must be prefixed with the provider's slug (acme:search_result); the gate refuses it (unknown_type).",
     )
 
 

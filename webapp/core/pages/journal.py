@@ -187,7 +187,7 @@ class _Pasted:
 
     def __init__(self, read: JournalText, conversion: Conversion, *, placeable: bool) -> None:
         self.conversion = conversion
-        self.read = read if conversion.source == "open_responses" else None
+        self.read = read if conversion.source in ("open_responses", "openai") else None
         self.placeable = placeable
 
     def as_written(self, indices: list[int]) -> dict[int, str]:

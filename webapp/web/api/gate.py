@@ -28,8 +28,16 @@ parsed JSON, or text of JSON / JSON Lines)::
 
     {"items": [...], "tools": [...], "tool_choice": ..., "schema": ...}
     {"journal": [...] | {...} | "<JSON or JSON Lines text>", "tools": [...]}
-    -> {"replayable", "shape", "counts", "items": [{"index", "id", "type", "reason", "ok", "message", "errors"}],
-        "findings": [{"code", "index", "call_id", "message", "severity", "pointer", "line", "column"}]}
+    -> {"replayable", "target", "source", "shape", "counts",
+        "items": [{"index", "id", "type", "reason", "ok", "disposition", "message", "errors"}],
+        "findings": [{"code", "index", "call_id", "message", "severity", "pointer", "line", "column"}],
+        "left_out": [{"index", "pointer", "code", "words"}], "left_out_notes": {code: words}}
+
+``"target"`` (both forms) says where the item or the conversation is replayed: ``portable`` (the default: any
+Open Responses server), ``openai``, ``anthropic``, ``gemini`` or ``chat_completions``
+(:data:`webapp.core.gate.TARGETS`); ``replayable`` and ``ok`` are then about that target, each item has its
+``disposition`` there (``keep``, ``leave_out``, ``refused``), and the target's rules add their findings
+(docs/targets.md). Another value is a 400 naming ``target``.
 
 Malformed requests get 400 in the one error shape (:mod:`webapp.web.errors`) naming the parameter; bodies over
 ``MAX_CONTENT_LENGTH`` get 413. ``JSON_MAX_DEPTH`` (:mod:`webapp.web.limits`) limits the nesting of the body, of a
@@ -59,7 +67,7 @@ from typing import Any
 from flask import Blueprint
 
 from webapp.core.convert import SOURCES, Conversion, ConvertError, placed, read_journal
-from webapp.core.gate import check_journal, check_one, read_schema_field, the_item, tool_schema
+from webapp.core.gate import TARGETS, check_journal, check_one, read_schema_field, the_item, tool_schema
 from webapp.core.items import tool_shape
 from webapp.core.journal import from_value
 from webapp.core.json import JSONWarning, kind_of, quote
@@ -165,11 +173,22 @@ def gate() -> Any:
             param="item",
             code="missing_parameter",
         )
+    target = _optional_target(body)
     if modes[0] == "item":
         _refuse_duplicates(duplicates, _REFERENCE_MEMBERS)
-        return _one_item(body["item"], schema, format_assertion, _optional_tools(body), _optional_output(body))
+        return _one_item(body["item"], schema, format_assertion, _optional_tools(body), _optional_output(body), target)
     _refuse_duplicates(duplicates, tuple(m for m in _REFERENCE_MEMBERS if m != "item"))
-    return _journal(body, modes[0], schema, format_assertion, duplicates)
+    return _journal(body, modes[0], schema, format_assertion, duplicates, target)
+
+
+def _optional_target(body: dict[str, Any]) -> str:
+    target = body.get("target", "portable")
+    if target not in TARGETS:
+        shown = quote(target) if isinstance(target, str) else kind_of(target)
+        raise ApiError(
+            f"target must be one of {', '.join(TARGETS)}, not {shown}.", param="target", code="invalid_value"
+        )
+    return target
 
 
 def _optional_tools(body: dict[str, Any]) -> list[Any] | None:
@@ -238,7 +257,12 @@ def _optional_output(body: dict[str, Any]) -> str | None:
 
 
 def _one_item(
-    item: Any, schema: dict | bool | None, format_assertion: bool, tools: list[Any] | None, output: str | None = None
+    item: Any,
+    schema: dict | bool | None,
+    format_assertion: bool,
+    tools: list[Any] | None,
+    output: str | None = None,
+    target: str = "portable",
 ) -> dict[str, Any]:
     if not isinstance(item, dict):
         raise ApiError(
@@ -255,6 +279,8 @@ def _one_item(
         format_assertion=format_assertion,
         tool_name=name if isinstance(name, str) else None,
         max_depth=parse_limits().max_depth,
+        target=target,
+        tools=tools,
     )
     verdict = line.verdict
     result = verdict.as_dict()
@@ -263,6 +289,8 @@ def _one_item(
         message=line.message,
         refused_by=list(line.refused_by),
         findings=[dict(f.as_dict(), message=f.describe(the_item)) for f in findings],
+        target=target,
+        disposition=line.disposition,
     )
     dialect = None
     compiled = None
@@ -280,7 +308,12 @@ def _one_item(
 
 
 def _journal(
-    body: dict[str, Any], mode: str, schema: dict | bool | None, format_assertion: bool, duplicates: list[JSONWarning]
+    body: dict[str, Any],
+    mode: str,
+    schema: dict | bool | None,
+    format_assertion: bool,
+    duplicates: list[JSONWarning],
+    target: str = "portable",
 ) -> dict[str, Any]:
     max_depth = parse_limits().max_depth
     conversion: Conversion | None = None
@@ -323,6 +356,8 @@ def _journal(
         schema=schema,
         format_assertion=format_assertion,
         max_depth=max_depth,
+        target=target,
+        source=conversion.source if conversion is not None else None,
     )
     answer = report.as_dict()
     if conversion is not None:  # another provider's conversation: say where each item came from

@@ -33,6 +33,7 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 SOURCE_LABELS = {
     "auto": "detect",
     "open_responses": "Open Responses",
+    "openai": "OpenAI Responses (native)",
     "chat_completions": "Chat Completions",
     "anthropic": "Anthropic Messages",
     "gemini": "Gemini",
