@@ -11,8 +11,9 @@
     (``pip install .[scale]``; ``--dask`` alone starts a local cluster, or give a scheduler's address).
 ``python -m webapp convert FILE [--from SOURCE] [--to TARGET]``
     Any provider's conversation as Open Responses JSON Lines on stdout; what was dropped or changed on stderr.
-    ``--to`` writes instead the request body TARGET's API takes (:mod:`webapp.core.export`) of all the items,
-    before the target policy: only what the body cannot hold is left out (with a note).
+    ``--to`` writes instead the request body TARGET's API takes (:func:`webapp.core.export.export`): the gate's plan
+    for TARGET keeps what the target may receive; what it leaves out, and what the body cannot hold, is said on
+    stderr. Exit 1 when a finding stops the replay to TARGET (the body holds only what was kept).
 ``python -m webapp lint-stream FILE [--kind KIND] [--json]``
     Lint a recorded Open Responses stream (SSE as ``curl -N`` prints it, a HAR file, JSON Lines of events, a
     WebSocket message log; ``-`` reads stdin): one line per finding, ``FILE:LINE:COLUMN: event N (type): severity
@@ -53,7 +54,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from webapp.core.convert import SOURCES, Conversion, ConvertError, convert_text, placed, read_journal
-from webapp.core.export import WRITERS, write
+from webapp.core.export import WRITERS, export
 from webapp.core.gate import (
     DEFAULT_TARGET,
     TARGETS,
@@ -368,21 +369,25 @@ def convert_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> in
 
 
 def _write_body(options: argparse.Namespace, conversion: Conversion, out: TextIO, err: TextIO) -> int:
-    """``convert FILE --to TARGET``: the body TARGET's API takes for *all* the items (before the target policy:
-    nothing is left out for the target's rules, only what its body cannot hold), as JSON on ``out``; the
-    conversion's notes and the writer's on ``err``."""
-    written = write(conversion.items, target=options.to, tools=conversion.tools)
-    out.write(json.dumps(written.body, ensure_ascii=False, indent=2) + "\n")
+    """``convert FILE --to TARGET``: the body TARGET accepts (the gate's plan for TARGET, then its writer), as JSON
+    on ``out``; the conversion's notes, what the plan left out and the writer's notes on ``err``. Exit 0 when the
+    conversation is replayable to TARGET, else 1."""
+    answer = export(conversion.items, target=options.to, tools=conversion.tools, source=conversion.source)
+    out.write(json.dumps(answer.body, ensure_ascii=False, indent=2) + "\n")
     for note in conversion.notes:
         err.write(f"{options.file}: {note.as_dict(conversion.lines)['path']}: {note.code}: {note.message}\n")
-    for note in written.notes:
+    for entry in answer.left_out:
+        err.write(f"{options.file}: {options.to}: left out {entry.pointer}: {entry.code}: {entry.words}\n")
+    for note in answer.notes:
         item = "tools" if note.index is None else f"item {note.index}"
         err.write(f"{options.file}: {options.to}: {item}{note.pointer}: {note.code}: {note.message}\n")
+    replayable = answer.report is not None and answer.report.replayable
     err.write(
-        f"{options.file}: {conversion.source} ({conversion.shape}), {len(conversion.items)} items, written for "
-        f"{options.to} before the target policy\n"
+        f"{options.file}: {conversion.source} ({conversion.shape}), {len(conversion.items)} items, "
+        f"{len(answer.report.plan.kept) if answer.report else 0} written for {options.to}; replayable: "
+        f"{'yes' if replayable else 'no (gate FILE --target ' + options.to + ' says why)'}\n"
     )
-    return 0
+    return EXIT_REPLAYABLE if replayable else EXIT_NOT_REPLAYABLE
 
 
 def _open(path: str) -> Any:
@@ -543,8 +548,8 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument(
         "--to",
         choices=tuple(WRITERS),
-        help="write the request body this target's API takes, of all the items (before the target policy: "
-        "nothing is left out for the target's rules), instead of JSON Lines",
+        help="write the request body this target accepts (the gate's plan for it: what it may not receive is "
+        "left out, said on stderr) instead of JSON Lines; exit 1 when a finding stops the replay",
     )
     convert.add_argument(
         "--tools-out",

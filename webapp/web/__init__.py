@@ -50,7 +50,15 @@ PAGES: tuple[Page, ...] = (
 OTHER_PAGES: tuple[str, ...] = ("sessions",)
 
 # The machine APIs: module paths under webapp.web, registered after the pages.
-APIS: tuple[str, ...] = ("api.gate", "api.convert", "api.tools", "api.responses", "api.websocket", "api.legacy_chat")
+APIS: tuple[str, ...] = (
+    "api.gate",
+    "api.export",
+    "api.convert",
+    "api.tools",
+    "api.responses",
+    "api.websocket",
+    "api.legacy_chat",
+)
 
 
 def blueprint_modules() -> list[ModuleType]:
