@@ -62,3 +62,15 @@ def test_the_diff_editors_text_weighs_as_the_other_pages(page: Page):
     page.goto("/diff")
     for side in ("diff-left", "diff-right"):
         assert page.locator(f'.editor-host[data-editor-for="{side}"]').evaluate(weight) == format_weight == "400"
+
+
+def test_the_target_select_judges_both_sides_for_it(page: Page):
+    item = '{"type":"web_search_call","id":"ws_1","status":"completed","action":{"type":"search","query":"q"}}'
+    page.goto("/diff")
+    expect(page.locator("form[data-draft]")).to_have_attribute("data-arrived", "")
+    page.locator("#diff-left").fill(item)
+    page.locator("#diff-right").fill(item)
+    page.locator("#diff-target").select_option("openai")
+    page.get_by_role("button", name="Compare").click()
+    expect(page.locator("#diff-target-named")).to_have_text("(replayed to OpenAI Responses API)")
+    expect(page.locator('[data-side="right-verdict"] .badge')).to_have_text("not_function_call")

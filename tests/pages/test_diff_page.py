@@ -218,3 +218,14 @@ def test_a_gemini_part_against_its_open_responses_item_says_missing_not_null(cli
     body = " ".join(text_of(client.post("/diff", data=form(FC_001, gemini), headers=HX)).split())
     assert esc('type changed from "function_call" to (missing)') in body
     assert "to null" not in body
+
+
+def test_each_sides_verdict_is_about_the_target_chosen(client):
+    item = '{"type":"web_search_call","id":"ws_1","status":"completed","action":{"type":"search","query":"q"}}'
+    portable = client.post("/diff", data={"left": item, "right": item}, headers={"HX-Request": "true"})
+    assert portable.get_data(as_text=True).count('data-reason="provider_item"') == 2  # OpenAI's own: not portable
+    openai = client.post(
+        "/diff", data={"left": item, "right": item, "target": "openai"}, headers={"HX-Request": "true"}
+    )
+    shown = openai.get_data(as_text=True)
+    assert "provider_item" not in shown and "(replayed to OpenAI Responses API)" in shown

@@ -27,7 +27,16 @@ from webapp.core.diff import (
     side_by_side,
     string_hunks,
 )
-from webapp.core.gate import NOT_REPLAYABLE, REPLAYABLE, SCHEMA_NEXT, is_refusal, item_label, read_schema_field
+from webapp.core.gate import (
+    DEFAULT_TARGET,
+    NOT_REPLAYABLE,
+    REPLAYABLE,
+    SCHEMA_NEXT,
+    TARGET_TITLES,
+    is_refusal,
+    item_label,
+    read_schema_field,
+)
 from webapp.core.gate import label_without_schema as gate_label
 from webapp.core.inspection import locate_items
 from webapp.core.items import looks_like_item, tool_shape
@@ -85,6 +94,8 @@ class PageOptions:
     :ivar as_items: compare as Open Responses: each side is first converted from its provider's shape
         (:mod:`webapp.core.convert`: Chat Completions, Anthropic, Gemini), so the same call from two providers
         differs only where it really differs.
+    :ivar target: where the right side is replayed (one of the gate's ``TARGETS``): each side's gate verdict is
+        about it.
     """
 
     ignore_order: bool = False
@@ -93,6 +104,12 @@ class PageOptions:
     hide_unchanged: bool = False
     schema: str = ""
     as_items: bool = False
+    target: str = DEFAULT_TARGET
+
+    @property
+    def target_title(self) -> str:
+        """The target's title for the page (the gate's ``TARGET_TITLES``)."""
+        return TARGET_TITLES.get(self.target, TARGET_TITLES[DEFAULT_TARGET])
 
     def diff_options(self) -> DiffOptions:
         """The options of :func:`webapp.core.diff.diff`. :raises DiffError: for a malformed ignore pattern."""
@@ -254,7 +271,7 @@ def _compare(
     small = len(left.text) <= SIDE_BY_SIDE_CHARS and len(right.text) <= SIDE_BY_SIDE_CHARS
     # positions name places in the pasted texts: a converted side's places are in its conversion
     placed = small and left.conversion is None and right.conversion is None
-    page.verdicts, page.verdicts_note = _verdicts(left, right, options.schema, max_depth, placed)
+    page.verdicts, page.verdicts_note = _verdicts(left, right, options.schema, max_depth, placed, options.target)
     page.replay_claim = _replay_claim(result, page.verdicts)
     same = {right for _, right in result.same_numbers}
     page.respelled = sum(1 for op in result.patch if op["op"] == "replace" and op["path"] in same)
@@ -398,7 +415,9 @@ def _holds_items(value: Any) -> tuple[str, str, list[Any]] | None:
     return located if looks_like_item(value) or (value.get("type") is None and "role" in value) else None
 
 
-def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int, placed: bool) -> tuple[list[SideVerdict], str]:
+def _verdicts(
+    left: Side, right: Side, schema_text: str, max_depth: int, placed: bool, target: str = DEFAULT_TARGET
+) -> tuple[list[SideVerdict], str]:
     """The gate's verdict on each side that holds items (one item, or a journal: its items and pairing findings),
     with the schema field's schema or tools when given; sides that hold none get no verdict. The two journals are
     mostly the same calls: the right side reuses the left side's call verdicts (one :class:`gate.VerdictMemo`)."""
@@ -416,7 +435,9 @@ def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int, placed:
             schema, missing = _tool_schema(schema_value, name)
             if missing:
                 notes.add(missing)
-            line, findings = gate.check_one(_item_read(side) or item, schema, tool_name=name, max_depth=max_depth)
+            line, findings = gate.check_one(
+                _item_read(side) or item, schema, tool_name=name, max_depth=max_depth, target=target
+            )
             stops = [f for f in findings if f.severity == "error"]
             if stops:  # a member name given twice, no call_id or name: refused whatever its value's verdict
                 first = stops[0]
@@ -442,6 +463,7 @@ def _verdicts(left: Side, right: Side, schema_text: str, max_depth: int, placed:
                     side if placed else None,
                     max_depth,
                     memo,
+                    target,
                 )
             )
     return out, "; ".join(sorted(notes))
@@ -498,6 +520,7 @@ def _journal_verdict(
     placed: Side | None,
     max_depth: int,
     memo: gate.VerdictMemo | None = None,
+    target: str = DEFAULT_TARGET,
 ) -> SideVerdict:
     """One journal side through :func:`webapp.core.gate.check_journal`, with the tools of the schema field, else
     the tools the journal carries. Without either (or a schema) the calls' schemas are left for step 2
@@ -505,7 +528,9 @@ def _journal_verdict(
     side, when its places in the pasted text are shown; ``memo``: call verdicts shared with the other side."""
     items = journal.items
     schema, tools = read_schema_field(schema_value)
-    report = gate.check_journal(journal, tools, schema=schema, max_depth=max_depth, tools_later=True, memo=memo)
+    report = gate.check_journal(
+        journal, tools, schema=schema, max_depth=max_depth, tools_later=True, memo=memo, target=target
+    )
     schemaless = tools is None and schema is None and journal.tools is None
 
     def pointer(index: int) -> str:

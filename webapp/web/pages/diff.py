@@ -17,6 +17,7 @@ from typing import Any
 from flask import Blueprint, Response, render_template
 
 from webapp.core import examples
+from webapp.core.gate import DEFAULT_TARGET, TARGET_TITLES
 from webapp.core.json import BIG_TEXT, paused_gc
 from webapp.core.pages.diff import PageOptions, build, patch_download
 from webapp.web import forms
@@ -38,6 +39,7 @@ def _form_options() -> PageOptions:
         hide_unchanged=forms.flag("hide_unchanged"),
         schema=forms.text("schema"),
         as_items=forms.flag("as_items"),
+        target=forms.choice("target", TARGET_TITLES, DEFAULT_TARGET),
     )
 
 
@@ -52,7 +54,7 @@ def _render(left_text: str | bytes, right_text: str | bytes | None, options: Pag
 def _page_html(left_text: str | bytes, right_text: str | bytes | None, options: PageOptions) -> str:
     page = build(left_text, right_text, options, **parse_limits().parse_options)
     template = "diff/_result.html" if is_partial() else "diff/page.html"
-    return render_template(template, examples=EXAMPLES, **vars(page))
+    return render_template(template, examples=EXAMPLES, targets=TARGET_TITLES, **vars(page))
 
 
 @bp.get("/diff")
