@@ -107,7 +107,7 @@ def _contents(builder: Builder, contents: list, base: str) -> None:
 def _content(builder: Builder, content: dict, where: str, *, cut: bool) -> None:
     role = "assistant" if content.get("role") == "model" else "user"
     texts: list[str] = []
-    first_text = None
+    first_text = ""  # the place of the first of texts (none yet: "")
     for i, part in enumerate(content["parts"]):
         place = f"{where}/parts/{i}"
         if not isinstance(part, dict):
@@ -119,12 +119,12 @@ def _content(builder: Builder, content: dict, where: str, *, cut: bool) -> None:
                 f"{place}/thoughtSignature",
             )
         if isinstance(part.get("text"), str) and part.get("thought") is not True:
-            first_text = place if first_text is None else first_text
+            first_text = first_text or place
             texts.append(part["text"])
             continue
         if texts:  # text before a call stays before it
             builder.message(role, texts, first_text)
-            texts, first_text = [], None
+            texts, first_text = [], ""
         _part(builder, role, part, place, cut=cut)
     if texts:
         builder.message(role, texts, first_text)
