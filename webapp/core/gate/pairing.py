@@ -264,9 +264,8 @@ class JournalChecker:
             if verdict.reason != "ok":  # a call that may not run stops the journal
                 self._blocked = True
             return verdict
-        verdict = self._by_type.get(item_type) if isinstance(item_type, str) else None
-        if verdict is None:
-            verdict = self._not_a_call(item, item_type)
+        known = self._by_type.get(item_type) if isinstance(item_type, str) else None
+        verdict = known if known is not None else self._not_a_call(item, item_type)
         if item_type == "function_call_output":
             _pair_output(index, get("call_id"), self._calls, self._answered, findings)
         elif item_type == "message" and role == "user" and self._pending:
