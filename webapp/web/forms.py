@@ -12,7 +12,7 @@ kept. An uploaded file is never changed: its bytes are the user's, CRs included.
 from __future__ import annotations
 
 from collections.abc import Container
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 from flask import request
 from werkzeug.datastructures import MultiDict
@@ -64,6 +64,10 @@ def _fields() -> MultiDict[str, str]:
     return request.form if request.method == "POST" else request.args
 
 
+@overload
+def text(name: str, default: str = "") -> str: ...
+@overload
+def text(name: str, default: None) -> str | None: ...
 def text(name: str, default: str | None = "") -> str | None:
     """The text field ``name`` as typed: every CR LF read as the LF it was (see the module's docstring).
 

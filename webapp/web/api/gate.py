@@ -257,6 +257,7 @@ def _one_item(
         max_depth=parse_limits().max_depth,
     )
     verdict = line.verdict
+    assert verdict is not None  # gate.item_line, the one maker of these lines, sets it
     result = verdict.as_dict()
     result.update(
         ok=line.ok,
@@ -275,7 +276,7 @@ def _one_item(
     result["dialect"] = dialect
     if output is not None:
         validated = compiled is not None and verdict.reached_schema
-        result["output"] = compiled.output(verdict.arguments, output) if validated else None
+        result["output"] = compiled.output(verdict.arguments, output) if validated and compiled else None
     return result
 
 
