@@ -154,7 +154,11 @@ def _add_outputs(answer: dict[str, Any], items: list[Any], tools: list[Any] | No
         item_schema = schema if schema is not None else tool_schema(tools, name)
         verdict = check_item(item, item_schema, tool_name=name if isinstance(name, str) else None)
         validated = item_schema is not None and verdict.reached_schema
-        entry["output"] = compile_schema(item_schema).output(verdict.arguments, form) if validated else None
+        entry["output"] = (
+            compile_schema(item_schema).output(verdict.arguments, form)
+            if validated and item_schema is not None
+            else None
+        )
 
 
 def _load_schema(path: str, documents: dict[str, Any] | None = None) -> tuple[Any, list[Any] | None]:
@@ -309,7 +313,7 @@ def corpus_command(options: argparse.Namespace, tools: list[Any] | None, out: Te
     try:
         answers = check_corpus(paths, tools, source=options.source, client=client)
     finally:
-        if cluster is not None:
+        if cluster is not None and client is not None:  # the client made for that local cluster
             client.close()
             cluster.close()
     for answer in answers:
