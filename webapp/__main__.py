@@ -538,7 +538,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser(
         "serve",
         help="serve the app (Werkzeug's threaded server, no version in the Server header)",
-        description="Serve the inspector. Settings come from FLASK_* environment variables (README, Configuration).",
+        description="Serve the inspector. Settings come from FLASK_* environment variables (docs/configuration.md).",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=5000, help="port (default 5000)")

@@ -1,7 +1,7 @@
 """Anthropic Messages (``messages[]`` of content blocks, ``system`` apart) to Open Responses items.
 
 Shapes: a request ``{system?, messages, tools?}``, a response ``{type: "message", role: "assistant", content,
-stop_reason}``, a bare ``messages`` array, one content block. Mapping (the team's provider-envelopes.md):
+stop_reason}``, a bare ``messages`` array, one content block. Mapping (``docs/targets.md``, "Target `anthropic`"):
 ``tool_use`` → ``function_call`` (``input`` is an object: written as a JSON string), ``tool_result`` (in a user
 message) → ``function_call_output``, text → ``message``, ``system`` → a system message; ``thinking`` /
 ``redacted_thinking`` are provider-sealed (dropped, with a note); server tools and unknown blocks are kept as

@@ -2,8 +2,8 @@
 
 A converter reads one provider's envelope and appends Open Responses items to a :class:`Builder`, each with the
 RFC 6901 pointer of the place it came from, and a :class:`Note` for everything it could not carry over as it was
-(provider-envelopes.md in the team's shared docs: "What cannot be carried over must be reported, never dropped
-silently"). Nothing here reads text: the converters take parsed JSON.
+(what cannot be carried over is reported, never dropped silently; each provider's rules and their sources:
+``docs/targets.md``). Nothing here reads text: the converters take parsed JSON.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Chat Completions (``messages[]``) to Open Responses items.
 
 Shapes: a request ``{messages, tools?}``, a response ``{object: "chat.completion", choices: [{message,
-finish_reason}]}``, a bare ``messages`` array, one assistant message, one ``tool_calls`` entry. Mapping (the team's
-provider-envelopes.md): ``tool_calls[i]`` → ``function_call`` with ``arguments`` kept byte for byte (it is the
-model's raw text and may be invalid JSON: the gate decides), ``role: "tool"`` → ``function_call_output``, text →
-``message``; ``finish_reason: "length"`` cuts the message's calls (``incomplete``).
+finish_reason}]}``, a bare ``messages`` array, one assistant message, one ``tool_calls`` entry. Mapping
+(``docs/targets.md``, "Target `chat_completions`"): ``tool_calls[i]`` → ``function_call`` with ``arguments`` kept
+byte for byte (it is the model's raw text and may be invalid JSON: the gate decides), ``role: "tool"`` →
+``function_call_output``, text → ``message``; ``finish_reason: "length"`` cuts the message's calls (``incomplete``).
 """
 
 from __future__ import annotations

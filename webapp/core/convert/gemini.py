@@ -1,7 +1,7 @@
 """Gemini ``generateContent`` (``contents[]`` of ``parts``, ``systemInstruction`` apart) to Open Responses items.
 
 Shapes: a request ``{systemInstruction?, contents, tools?}``, a response ``{candidates: [{content,
-finishReason}]}``, a bare ``contents`` array, one part. Mapping (the team's provider-envelopes.md):
+finishReason}]}``, a bare ``contents`` array, one part. Mapping (``docs/targets.md``, "Target `gemini`"):
 ``functionCall`` → ``function_call`` (``args`` written as a JSON string; a call without ``id`` gets a stable id
 from its position, and a ``functionResponse`` without ``id`` pairs with the oldest unanswered call of the same
 name), ``functionResponse`` → ``function_call_output`` (``response`` written as JSON; a lone ``output`` or
