@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from support import REPO, TESTS
 from support.cli import run
 
@@ -19,9 +20,25 @@ def test_convert_writes_open_responses_json_lines_and_notes():
     code, out, err = run("convert", str(CONVERSATIONS / "anthropic-messages.json"))
     items = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and [i["type"] for i in items].count("function_call") == 2
-    assert "messages[1].content[0]: sealed_reasoning" in err and "anthropic (request), 8 items" in err
+    assert "messages[1].content[0]: sealed_reasoning" in err and "anthropic (request), 9 items" in err
     code, out, err = run("convert", str(CONVERSATIONS / "chat-completions.json"), "--from", "gemini")
     assert code == 2 and out == "" and "not a Gemini request" in err
+
+
+def test_convert_to_a_target_writes_the_body_its_api_takes():
+    source = json.loads((CONVERSATIONS / "anthropic-messages.json").read_text())
+    code, out, err = run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "anthropic")
+    body = json.loads(out)
+    assert code == 0 and set(body) == {"system", "messages", "tools"}
+    assert body["messages"][1] == source["messages"][1]  # the signed thinking block, in its place
+    assert err.rstrip().endswith("written for anthropic before the target policy")
+    code, out, err = run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "gemini")
+    body = json.loads(out)
+    assert code == 0 and set(body) == {"systemInstruction", "contents", "tools"}
+    assert "gemini: item 2/anthropic:signature: member_left_out" in err
+    with pytest.raises(SystemExit) as exited:  # argparse's own refusal, on stderr
+        run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "bedrock")
+    assert exited.value.code == 2
 
 
 def test_gate_converts_another_providers_journal_and_names_the_places():
