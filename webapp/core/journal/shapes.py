@@ -63,6 +63,8 @@ class Journal:
     :ivar shape: one of :data:`SHAPES`.
     :ivar lines: for JSON Lines, the 1-based line of each item.
     :ivar duplicates: member names given twice in the text the journal was read from, in text order.
+    :ivar store: the response's or request's ``store`` member, when it has one (``False``: the provider keeps
+        nothing, so reasoning goes back by its ``encrypted_content`` only: docs/targets.md O3).
     """
 
     items: list[Any]
@@ -71,6 +73,7 @@ class Journal:
     shape: str = "array"
     lines: list[int] = field(default_factory=list)
     duplicates: list[Duplicate] = field(default_factory=list)
+    store: Any = None
 
     def where(self, index: int) -> str:
         """Where item ``index`` is in the source: ``line 4``, ``output[2]``, ``input[0]`` or ``[3]``."""
@@ -194,7 +197,7 @@ def _from_value(value: Any) -> Journal:
         items = value["output"]
         if not isinstance(items, list):
             raise JournalError(f"/output must be an array of items, not {kind_of(items)}", pointer="/output")
-        return Journal(items, _tools(value), value.get("tool_choice"), "response")
+        return Journal(items, _tools(value), value.get("tool_choice"), "response", store=value.get("store"))
     if "input" in value:
         raw = value["input"]
         if isinstance(raw, str):  # CreateResponseBody: a string input is one user message
@@ -205,7 +208,7 @@ def _from_value(value: Any) -> Journal:
             items = raw
         else:
             raise JournalError(f"/input must be a string or an array of items, not {kind_of(raw)}", pointer="/input")
-        return Journal(items, _tools(value), value.get("tool_choice"), "request")
+        return Journal(items, _tools(value), value.get("tool_choice"), "request", store=value.get("store"))
     if isinstance(value.get("type"), str):
         return Journal([value], None, None, "item")
     raise JournalError(

@@ -32,6 +32,7 @@ from webapp.core.json.parser import parse
 from webapp.core.json.positions import line_col
 from webapp.core.json.scan import scanstring
 from webapp.core.json.show import displayable, json_type, kind_of, quote
+from webapp.core.json.utf8 import decode_utf8, shown_text
 
 __all__ = [
     "BIG_TEXT",
@@ -46,6 +47,7 @@ __all__ = [
     "Locator",
     "Move",
     "Position",
+    "decode_utf8",
     "displayable",
     "in_string",
     "join_pieces",
@@ -62,6 +64,7 @@ __all__ = [
     "pointer",
     "quote",
     "scanstring",
+    "shown_text",
     "split_strings",
     "string_locator",
     "try_loads_ijson",
