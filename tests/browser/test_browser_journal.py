@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 from support import TESTS
+from support.browser import kept_field
 
 SAMPLES = TESTS / "data" / "samples"
 
@@ -83,3 +84,24 @@ def test_long_lines_scroll_inside_the_editor_not_the_page(page: Page, path: str)
     page.goto(path)
     expect(page.locator(".editor-host").first).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+
+
+def test_a_target_is_chosen_judged_downloaded_and_kept_with_the_page(page: Page):
+    page.goto("/journal")
+    page.get_by_role("link", name="Anthropic Messages request").click()
+    expect(page.locator("#journal-summary")).to_contain_text("to Any Open Responses server (portable)")
+    expect(page.locator("form[data-draft]")).to_have_attribute("data-arrived", "")  # no kept draft still to come
+    page.locator("#journal-target").select_option("anthropic")
+    expect(page.locator("#journal-summary")).to_contain_text("to Anthropic Messages API")
+    expect(page.locator("#journal-subset h2")).to_contain_text("What goes to Anthropic Messages API")
+    with page.expect_download() as download:
+        page.locator("#journal-export-body").click()
+    assert download.value.suggested_filename == "anthropic-body.json"
+    body = json.loads(Path(download.value.path()).read_text())
+    thinking = [b for m in body["messages"] if isinstance(m["content"], list) for b in m["content"]]
+    assert any(b.get("type") == "thinking" and b.get("signature") for b in thinking)  # its own signature goes back
+    page.locator("#journal-target").select_option("openai")
+    expect(page.locator("#journal-left-out")).to_contain_text("foreign_reasoning")
+    kept_field(page, "target", "openai")
+    page.reload()  # the target is part of the page's kept state, as the text is
+    expect(page.locator("#journal-target")).to_have_value("openai")

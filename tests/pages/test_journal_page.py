@@ -8,7 +8,7 @@ import json
 import re
 
 import pytest
-from support import TESTS
+from support import REPO, TESTS
 
 SAMPLES = TESTS / "data" / "samples"
 HX = {"HX-Request": "true"}
@@ -150,3 +150,32 @@ def test_the_export_writes_a_lone_surrogate_as_its_escape(client):
     assert answer.status_code == 200
     line = answer.get_data(as_text=True)
     assert "\\ud800" in line and json.loads(line)["content"] == "half \ud800 a pair"  # the same string
+
+
+ANTHROPIC_TEXT = (REPO / "webapp" / "examples" / "conversations" / "anthropic-messages.json").read_text()
+
+
+@pytest.mark.parametrize(
+    ("target", "keys"),
+    [
+        ("portable", {"input", "tools"}),
+        ("anthropic", {"system", "messages", "tools"}),
+        ("gemini", {"systemInstruction", "contents", "tools"}),
+        ("chat_completions", {"messages", "tools"}),
+    ],
+)
+def test_the_export_downloads_the_body_the_target_accepts(client, target, keys):
+    answer = client.post("/journal/export", data={"journal": ANTHROPIC_TEXT, "target": target, "format": "body"})
+    assert answer.status_code == 200
+    assert answer.headers["Content-Disposition"] == f'attachment; filename="{target}-body.json"'
+    assert set(json.loads(answer.get_data(as_text=True))) == keys
+    api = client.post("/api/export", json={"journal": ANTHROPIC_TEXT, "target": target}).get_json()
+    assert json.loads(answer.get_data(as_text=True)) == api["body"]  # the page and the API give one answer
+
+
+def test_the_verdict_names_its_target_and_a_stale_one_reads_as_portable(client):
+    page = client.post("/journal", data={"journal": ANTHROPIC_TEXT, "target": "openai"}).get_data(as_text=True)
+    assert "to <strong>OpenAI Responses API</strong>" in page and "What goes to OpenAI Responses API" in page
+    assert "foreign_reasoning" in page
+    stale = client.post("/journal", data={"journal": ANTHROPIC_TEXT, "target": "bedrock"}).get_data(as_text=True)
+    assert "to <strong>Any Open Responses server (portable)</strong>" in stale

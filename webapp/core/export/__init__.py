@@ -14,6 +14,7 @@ members; it decides no replay policy (the gate's target plan does), and notes wh
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +25,7 @@ from webapp.core.export.base import EXPORT_NOTE_CODES, ExportNote, Written
 from webapp.core.gate import JournalReport, check_journal
 from webapp.core.gate.targets import LeftOut
 from webapp.core.journal import Journal
-from webapp.core.json import DEFAULT_MAX_DEPTH
+from webapp.core.json import DEFAULT_MAX_DEPTH, displayable
 
 __all__ = ["WRITERS", "EXPORT_NOTE_CODES", "Export", "ExportNote", "Written", "export", "write"]
 
@@ -71,6 +72,11 @@ class Export:
     left_out: list[LeftOut] = field(default_factory=list)
     notes: list[ExportNote] = field(default_factory=list)
     report: JournalReport | None = None
+
+    def text(self) -> str:
+        """The body as indented JSON text, a file to send. A lone surrogate (legal in a JSON string, not
+        encodable as UTF-8) is written as its ``\\uXXXX`` escape: the same string, in a text that can be sent."""
+        return displayable(json.dumps(self.body, ensure_ascii=False, indent=2)) + "\n"
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"target", "replayable", "body", "left_out": [{index, pointer, code, words}], "notes":

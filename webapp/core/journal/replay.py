@@ -18,17 +18,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webapp.core.convert import Conversion, as_journal
-from webapp.core.gate import JournalReport, check_journal, vouch, vouched_calls
+from webapp.core.gate import DEFAULT_TARGET, JournalReport, check_journal, vouch, vouched_calls
 from webapp.core.items import is_namespaced, provider_of
 from webapp.core.json import displayable
 
 __all__ = ["LeftOut", "Subset", "gate_conversion", "replayable_subset"]
 
 
-def gate_conversion(conversion: Conversion, tools: list[dict] | None) -> JournalReport:
-    """The gate over a conversion: its items against ``tools`` (flat Open Responses function tools; ``None``: no
-    tools known), with its ``tool_choice`` and the duplicate member names its Open Responses text had."""
-    return check_journal(as_journal(conversion), tools)
+def gate_conversion(conversion: Conversion, tools: list[dict] | None, *, target: str = DEFAULT_TARGET) -> JournalReport:
+    """The gate over a conversion for ``target`` (one of the gate's ``TARGETS``; its source is the conversion's):
+    its items against ``tools`` (flat Open Responses function tools; ``None``: no tools known), with its
+    ``tool_choice`` and the duplicate member names its Open Responses text had.
+
+    :raises ValueError: ``target`` is not one of the gate's ``TARGETS``."""
+    return check_journal(as_journal(conversion), tools, target=target, source=conversion.source)
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from webapp.core.convert import Conversion, ConvertError, convert_text, placed
-from webapp.core.gate import Finding, JournalReport, vouched_calls
+from webapp.core.convert import Conversion, ConvertError, as_journal, convert_text, placed
+from webapp.core.export import Export, export
+from webapp.core.gate import DEFAULT_TARGET, TARGET_TITLES, Finding, JournalReport, vouched_calls
 from webapp.core.journal import JournalError, JournalText, read_text
 from webapp.core.journal.replay import Subset, gate_conversion, replayable_subset
 from webapp.core.journal.tools import read_tools
@@ -85,6 +86,7 @@ class JournalPage:
     tools_origin: str = "none"  # "pasted", "journal" or "none"
     tools: list[dict] | None = None
     texts: dict[int, str] = field(default_factory=dict)  # this page's items as written in the source text
+    target: str = DEFAULT_TARGET  # where the conversation is replayed: the verdict is about this target
 
     def item_text(self, index: int) -> str:
         """Item ``index`` as written in the pasted text (numbers, escapes and member order kept) when it came
@@ -115,6 +117,18 @@ class JournalPage:
     def replayable(self) -> bool:
         return self.report is not None and self.report.replayable
 
+    @property
+    def target_title(self) -> str:
+        """The target's title for the page (the gate's ``TARGET_TITLES``)."""
+        return TARGET_TITLES[self.target]
+
+    def body(self) -> Export | None:
+        """The request body the target accepts (:func:`webapp.core.export.export`: the gate's plan for the target,
+        then its writer), or ``None`` when the journal or the pasted tools could not be read."""
+        if self.conversion is None or not self.exportable:
+            return None
+        return export(as_journal(self.conversion), target=self.target, tools=self.tools, source=self.conversion.source)
+
 
 def build(
     text: str | bytes,
@@ -126,6 +140,7 @@ def build(
     page_size: int = PAGE_SIZE,
     complete_statusless: bool = False,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    target: str = DEFAULT_TARGET,
 ) -> JournalPage:
     """Convert, gate and summarise a conversation for the page.
 
@@ -136,9 +151,11 @@ def build(
     :param only_blocking: the table lists only rows that stop the replay.
     :param page: 1-based page of the table (clamped to the pages there are).
     :param complete_statusless: export status-less calls whose output follows them as ``completed``.
+    :param target: where the conversation is replayed (one of the gate's ``TARGETS``; another value is read as
+        the default, ``portable``): the verdict, the rows' dispositions and the body are about it.
     :return: a :class:`JournalPage`; unreadable input sets ``error`` (line:column or pointer named), never raises.
     """
-    check = JournalPage()
+    check = JournalPage(target=target if target in TARGET_TITLES else DEFAULT_TARGET)
     pasted, check.tools_problem = read_tools(tools)
     try:
         read = read_text(text, max_depth=max_depth)  # the one parse of the text
@@ -153,7 +170,7 @@ def build(
     tool_list = pasted if pasted is not None else conversion.tools
     check.tools_origin = "pasted" if pasted is not None else "journal" if conversion.tools is not None else "none"
     check.tools = tool_list
-    check.report = gate_conversion(conversion, tool_list)
+    check.report = gate_conversion(conversion, tool_list, target=check.target)
     check.types = Counter(item.get("type") if isinstance(item, dict) else None for item in conversion.items)
     check.labels = Counter(verdict.label for verdict in check.report.items)
     check.findings = [(f, placed(f, conversion)) for f in check.report.findings[:FINDINGS_SHOWN]]

@@ -2,10 +2,12 @@
 
 ``GET /journal`` shows the form (``?example=<name>`` fills it with one of :data:`EXAMPLES` and checks it).
 ``POST /journal`` answers the result (htmx: ``journal/_result.html``; a plain POST: the full page).
-``POST /journal/export`` downloads the replayable subset as Open Responses JSON Lines.
+``POST /journal/export`` downloads the replayable subset as Open Responses JSON Lines, or with ``format=body`` the
+request body the target accepts (``<target>-body.json``, as ``POST /api/export`` answers it).
 
-Form fields: ``journal`` (text) or upload ``file`` (it wins), ``from`` (``auto`` or a source), ``tools`` (any
-provider's tool definitions; blank: the journal's own), ``only_blocking``, ``page``, ``complete_statusless``.
+Form fields: ``journal`` (text) or upload ``file`` (it wins), ``from`` (``auto`` or a source), ``target`` (one of the
+gate's ``TARGETS``; default ``portable``), ``tools`` (any provider's tool definitions; blank: the journal's own),
+``only_blocking``, ``page``, ``complete_statusless``.
 The model and every rule live in :mod:`webapp.core.pages.journal`; this module is routes and form fields only.
 """
 
@@ -16,6 +18,7 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template
 
+from webapp.core.gate import DEFAULT_TARGET, TARGET_TITLES
 from webapp.core.pages.journal import JournalPage, build
 from webapp.web import forms
 from webapp.web.htmx import is_partial
@@ -56,6 +59,7 @@ def _fields() -> dict[str, Any]:
     return {
         "text": forms.text("journal"),
         "source": forms.choice("from", SOURCE_LABELS, "auto"),
+        "target": forms.choice("target", TARGET_TITLES, DEFAULT_TARGET),
         "tools": forms.text("tools"),
         "only_blocking": forms.flag("only_blocking"),
         "complete_statusless": forms.flag("complete_statusless"),
@@ -74,6 +78,7 @@ def _check(fields: dict[str, Any]) -> tuple[JournalPage, forms.Upload | None]:
         page=fields["page"],
         complete_statusless=fields["complete_statusless"],
         max_depth=parse_limits().max_depth,
+        target=fields["target"],
     )
     return check, upload
 
@@ -94,6 +99,7 @@ def _render(check: JournalPage | None, fields: dict[str, Any], upload: forms.Upl
         upload_echoed=not partial,
         examples=EXAMPLES,
         sources=SOURCE_LABELS,
+        targets=TARGET_TITLES,
         undecodable=undecodable,
         **fields,
     )
@@ -105,6 +111,7 @@ def page() -> str:
     fields = {
         "text": "",
         "source": "auto",
+        "target": DEFAULT_TARGET,
         "tools": "",
         "only_blocking": False,
         "complete_statusless": False,
@@ -127,12 +134,21 @@ def check() -> str:
 
 @bp.post("/journal/export")
 def export() -> Response | tuple[str, int]:
-    """The replayable subset as ``replayable.jsonl`` (Open Responses JSON Lines); an unreadable journal or unreadable
-    tools get the page with its error (400), never a file."""
+    """The replayable subset as ``replayable.jsonl`` (Open Responses JSON Lines), or (``format=body``) the body the
+    target accepts as ``<target>-body.json``; an unreadable journal or unreadable tools get the page with its error
+    (400), never a file."""
     fields = _fields()
     result, upload = _check(fields)
     if not result.exportable or result.subset is None:  # exportable holds a subset: said again for mypy
         return _render(result, fields, upload), 400
+    if forms.choice("format", ("jsonl", "body"), "jsonl") == "body":
+        answer = result.body()
+        assert answer is not None  # exportable: the journal and its tools were read
+        return Response(
+            answer.text(),
+            mimetype="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{result.target}-body.json"'},
+        )
     return Response(
         result.subset.jsonl(),
         mimetype="application/jsonl",
