@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 from markupsafe import Markup
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -77,6 +78,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env()  # FLASK_API_TOKEN, FLASK_RESPONSES_ENABLED, ...
     if test_config is not None:
         app.config.from_mapping(test_config)
+    assert isinstance(app.json, DefaultJSONProvider)  # Flask's own: this app sets no other
     app.json.sort_keys = False  # keep field order as the spec's examples show it
     app.jinja_env.finalize = _displayable
     os.makedirs(app.instance_path, exist_ok=True)
@@ -89,7 +91,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if hops:
         # The client's address, scheme and host as the proxy saw them: the Host check and the loopback-only
         # sessions page then judge the client, not the proxy.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]  # the documented way
 
     from webapp import web
     from webapp.web import security

@@ -160,7 +160,11 @@ def _add_outputs(answer: dict[str, Any], items: list[Any], tools: list[Any] | No
         item_schema = schema if schema is not None else tool_schema(tools, name)
         verdict = check_item(item, item_schema, tool_name=name if isinstance(name, str) else None)
         validated = item_schema is not None and verdict.reached_schema
-        entry["output"] = compile_schema(item_schema).output(verdict.arguments, form) if validated else None
+        entry["output"] = (
+            compile_schema(item_schema).output(verdict.arguments, form)
+            if validated and item_schema is not None
+            else None
+        )
 
 
 def _load_schema(path: str, documents: dict[str, Any] | None = None) -> tuple[Any, list[Any] | None]:
@@ -325,7 +329,7 @@ def corpus_command(options: argparse.Namespace, tools: list[Any] | None, out: Te
     try:
         answers = check_corpus(paths, tools, source=options.source, client=client)
     finally:
-        if cluster is not None:
+        if cluster is not None and client is not None:  # the client made for that local cluster
             client.close()
             cluster.close()
     for answer in answers:
@@ -378,13 +382,16 @@ def _write_body(options: argparse.Namespace, conversion: Conversion, out: TextIO
         err.write(f"{options.file}: {note.as_dict(conversion.lines)['path']}: {note.code}: {note.message}\n")
     for entry in answer.left_out:
         err.write(f"{options.file}: {options.to}: left out {entry.pointer}: {entry.code}: {entry.words}\n")
-    for note in answer.notes:
-        item = "tools" if note.index is None else f"item {note.index}"
-        err.write(f"{options.file}: {options.to}: {item}{note.pointer}: {note.code}: {note.message}\n")
+    for export_note in answer.notes:
+        item = "tools" if export_note.index is None else f"item {export_note.index}"
+        err.write(
+            f"{options.file}: {options.to}: {item}{export_note.pointer}: {export_note.code}: {export_note.message}\n"
+        )
     replayable = answer.report is not None and answer.report.replayable
     err.write(
         f"{options.file}: {conversion.source} ({conversion.shape}), {len(conversion.items)} items, "
-        f"{len(answer.report.plan.kept) if answer.report else 0} written for {options.to}; replayable: "
+        f"{len(answer.report.plan.kept) if answer.report and answer.report.plan else 0} written for {options.to}; "
+        "replayable: "
         f"{'yes' if replayable else 'no (gate FILE --target ' + options.to + ' says why)'}\n"
     )
     return EXIT_REPLAYABLE if replayable else EXIT_NOT_REPLAYABLE

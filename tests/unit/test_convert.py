@@ -91,6 +91,14 @@ def test_the_cut_off_response_makes_an_incomplete_call_the_gate_refuses():
     assert not report.replayable and report.items[0].reason == "status"
 
 
+@pytest.mark.parametrize("message", [{"content": "hi"}, {"role": ["assistant"], "content": "hi"}])
+def test_a_choice_whose_message_has_no_role_is_refused_at_its_place(message):
+    # Such a message used to become an item with that role (None, a list) and no note.
+    with pytest.raises(ConvertError, match="role and content") as caught:
+        convert({"choices": [{"message": {"role": "assistant", "content": "a"}}, {"message": message}]})
+    assert caught.value.pointer == "/choices/1"
+
+
 def test_chat_completions_arguments_are_kept_byte_for_byte():
     raw = '{ "location" : "Paris",\n "unit":"celsius" }'
     conversion = convert(

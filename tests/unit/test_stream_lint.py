@@ -543,6 +543,13 @@ def test_a_missing_field_is_reported_once_not_on_every_delta():
     assert codes.count("unknown_item") == 1
 
 
+def test_a_done_part_whose_type_is_no_string_is_a_finding_not_a_crash():
+    # The part's type keys the table of text members: a list there raised TypeError (unhashable) before.
+    done = "response.content_part.done"
+    broken = edit(done, lambda e: e["part"].update(type=["output_text"]))(copy.deepcopy(TEXT))
+    assert ("schema_invalid", at(done)(broken)) in found(sse(broken))
+
+
 def test_the_rules_table():
     assert len({rule.code for rule in RULES}) == len(RULES)
     assert all(rule.severity in ("error", "warning") and rule.what and rule.source for rule in RULES)

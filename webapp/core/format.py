@@ -22,7 +22,16 @@ from itertools import accumulate, chain, islice, repeat
 from operator import mul
 from typing import Any
 
-from webapp.core.json import BIG_TEXT, STRING_MARK, JSONLine, join_pieces, outside_strings, paused_gc, split_strings
+from webapp.core.json import (
+    BIG_TEXT,
+    STRING_MARK,
+    JSONLine,
+    join_pieces,
+    outside_strings,
+    paused_gc,
+    scanstring,
+    split_strings,
+)
 
 __all__ = [
     "ACTIONS",
@@ -169,7 +178,7 @@ class _Raw(str):
     __slots__ = ()
 
 
-class _Pairs(list):  # type: ignore[type-arg]
+class _Pairs(list[tuple[str, Any]]):
     """An object as its (name label, value) pairs, duplicates and order kept."""
 
     __slots__ = ()
@@ -215,7 +224,7 @@ def _sorted_output(tree: Any, bodies: list[bytes]) -> bytes:
         name = names.get(label)
         if name is None:
             body = _decode(bodies[int(label)].translate(_RESTORE))
-            name = names[label] = json.decoder.scanstring(body + '"', 0, True)[0]
+            name = names[label] = scanstring(body + '"', 0, True)[0]
         return name
 
     out: list[bytes] = []

@@ -93,6 +93,7 @@ def type_badge(item: Any) -> TypeBadge:
         return TypeBadge("missing", "no type", "bad", "No type member: not an Open Responses item.")
     if kind == "invalid":
         return TypeBadge("invalid", f"type is {value_kind(item_type)}", "bad", "type must be a string.")
+    assert isinstance(item_type, str)  # type_kind: only missing and invalid types are no strings
     shown = displayable(item_type)
     if kind == "extension":
         slug = displayable(item_type.split(":", 1)[0])

@@ -9,7 +9,7 @@ provider extension); the vendored OpenAPI in ``tests/data/openresponses-openapi.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 #: The portable core (Open Responses spec, Items): what any provider can take back.
 CORE_TYPES = ("message", "function_call", "function_call_output")
@@ -114,7 +114,7 @@ def native_openai(items: Any) -> bool:
     return False
 
 
-def is_namespaced(item_type: Any) -> bool:
+def is_namespaced(item_type: Any) -> TypeGuard[str]:
     """``True`` when ``item_type`` is a provider extension: a string with a colon (``openai:web_search_call``).
 
     Open Responses spec, Extensions: extension types are ``slug:name``; they are never portable.

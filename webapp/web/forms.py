@@ -21,7 +21,7 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Container
-from typing import IO, Any, NamedTuple
+from typing import IO, Any, NamedTuple, overload
 from urllib.parse import parse_qsl, unquote_to_bytes
 
 from flask import Flask, request
@@ -170,7 +170,7 @@ def init_app(app: Flask) -> None:
     """Read every form's text fields with their bytes kept: the app's request class (htmx-flask's, set before
     this) with :class:`_FormDataParser` as its form parser."""
 
-    class FormRequest(app.request_class):  # type: ignore[name-defined,misc]
+    class FormRequest(app.request_class):  # type: ignore[name-defined]  # a class from an attribute
         form_data_parser_class = _FormDataParser
 
     app.request_class = FormRequest
@@ -208,6 +208,10 @@ def _read(value: str) -> tuple[str, bytes | None]:
         return data.decode("utf-8", "replace"), data
 
 
+@overload
+def text(name: str, default: str = "") -> str: ...
+@overload
+def text(name: str, default: None) -> str | None: ...
 def text(name: str, default: str | None = "") -> str | None:
     """The text field ``name`` as typed: every CR LF read as the LF it was (see the module's docstring), each
     byte that is not UTF-8 as U+FFFD (a JSON field is read with :func:`source`, which names such a byte).
@@ -219,6 +223,10 @@ def text(name: str, default: str | None = "") -> str | None:
     return default if value is None else _read(value)[0]
 
 
+@overload
+def source(name: str, default: str = "") -> str | bytes: ...
+@overload
+def source(name: str, default: None) -> str | bytes | None: ...
 def source(name: str, default: str | None = "") -> str | bytes | None:
     """The JSON text field ``name`` as the page models read it: its text (as :func:`text`), or, when it holds
     bytes that are not UTF-8, its bytes (CR LF read as LF), which the parse layer refuses naming the first such

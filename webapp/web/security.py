@@ -245,7 +245,7 @@ class RequestHandler(WSGIRequestHandler):
         if self.command != "HEAD" and code >= 200 and code not in (204, 304):
             self.wfile.write(body)
 
-    def make_environ(self):  # type: ignore[no-untyped-def]  # werkzeug's WSGIEnvironment
+    def make_environ(self):  # returns werkzeug's WSGIEnvironment
         """The WSGI environ of this request, its target's raw bytes escaped first (RFC 3986, 2.1: ``%C2%B2``)."""
         self.path = _RAW_BYTES.sub(lambda m: quote(m.group().encode("latin-1"), safe=""), self.path)
         return super().make_environ()

@@ -337,7 +337,7 @@ def websocket_compact_new_chain(run: CaseRun) -> None:
         schema="compact",
         label="POST /responses/compact",
     )
-    output = compacted.get("output") if isinstance(compacted.get("output"), list) else []
+    output = compacted["output"] if isinstance(compacted.get("output"), list) else []
     run.require("compacted output", bool(output), "the compaction answered no output items")
     run.completed_turn(
         run.connect(),

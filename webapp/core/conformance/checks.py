@@ -212,7 +212,7 @@ class CaseRun:
 
     def has_type(self, response: dict[str, Any], kind: str, what: str = "") -> dict[str, Any] | None:
         """The suite's ``hasOutputType``: the first output item of ``kind``, recorded as a check."""
-        output = response.get("output") if isinstance(response.get("output"), list) else []
+        output = response["output"] if isinstance(response.get("output"), list) else []
         item = next((i for i in output if isinstance(i, dict) and i.get("type") == kind), None)
         types = ", ".join(str(i.get("type")) for i in output if isinstance(i, dict)) or "nothing"
         self.check(f"hasOutputType({kind}){what}", item is not None, f"output holds {types}")
@@ -220,7 +220,7 @@ class CaseRun:
 
     def gate(self, response: dict[str, Any]) -> None:
         """Not the suite's: every completed ``function_call`` of ``response`` passes the replay gate."""
-        output = response.get("output") if isinstance(response.get("output"), list) else []
+        output = response["output"] if isinstance(response.get("output"), list) else []
         for item in output:
             if isinstance(item, dict) and item.get("type") == FUNCTION_CALL:
                 verdict = gate_call(item, response.get("tools"), 0)
@@ -381,7 +381,7 @@ class CaseRun:
         report = self.turn(socket, body)
         refusal = report.streams[0].refusal
         if refusal is not None:
-            error = refusal.get("error") if isinstance(refusal.get("error"), dict) else {}
+            error = refusal["error"] if isinstance(refusal.get("error"), dict) else {}
             self.require(f"turn answered{what}", False, f"error {quote(error.get('code'))}: {error.get('message')}")
         final = self._judge_stream(report, what)
         self.completed(final, what)

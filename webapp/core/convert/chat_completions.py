@@ -71,8 +71,8 @@ def convert(value: Any) -> Conversion:
         builder = Builder(conversion)
         for i, choice in enumerate(value["choices"]):
             where = f"/choices/{i}"
-            if not isinstance(choice, dict) or not isinstance(choice.get("message"), dict):
-                raise ConvertError(f"{where} must be a choice with a message", where)
+            if not isinstance(choice, dict) or not is_message(choice.get("message")):
+                raise ConvertError(f"{where} must be a choice with a message (role and content)", where)
             _message(builder, choice["message"], f"{where}/message", cut=choice.get("finish_reason") in CUT_REASONS)
         return conversion
     if isinstance(value.get("messages"), list):
@@ -109,7 +109,7 @@ def _messages(builder: Builder, messages: list, base: str) -> None:
 
 
 def _message(builder: Builder, message: dict, where: str, *, cut: bool) -> None:
-    role = message.get("role")
+    role: str = message["role"]  # one of ROLES: _messages took only what is_message accepts
     content = message.get("content")
     if isinstance(message.get("name"), str) and role != "function":
         builder.note(
@@ -180,7 +180,7 @@ def _user_like(builder: Builder, role: str, content: Any, where: str) -> None:
         for image in images:
             source = image.get("image_url")
             url = source.get("url") if isinstance(source, dict) else None
-            if isinstance(url, str):
+            if isinstance(source, dict) and isinstance(url, str):
                 part = {"type": "input_image", "image_url": url}
                 if source.get("detail") in ("auto", "low", "high"):
                     part["detail"] = source["detail"]  # the same field in Open Responses input_image

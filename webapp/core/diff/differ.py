@@ -167,7 +167,7 @@ class _Differ:
         since this runs once per item of every array (a journal has tens of thousands)."""
         if self.match_tokens is not None or names != ("call_id", "id"):
             return [self.key(item, names) for item in items]
-        keys = []
+        keys: list[Any] = []
         for item in items:
             if item.__class__ is dict:
                 value = item.get("call_id")
@@ -560,7 +560,7 @@ def diff(left: Any, right: Any, options: DiffOptions | None = None) -> DiffResul
     notes = []
     if differ.match_tokens is not None and differ.match_looked and not differ.match_found:
         notes.append(
-            f"no array item has {options.match_key.strip()!r} (match items by): items were matched by "
+            f"no array item has {(options.match_key or '').strip()!r} (match items by): items were matched by "
             "their content instead"
         )
     return DiffResult(
@@ -589,8 +589,10 @@ def _explain_ignored(blocker: Blocker, differ: _Differ) -> Blocker:
     """A blocker on a member the user chose to ignore still stops the replay (the gate does not ignore it); say so,
     since the change list, which does ignore it, may read "no changes"."""
     member = _BLOCKER_MEMBERS.get(blocker.code)
+    if member is None:
+        return blocker
     tokens = (*jp.split(blocker.pointer), member)
-    if member is None or not differ.ignored_path(tokens, tokens):
+    if not differ.ignored_path(tokens, tokens):
         return blocker
     return Blocker(
         blocker.code,

@@ -120,6 +120,7 @@ def export(
     function_tools = tools_from(tools) if tools is not None else None
     report = check_journal(items, tools, tool_choice=tool_choice, max_depth=max_depth, target=target, source=source)
     plan = report.plan
+    assert plan is not None  # check_journal always makes one (the field is Optional for hand-made reports)
     written = write(plan.kept, target=target, tools=function_tools)
     notes = [
         ExportNote(

@@ -84,10 +84,10 @@ def _short_assistant(written: Written, item: dict, index: int) -> dict:
                 index,
                 f"/content/{j}",
             )
-    texts = [t for t in texts if isinstance(t, str)]
-    if len(texts) > 1:
-        written.note("text_joined", f"{len(texts)} output_text parts written as one text", index, "/content")
-    return {"type": "message", "role": "assistant", "content": "".join(texts)}
+    strings = [t for t in texts if isinstance(t, str)]
+    if len(strings) > 1:
+        written.note("text_joined", f"{len(strings)} output_text parts written as one text", index, "/content")
+    return {"type": "message", "role": "assistant", "content": "".join(strings)}
 
 
 def _tool(tool: dict, target: str) -> dict:

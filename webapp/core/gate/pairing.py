@@ -360,9 +360,8 @@ class JournalChecker:
                 self._blocked = True
             self._target.see(index, item, verdict)
             return verdict
-        verdict = self._by_type.get(item_type) if isinstance(item_type, str) else None
-        if verdict is None:
-            verdict = self._not_a_call(item, item_type)
+        known = self._by_type.get(item_type) if isinstance(item_type, str) else None
+        verdict = known if known is not None else self._not_a_call(item, item_type)
         if isinstance(item_type, str) and item_type in OPENAI_ITEM_TYPES:
             native = self._target.native_verdict(index, item, item_type)
             if native is not None:  # calls are calls: judged as one, and one that may not run stops the journal

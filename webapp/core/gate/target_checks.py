@@ -123,7 +123,7 @@ class TargetChecks:
         if item_type == "custom_tool_call":
             return self._custom_call(index, item)
         if item_type == "mcp_call":
-            key = (item.get("server_label"), item.get("name"))
+            key: tuple[Any, Any] = (item.get("server_label"), item.get("name"))  # any JSON: checked below
             why = self._mcp_schemas.get(key) if all(isinstance(k, str) for k in key) else None
             if why is None:
                 label = f"{_q(key[1])} of server {_q(key[0])}"
@@ -183,6 +183,7 @@ class TargetChecks:
                 ),
             )
         elif kind == "provider":
+            assert isinstance(item_type, str)  # type_kind: a provider's type is a string
             self._native(index, item, item_type)
         policy = item_policy(item, self.target, self.source)
         kept = policy is None
@@ -270,6 +271,7 @@ class TargetChecks:
                 )
             )
             return
+        assert isinstance(call_id, str)  # a call was found for it, which only a string call_id can find
         self._native_answered.add(call_id)
 
     def user_message(self, index: int) -> None:

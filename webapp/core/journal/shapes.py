@@ -201,7 +201,7 @@ def _from_value(value: Any) -> Journal:
     if "input" in value:
         raw = value["input"]
         if isinstance(raw, str):  # CreateResponseBody: a string input is one user message
-            items: list[Any] = [{"type": "message", "role": "user", "content": raw}]
+            items = [{"type": "message", "role": "user", "content": raw}]
         elif raw is None:
             items = []
         elif isinstance(raw, list):

@@ -30,6 +30,7 @@ from webapp.core.json.lines import JSONLine, line_records, looks_like_lines, par
 from webapp.core.json.locate import Locator, Move, Position, in_string, string_locator
 from webapp.core.json.parser import parse
 from webapp.core.json.positions import line_col
+from webapp.core.json.scan import scanstring
 from webapp.core.json.show import displayable, json_type, kind_of, quote
 from webapp.core.json.utf8 import decode_utf8, shown_text
 
@@ -62,6 +63,7 @@ __all__ = [
     "paused_gc",
     "pointer",
     "quote",
+    "scanstring",
     "shown_text",
     "split_strings",
     "string_locator",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Protocol
 
 from webapp.core.json.positions import Lines, line_col
@@ -177,7 +178,7 @@ class Diagnosis:
             pos,
         )
 
-    def truncated(self, stack: list[OpenContainer]) -> JSONTextError:
+    def truncated(self, stack: Sequence[OpenContainer]) -> JSONTextError:
         """The text ends while ``stack`` (outermost first) is open, or before any value when it is empty."""
         end = content_end(self.text)
         if not stack:
@@ -284,7 +285,7 @@ class Diagnosis:
             "missing_colon", f"Expected ':' after the member name {quote(name)}, found {describe(ch)}{hint}.", colon
         )
 
-    def bad_value(self, pos: int, stack: list[OpenContainer]) -> JSONTextError:
+    def bad_value(self, pos: int, stack: Sequence[OpenContainer]) -> JSONTextError:
         """Explain the character at ``pos`` where a value should start (``stack``: the open containers)."""
         text = self.text
         known = self.common(pos)
@@ -365,7 +366,7 @@ class Diagnosis:
 
     def leading_zero(self, pos: int, token: str, end: int) -> JSONTextError:
         """The number ``token`` at ``pos`` (``0`` or ``-0``) is followed by more digits at ``end``."""
-        whole = token + _DIGITS.match(self.text, end).group()  # type: ignore[union-attr]
+        whole = token + _DIGITS.match(self.text, end).group()  # type: ignore[union-attr]  # [0-9]* always matches
         return self.error(
             "leading_zero",
             f"Number {whole} starts with a leading zero: JSON numbers don't (write "

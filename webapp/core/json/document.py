@@ -9,7 +9,6 @@ questions, not with the text.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +17,7 @@ from webapp.core.json import pointer as jpointer
 from webapp.core.json.bytes import split_strings
 from webapp.core.json.interop import JSONWarning
 from webapp.core.json.positions import Lines, PositionRecorder
-from webapp.core.json.scan import Scanner
+from webapp.core.json.scan import Scanner, match_ws, scanstring
 
 __all__ = ["POSITION_MAP_LIMIT", "Document"]
 
@@ -26,7 +25,6 @@ __all__ = ["POSITION_MAP_LIMIT", "Document"]
 #: bigger ones keep only the pointers asked for, found by one scan per batch (:meth:`Document.positions`) that
 #: stops at the last one found and skips subtrees holding none at C speed.
 POSITION_MAP_LIMIT = 256_000
-_WS = re.compile(r"[ \t\n\r]*")
 _RAW_DECODER = json.JSONDecoder()
 
 
@@ -113,7 +111,7 @@ class Document:
         from what is known, after one targeted scan for the pointers not yet known (big texts)."""
         answers: dict[str, int | None] = {}
         if "" in canonical:
-            answers[""] = _WS.match(self.text).end()
+            answers[""] = match_ws(self.text, 0).end()
             canonical = canonical - {""}
         if not canonical:
             return answers
@@ -146,9 +144,9 @@ class Document:
         """From a member's start (its name) to its value's start; any other value's start is kept."""
         text = self.text
         if pointer and text[start] == '"' and _is_member(self.value, pointer):
-            start = json.decoder.scanstring(text, start + 1, True)[1]  # skip the name, then ':'
-            start = _WS.match(text, start).end() + 1
-            start = _WS.match(text, start).end()
+            start = scanstring(text, start + 1, True)[1]  # skip the name, then ':'
+            start = match_ws(text, start).end() + 1
+            start = match_ws(text, start).end()
         return start
 
     def raw(self, pointer: str) -> str | None:

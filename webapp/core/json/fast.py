@@ -86,7 +86,7 @@ def dup_tolerant_decode(text: str, max_depth: int, ijson: bool, names: list[str]
         result = dict(members)
         if len(result) != len(members):
             seen: set[str] = set()
-            names.extend(name for name, _ in members if name in seen or seen.add(name))  # type: ignore[func-returns-value]
+            names.extend(name for name, _ in members if name in seen or seen.add(name))  # type: ignore[func-returns-value]  # add is None: `or` keeps the seen
         return result
 
     try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 from itertools import islice
@@ -287,7 +287,7 @@ _BYTE_HINTS = [_SURROGATE_BYTES, *_NONCHARACTER_BYTES, *_COMBINING_BYTES, _ESCAP
 _NUMBER_HINT = re.compile(rb"[0-9]{16}|[0-9][eE][-+]?[0-9]{3}")
 
 
-def _holds(data: bytes, hints: list[tuple[re.Pattern[bytes], tuple[bytes, ...]]]) -> bool:
+def _holds(data: bytes, hints: Sequence[tuple[re.Pattern[bytes], tuple[bytes, ...]]]) -> bool:
     """Whether one of the ``(pattern, lead bytes)`` hints matches ``data``."""
     return any(any(lead in data for lead in leads) and pattern.search(data) is not None for pattern, leads in hints)
 
@@ -338,7 +338,7 @@ def integer_tokens(
     nines, run = number_nines(source) if nines is None else nines, b"9" * digits
     start = nines.find(run)
     while start != -1:
-        end = _NINES.match(nines, start).end()  # type: ignore[union-attr]
+        end = _NINES.match(nines, start).end()  # type: ignore[union-attr]  # a run of 9s starts there
         before, after = source[start - 1 : start], source[end : end + 1]
         lead = start - (before == b"-")
         if (
@@ -384,7 +384,9 @@ def _extreme_exponents(
             start -= 1
         if start > 0 and source[start - 1] not in _VALUE_BOUNDARY or outside is not None and not outside(start):
             continue  # a string's
-        end = _NINES.match(nines, match.end()).end() if nines[match.end() : match.end() + 1] == b"9" else match.end()  # type: ignore[union-attr]
+        end = match.end()
+        if nines[end : end + 1] == b"9":
+            end = _NINES.match(nines, end).end()  # type: ignore[union-attr]  # a 9 is there, so the pattern matches
         token = source[start:end].decode("ascii")
         number = float(token)
         if math.isinf(number):

@@ -71,13 +71,9 @@ def looks_like_lines(text: str, *, max_depth: int = DEFAULT_MAX_DEPTH) -> bool:
     """Whether a text that failed to parse as one JSON value (``extra_data``) is meant as JSON Lines: at least two
     non-blank lines, the first of them a JSON value on its own. The pages read such a text as records (Format,
     Schema) instead of showing the one-value error."""
-    first = None
-    for count, (_, _, raw) in enumerate(line_records(text), start=1):
-        if count == 1:
-            first = raw
-        else:
-            break
-    else:
+    records = (raw for _, _, raw in line_records(text))
+    first = next(records, None)
+    if first is None or next(records, None) is None:
         return False
     try:
         parse(first, max_depth=max_depth)

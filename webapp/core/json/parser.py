@@ -156,7 +156,7 @@ def _parse_text(
             # a duplicate name. Cheaper than the pairs hook, which builds a list of pairs for every object.
             members = MemberCount()
             value = json.JSONDecoder(object_hook=members, parse_constant=refuse_constant).decode(text)
-            if members.kept != (outside if big is None else big.structure).count(b":"):  # type: ignore[union-attr]
+            if members.kept != (outside if big is None else big.structure).count(b":"):  # type: ignore[union-attr]  # outside is set when big is not
                 raise DuplicateName
     except JSONTextError:  # too deep (a big text's depth is measured late when orjson reads it)
         raise

@@ -19,19 +19,27 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection
-from typing import Protocol
+from collections.abc import Callable, Collection
+from typing import Protocol, cast
 
 from webapp.core.json import pointer as jpointer
 from webapp.core.json.diagnose import Diagnosis, JSONTextError
 from webapp.core.json.positions import Lines
 
-__all__ = ["MAX_INT_DIGITS", "Checks", "Frame", "Recorder", "Scanner", "first_error"]
+__all__ = ["MAX_INT_DIGITS", "Checks", "Frame", "Recorder", "Scanner", "first_error", "match_ws", "scanstring"]
 
 #: CPython refuses to convert longer digit strings to ``int`` (``sys.get_int_max_str_digits``).
 MAX_INT_DIGITS = 4300
 
 _WS = re.compile(r"[ \t\n\r]*")
+#: ``match_ws(text, pos).end()``: where the JSON whitespace at ``pos`` ends. The pattern matches (maybe empty) at
+#: every position, past the end too, so the match is never ``None``: typed so, at no cost per call.
+match_ws = cast("Callable[[str, int], re.Match[str]]", _WS.match)
+#: ``scanstring(text, pos, True)``: decode the JSON string whose body starts at ``pos`` (after its quote); returns
+#: (value, position after the closing quote), raises :class:`json.JSONDecodeError`. The json module's own scanner
+#: (C when built).
+scanstring: Callable[[str, int, bool], tuple[str, int]]
+scanstring = json.decoder.scanstring  # type: ignore[attr-defined]  # undocumented, so the stubs leave it out
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _LITERALS = frozenset(("true", "false", "null"))
@@ -65,7 +73,8 @@ class Recorder(Protocol):
         is recorded: then :meth:`skip_container` and :meth:`skip_elements` are never asked.
     """
 
-    through: Collection[str] | None
+    @property
+    def through(self) -> Collection[str] | None: ...  # read only: a recorder may keep it as any collection
 
     def record(self, pointer: str, offset: int) -> bool:
         """The value at ``pointer`` starts at ``offset`` (an object member's: its name). :returns: True when the
@@ -126,7 +135,7 @@ class Scanner:
 
     def run(self) -> None:
         """Read the text (up to ``stop_at``). :raises JSONTextError: at the first mistake."""
-        text, n, ws = self.text, self.n, _WS.match
+        text, n, ws = self.text, self.n, match_ws
         explain, recorder = self.diagnosis, self.recorder
         through = recorder.through if recorder is not None else None
         if text.startswith("\ufeff"):
@@ -148,8 +157,8 @@ class Scanner:
                     return
                 c = text[pos]
                 if c == "{" or c == "[":
-                    if through is not None:
-                        skipped = recorder.skip_container(text, pos, pointer)  # type: ignore[union-attr]
+                    if through is not None and recorder is not None:  # through is set only with a recorder
+                        skipped = recorder.skip_container(text, pos, pointer)
                         if skipped is not None:
                             pos, expect_value = skipped, False
                             continue
@@ -202,10 +211,8 @@ class Scanner:
                     pos, pointer = self.member_name(pos, frame, stack)
                 else:
                     frame.index += 1
-                    if through is not None:
-                        pos, frame.index = recorder.skip_elements(  # type: ignore[union-attr]
-                            text, pos, frame.pointer, frame.index
-                        )
+                    if through is not None and recorder is not None:  # through is set only with a recorder
+                        pos, frame.index = recorder.skip_elements(text, pos, frame.pointer, frame.index)
                     pointer = f"{frame.pointer}/{frame.index}"
                 expect_value = True
             elif c == ("}" if frame.is_object else "]"):
@@ -229,7 +236,7 @@ class Scanner:
     def member_name(self, pos: int, frame: Frame, stack: list[Frame]) -> tuple[int, str]:
         """Read ``"name"`` and ``:`` at ``pos``; returns the position after the colon and the member's pointer."""
         text, n = self.text, self.n
-        pos = _WS.match(text, pos).end()
+        pos = match_ws(text, pos).end()
         if pos >= n:
             raise self.diagnosis.truncated(stack)
         if text[pos] != '"':
@@ -237,9 +244,10 @@ class Scanner:
         name, end = self.string(pos, None)
         member = f"{frame.pointer}/{jpointer.escape(name)}"
         if self.checks is not None:
-            self.checks.member(name, pos, frame.names, frame.pointer)  # type: ignore[arg-type]
+            assert frame.names is not None  # an object's frame (the only kind with member names) has its dict
+            self.checks.member(name, pos, frame.names, frame.pointer)
         frame.name_offset = pos
-        colon = _WS.match(text, end).end()
+        colon = match_ws(text, end).end()
         if colon >= n or text[colon] != ":":
             raise self.diagnosis.after_name(name, colon)
         return colon + 1, member
@@ -248,7 +256,7 @@ class Scanner:
     def string(self, pos: int, pointer: str | None) -> tuple[str, int]:
         """Read the string opening at ``pos``; returns (decoded, position after the closing quote)."""
         try:
-            value, end = json.decoder.scanstring(self.text, pos + 1, True)
+            value, end = scanstring(self.text, pos + 1, True)
         except json.JSONDecodeError as exc:
             raise self.diagnosis.bad_string(exc, pos) from None
         if self.checks is not None and not value.isascii():

@@ -441,7 +441,7 @@ def _verdicts(
             stops = [f for f in findings if f.severity == "error"]
             if stops:  # a member name given twice, no call_id or name: refused whatever its value's verdict
                 first = stops[0]
-                at = side.pasted((first.line, first.column)) if placed and first.line else None
+                at = side.pasted((first.line, first.column)) if placed and first.line and first.column else None
                 out.append(
                     SideVerdict(
                         side.name, first.code, False, "; ".join(f.describe(gate.the_item) for f in stops), at=at
@@ -449,6 +449,7 @@ def _verdicts(
                 )
                 continue
             verdict = line.verdict
+            assert verdict is not None  # gate.item_line, the one maker of these lines, sets it
             label = gate_label(verdict) if schema_value is None else verdict.reason  # a schema field has its say
             at = _arguments_at(side.document if placed else None, "", item, verdict)
             out.append(SideVerdict(side.name, label, verdict.ok, verdict.message, at=at))
@@ -504,6 +505,7 @@ def _side_journal(side: Side, items: list[Any]) -> Journal:
     parser may keep the other value), as on the Journal page. A converted side: its conversion's."""
     if side.conversion is not None:
         return as_journal(side.conversion)
+    assert side.document is not None  # _verdicts asks only of a side whose document holds the items
     try:
         journal = from_value(side.document.value, side.document.warnings)
     except JournalError:
@@ -564,9 +566,13 @@ def _journal_verdict(
             place = pasted(_arguments_at(document, where, items[index], verdict)) or at(where)
             refusals.append(Refusal(label, f"item {index}: {verdict.message}", where, place))
     for finding in report.findings:
-        where = pointer(finding.index) if finding.index is not None else None
-        place = pasted((finding.line, finding.column)) if document is not None and finding.line else at(where)
-        refusals.append(Refusal(finding.code, finding.describe(), where, place, finding.severity))
+        found_at = pointer(finding.index) if finding.index is not None else None
+        place = (
+            pasted((finding.line, finding.column))
+            if document is not None and finding.line and finding.column
+            else at(found_at)
+        )
+        refusals.append(Refusal(finding.code, finding.describe(), found_at, place, finding.severity))
     clear = not any(r.severity == "error" for r in refusals)
     label = (SCHEMA_NEXT if labels.get(SCHEMA_NEXT) else REPLAYABLE) if clear else NOT_REPLAYABLE
     counts = ", ".join(f"{n} {reason}" for reason, n in labels.items())

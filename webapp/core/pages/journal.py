@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,7 +92,10 @@ class JournalPage:
         """Item ``index`` as written in the pasted text (numbers, escapes and member order kept) when it came
         from it unchanged, else the converted item as indented JSON: what "open in 1/2/3" carries."""
         text = self.texts.get(index)
-        return text if text is not None else json.dumps(self.conversion.items[index], indent=2, ensure_ascii=False)
+        if text is not None:
+            return text
+        assert self.conversion is not None  # rows, and so their items, exist only once the journal was converted
+        return json.dumps(self.conversion.items[index], indent=2, ensure_ascii=False)
 
     def tool(self, name: Any) -> dict | None:
         """The function tool definition called ``name`` (flat Open Responses shape), or ``None``."""
@@ -179,9 +182,9 @@ def build(
     check.pages = max(1, -(-len(shown) // page_size))
     check.page = min(max(page, 1), check.pages)
     start = (check.page - 1) * page_size
-    pasted = _Pasted(read, conversion, placeable=isinstance(text, str))  # an upload's places are not the field's
-    check.rows = _rows(conversion, check.report, shown[start : start + page_size], pasted.place)  # this page only
-    check.texts = pasted.as_written([row.index for row in check.rows])
+    as_pasted = _Pasted(read, conversion, placeable=isinstance(text, str))  # an upload's places are not the field's
+    check.rows = _rows(conversion, check.report, shown[start : start + page_size], as_pasted.place)  # this page only
+    check.texts = as_pasted.as_written([row.index for row in check.rows])
     check.subset = replayable_subset(conversion, check.report, tool_list, complete_statusless=complete_statusless)
     return check
 
@@ -219,7 +222,7 @@ class _Pasted:
                 record = conversion.origins[index][1:]
                 if record.isdigit() and int(record) < len(read.records):
                     found[index] = read.records[int(record)].document.text.strip()
-        elif len(read.document.text) <= AS_WRITTEN_LIMIT:
+        elif read.document is not None and len(read.document.text) <= AS_WRITTEN_LIMIT:
             for index in indices:
                 raw = read.document.raw(conversion.origins[index])
                 if raw is not None:
@@ -253,6 +256,8 @@ class _Pasted:
                     error.column,
                     first_line=record.line,
                 )
+            if read.document is None:  # a text read once holds records or a document
+                return None
             return in_string(read.document, jp.child(origin, "arguments"), item["arguments"], error.line, error.column)
         except (ValueError, IndexError):  # the text is not as converted: no place
             return None
@@ -261,13 +266,13 @@ class _Pasted:
 def _rows(
     conversion: Conversion,
     report: JournalReport,
-    verdicts: list[Any],
+    verdicts: Sequence[Any],
     places: Callable[[int, Any, Any], Position | None] | None = None,
 ) -> list[Row]:
     wanted = {v.index for v in verdicts}
     named: dict[int, list[str]] = {}
     for finding in report.findings:
-        if finding.index in wanted:
+        if finding.index is not None and finding.index in wanted:
             named.setdefault(finding.index, []).append(finding.code)
     rows = []
     for verdict in verdicts:

@@ -529,6 +529,7 @@ def _pair_records(check: SchemaPage, items: list[tuple[int, int, Any]], outcomes
     place."""
     if not items:
         return
+    assert check.records is not None  # _check_records, the one caller, set it first
     lines = [line for _, line, _ in items]
     report = check_journal([item for _, _, item in items], tools_later=True)
     for finding in report.findings:
@@ -542,6 +543,7 @@ def _pair_records(check: SchemaPage, items: list[tuple[int, int, Any]], outcomes
             record.check.findings.append(finding.describe(lambda ref: f"the {ref.noun} on line {lines[ref.index]}"))
             line_verdict = record.check.verdict
             if line_verdict is not None and finding.code not in line_verdict.refused_by:
+                assert line_verdict.verdict is not None  # gate.item_line, the one maker of these lines, sets it
                 codes = (*line_verdict.refused_by, finding.code)
                 record.check.verdict = replace(
                     line_verdict, refused_by=codes, message=refusal_message(line_verdict.verdict, codes)
@@ -723,7 +725,7 @@ def _take_schema(document: Document, call_name: str | None) -> _Prepared:
     value, prefix, of = document.value, "", None
     tools = read_schema_field(value).tools
     if tools is not None and isinstance(value, list):  # a list of tools: the call's name picks one
-        names = [tool_shape(tool).name for tool in tools]  # type: ignore[union-attr]
+        names = [tool_shape(tool).name for tool in tools]  # type: ignore[union-attr]  # every one is a tool
         listed = ", ".join(quote(n) if n else "(unnamed)" for n in names[:10]) + (", …" if len(names) > 10 else "")
         if call_name is None:
             return _Prepared(

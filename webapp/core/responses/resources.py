@@ -83,8 +83,8 @@ def text_echo(text: dict[str, Any] | None) -> dict[str, Any]:
             "strict": bool(fmt.get("strict")),
         }
     result: dict[str, Any] = {"format": fmt}
-    if (text or {}).get("verbosity") is not None:
-        result["verbosity"] = text["verbosity"]  # type: ignore[index]
+    if text is not None and text.get("verbosity") is not None:
+        result["verbosity"] = text["verbosity"]
     return result
 
 

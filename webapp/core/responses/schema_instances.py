@@ -62,7 +62,6 @@ _FORMATS = {
     "regex": ".*",
 }
 _MAX_DEPTH = 32
-_GIVEN = object()  # no value given by const/enum/default/examples
 #: The most the test model builds for one value: each value counts one unit and each character of a string one
 #: more (so about this many bytes of JSON). A schema asking for more (``minLength``, ``minItems``, a ``pattern``
 #: whose shortest match is longer) gets ``model_error`` naming the keyword.
@@ -162,7 +161,7 @@ class _Builder:
             raise Unbuildable("a false schema admits no value")
         if not isinstance(schema, dict):
             raise Unbuildable("a schema must be an object or a boolean")
-        given = _GIVEN
+        given: tuple[str, Any] | None = None  # the value given by const/enum/default/examples, and its keyword
         if "const" in schema:
             given = ("const", schema["const"])
         elif isinstance(schema.get("enum"), list) and schema["enum"]:
@@ -171,7 +170,7 @@ class _Builder:
             given = ("default", schema["default"])
         elif isinstance(schema.get("examples"), list) and schema["examples"]:
             given = ("examples", schema["examples"][0])
-        if given is not _GIVEN:
+        if given is not None:
             # A value written in the schema costs its size: repeated by minItems it could be large.
             keyword, value = given
             self.spend(len(json.dumps(value, ensure_ascii=False)), name, f"the {keyword} value, repeated")
@@ -282,7 +281,9 @@ class _Builder:
         for start in starts:
             candidates = [start]
             steps = start / step if step is not None else math.nan
-            if math.isfinite(steps):  # 1e308 / 1e-308 is no number of steps (inf): no candidate on the step
+            if step is not None and math.isfinite(
+                steps
+            ):  # 1e308 / 1e-308 is no number of steps (inf): no candidate on the step
                 candidates += [math.ceil(steps) * step, math.floor(steps) * step]
             if integer:
                 candidates += [math.ceil(start), math.floor(start)]
@@ -294,7 +295,7 @@ class _Builder:
 
     def build_array(self, schema: dict[str, Any], depth: int, name: str) -> list[Any]:
         count = schema.get("minItems", 0) if isinstance(schema.get("minItems"), int) else 0
-        prefix = schema.get("prefixItems") if isinstance(schema.get("prefixItems"), list) else []
+        prefix = schema["prefixItems"] if isinstance(schema.get("prefixItems"), list) else []
         items = schema.get("items", {})
         if count > self.left:  # refused before building any of them
             self.spend(count, name, f"minItems {count:,}")
@@ -339,7 +340,7 @@ class _Builder:
         return value
 
     def build_object(self, schema: dict[str, Any], depth: int, name: str) -> dict[str, Any]:
-        properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        properties = schema["properties"] if isinstance(schema.get("properties"), dict) else {}
         required = (
             [k for k in schema.get("required", []) if isinstance(k, str)]
             if isinstance(schema.get("required"), list)

@@ -70,8 +70,11 @@ def entries(rows: Sequence[SessionRow], tools_of: Callable[[str], list[Any] | No
         if is_call:
             if row.response_id not in tools_by_response:
                 offered = tools_of(row.response_id) or []
-                tools_by_response[row.response_id] = {t.get("name"): t for t in offered if isinstance(t, dict)}
-            tool = tools_by_response[row.response_id].get(row.item.get("name"))
+                tools_by_response[row.response_id] = {
+                    t["name"]: t for t in offered if isinstance(t, dict) and isinstance(t.get("name"), str)
+                }
+            name = row.item.get("name")
+            tool = tools_by_response[row.response_id].get(name) if isinstance(name, str) else None
         result.append(
             Entry(
                 anchor(row.response_id, row.source, row.index),

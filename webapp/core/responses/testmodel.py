@@ -163,7 +163,8 @@ def _reply_text(turn: Turn) -> str:
     if turn.results:
         parts = []
         for result in turn.results:
-            call = turn.calls.get(result.get("call_id"), {})
+            call_id = result.get("call_id")
+            call = turn.calls.get(call_id, {}) if isinstance(call_id, str) else {}
             output = result.get("output")
             shown = output if isinstance(output, str) else _text_of(output)
             notes = _attachment_notes(output)

@@ -119,6 +119,6 @@ def refuse_retrieval(uri: str) -> Any:
 
 
 #: The reference engine's registry: the official metaschemas (bundled, offline) and a retriever that refuses.
-REGISTRY: referencing.Registry = referencing.Registry(retrieve=refuse_retrieval).with_resources(
-    list(METASCHEMAS.items())
-)  # type: ignore[call-arg]
+# `retrieve` is the attrs alias of Registry's private `_retrieve` field, which mypy's attrs support does not see.
+_NO_RETRIEVAL: referencing.Registry = referencing.Registry(retrieve=refuse_retrieval)  # type: ignore[call-arg]  # see above
+REGISTRY: referencing.Registry = _NO_RETRIEVAL.with_resources(list(METASCHEMAS.items()))

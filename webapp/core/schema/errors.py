@@ -111,7 +111,7 @@ def relevance(error: js_exceptions.ValidationError) -> tuple[Any, ...]:
         len(error.path),
         error.validator not in js_exceptions.WEAK_MATCHES,
         error.validator in js_exceptions.STRONG_MATCHES,
-        not error._matches_type(),
+        not error._matches_type(),  # type: ignore[attr-defined]  # private: what best_match itself asks
     )
 
 
@@ -124,8 +124,9 @@ def keyword_of(error: js_exceptions.ValidationError) -> str:
 
 def plain_message(error: js_exceptions.ValidationError, keyword: str) -> str:
     """Plain words for one error, values shown as JSON (python-jsonschema's messages use Python ``repr``)."""
-    value = error.validator_value
-    instance = error.instance
+    # Set on every error a validator yields; only an error made by hand holds the Unset sentinel.
+    value: Any = error.validator_value
+    instance: Any = error.instance
     if (
         keyword
         in (

@@ -234,7 +234,7 @@ _BAD_TILDE = re.compile(r"~(?![01])")
 def _is_relative_json_pointer(value: str) -> bool:
     """draft-handrews-relative-json-pointer-01 §3: a non-negative integer, then ``#`` or a JSON Pointer."""
     m = _RELATIVE_POINTER.match(value)
-    return bool(m) and (m.group(3) is None or _is_json_pointer(m.group(3)))
+    return m is not None and (m.group(3) is None or _is_json_pointer(m.group(3)))
 
 
 def _is_uri_template(value: str) -> bool:

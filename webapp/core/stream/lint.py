@@ -206,9 +206,9 @@ def _lint_stream(
         kind = event["type"]
         if websocket and (frame.sent or (kind == v.ERROR and "status" in event and "sequence_number" not in event)):
             # The client's response.create, or a refusal of the turn: WebSocket mode's envelopes, not stream events.
-            name = WEBSOCKET_SCHEMAS[v.RESPONSE_CREATE if frame.sent else v.ERROR]
-            for error in violations(event, name):
-                report("schema_invalid", index, error.pointer, f"{name}: {error.message}")
+            envelope = WEBSOCKET_SCHEMAS[v.RESPONSE_CREATE if frame.sent else v.ERROR]
+            for error in violations(event, envelope):
+                report("schema_invalid", index, error.pointer, f"{envelope}: {error.message}")
             if not frame.sent:
                 result.refusal = event
             continue
@@ -308,17 +308,18 @@ def _gated_calls(machine: StreamMachine, report: Report, max_depth: int) -> list
     output = machine.final.get("output") if machine.final is not None else None
     for position, item in enumerate(machine.items):
         if item.done_item is not None:
+            assert item.done_at is not None  # set with done_item, by the same output_item.done
             calls.append((item.done_item, item.done_at, "/item/arguments"))
         elif isinstance(output, list) and position < len(output) and machine.terminal_at is not None:
             calls.append((output[position], machine.terminal_at, f"/response/output/{position}/arguments"))
     if isinstance(output, list) and machine.terminal_at is not None:
         for position in range(len(machine.items), len(output)):
             calls.append((output[position], machine.terminal_at, f"/response/output/{position}/arguments"))
-    verdicts = []
-    for item, index, at in calls:
-        if not isinstance(item, dict) or item.get("type") != FUNCTION_CALL:
+    verdicts: list[CallVerdict] = []
+    for call_item, index, at in calls:
+        if not isinstance(call_item, dict) or call_item.get("type") != FUNCTION_CALL:
             continue
-        verdict = gate_call(item, tools, index, max_depth=max_depth)
+        verdict = gate_call(call_item, tools, index, max_depth=max_depth)
         if verdict is None:
             continue
         verdicts.append(verdict)
@@ -327,7 +328,7 @@ def _gated_calls(machine: StreamMachine, report: Report, max_depth: int) -> list
                 "gate_refused",
                 index,
                 at,
-                f"the replay gate refuses call {item.get('name')!r} ({item.get('call_id')!r}): {verdict.reason}: "
-                f"{verdict.message}",
+                f"the replay gate refuses call {call_item.get('name')!r} ({call_item.get('call_id')!r}): "
+                f"{verdict.reason}: {verdict.message}",
             )
     return verdicts

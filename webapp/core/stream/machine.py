@@ -476,9 +476,10 @@ class StreamMachine:
             )
             return
         part.state = "completed"
-        done = event.get("part") if isinstance(event.get("part"), dict) else {}
+        done = event["part"] if isinstance(event.get("part"), dict) else {}
         part.done_part = done
-        member_text = v.PART_TEXT_FIELD.get(done.get("type"))
+        part_type = done.get("type")  # any JSON value: a list as a key would raise
+        member_text = v.PART_TEXT_FIELD.get(part_type) if isinstance(part_type, str) else None
         if member_text is not None and (part.deltas or part.text_done is not None):
             built = part.text()
             if done.get(member_text) != built:

@@ -345,14 +345,14 @@ def _har_streams(text: str, *, max_depth: int) -> list[Stream]:
     for index, entry in enumerate(entries):
         if not isinstance(entry, dict):
             continue
-        request = entry.get("request") if isinstance(entry.get("request"), dict) else {}
+        request = entry["request"] if isinstance(entry.get("request"), dict) else {}
         label = f"entry {index}: {request.get('method', '?')} {request.get('url', '?')}"
         messages = entry.get("_webSocketMessages")
         if isinstance(messages, list):
             streams.extend(_har_websocket(document, index, messages, label))
             continue
-        response = entry.get("response") if isinstance(entry.get("response"), dict) else {}
-        content = response.get("content") if isinstance(response.get("content"), dict) else {}
+        response = entry["response"] if isinstance(entry.get("response"), dict) else {}
+        content = response["content"] if isinstance(response.get("content"), dict) else {}
         body = content.get("text")
         mime = content.get("mimeType")
         if not isinstance(body, str) or not (
@@ -369,7 +369,7 @@ def _har_streams(text: str, *, max_depth: int) -> list[Stream]:
                     f"{label}: the base64 response text cannot be decoded ({exc})", line, column, at
                 ) from None
             line, column = document.position(at) or (1, 1)
-            found = _sse_streams(body, place=lambda _line, _column, where=(line, column): where)
+            found = _sse_streams(body, place=_fixed_place((line, column)))
         else:
             found = _sse_streams(body, place=_placer(document, at, body))
         posted = request.get("postData", {}).get("text") if isinstance(request.get("postData"), dict) else None
@@ -387,6 +387,12 @@ def _har_streams(text: str, *, max_depth: int) -> list[Stream]:
             "/log/entries",
         )
     return streams
+
+
+def _fixed_place(where: tuple[int, int]) -> Callable[[int, int], tuple[int, int]]:
+    """A place mapping that answers ``where`` for every (line, column): a decoded base64 text has no places of its
+    own in the pasted one."""
+    return lambda _line, _column: where
 
 
 def _placer(document: Document, at: str, body: str) -> Callable[[int, int], tuple[int, int]]:
@@ -465,10 +471,11 @@ def read_recording(text: str | bytes, kind: str = "auto", *, max_depth: int = 10
         HAR file that is no JSON or holds no stream); the error names the place.
     """
     if isinstance(text, bytes):
+        data = text
         try:
-            text = text.decode("utf-8").removeprefix("\ufeff")  # a file's byte order mark says UTF-8, nothing more
+            text = data.decode("utf-8").removeprefix("\ufeff")  # a file's byte order mark says UTF-8, nothing more
         except UnicodeDecodeError as err:
-            before = text[: err.start].decode("utf-8", "replace")
+            before = data[: err.start].decode("utf-8", "replace")
             line, column = line_col(before, len(before))
             raise RecordingError(
                 f"byte 0x{text[err.start]:02X} (offset {err.start:,}) is not UTF-8", line, column

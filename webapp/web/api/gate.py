@@ -286,6 +286,7 @@ def _one_item(
         tools=tools,
     )
     verdict = line.verdict
+    assert verdict is not None  # gate.item_line, the one maker of these lines, sets it
     result = verdict.as_dict()
     result.update(
         ok=line.ok,
@@ -306,7 +307,7 @@ def _one_item(
     result["dialect"] = dialect
     if output is not None:
         validated = compiled is not None and verdict.reached_schema
-        result["output"] = compiled.output(verdict.arguments, output) if validated else None
+        result["output"] = compiled.output(verdict.arguments, output) if validated and compiled else None
     return result
 
 

@@ -139,7 +139,7 @@ def export() -> Response | tuple[str, int]:
     (400), never a file."""
     fields = _fields()
     result, upload = _check(fields)
-    if not result.exportable:
+    if not result.exportable or result.subset is None:  # exportable holds a subset: said again for mypy
         return _render(result, fields, upload), 400
     if forms.choice("format", ("jsonl", "body"), "jsonl") == "body":
         answer = result.body()

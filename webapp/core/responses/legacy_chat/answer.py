@@ -59,6 +59,7 @@ def complete(request: ChatRequest, *, completion_id: str | None = None, created:
 
 
 def _from_responses(err: RequestError, origin: list[int]) -> ChatRequestError:
+    param: str | None
     match = re.match(r"input\[(\d+)\]", err.param or "")
     if match and int(match.group(1)) < len(origin):
         param = f"messages[{origin[int(match.group(1))]}]"

@@ -40,7 +40,7 @@ def to_responses_body(request: ChatRequest) -> tuple[dict[str, Any], list[int]]:
     choice = request.tool_choice
     if choice is not None:
         if choice.kind == "function":
-            body["tool_choice"] = {"type": "function", "name": choice.names[0]}  # type: ignore[index]
+            body["tool_choice"] = {"type": "function", "name": choice.names[0]}  # type: ignore[index]  # a function choice names it
         elif choice.kind == "allowed_tools":
             body["tool_choice"] = {
                 "type": "allowed_tools",
