@@ -15,7 +15,7 @@ def _parse_tree(pattern: str) -> Any:
     """The parse tree of Python's ``re`` for ``pattern`` (``re._parser``, the compiler's own parser, without
     compiling: cheap even for ``a{10000000}``), or ``None``."""
     try:
-        from re import _parser  # type: ignore[attr-defined]  # private: no stubs
+        from re import _parser
 
         return _parser.parse(pattern)
     except Exception:  # noqa: BLE001 - any parse failure just means "cannot tell"
@@ -25,7 +25,7 @@ def _parse_tree(pattern: str) -> Any:
 def shortest_match(pattern: str) -> int | None:
     """The length of the shortest string ``pattern`` can match (``None`` when it cannot tell); lookarounds and
     anchors count nothing. ``^a{10000000}$`` → 10,000,000, read from the parse tree without compiling."""
-    from re import _constants as c  # type: ignore[attr-defined]  # private: no stubs
+    from re import _constants as c
 
     tree = _parse_tree(pattern)
     if tree is None:
@@ -60,7 +60,7 @@ def example_for_pattern(pattern: str, *, limit: int | None = None) -> str | None
     always valid Python patterns): literals as written, a class's first member, the first branch of an
     alternation, the least repeat count (at least one for ``+``).
     """
-    from re import _constants as c  # type: ignore[attr-defined]  # private: no stubs
+    from re import _constants as c
 
     tree = _parse_tree(pattern)
     if tree is None:
@@ -142,7 +142,7 @@ def example_for_pattern(pattern: str, *, limit: int | None = None) -> str | None
 
 def _class_source(items: Any) -> str:
     """Rebuild a character class from its parse-tree items, to test candidates for a negated class."""
-    from re import _constants as c  # type: ignore[attr-defined]  # private: no stubs
+    from re import _constants as c
 
     escape = {
         c.CATEGORY_DIGIT: r"\d",
