@@ -149,3 +149,16 @@ def test_a_double_encoded_arguments_parsed_panel_shows_what_the_gate_parses(page
     decoded = card.locator("details.parsed.decoded")
     decoded.locator("summary").click()
     expect(decoded.locator("pre")).to_have_text('{\n  "region": "apac"\n}')
+
+
+def test_the_target_select_decides_whether_a_native_item_is_refused(page: Page):
+    item = '{"type":"web_search_call","id":"ws_1","status":"completed","action":{"type":"search","query":"q"}}'
+    page.goto("/format")
+    expect(page.locator("form[data-draft]")).to_have_attribute("data-arrived", "")
+    page.locator("#format-document").fill(item)
+    page.locator("#format-pretty").click()
+    expect(page.locator("#format-result")).to_contain_text("provider_item")
+    page.locator("#format-target").select_option("openai")
+    page.locator("#format-pretty").click()
+    expect(page.locator("#format-result")).not_to_contain_text("provider_item")
+    expect(page.locator("#format-result")).to_contain_text("not_function_call")  # the new answer, not a blank

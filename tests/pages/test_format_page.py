@@ -404,3 +404,13 @@ def test_the_output_offers_the_file_of_what_it_shows(client):
     records = "\n".join(json.dumps({"n": k}) for k in range(1500)) + "\n"
     counted = client.post("/format", data={"document": records, "action": "pretty"}, headers={"HX-Request": "true"})
     assert "1,500 records" in counted.get_data(as_text=True)
+
+
+def test_the_items_findings_are_about_the_target_chosen(client):
+    item = '{"type":"web_search_call","id":"ws_1","status":"completed","action":{"type":"search","query":"q"}}'
+    portable = client.post("/format", data={"document": item}, headers={"HX-Request": "true"})
+    assert "provider_item" in portable.get_data(as_text=True)  # OpenAI's own type: no other target takes it
+    openai = client.post("/format", data={"document": item, "target": "openai"}, headers={"HX-Request": "true"})
+    assert "provider_item" not in openai.get_data(as_text=True)
+    page = client.post("/format", data={"document": item, "target": "openai"}).get_data(as_text=True)
+    assert '<option value="openai" selected>' in page  # the form keeps the choice

@@ -377,8 +377,15 @@ MAX_ITEMS = 50
 MAX_FINDINGS = 100
 
 
-def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit: int = MAX_ITEMS) -> Inspection | None:
-    """Find Open Responses items in a document (or JSON Lines) and inspect them.
+def inspect(
+    source: Document | Sequence[JSONLine],
+    *,
+    indent: str = "  ",
+    limit: int = MAX_ITEMS,
+    target: str = gate.DEFAULT_TARGET,
+) -> Inspection | None:
+    """Find Open Responses items in a document (or JSON Lines) and inspect them; the gate's findings on them are
+    about ``target`` (one of the gate's ``TARGETS``).
 
     :returns: ``None`` when the document is not item-like (e.g. a tool schema or any other JSON).
     """
@@ -397,7 +404,7 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
         shape = "jsonl"
         sources = [(record.document, "", record.line) for record in source]
     inspection = Inspection(shape, [], len(items))
-    refused = _findings(inspection, source, items)
+    refused = _findings(inspection, source, items, target)
     for index, (item, (document, pointer, line)) in enumerate(zip(items, sources, strict=True)):
         badge = type_badge(item)
         verdict = gate_verdict(item)
@@ -448,7 +455,9 @@ def inspect(source: Document | Sequence[JSONLine], *, indent: str = "  ", limit:
     return inspection
 
 
-def _findings(inspection: Inspection, source: Document | Sequence[JSONLine], items: list[Any]) -> dict[int, tuple]:
+def _findings(
+    inspection: Inspection, source: Document | Sequence[JSONLine], items: list[Any], target: str
+) -> dict[int, tuple]:
     """The gate's findings on what the document holds, into ``inspection`` (the first :data:`MAX_FINDINGS`, all
     counted): a journal's (pairing, ``tool_choice``, member names given twice), or what stops a lone item whatever
     its value's verdict (:func:`webapp.core.gate.check_one`: no call_id, no name, a name given twice), worded for
@@ -456,11 +465,11 @@ def _findings(inspection: Inspection, source: Document | Sequence[JSONLine], ite
     ``unknown_tool`` (``tools_later``). Returns each refused item's index -> the codes that stop it."""
     journal = _as_read(source, items)
     if inspection.shape == "item":
-        line, findings = gate.check_one(journal)
+        line, findings = gate.check_one(journal, target=target)
         findings = [replace(f, index=None, message=f.describe(gate.the_item)) for f in findings]
         refused = {0: line.refused_by} if line.refused_by else {}
     else:
-        report = gate.check_journal(journal, tools_later=True)
+        report = gate.check_journal(journal, tools_later=True, target=target)
         findings, refused = report.findings, dict(report.refused)
     inspection.findings = findings[:MAX_FINDINGS]
     for finding in findings:

@@ -12,6 +12,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 from webapp.core.format import ACTIONS, INDENTS, format_bytes, format_lines, format_text, formatted_part, utf8_size
+from webapp.core.gate import DEFAULT_TARGET, TARGET_TITLES
 from webapp.core.inspection import Inspection, inspect
 from webapp.core.json import (
     BIG_TEXT,
@@ -68,6 +69,7 @@ class FormatPage:
     text: str
     action: str
     indent: str
+    target: str = DEFAULT_TARGET  # where the items are replayed: the gate's findings on them are about it
     ok: bool = False
     output: str | None = None
     shown: str = ""
@@ -128,6 +130,7 @@ def build(
     tree_limit: int = TREE_NODE_LIMIT,
     preview: int | None = None,
     as_bytes: bool = False,
+    target: str = DEFAULT_TARGET,
 ) -> FormatPage:
     """Read ``source`` (JSON, or JSON Lines when the text holds one value per line), format it with ``action``
     (one of :data:`ACTIONS`) and ``indent`` (a key of :data:`INDENTS`), inspect its items and build the tree.
@@ -139,13 +142,16 @@ def build(
     :param as_bytes: the whole formatted text as UTF-8 in ``FormatPage.data`` (not in ``output``), for a download:
         nothing else is reported (no warnings are looked for, no items inspected, no tree built; the document's
         ``value`` may be ``None``: a big text is checked, not decoded).
+    :param target: where the items are replayed (one of the gate's ``TARGETS``; another value reads as the
+        default): the gate's findings on the items are about it.
     :raises ValueError: for an unknown ``action`` or ``indent`` (a programming error, not user input).
     """
     if action not in ACTIONS:
         raise ValueError(f"unknown action {action!r}")
     big = len(source) > BIG_TEXT
     with paused_gc(big):  # millions of values are alive while the text is formatted
-        outcome = _build(source, action, indent, max_depth, max_bytes, tree_limit, preview, as_bytes)
+        target = target if target in TARGET_TITLES else DEFAULT_TARGET
+        outcome = _build(source, action, indent, max_depth, max_bytes, tree_limit, preview, as_bytes, target)
         if big and outcome.document is not None:
             # Nothing shown needs the values any more. Freed now, they cost no garbage collection: kept, the first
             # collection after the pause would walk all of them (a sixth of a 45 MB document's time).
@@ -163,9 +169,10 @@ def _build(
     tree_limit: int,
     preview: int | None,
     as_bytes: bool,
+    target: str,
 ) -> FormatPage:
     spaces = INDENTS[indent]
-    outcome = FormatPage("", action, indent)
+    outcome = FormatPage("", action, indent, target)
     try:
         # A download shows nothing but the formatted text: no warnings are looked for and no values built.
         document = parse(
@@ -194,7 +201,7 @@ def _build(
             document.text, action, spaces, preview, split=document.take_string_parts(), size=document.size
         )
         outcome.output = None if outcome.cut else outcome.shown
-    outcome.inspection = inspect(document, indent=spaces)
+    outcome.inspection = inspect(document, indent=spaces, target=outcome.target)
     outcome.nodes = count_nodes(document.value, tree_limit)
     if outcome.nodes > tree_limit:
         # The same words as the text view's own note: a cut text view does not show everything.
@@ -220,7 +227,7 @@ def _read_lines(outcome: FormatPage, max_depth: int, spaces: str, preview: int |
     outcome.records = records
     outcome.warnings = [w for record in records for w in record.document.warnings]
     outcome.set_output(format_lines(records, outcome.action, spaces), preview)
-    outcome.inspection = inspect(records, indent=spaces)
+    outcome.inspection = inspect(records, indent=spaces, target=outcome.target)
     outcome.tree_note = (
         "JSON Lines: the tree view shows one document; paste a single record (or the records as "
         "a JSON array) to browse it as a tree."

@@ -26,6 +26,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from webapp.core import examples
 from webapp.core.format import ACTIONS, INDENTS
+from webapp.core.gate import DEFAULT_TARGET, TARGET_TITLES
 from webapp.core.pages import format as model
 from webapp.core.tree import TREE_NODE_LIMIT
 from webapp.web import forms
@@ -39,7 +40,8 @@ EXAMPLES = examples.FORMAT
 
 
 def _settings() -> dict[str, Any]:
-    return parse_limits().parse_options
+    """The parse limits and the target the form chose: what every build of the page takes."""
+    return {**parse_limits().parse_options, "target": forms.choice("target", TARGET_TITLES, DEFAULT_TARGET)}
 
 
 def _render(
@@ -58,6 +60,7 @@ def _render(
         "action": outcome.action if outcome else "pretty",
         "indent": outcome.indent if outcome else "2",
         "examples": EXAMPLES,
+        "targets": TARGET_TITLES,
         "tree_limit": TREE_NODE_LIMIT,
         "upload": upload,  # an htmx answer to a file sent: the textarea is refreshed out of band with its text
         "limit_error": limit_error,
