@@ -141,3 +141,21 @@ def test_a_call_without_status_points_to_the_journals_choice(page: Page):
     expect(note).to_contain_text("allows a function_call without status on input items")
     note.get_by_role("link", name="Journal").click()
     expect(page).to_have_url(re.compile(r"/journal$"))
+
+
+def test_a_custom_tool_call_is_checked_against_its_grammar(page: Page):
+    page.goto("/schema")
+    expect(page.locator("form[data-draft]")).to_have_attribute("data-arrived", "")
+    call = {"type": "custom_tool_call", "call_id": "c1", "name": "sql", "input": "DROP TABLE t"}
+    tool = {
+        "type": "custom",
+        "name": "sql",
+        "format": {"type": "grammar", "syntax": "regex", "definition": "^SELECT .+$"},
+    }
+    page.locator("#instance").fill(json.dumps(call))
+    page.locator("#schema").fill(json.dumps(tool))
+    page.get_by_role("button", name="Validate").click()
+    expect(page.get_by_test_id("headline")).to_have_text("no JSON arguments")
+    expect(page.get_by_test_id("grammar")).to_have_text("a regex grammar")
+    expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
+    expect(page.get_by_test_id("summary")).to_contain_text("line 1, column 1")

@@ -717,3 +717,24 @@ def test_not_function_call_has_the_gates_badge_in_records_outcomes_and_the_item_
     assert _badges(verdict, "not_function_call") == {"info"}
     assert _badges(body, "not_function_call") == {"info"}  # the record's badge and its outcome count
     assert _badges(body, "ok") == {"ok"}
+
+
+CUSTOM_SQL = '{"type":"custom","name":"sql","format":{"type":"grammar","syntax":"regex","definition":"^SELECT .+$"}}'
+
+
+@pytest.mark.parametrize(
+    ("given", "tools", "grammar", "reason"),
+    [
+        ("DROP TABLE t", "", "no custom tool pasted", "arguments_schema"),
+        ("DROP TABLE t", CUSTOM_SQL, "a regex grammar", "arguments_schema"),
+        ("SELECT 1", CUSTOM_SQL, "a regex grammar", "ok"),
+        ("SELECT 1", '{"type":"custom","name":"sql"}', "free text (no JSON arguments)", "ok"),
+    ],
+)
+def test_a_custom_tool_call_is_checked_against_its_grammar_not_a_schema(client, given, tools, grammar, reason):
+    item = json.dumps({"type": "custom_tool_call", "call_id": "c1", "name": "sql", "input": given})
+    shown = client.post("/schema", data={"instance": item, "schema": tools}, headers={"HX-Request": "true"})
+    text = shown.get_data(as_text=True)
+    assert "no JSON arguments" in text and f'data-testid="grammar">{grammar}<' in text
+    assert f'data-reason="{reason}"' in text or f'data-testid="reason">{reason}<' in text
+    assert "schema unusable" not in text  # a custom tool is not read as a JSON Schema

@@ -54,6 +54,8 @@ OPENAI_ITEM_TYPES: dict[str, str] = {
     "program_output": "state",
     "compaction_trigger": "state",
 }
+#: OpenAI's call of a custom tool: free-text ``input`` checked against the tool's ``format`` (docs/targets.md O12).
+CUSTOM_TOOL_CALL = "custom_tool_call"
 #: A native call type and the output type that answers it, paired by ``call_id`` (``mcp_approval_request`` is
 #: answered by ``approval_request_id``); docs/targets.md O11, O13, O14.
 OPENAI_CALL_OUTPUTS: dict[str, str] = {

@@ -22,7 +22,7 @@ from webapp.core.gate.grammar import check_input, describe
 from webapp.core.gate.report import Finding, ItemRef
 from webapp.core.gate.steps import DEFAULT_MAX_DEPTH, Verdict, Why, judge_call, why_of
 from webapp.core.gate.targets import issued_after_reasoning, item_policy, rule_for, sealed_owner
-from webapp.core.items import OPENAI_CALL_OUTPUTS, OPENAI_ITEM_TYPES, provider_of, type_kind
+from webapp.core.items import CUSTOM_TOOL_CALL, OPENAI_CALL_OUTPUTS, OPENAI_ITEM_TYPES, provider_of, type_kind
 from webapp.core.json import quote as _q
 
 __all__ = ["IDS_REQUIRED", "TargetChecks", "custom_tools"]
@@ -120,7 +120,7 @@ class TargetChecks:
     def native_verdict(self, index: int, item: dict, item_type: str) -> Verdict | None:
         """The verdict of a native call with something to check (``custom_tool_call``, ``mcp_call``), else
         ``None`` (the item keeps the article's verdict: ``not_function_call``)."""
-        if item_type == "custom_tool_call":
+        if item_type == CUSTOM_TOOL_CALL:
             return self._custom_call(index, item)
         if item_type == "mcp_call":
             key: tuple[Any, Any] = (item.get("server_label"), item.get("name"))  # any JSON: checked below

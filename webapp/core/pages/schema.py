@@ -31,7 +31,9 @@ from webapp.core.gate import (
     refusal_message,
     the_item,
 )
-from webapp.core.items import ToolShape, call_shape, looks_like_item, tool_shape
+from webapp.core.gate.grammar import describe
+from webapp.core.gate.target_checks import custom_tools
+from webapp.core.items import CUSTOM_TOOL_CALL, ToolShape, call_shape, looks_like_item, tool_shape
 from webapp.core.journal import Journal, one_item
 from webapp.core.json import (
     DEFAULT_MAX_DEPTH,
@@ -168,6 +170,9 @@ class SchemaPage:
     :ivar instance: the value validated; ``has_instance``: there is one.
     :ivar checkable_formats: formats checked when format assertion is on; ``unchecked_formats``: used by the
         schema, never checked.
+    :ivar grammar: for a pasted ``custom_tool_call`` (OpenAI's, docs/targets.md O12): what its custom tool's
+        ``format`` checks, in words (:func:`webapp.core.gate.grammar.describe`); its ``input`` is free text, so no
+        JSON Schema applies and the gate's verdict is the whole answer.
     :ivar groups: the first :data:`MAX_ERRORS_SHOWN` errors, grouped; ``error_count``: all of them.
     :ivar records: for an instance in JSON Lines, the first :data:`MAX_RECORDS_SHOWN` records, each checked on its
         own (``None``: the instance is one value); ``record_count``: all of them; ``outcomes``: how many records
@@ -201,6 +206,7 @@ class SchemaPage:
     record_count: int = 0
     outcomes: dict[str, int] = field(default_factory=dict)
     schema_tools: int | None = None
+    grammar: str | None = None  # a custom_tool_call: what its tool's format checks (no JSON arguments, no schema)
 
     @property
     def submitted(self) -> bool:
@@ -372,6 +378,9 @@ def build(
         _check_records(check, side, limits)
         return check
     locate_instance = None if instance_doc is None else _take_instance(check, instance_doc, limits)
+    if check.item is not None and check.item.get("type") == CUSTOM_TOOL_CALL:
+        _judge_custom_call(check, schema_doc.value if schema_doc is not None else None)
+        return check
     if side.document is None:
         if check.item is not None and not schema_text.strip():
             _judge_before_schema(check)
@@ -595,6 +604,21 @@ def _judge_before_schema(check: SchemaPage) -> None:
     _judge_item(check, None)
     if check.refused is None:
         check.verdict, check.findings = None, []
+
+
+def _judge_custom_call(check: SchemaPage, tools_value: Any) -> None:
+    """A ``custom_tool_call``: its ``input`` against the format of the custom tool of its name among the pasted
+    tools (a tool or a list of them), as the gate checks it for OpenAI, the one target that takes such a call
+    (docs/targets.md O9, O12). No schema is compiled: a custom tool has none."""
+    assert check.item is not None
+    listed = tools_value if isinstance(tools_value, list) else [tools_value] if isinstance(tools_value, dict) else []
+    name = check.item.get("name")
+    formats = custom_tools(listed)
+    check.grammar = (
+        describe(formats.get(name)) if isinstance(name, str) and name in formats else "no custom tool pasted"
+    )
+    check.verdict, findings = check_one(check.item_read or check.item, None, target="openai", tools=listed)
+    check.findings = [finding.describe(the_item) for finding in findings]
 
 
 def _judge_item(check: SchemaPage, schema: Any) -> None:
