@@ -173,7 +173,13 @@ def _load_schema(path: str, documents: dict[str, Any] | None = None) -> tuple[An
     return schema, None
 
 
-def _print_report(report: JournalReport, where: Any, out: TextIO, conversion: Conversion | None = None) -> None:
+#: Findings about the whole journal, and what a line of them names instead of an item (the rest are the tools').
+_WHOLE = {"partial_journal": "journal", "duplicate_member": "journal"}
+
+
+def _print_report(
+    report: JournalReport, where: Any, out: TextIO, conversion: Conversion | None = None, journal_notes: Any = ()
+) -> None:
     for item in report.items:
         label = item.name or item.type or "-"
         place = f"  {where(item.index)}" if conversion is not None else ""
@@ -185,12 +191,12 @@ def _print_report(report: JournalReport, where: Any, out: TextIO, conversion: Co
     if report.findings:
         out.write("findings:\n")
     for finding in report.findings:
-        at = f"item {finding.index}" if finding.index is not None else "tools"
+        at = f"item {finding.index}" if finding.index is not None else _WHOLE.get(finding.code, "tools")
         message = placed(finding, conversion) if conversion is not None else finding.message
         out.write(f"  {finding.severity:<7}  {finding.code:<26}  {at}: {message}\n")
-    if conversion is not None:
-        for note in conversion.notes:
-            out.write(f"  note     {note.code:<26}  {note.as_dict(conversion.lines)['path']}: {note.message}\n")
+    notes = [n.as_dict(conversion.lines) for n in conversion.notes] if conversion is not None else []
+    for note in notes or [n.as_dict() for n in journal_notes]:
+        out.write(f"  note     {note['code']:<26}  {note['path']}: {note['message']}\n")
     summary = ", ".join(f"{reason} {count}" for reason, count in report.counts.items()) or "no items"
     source = f" [{conversion.source}]" if conversion is not None else ""
     out.write(f"replayable: {'yes' if report.replayable else 'no'} ({summary}){source}\n")
@@ -232,9 +238,12 @@ def gate_command(options: argparse.Namespace, out: TextIO) -> int:
             for item in answer["items"]:
                 item["origin"] = conversion.where(item["index"])
             answer["notes"] = [note.as_dict(conversion.lines) for note in conversion.notes]
+        elif journal.notes:  # what reading a list object changed (a session page's replays read once, …)
+            answer["notes"] = [note.as_dict() for note in journal.notes]
         out.write(json.dumps(answer, indent=2) + "\n")
     else:
-        _print_report(report, conversion.where if conversion is not None else journal.where, out, conversion)
+        where = conversion.where if conversion is not None else journal.where
+        _print_report(report, where, out, conversion, journal.notes)
     return EXIT_REPLAYABLE if report.replayable else EXIT_NOT_REPLAYABLE
 
 

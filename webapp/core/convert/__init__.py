@@ -195,12 +195,6 @@ def _provider_piece(value: dict) -> bool:
 
 
 def _open_responses(value: Any) -> Conversion:
-    if isinstance(value, dict) and value.get("object") == "list" and isinstance(value.get("data"), list):
-        conversion = Conversion("open_responses", "session")
-        for i, item in enumerate(value["data"]):
-            conversion.items.append(item)
-            conversion.origins.append(f"/data/{i}")
-        return conversion
     try:
         journal = journals.from_value(value)
     except journals.JournalError as error:
@@ -212,13 +206,18 @@ def _from_journal(journal: journals.Journal) -> Conversion:
     """The items of an Open Responses journal as they are, each with the pointer of its place in the document."""
     base = {"response": "/output", "request": "/input", "item": None}.get(journal.shape, "")
     shape = {"array": "items", "jsonl": "items"}.get(journal.shape, journal.shape)
-    origins = [("" if base is None else f"{base}/{i}") for i in range(len(journal.items))]
-    return Conversion("open_responses", shape, list(journal.items), origins, journal.tools, journal.tool_choice)
+    origins = journal.origins or [("" if base is None else f"{base}/{i}") for i in range(len(journal.items))]
+    conversion = Conversion(
+        "open_responses", shape, list(journal.items), list(origins), journal.tools, journal.tool_choice
+    )
+    conversion.notes = [Note(note.code, note.message, note.pointer) for note in journal.notes]
+    conversion.partial = journal.partial
+    return conversion
 
 
 def _journal_value(journal: journals.Journal) -> Any:
     """The parsed document a loaded journal came from, enough to convert it again."""
-    if journal.shape in ("array", "jsonl"):
+    if journal.shape in ("array", "jsonl", "session", "input_items"):
         return journal.items
     if journal.shape == "item":
         return journal.items[0]
@@ -279,7 +278,13 @@ def as_journal(conversion: Conversion) -> journals.Journal:
     """The conversion as a :class:`webapp.core.journal.Journal` for the gate (its tools, tool_choice, and the
     duplicate member names an Open Responses text had)."""
     return journals.Journal(
-        conversion.items, conversion.tools, conversion.tool_choice, "array", [], list(conversion.duplicates)
+        conversion.items,
+        conversion.tools,
+        conversion.tool_choice,
+        "array",
+        [],
+        list(conversion.duplicates),
+        partial=conversion.partial,
     )
 
 

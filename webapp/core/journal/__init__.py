@@ -4,7 +4,9 @@ Its modules, one idea each:
 
 - :mod:`.text`: a conversation's text read once, JSON or JSON Lines (:func:`read_text`, :class:`JournalText`);
 - :mod:`.shapes`: the Open Responses journal shapes (a JSON array, JSON Lines, a ``ResponseResource``, a
-  ``CreateResponseBody``, one item) read into a :class:`Journal`;
+  ``CreateResponseBody``, one item, a session or input_items page) read into a :class:`Journal`;
+- :mod:`.lists`: the Responses API's list objects (a ``/v1/sessions`` page, an ``input_items`` page) read as the
+  conversation they hold;
 - :mod:`.replay`: what of a conversation of any provider may be replayed: the gate over a conversion and the
   replayable subset;
 - :mod:`.tools`: tool definitions pasted beside a journal, in any provider's shape.

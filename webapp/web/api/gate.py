@@ -333,4 +333,6 @@ def _journal(
             shown["message"] = placed(finding, conversion)
             shown["origin"] = conversion.where(finding.index) if finding.index is not None else None
         answer["notes"] = [note.as_dict(conversion.lines) for note in conversion.notes]
+    elif journal.notes:  # what reading a list object changed (replays read once, the order turned)
+        answer["notes"] = [note.as_dict() for note in journal.notes]
     return answer
