@@ -44,6 +44,7 @@ __all__ = [
     "as_journal",
     "read_journal",
     "placed",
+    "record_kind",
 ]
 
 _CONVERTERS = {"chat_completions": chat_completions, "anthropic": anthropic, "gemini": gemini}
@@ -156,15 +157,24 @@ def _convert_journal(journal: journals.Journal, source: str) -> Conversion:
     return conversion
 
 
+def record_kind(value: Any) -> str | None:
+    """What one entry of an Open Responses array or JSON Lines journal is: ``"typed"`` (an object with a string
+    ``type`` that is not another provider's piece), ``"easy"`` (an EasyInputMessage: ``{role, content}``, no
+    type), or ``None`` (another provider's, or no item). A list is Open Responses when every entry has a kind and,
+    unless it is empty, one is typed (plain messages alone read alike in every provider's shape): the rule the
+    whole-text reading (:func:`read_journal`) and the line-by-line one (``gate --stream``) share."""
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("type"), str):
+        return None if _provider_piece(value) else "typed"
+    return "easy" if _easy_message(value) else None
+
+
 def _is_open_responses(value: Any) -> bool:
     if isinstance(value, list):
         # typed items, possibly with EasyInputMessages ({role, content} without type), none another provider's
-        typed = [v for v in value if isinstance(v, dict) and isinstance(v.get("type"), str)]
-        return (
-            (len(typed) == len(value) or bool(typed))
-            and not any(_provider_piece(v) for v in typed)
-            and all(isinstance(v, dict) and (isinstance(v.get("type"), str) or _easy_message(v)) for v in value)
-        )
+        kinds = [record_kind(v) for v in value]
+        return None not in kinds and (not kinds or "typed" in kinds)
     if not isinstance(value, dict) or _provider_piece(value):
         return False
     if value.get("object") == "response" or ("output" in value and "choices" not in value):

@@ -9,11 +9,13 @@ Its modules, one idea each:
   conversation they hold;
 - :mod:`.replay`: what of a conversation of any provider may be replayed: the gate over a conversion and the
   replayable subset;
-- :mod:`.tools`: tool definitions pasted beside a journal, in any provider's shape.
+- :mod:`.tools`: tool definitions pasted beside a journal, in any provider's shape;
+- :mod:`.streaming`: a journal read line by line and gated as it goes (``gate --stream``), as the whole text is.
 
 The names of :mod:`.text` and :mod:`.shapes` are importable from here (``from webapp.core.journal import
-load_journal``). :mod:`.replay` and :mod:`.tools` stand on the converters (:mod:`webapp.core.convert`) and the gate
-(:mod:`webapp.core.gate`), which stand on :mod:`.shapes`: they are imported by their own paths
+load_journal``). :mod:`.replay`, :mod:`.tools` and :mod:`.streaming` stand on the converters
+(:mod:`webapp.core.convert`) and the gate (:mod:`webapp.core.gate`), which stand on :mod:`.shapes`: they are imported
+by their own paths
 (``from webapp.core.journal.replay import replayable_subset``), never from here, so that reading a journal's shape
 needs neither.
 """

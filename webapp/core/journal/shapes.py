@@ -31,7 +31,7 @@ from webapp.core.journal.text import JournalError, JournalText, read_text
 from webapp.core.json import DEFAULT_MAX_DEPTH, JSONWarning, kind_of
 from webapp.core.json import pointer as jp
 
-__all__ = ["Journal", "Duplicate", "load_journal", "from_text", "from_value", "one_item", "SHAPES"]
+__all__ = ["Journal", "Duplicate", "load_journal", "from_text", "from_value", "one_item", "record_problem", "SHAPES"]
 
 # shape -> where its items live, for messages ("output[2]", "line 3")
 SHAPES = ("array", "jsonl", "response", "request", "item", "session", "input_items")
@@ -120,9 +120,9 @@ def from_text(text: JournalText) -> Journal:
         return from_value(text.value, text.document.warnings)
     records = text.records or []
     for record in records:
-        if not isinstance(record.document.value, dict):
-            detail = f"each line must be one item (a JSON object), not {kind_of(record.document.value)}"
-            raise JournalError(f"JSON Lines, line {record.line}: {detail}", line=record.line, column=1, detail=detail)
+        problem = record_problem(record.document.value, record.line)
+        if problem is not None:
+            raise problem
     duplicates = [
         Duplicate(index, w.pointer, w.line, w.column, w.message)
         for index, record in enumerate(records)
@@ -130,6 +130,15 @@ def from_text(text: JournalText) -> Journal:
         if w.code == "duplicate_key"
     ]
     return Journal(text.value, None, None, "jsonl", text.lines, duplicates)
+
+
+def record_problem(value: Any, line: int) -> JournalError | None:
+    """Why the JSON Lines record at ``line`` (1-based) holding ``value`` is no journal entry (each line is one item,
+    a JSON object), or ``None``: the one rule of the whole-text reading and of ``gate --stream``."""
+    if isinstance(value, dict):
+        return None
+    detail = f"each line must be one item (a JSON object), not {kind_of(value)}"
+    return JournalError(f"JSON Lines, line {line}: {detail}", line=line, column=1, detail=detail)
 
 
 def from_value(value: Any, warnings: Iterable[JSONWarning] = (), base: str = "") -> Journal:
