@@ -5,6 +5,7 @@ endpoint's own answers, made here through Flask's test client."""
 
 from __future__ import annotations
 
+import html as html_module
 import io
 import json
 import re
@@ -185,3 +186,39 @@ def test_a_session_entry_that_is_not_a_wrapper_is_named(client):
     response = client.post("/api/gate", json={"journal": page})
     assert response.status_code == 400
     assert "/data/0" in response.get_json()["error"]["message"]
+
+
+# ------------------------------------------------------------------------------------------------ the sessions page
+
+
+def _fields(html: str, name: str) -> list[str]:
+    return [
+        html_module.unescape(text)
+        for text in re.findall(rf'<textarea name="{name}" hidden>(.*?)</textarea>', html, re.S)
+    ]
+
+
+def test_the_sessions_page_groups_turns_and_marks_replays(client):
+    stateless_session(client, "grouped")
+    chained_session(client, "grouped")
+    page = client.get("/v1/sessions/grouped/items", headers=AUTH).get_json()
+    html = client.get("/sessions/grouped").get_data(as_text=True)
+    responses = list(dict.fromkeys(entry["response_id"] for entry in page["data"]))
+    assert re.findall(r'<section class="session-turn" id="turn-(\w+)"', html) == responses
+    assert html.count("the client sent the whole conversation again") == 3  # the stateless turns after the first
+    assert html.count(' replayed" id=') == 12  # its replayed items, each marked
+    # the chained turns link the response they continue
+    for entry in page["data"][-4:]:
+        assert f'<a href="#turn-{entry["previous_response_id"]}">' in html
+
+
+def test_the_sessions_page_carries_the_session_to_the_journal(client):
+    stateless_session(client, "carried")
+    html = client.get("/sessions/carried").get_data(as_text=True)
+    (carried,) = _fields(html, "journal")
+    assert json.loads(carried)["has_more"] is False
+    checked = client.post(
+        "/journal", data={"journal": carried, "tools": json.dumps([SALES])}, headers={"HX-Request": "true"}
+    ).get_data(as_text=True)
+    assert "(session, detected)" in checked and '<span class="badge ok">replayable</span>' in checked
+    assert "duplicate_call_id" not in checked and "journal-partial" not in checked

@@ -141,11 +141,13 @@ def _session(data: list[Any], base: str) -> ListReading:
             turns.append((response, [], []))
         turns[-1][2 if entry.get("source") == "output" else 1].append(i)
     repeated = 0
+    last_turn = 0  # where the previous turn's items begin in `context`
     for _, inputs, outputs in turns:
         first = data[inputs[0]] if inputs else None
         continues = first is not None and first.get("previous_response_id") is not None
         items = [data[i]["item"] for i in inputs]
-        matches = [] if continues else replayed(items, context)
+        matches = [] if continues else replayed(items, context, last_turn)
+        last_turn = len(context)
         for position, i in enumerate(inputs):
             if position < len(matches):
                 reading.replays[i] = matches[position]
@@ -173,13 +175,15 @@ def _add(reading: ListReading, context: list[Any], item: Any, origin: str) -> No
     context.append(item)
 
 
-def replayed(items: list[Any], context: list[Any]) -> list[int]:
+def replayed(items: list[Any], context: list[Any], last_turn: int = 0) -> list[int]:
     """How the leading ``items`` of a turn's input repeat ``context`` (the conversation read so far): for each
     leading item that is an earlier item sent again, the index in ``context`` of that item; the first item that is
     not ends the replay (it and what follows are the turn's new input).
 
-    An agent that replays the history may leave items out (reasoning it cannot send back, a trimmed tool result), so
-    a replayed item may skip over earlier ones, but never goes back. Items are the same when they carry the same
+    An agent that replays the history may leave items out (reasoning it cannot send back), so a replayed item may
+    skip over earlier ones, but never goes back; and a replay of the whole conversation reaches the previous turn
+    (whose items begin at ``last_turn`` in ``context``): a run that stops short of it is no replay, but a new
+    conversation that begins as an earlier one did (``[]``). Items are the same when they carry the same
     ``id``, or are of one type with the same ``call_id`` (a call and its output are sent back as they were), or
     are equal but for their ``id`` (the server gives an input item sent without an id a fresh one each turn).
     """
@@ -191,7 +195,7 @@ def replayed(items: list[Any], context: list[Any]) -> list[int]:
             break
         matches.append(found)
         start = found + 1
-    return matches
+    return matches if matches and matches[-1] >= last_turn else []
 
 
 def same_item(earlier: Any, later: Any) -> bool:
