@@ -216,9 +216,11 @@ def test_the_sessions_page_carries_the_session_to_the_journal(client):
     stateless_session(client, "carried")
     html = client.get("/sessions/carried").get_data(as_text=True)
     (carried,) = _fields(html, "journal")
+    (tools,) = _fields(html, "tools")
     assert json.loads(carried)["has_more"] is False
+    assert [tool["name"] for tool in json.loads(tools)] == [SALES["name"]]  # the responses' tools, once
     checked = client.post(
-        "/journal", data={"journal": carried, "tools": json.dumps([SALES])}, headers={"HX-Request": "true"}
+        "/journal", data={"journal": carried, "tools": tools}, headers={"HX-Request": "true"}
     ).get_data(as_text=True)
     assert "(session, detected)" in checked and '<span class="badge ok">replayable</span>' in checked
     assert "duplicate_call_id" not in checked and "journal-partial" not in checked

@@ -99,6 +99,17 @@ def journal_text(rows: Sequence[SessionRow], *, truncated: bool = False) -> str:
     return json.dumps({"object": "list", "data": data, "has_more": truncated}, indent=2, ensure_ascii=False)
 
 
+def tools_text(rows: Sequence[SessionRow], tools_of: Callable[[str], list[Any] | None]) -> str:
+    """The tools the session's responses offered, each name once (the latest response's definition), as indented
+    JSON text: what the page carries to the journal step beside the session (``""`` when none is known)."""
+    by_name: dict[Any, Any] = {}
+    for response_id in dict.fromkeys(row.response_id for row in rows):
+        for tool in tools_of(response_id) or ():
+            if isinstance(tool, dict):
+                by_name[tool.get("name")] = tool
+    return json.dumps(list(by_name.values()), indent=2, ensure_ascii=False) if by_name else ""
+
+
 def _wrapper(row: SessionRow) -> dict[str, Any]:
     return {
         "response_id": row.response_id,
