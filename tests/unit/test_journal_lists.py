@@ -3,6 +3,8 @@ an input_items page's order, on the cases the endpoint's own pages (tests/pages/
 
 from __future__ import annotations
 
+import json
+
 from webapp.core.journal import from_value
 from webapp.core.journal.lists import read_list, replayed
 
@@ -53,3 +55,19 @@ def test_input_items_order_comes_from_the_calls_and_outputs():
     assert [note.code for note in reading.notes] == ["input_items_order"]
     oldest_first = {"object": "list", "data": [USER, CALL, OUTPUT], "has_more": False}
     assert read_list(oldest_first).items == [USER, CALL, OUTPUT] and read_list(oldest_first).notes == []
+
+
+def test_a_sessions_entries_one_per_line_read_as_the_session(tmp_path):
+    from webapp.core.journal import load_journal
+
+    data = [
+        wrap("r1", "input", 0, dict(USER, id="msg_1")),
+        wrap("r1", "output", 0, CALL),
+        wrap("r2", "input", 0, dict(USER, id="msg_2")),
+        wrap("r2", "input", 1, CALL),
+        wrap("r2", "input", 2, OUTPUT),
+    ]
+    text = "".join(json.dumps(entry) + "\n" for entry in data)
+    journal = load_journal(text)
+    assert journal.shape == "session" and journal.items == [dict(USER, id="msg_1"), CALL, OUTPUT]
+    assert [journal.where(i) for i in range(3)] == ["line 1, item", "line 2, item", "line 5, item"]

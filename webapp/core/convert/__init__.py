@@ -152,7 +152,7 @@ def _convert_journal(journal: journals.Journal, source: str) -> Conversion:
     conversion = _convert(_journal_value(journal), source, journal)
     if conversion.source == "open_responses":
         conversion.duplicates = list(journal.duplicates)
-    if journal.shape == "jsonl":
+    if journal.shape == "jsonl" or journal.lines:  # a session's entries one per line: pointers start with the record
         conversion.lines = list(journal.lines)
     return conversion
 

@@ -65,7 +65,8 @@ class Journal:
     :ivar tools: the tool definitions found in the document, or ``None`` when it has none.
     :ivar tool_choice: the document's ``tool_choice``, or ``None``.
     :ivar shape: one of :data:`SHAPES`.
-    :ivar lines: for JSON Lines, the 1-based line of each item.
+    :ivar lines: for JSON Lines, the 1-based line of each item (of each record, for a session's entries given one
+        per line: :attr:`origins` then start with the record's index).
     :ivar duplicates: member names given twice in the text the journal was read from, in text order.
     :ivar origins: the RFC 6901 pointer of each item in the document, when an item's place is not its position
         (a session page's ``/data/3/item``); else ``None``.
@@ -90,6 +91,9 @@ class Journal:
         if self.shape == "jsonl" and index < len(self.lines):
             return f"line {self.lines[index]}"
         if self.origins is not None and 0 <= index < len(self.origins):
+            tokens = jp.split(self.origins[index])
+            if self.lines and tokens and tokens[0].isdigit() and int(tokens[0]) < len(self.lines):
+                return f"line {self.lines[int(tokens[0])]}, {'.'.join(tokens[1:])}"  # a record of JSON Lines
             return place_of(self.origins[index])
         prefix = {"response": "output", "request": "input"}.get(self.shape, "")
         return f"{prefix}[{index}]"
@@ -123,13 +127,20 @@ def from_text(text: JournalText) -> Journal:
         problem = record_problem(record.document.value, record.line)
         if problem is not None:
             raise problem
-    duplicates = [
-        Duplicate(index, w.pointer, w.line, w.column, w.message)
+    if is_session_data(text.value):  # a session page's entries, one per line (jq -c '.data[]')
+        journal = _listed(text.value)
+        journal.lines = text.lines  # each record's line: the origins' first token is the record
+        kept = {int(jp.split(origin)[0]): index for index, origin in enumerate(journal.origins or ())}
+    else:
+        journal = Journal(text.value, None, None, "jsonl", text.lines)
+        kept = None
+    journal.duplicates = [
+        Duplicate(index if kept is None else kept.get(index), w.pointer, w.line, w.column, w.message)
         for index, record in enumerate(records)
         for w in record.document.warnings
         if w.code == "duplicate_key"
     ]
-    return Journal(text.value, None, None, "jsonl", text.lines, duplicates)
+    return journal
 
 
 def record_problem(value: Any, line: int) -> JournalError | None:

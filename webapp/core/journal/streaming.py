@@ -22,6 +22,7 @@ from webapp.core.gate import JournalChecker, item_label
 from webapp.core.gate.labels import BADGES, REFUSED
 from webapp.core.gate.pairing import PAIRING_FINDINGS
 from webapp.core.gate.report import item_line
+from webapp.core.journal.lists import is_session_data
 from webapp.core.journal.shapes import Duplicate, record_problem
 from webapp.core.journal.text import JournalError
 from webapp.core.json import DEFAULT_MAX_DEPTH, Document, JSONTextError, kind_of, parse
@@ -135,6 +136,13 @@ class JournalLines:
         if self._source == "open_responses" or self.single:
             return record
         kind = record_kind(value)
+        if kind is None and is_session_data([value]):
+            raise NotLines(
+                f"JSON Lines, line {record.line}: a /v1/sessions entry (its item inside), not an item: a session is "
+                "read turn by turn as one conversation; gate it without --stream",
+                line=record.line,
+                column=1,
+            )
         if kind is None:
             raise NotLines(
                 f"JSON Lines, line {record.line}: not an Open Responses item (another provider's message or "
