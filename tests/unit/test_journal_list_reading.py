@@ -1,5 +1,6 @@
-"""``webapp.core.journal.lists``: which input items of a session's turn are a replay of the conversation so far, and
-an input_items page's order, on the cases the endpoint's own pages (tests/pages/test_journal_list_pages.py) do not make."""
+"""``webapp.core.journal.lists``: which input items of a session's turn are a replay of the conversation so far,
+and an input_items page's order, on the cases the endpoint's own pages (tests/pages/test_journal_list_pages.py) do
+not make."""
 
 from __future__ import annotations
 

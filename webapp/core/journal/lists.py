@@ -21,6 +21,8 @@ A page with ``has_more: true`` is part of a list: :attr:`ListReading.partial` sa
 
 from __future__ import annotations
 
+import bisect
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,7 +130,7 @@ def read_list(value: Any) -> ListReading:
 
 def _session(data: list[Any], base: str) -> ListReading:
     reading = ListReading("session")
-    context: list[Any] = []  # the items read so far, each once
+    context = _Context()  # the items read so far, each once
     turns: list[tuple[Any, list[int], list[int]]] = []  # (response id, input entries, output entries)
     for i, entry in enumerate(data):
         if not isinstance(entry, dict) or "item" not in entry:
@@ -169,13 +171,55 @@ def _session(data: list[Any], base: str) -> ListReading:
     return reading
 
 
-def _add(reading: ListReading, context: list[Any], item: Any, origin: str) -> None:
+def _add(reading: ListReading, context: _Context, item: Any, origin: str) -> None:
     reading.items.append(item)
     reading.origins.append(origin)
-    context.append(item)
+    context.add(item)
 
 
-def replayed(items: list[Any], context: list[Any], last_turn: int = 0) -> list[int]:
+class _Context:
+    """The conversation read so far, indexed by what makes two items the same (:func:`same_item`), so that finding
+    an earlier item costs a lookup, not a walk of the conversation (a session of thousands of turns stays linear)."""
+
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+        self._by_key: dict[Any, list[int]] = {}
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def add(self, item: Any) -> None:
+        for key in _keys(item):
+            self._by_key.setdefault(key, []).append(len(self.items))
+        self.items.append(item)
+
+    def find(self, item: Any, start: int) -> int | None:
+        """The first position from ``start`` of an item that ``item`` is sent again, or ``None``."""
+        found = None
+        for key in _keys(item):
+            positions = self._by_key.get(key, ())
+            at = bisect.bisect_left(positions, start)
+            if at < len(positions) and (found is None or positions[at] < found):
+                found = positions[at]
+        return found
+
+
+def _keys(item: Any) -> list[Any]:
+    """What :func:`same_item` compares, as hashable keys: the id, the type with the call_id, the body but its id."""
+    if not isinstance(item, dict):
+        return [("value", json.dumps(item, sort_keys=True))]
+    keys: list[Any] = []
+    known = item.get("id")
+    if isinstance(known, str) and known:
+        keys.append(("id", known))
+    call_id = item.get("call_id")
+    if isinstance(call_id, str) and call_id:
+        keys.append(("call", json.dumps(item.get("type")), call_id))
+    keys.append(("body", json.dumps({k: v for k, v in item.items() if k != "id"}, sort_keys=True)))
+    return keys
+
+
+def replayed(items: list[Any], context: list[Any] | _Context, last_turn: int = 0) -> list[int]:
     """How the leading ``items`` of a turn's input repeat ``context`` (the conversation read so far): for each
     leading item that is an earlier item sent again, the index in ``context`` of that item; the first item that is
     not ends the replay (it and what follows are the turn's new input).
@@ -183,14 +227,17 @@ def replayed(items: list[Any], context: list[Any], last_turn: int = 0) -> list[i
     An agent that replays the history may leave items out (reasoning it cannot send back), so a replayed item may
     skip over earlier ones, but never goes back; and a replay of the whole conversation reaches the previous turn
     (whose items begin at ``last_turn`` in ``context``): a run that stops short of it is no replay, but a new
-    conversation that begins as an earlier one did (``[]``). Items are the same when they carry the same
-    ``id``, or are of one type with the same ``call_id`` (a call and its output are sent back as they were), or
-    are equal but for their ``id`` (the server gives an input item sent without an id a fresh one each turn).
+    conversation that begins as an earlier one did (``[]``). Items are the same as :func:`same_item` says.
     """
+    if not isinstance(context, _Context):
+        indexed = _Context()
+        for earlier in context:
+            indexed.add(earlier)
+        context = indexed
     matches: list[int] = []
     start = 0
     for item in items:
-        found = next((k for k in range(start, len(context)) if same_item(context[k], item)), None)
+        found = context.find(item, start)
         if found is None:
             break
         matches.append(found)
@@ -199,18 +246,10 @@ def replayed(items: list[Any], context: list[Any], last_turn: int = 0) -> list[i
 
 
 def same_item(earlier: Any, later: Any) -> bool:
-    """Whether ``later`` is ``earlier`` sent again (see :func:`replayed`)."""
-    if not isinstance(earlier, dict) or not isinstance(later, dict):
-        return earlier == later
-    known = earlier.get("id")
-    if isinstance(known, str) and known and known == later.get("id"):
-        return True
-    if earlier.get("type") != later.get("type"):
-        return False
-    call_id = earlier.get("call_id")
-    if isinstance(call_id, str) and call_id and call_id == later.get("call_id"):
-        return True
-    return {k: v for k, v in earlier.items() if k != "id"} == {k: v for k, v in later.items() if k != "id"}
+    """Whether ``later`` is ``earlier`` sent again: the same ``id``; or of one type with the same ``call_id`` (a
+    call and its output are sent back as they were); or equal but for their ``id`` (the server gives an input item
+    sent without an id a fresh one each turn)."""
+    return bool(set(_keys(earlier)) & set(_keys(later)))
 
 
 def _input_items(value: dict[str, Any]) -> ListReading:
