@@ -4,9 +4,10 @@ hooks that give each test its kind and its timeout. The browser's own settings a
 constants and helpers in ``support/``.
 
 Each test lives in the folder of its kind, and gets that kind's marker from it (``-m unit`` runs one kind):
-``unit/`` (the core and the CLI, no server), ``pages/`` (Flask's test client on the pages, ``/api`` and ``/v1``),
-``browser/`` (Debian's Chromium through playwright), ``clients/`` (the real client libraries: Python, Node,
-gunicorn).
+``unit/`` (the core and the CLI in process, no server), ``cli/`` (what starts processes or clusters: ``python -m
+webapp``, a memory-limited child, a local Dask cluster), ``pages/`` (Flask's test client on the pages, ``/api``
+and ``/v1``), ``browser/`` (Debian's Chromium through playwright), ``clients/`` (the real client libraries: Python,
+Node, gunicorn).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from support.server import ServerThread
 from webapp import create_app
 
 #: The folders of tests/ that hold tests, each its kind's marker (registered in pyproject.toml).
-KINDS = ("unit", "pages", "browser", "clients")
+KINDS = ("unit", "cli", "pages", "browser", "clients")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

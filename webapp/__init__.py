@@ -81,10 +81,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.finalize = _displayable
     os.makedirs(app.instance_path, exist_ok=True)
 
-    if not app.config.get("API_TOKEN"):
+    made_token = not app.config.get("API_TOKEN")
+    if made_token:
         app.config["API_TOKEN"] = "sk-local-" + secrets.token_urlsafe(18)
-        if not app.config.get("TESTING"):
-            print(f" * /v1 API token (Authorization: Bearer ...): {app.config['API_TOKEN']}", flush=True)
 
     hops = int(app.config.get("PROXY_HOPS") or 0)
     if hops:
@@ -97,4 +96,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     web.init_app(app)
     security.init_app(app)  # its checks go before every other hook
+    # Printed only once the app is built: a store that cannot be opened raises above, and a token printed before
+    # its error would read as a server that is up.
+    if made_token and not app.config.get("TESTING"):
+        print(f" * /v1 API token (Authorization: Bearer ...): {app.config['API_TOKEN']}", flush=True)
     return app

@@ -10,8 +10,10 @@
 ``python -m webapp gate DIR | GLOB | FILE... [--dask [ADDRESS]]``
     A corpus: every journal file, one summary line each (JSON Lines with ``--json``), here or on Dask
     (``pip install .[scale]``; ``--dask`` alone starts a local cluster, or give a scheduler's address).
-``python -m webapp convert FILE [--from SOURCE]``
+``python -m webapp convert FILE [--from SOURCE] [--to TARGET]``
     Any provider's conversation as Open Responses JSON Lines on stdout; what was dropped or changed on stderr.
+    ``--to`` writes instead the request body TARGET's API takes (:mod:`webapp.core.export`) of all the items,
+    before the target policy: only what the body cannot hold is left out (with a note).
 ``python -m webapp lint-stream FILE [--kind KIND] [--json]``
     Lint a recorded Open Responses stream (SSE as ``curl -N`` prints it, a HAR file, JSON Lines of events, a
     WebSocket message log; ``-`` reads stdin): one line per finding, ``FILE:LINE:COLUMN: event N (type): severity
@@ -52,6 +54,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from webapp.core.convert import SOURCES, Conversion, ConvertError, convert_text, placed, read_journal
+from webapp.core.export import WRITERS, write
 from webapp.core.gate import (
     JournalReport,
     check_item,
@@ -323,6 +326,8 @@ def convert_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> in
     except ConvertError as exc:
         where = f" (at {exc.pointer or '/'})" if exc.pointer and exc.line is None else ""
         raise _Unusable(f"{options.file}: {exc.message}{where}") from None
+    if options.to is not None:
+        return _write_body(options, conversion, out, err)
     for item in conversion.items:
         out.write(json.dumps(item, ensure_ascii=False) + "\n")
     if conversion.tools is not None:
@@ -337,6 +342,24 @@ def convert_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> in
     for note in conversion.notes:
         err.write(f"{options.file}: {note.as_dict(conversion.lines)['path']}: {note.code}: {note.message}\n")
     err.write(f"{options.file}: {conversion.source} ({conversion.shape}), {len(conversion.items)} items\n")
+    return 0
+
+
+def _write_body(options: argparse.Namespace, conversion: Conversion, out: TextIO, err: TextIO) -> int:
+    """``convert FILE --to TARGET``: the body TARGET's API takes for *all* the items (before the target policy:
+    nothing is left out for the target's rules, only what its body cannot hold), as JSON on ``out``; the
+    conversion's notes and the writer's on ``err``."""
+    written = write(conversion.items, target=options.to, tools=conversion.tools)
+    out.write(json.dumps(written.body, ensure_ascii=False, indent=2) + "\n")
+    for note in conversion.notes:
+        err.write(f"{options.file}: {note.as_dict(conversion.lines)['path']}: {note.code}: {note.message}\n")
+    for note in written.notes:
+        item = "tools" if note.index is None else f"item {note.index}"
+        err.write(f"{options.file}: {options.to}: {item}{note.pointer}: {note.code}: {note.message}\n")
+    err.write(
+        f"{options.file}: {conversion.source} ({conversion.shape}), {len(conversion.items)} items, written for "
+        f"{options.to} before the target policy\n"
+    )
     return 0
 
 
@@ -490,6 +513,12 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("file", metavar="FILE", help="a file, or '-' for stdin")
     convert.add_argument("--from", dest="source", default="auto", choices=("auto", *SOURCES))
     convert.add_argument(
+        "--to",
+        choices=tuple(WRITERS),
+        help="write the request body this target's API takes, of all the items (before the target policy: "
+        "nothing is left out for the target's rules), instead of JSON Lines",
+    )
+    convert.add_argument(
         "--tools-out",
         metavar="TOOLS.json",
         help="write the conversation's tool definitions, as Open Responses function tools, to this file",
@@ -524,7 +553,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser(
         "serve",
         help="serve the app (Werkzeug's threaded server, no version in the Server header)",
-        description="Serve the inspector. Settings come from FLASK_* environment variables (README, Configuration).",
+        description="Serve the inspector. Settings come from FLASK_* environment variables (docs/configuration.md).",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=5000, help="port (default 5000)")

@@ -19,10 +19,10 @@ def test_the_anthropic_example_is_replayable_and_its_call_carries_to_step_2(page
     expect(page.locator("#journal-summary")).to_contain_text("replayable")
     expect(page.locator("#journal-summary")).to_contain_text("from Anthropic Messages")
     expect(page.locator("#journal-notes")).to_contain_text("sealed_reasoning")
-    row = page.locator("#journal-item-3")
+    row = page.locator("#journal-item-4")  # item 2 is the thinking block, kept as a reasoning item
     expect(row).to_contain_text("get_latest_sales_report")
     with page.context.expect_page() as opened:
-        row.get_by_title("Check item 3 in 2 · JSON Schema against its tool").click()
+        row.get_by_title("Check item 4 in 2 · JSON Schema against its tool").click()
     schema_page = opened.value
     schema_page.wait_for_load_state()
     assert json.loads(schema_page.locator("textarea[name=instance]").input_value())["call_id"].startswith("toolu_")

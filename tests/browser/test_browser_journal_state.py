@@ -144,9 +144,9 @@ def test_carrying_a_known_call_to_step_2_validates_it_and_focuses_the_result(pag
 
 def test_a_journal_call_carried_with_its_tool_focuses_the_result(page: Page):
     page.goto("/journal?example=anthropic")
-    row = page.locator("#journal-item-3")
+    row = page.locator("#journal-item-4")  # item 2 is the thinking block, kept as a reasoning item
     with page.context.expect_page() as opened:
-        row.get_by_title("Check item 3 in 2 · JSON Schema against its tool").click()
+        row.get_by_title("Check item 4 in 2 · JSON Schema against its tool").click()
     schema_page = opened.value
     expect(schema_page.locator('[data-testid="validity"]')).to_be_visible()
     schema_page.wait_for_function("() => document.activeElement !== document.body")

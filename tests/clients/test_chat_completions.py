@@ -7,7 +7,6 @@ the ``serve`` fixture or driven through Flask's test client.
 
 from __future__ import annotations
 
-import ast
 import base64
 import json
 import logging
@@ -15,7 +14,7 @@ import logging
 import openai
 import pytest
 from openai import OpenAI
-from support import REPO, TEST_TOKEN
+from support import TEST_TOKEN
 from support.openapi_conformance import parse_sse
 
 from webapp import create_app
@@ -654,19 +653,3 @@ def test_translation_to_responses_items():
     assert body["tools"] == [{"type": "function", **WEATHER["function"], "strict": None}]
     assert body["tool_choice"] == {"type": "function", "name": "get_weather"}
     assert (body["parallel_tool_calls"], body["user"], body["store"]) == (False, "alice", False)
-
-
-def test_the_legacy_module_shares_no_schema_types_with_the_responses_models():
-    """Gateway plan, deprecation path: only functions cross over (the wire format is plain JSON)."""
-    package = REPO / "webapp" / "core" / "responses" / "legacy_chat"
-    imported = {
-        alias.name
-        for source in sorted(package.glob("*.py"))
-        for node in ast.walk(ast.parse(source.read_text()))
-        if isinstance(node, ast.ImportFrom) and node.module in ("openresponses", "testmodel")
-        for alias in node.names
-    }
-    import webapp.core.responses.request as responses_models
-
-    classes = {name for name in imported if isinstance(getattr(responses_models, name, None), type)}
-    assert classes <= {"Limits", "RequestError"}, classes  # settings and the error, never a request/response model

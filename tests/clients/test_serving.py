@@ -1,4 +1,5 @@
-"""Slow clients cannot starve the production server (``scripts/gunicorn.conf.py``: gevent workers, README "Run it").
+"""Slow clients cannot starve the production server (``scripts/gunicorn.conf.py``: gevent workers; docs/security.md,
+"Serving many clients").
 
 Under gunicorn's threaded workers, 64 connections sending their headers a byte a second, or 24 idle WebSocket
 connections, left normal requests unanswered: each held one thread of a small pool for as long as it lasted. Here

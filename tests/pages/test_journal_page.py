@@ -102,6 +102,21 @@ def test_an_unreadable_export_is_a_400_page(client):
     assert answer.status_code == 400 and "This journal cannot be read" in answer.get_data(as_text=True)
 
 
+def test_an_export_with_unreadable_tools_is_the_pages_error_never_an_empty_file(client):
+    """The journal reads, the pasted tools do not: the page says so (and checks without them); the export answers
+    that page with a 400, as for an unreadable journal, rather than a subset judged without the tools."""
+    text = (SAMPLES / "journal-openai-responses.jsonl").read_text()
+    fields = {"journal": text, "tools": '[{"type": "function", "name": "get_weather",'}
+    page = client.post("/journal", data=fields).get_data(as_text=True)
+    assert 'id="journal-tools-error"' in page and "The tools cannot be read" in page
+    assert 'id="journal-export" class="primary" disabled' in page
+    answer = client.post("/journal/export", data=fields)
+    body = answer.get_data(as_text=True)
+    assert answer.status_code == 400 and answer.mimetype == "text/html"
+    assert "Content-Disposition" not in answer.headers
+    assert 'id="journal-tools-error"' in body and "The tools cannot be read" in body
+
+
 def test_paging_and_the_source_override(client):
     items = [{"type": "message", "role": "user", "content": f"m{i}"} for i in range(230)]
     text = "".join(json.dumps(item) + "\n" for item in items)

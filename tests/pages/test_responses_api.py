@@ -1,6 +1,6 @@
 """``/v1/responses`` over Flask's test client: gateway behaviour, the gate on input, storage, sessions,
 streams checked by the conformance checker, and the shipped bugs of peer gateways as regression cases
-(``docs/peer-gateways.md`` §1 and §3; each case names its source)."""
+(each case names its source: the public issue or pull request, ``owner/repo #number``)."""
 
 from __future__ import annotations
 

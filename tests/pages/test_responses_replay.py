@@ -1,7 +1,6 @@
 """Status-less replays: a ``function_call`` without ``status`` (or with ``status: null``) is accepted on input when
-its ``function_call_output`` follows it (``docs/responses-api.md``, "Status-less replays"; shared
-``docs/client-interop.md``: the Vercel AI SDK and LangChain send calls that way), while the inspector's gate on
-stored items keeps refusing it.
+its ``function_call_output`` follows it (``docs/responses-api.md``, "Status-less replays": the Vercel AI SDK and
+LangChain send calls that way), while the inspector's gate on stored items keeps refusing it.
 
 Through the real ``openai`` SDK (``max_retries=0``, strict validation) and Flask's test client.
 """

@@ -694,3 +694,26 @@ def test_json_lines_records_shown_are_capped_and_the_page_says_so(client):
 def test_odd_json_lines_never_fail_the_page(client, instance, schema):
     body = post(client, instance, schema if isinstance(schema, str) else json.dumps(schema), headers=HX)
     assert 'data-testid="summary"' in body
+
+
+def _badges(body: str, label: str) -> set[str]:
+    """The classes of every badge on the page that reads ``label``."""
+    return set(re.findall(r'<span class="badge (\w+)"[^>]*>\s*' + re.escape(label) + r"\s*</span>", body))
+
+
+def test_not_function_call_has_the_gates_badge_in_records_outcomes_and_the_item_verdict(client):
+    """One label, one look: the gate badges ``not_function_call`` as information (nothing to run, not a pass of a
+    check, not a refusal), and the records, the outcome counts and the one item's verdict line all show that."""
+    message = {"type": "message", "role": "user", "content": "hi"}
+    call = {"type": "function_call", "call_id": "c1", "name": "get_weather", "status": "completed", "arguments": "{}"}
+    tool = {"type": "function", "name": "get_weather", "parameters": {"type": "object"}}
+    lines = "\n".join(json.dumps(value) for value in (message, call)) + "\n"
+    records = client.post("/schema", data={"instance": lines, "schema": json.dumps(tool)}, headers=HX)
+    body = records.get_data(as_text=True)
+    assert 'data-testid="outcomes"' in body and body.count('data-testid="outcome"') == 2
+    one = client.post("/schema", data={"instance": json.dumps(message), "schema": json.dumps(tool)}, headers=HX)
+    verdict = one.get_data(as_text=True)
+    assert 'data-testid="reason">not_function_call' in verdict
+    assert _badges(verdict, "not_function_call") == {"info"}
+    assert _badges(body, "not_function_call") == {"info"}  # the record's badge and its outcome count
+    assert _badges(body, "ok") == {"ok"}

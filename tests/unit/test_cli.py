@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from support import REPO
+from support.cli import run
 
-from webapp.__main__ import main
+from webapp import create_app
 
 REPO = REPO
 WEATHER_TOOL = {
@@ -35,12 +33,6 @@ def call(call_id: str, arguments: str = '{"location":"Paris"}', status: str = "c
         "arguments": arguments,
         "status": status,
     }
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture
@@ -153,24 +145,6 @@ def test_unusable_tools_or_schema_exit_2(files):
     assert code == 2 and "cannot read it" in err
 
 
-def test_stdin_and_the_real_module_entry_point(files):
-    tools = files("tools.json", [WEATHER_TOOL])
-    result = subprocess.run(
-        [sys.executable, "-m", "webapp", "gate", "-", "--tools", tools],
-        input=json.dumps(call("c1", '{"location":"Paris"}')),
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[0].split() == ["0", "fc_c1", "get_weather", "ok"]
-    bad = subprocess.run(
-        [sys.executable, "-m", "webapp", "gate", "-"], input="[1,", capture_output=True, text=True, cwd=REPO, timeout=60
-    )
-    assert bad.returncode == 2 and bad.stderr.startswith("-: line 1")
-
-
 def test_a_lone_surrogate_does_not_crash_printing(files):
     journal = files("j.json", '[{"type": "x\\ud800:y", "id": "a\\udc00"}]')
     code, out, _ = run("gate", journal)
@@ -208,3 +182,22 @@ def test_duplicate_members_in_tools_or_schema_files_are_unusable(files):
     schema = files("s.json", '{"type": "object", "type": "string"}')
     code, _, err = run("gate", journal, "--schema", schema)
     assert code == 2 and "(at /type;" in err
+
+
+def test_serve_on_an_unusable_database_says_so_and_prints_no_token(tmp_path, monkeypatch, capsys):
+    """The server will not start: the storage error is all it says (a token printed first would read as a server
+    that is up). The CLI exits 2 before any socket is opened."""
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"\x00not a database\xff" * 512)
+    monkeypatch.delenv("FLASK_API_TOKEN", raising=False)
+    monkeypatch.setenv("FLASK_RESPONSES_DATABASE", str(garbage))
+    code, _, _ = run("serve", "--port", "0")
+    printed = capsys.readouterr()
+    assert code == 2 and printed.err.startswith("webapp serve: ") and "not an SQLite database" in printed.err
+    assert "API token" not in printed.out + printed.err and "sk-local-" not in printed.out + printed.err
+
+
+def test_an_app_that_starts_prints_the_token_it_made(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("FLASK_API_TOKEN", raising=False)
+    app = create_app({"RESPONSES_DATABASE": str(tmp_path / "r.sqlite3")})
+    assert f"/v1 API token (Authorization: Bearer ...): {app.config['API_TOKEN']}" in capsys.readouterr().out

@@ -3,22 +3,12 @@
 
 from __future__ import annotations
 
-import io
 import json
-import subprocess
-import sys
 
-from support import REPO, TESTS
-
-from webapp.__main__ import main
+from support import TESTS
+from support.cli import run
 
 CASES = TESTS / "cases" / "streams"
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(argv), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def clean_stream(app) -> str:
@@ -70,16 +60,3 @@ def test_unreadable_input_exits_2_naming_the_place(tmp_path):
     assert code == 2 and err.startswith(f"{har}: line 1, column 22: this HAR file is not JSON")
     code, _, err = run("lint-stream", str(tmp_path / "missing.sse"))
     assert code == 2 and "cannot read it" in err
-
-
-def test_stdin_and_the_real_module_entry_point(app):
-    result = subprocess.run(
-        [sys.executable, "-m", "webapp", "lint-stream", "-", "--kind", "sse"],
-        input=clean_stream(app),
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.endswith(": clean\n")

@@ -109,8 +109,8 @@ def test_call_shapes():
 
 
 def test_the_browser_script_leaves_tool_and_call_shapes_to_the_server():
-    """Issue 11: static/state.js re-spelled tool_shape; the server (POST /api/tools) is now the one source (the
-    modules of static/state/ since issue 17)."""
+    """Issue 11: the browser's one state script (since split) re-spelled tool_shape; the server (POST /api/tools) is
+    now the one source (the modules of static/state/ since issue 17)."""
 
     modules = sorted((REPO / "static" / "state").glob("*.js"))
     assert modules

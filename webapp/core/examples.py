@@ -1,5 +1,5 @@
 """The pages' examples, written once: the replay-gate article's items (``fc_001``, ``fc_009``, ``ws_001`` and the
-region schema, as in ``README.md``'s "Gate one item") and the usual ways a stored call goes wrong.
+region schema, as in ``README.md``'s example of ``/api/gate``) and the usual ways a stored call goes wrong.
 
 Each page offers its own table as plain links (``?example=<name>``, no JavaScript needed); the tests load the same
 tables, so an example and its test cannot drift apart.

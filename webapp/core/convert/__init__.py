@@ -5,10 +5,11 @@
 
 Sources (:data:`SOURCES`): ``open_responses`` (a JSON array or JSON Lines of items, a ``ResponseResource``, a
 ``CreateResponseBody``, a ``/v1/sessions`` page, one item), ``chat_completions``, ``anthropic``, ``gemini`` (see
-each module). The mapping follows the team's provider-envelopes.md: calls become ``function_call`` with string
-``arguments``, results ``function_call_output`` with the same ``call_id``, text becomes messages, a cut-off response
-makes its calls ``incomplete``, sealed reasoning is dropped and server tools kept namespaced — each with a
-:class:`Note`, never silently. The gate then judges the items like any journal.
+each module). The mapping (the providers' rules and their sources: ``docs/targets.md``): calls become
+``function_call`` with string ``arguments``, results ``function_call_output`` with the same ``call_id``, text becomes
+messages, a cut-off response makes its calls ``incomplete``, sealed reasoning and provider-only fields are kept as
+``"<provider>:<member>"`` members (for that provider only: :mod:`webapp.core.export` restores them) and server tools
+kept namespaced — each with a :class:`Note`, never silently. The gate then judges the items like any journal.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Anthropic Messages (``messages[]`` of content blocks, ``system`` apart) to Open Responses items.
 
 Shapes: a request ``{system?, messages, tools?}``, a response ``{type: "message", role: "assistant", content,
-stop_reason}``, a bare ``messages`` array, one content block. Mapping (the team's provider-envelopes.md):
+stop_reason}``, a bare ``messages`` array, one content block. Mapping (``docs/targets.md``, "Target `anthropic`"):
 ``tool_use`` → ``function_call`` (``input`` is an object: written as a JSON string), ``tool_result`` (in a user
 message) → ``function_call_output``, text → ``message``, ``system`` → a system message; ``thinking`` /
 ``redacted_thinking`` are provider-sealed (dropped, with a note); server tools and unknown blocks are kept as
@@ -19,6 +19,7 @@ from webapp.core.convert.base import (
     ConvertError,
     as_json_string,
     function_tool,
+    provider_members,
     text_of,
 )
 
@@ -99,7 +100,9 @@ def convert(value: Any) -> Conversion:
         conversion = Conversion("anthropic", "request")
         builder = Builder(conversion)
         system = value.get("system")
-        if system is not None:
+        if isinstance(system, list):  # text blocks, each with its cache_control kept
+            _content(builder, "system", system, "/system", cut=False)
+        elif system is not None:
             builder.message("system", text_of(system), "/system")
         _messages(builder, value["messages"], "/messages")
         conversion.tools = convert_tools(value.get("tools"), conversion, "/tools")
@@ -149,35 +152,66 @@ def _content(builder: Builder, role: str, content: Any, where: str, *, cut: bool
     _flush(builder, role, run, where)
 
 
+#: The members of each block that an Open Responses field holds; any other rides along as ``"anthropic:<name>"``.
+_MAPPED = {
+    "text": ("type", "text"),
+    "image": ("type", "source"),
+    "tool_use": ("type", "id", "name", "input"),
+    "tool_result": ("type", "tool_use_id", "content"),
+    "thinking": ("type", "thinking"),
+    "redacted_thinking": ("type", "data"),
+}
+
+
 def _flush(builder: Builder, role: str, run: list[tuple[int, dict]], where: str) -> None:
     if not run:
         return
     pointer = f"{where}/{run[0][0]}"
+    carried: list[tuple[str, list[str]]] = []
     parts: list[dict] = []
-    for _, block in run:
-        if block["type"] == "text" and isinstance(block.get("text"), str):
-            parts.append(
-                {
-                    "type": "output_text" if role == "assistant" else "input_text",
-                    "text": block["text"],
-                    **({"annotations": []} if role == "assistant" else {}),
-                }
-            )
-        elif block["type"] == "image":
-            url = _image_url(block.get("source"))
-            if url is not None and role == "user":
-                parts.append({"type": "input_image", "image_url": url})
-            else:
-                builder.note(
-                    "dropped_content",
-                    "an image block with no usable source (or from the assistant) was dropped",
-                    pointer,
-                )
+    for i, block in run:
+        part = _part(builder, role, block, f"{where}/{i}")
+        if part is not None:
+            parts.append(part)
+            extra = [k for k in part if ":" in k]
+            if extra:
+                carried.append((f"{where}/{i}", extra))
     if parts:
         item: dict[str, Any] = {"type": "message", "role": role, "content": parts}
         if role == "assistant":
             item["status"] = "completed"
-        builder.add(item, pointer)
+        index = builder.add(item, pointer)
+        for place, names in carried:
+            _note_carried(builder, names, place, index)
+
+
+def _part(builder: Builder, role: str, block: dict, where: str) -> dict | None:
+    """A text or image block as a content part (its Anthropic-only members on it), or ``None`` when dropped."""
+    if block["type"] == "text" and isinstance(block.get("text"), str):
+        assistant = role == "assistant"
+        part = {"type": "output_text" if assistant else "input_text", "text": block["text"]}
+        if assistant:
+            part["annotations"] = []
+        return {**part, **provider_members("anthropic", block, _MAPPED["text"])}
+    if block["type"] == "image":
+        url = _image_url(block.get("source"))
+        if url is not None and role == "user":
+            return {"type": "input_image", "image_url": url, **provider_members("anthropic", block, _MAPPED["image"])}
+    builder.note(
+        "dropped_content",
+        f"a {block['type']} block with no usable content (or an image from the assistant) was dropped",
+        where,
+    )
+    return None
+
+
+def _note_carried(builder: Builder, names: list[str], where: str, index: int) -> None:
+    builder.note(
+        "provider_field",
+        f"{', '.join(sorted(names))}: Anthropic's own, kept on the item for Anthropic only",
+        where,
+        index,
+    )
 
 
 def _image_url(source: Any) -> str | None:
@@ -195,20 +229,34 @@ def _block(builder: Builder, block: dict, where: str, *, cut: bool) -> None:
     if kind == "tool_use":
         arguments = block.get("input")
         index = builder.call(block.get("id"), block.get("name"), as_json_string(arguments), where, cut=cut)
+        _carry(builder, index, block, _MAPPED["tool_use"], where)
         builder.note(
             "arguments_serialised", "the tool_use input object was written as a JSON string", f"{where}/input", index
         )
     elif kind == "tool_result":
-        index = builder.output(block.get("tool_use_id"), _result_text(builder, block, where), where)
+        index = builder.output(block.get("tool_use_id"), "", where)
+        builder.conversion.items[index]["output"] = _result_output(builder, block, where, index)
+        _carry(builder, index, block, _MAPPED["tool_result"], where)
         if block.get("is_error") is True:
             builder.note(
                 "result_is_error", "the tool_result says is_error: the output is the tool's error text", where, index
             )
     elif kind in SEALED:
+        item: dict[str, Any] = {"type": "reasoning", "summary": []}
+        if kind == "thinking":
+            if isinstance(block.get("thinking"), str):
+                item["content"] = [{"type": "reasoning_text", "text": block["thinking"]}]
+            item.update(provider_members("anthropic", block, _MAPPED["thinking"]))
+        else:
+            item["anthropic:redacted_thinking"] = block.get("data")
+            item.update(provider_members("anthropic", block, _MAPPED["redacted_thinking"]))
+        index = builder.add(item, where)
+        member = "anthropic:signature" if kind == "thinking" else "anthropic:redacted_thinking"
         builder.note(
             "sealed_reasoning",
-            f"a {kind} block is sealed by Anthropic (signature): dropped, only Anthropic can take it back",
+            f"a {kind} block is sealed by Anthropic: kept as a reasoning item with {member!r}, for Anthropic only",
             where,
+            index,
         )
     elif kind == "server_tool_use" or kind.endswith("_tool_result"):
         builder.namespaced("anthropic", kind, block, where, "server_tool")
@@ -216,21 +264,42 @@ def _block(builder: Builder, block: dict, where: str, *, cut: bool) -> None:
         builder.namespaced("anthropic", kind, block, where, "unknown_part")
 
 
-def _result_text(builder: Builder, block: dict, where: str) -> Any:
+def _carry(builder: Builder, index: int, block: dict, mapped: tuple[str, ...], where: str) -> None:
+    """Put the block's Anthropic-only members on item ``index`` (``"anthropic:cache_control"``…), with a note."""
+    extra = provider_members("anthropic", block, mapped)
+    if extra:
+        builder.conversion.items[index].update(extra)
+        _note_carried(builder, list(extra), where, index)
+
+
+def _result_output(builder: Builder, block: dict, where: str, index: int) -> Any:
+    """A ``tool_result``'s content as the output: a string as it is; an array of blocks as the output's parts
+    (``input_text``, ``input_image``: a ``function_call_output.output`` may be a list of them, Open Responses spec,
+    Items; docs/targets.md A9), each with its Anthropic-only members; other blocks dropped with a note."""
     content = block.get("content")
     if content is None:
         return ""
-    if isinstance(content, list):
-        others = [b.get("type") for b in content if not (isinstance(b, dict) and b.get("type") == "text")]
-        if others:
-            builder.note(
-                "dropped_content",
-                f"blocks {sorted(set(map(str, others)))} inside the tool_result were "
-                "dropped: the output keeps its text",
-                where,
-            )
-        return "".join(text_of(content))
-    return content
+    if not isinstance(content, list):
+        return content if isinstance(content, str) else as_json_string(content)
+    parts = []
+    for i, inner in enumerate(content):
+        place = f"{where}/content/{i}"
+        if isinstance(inner, dict) and inner.get("type") in ("text", "image"):
+            part = _part(builder, "user", inner, place)
+            if part is not None:
+                parts.append(part)
+                extra = [k for k in part if ":" in k]
+                if extra:
+                    _note_carried(builder, extra, place, index)
+            continue
+        kind = inner.get("type") if isinstance(inner, dict) else None
+        builder.note(
+            "dropped_content",
+            f"a {json.dumps(kind)} block inside the tool_result has no Open Responses output part: dropped",
+            place,
+            index,
+        )
+    return parts
 
 
 def convert_tools(tools: Any, conversion: Conversion, where: str) -> list[dict] | None:

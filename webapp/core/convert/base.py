@@ -2,8 +2,8 @@
 
 A converter reads one provider's envelope and appends Open Responses items to a :class:`Builder`, each with the
 RFC 6901 pointer of the place it came from, and a :class:`Note` for everything it could not carry over as it was
-(provider-envelopes.md in the team's shared docs: "What cannot be carried over must be reported, never dropped
-silently"). Nothing here reads text: the converters take parsed JSON.
+(what cannot be carried over is reported, never dropped silently; each provider's rules and their sources:
+``docs/targets.md``). Nothing here reads text: the converters take parsed JSON.
 """
 
 from __future__ import annotations
@@ -22,10 +22,15 @@ SOURCES = ("open_responses", "chat_completions", "anthropic", "gemini")
 NOTE_CODES = {
     "ambiguous_source": "the shape fits more than one provider; the one named was used (override with 'from')",
     "cut_off": "the provider says the output was cut: its calls are incomplete and must never run",
-    "sealed_reasoning": "provider-sealed reasoning was dropped: only its own provider can read it",
+    "sealed_reasoning": "provider-sealed reasoning is kept for its own provider only (a '<provider>:' member): "
+    "every other target leaves it out",
+    "provider_field": "a field only this provider has rides along as a '<provider>:<field>' member: kept for that "
+    "provider only, left out for every other target",
     "server_tool": "a tool the provider ran itself is kept as a namespaced item: never replayable elsewhere",
     "unknown_part": "a part this converter does not know is kept as a namespaced item",
     "generated_call_id": "the source has no call id: a stable one was generated from the call's position",
+    "paired_by_position": "id-less calls of one name were answered by id-less results: paired by position, "
+    "which the provider does not promise",
     "unpaired_result": "a result that answers no call before it",
     "arguments_not_string": "Chat Completions arguments must be a JSON string; kept as given for the gate to refuse",
     "arguments_serialised": "an object of arguments was written as a JSON string (Open Responses arguments)",
@@ -197,6 +202,10 @@ class Builder:
         waiting = self._unanswered.get(name)
         return waiting.pop(0) if waiting else None
 
+    def waiting(self, name: Any) -> int:
+        """How many id-less calls of ``name`` wait for a result (more than one: pairing is by position only)."""
+        return len(self._unanswered.get(name, ()))
+
     def add(self, item: dict, pointer: str) -> int:
         """Append ``item`` (from ``pointer``); returns its index."""
         self.conversion.items.append(item)
@@ -204,6 +213,7 @@ class Builder:
         return len(self.conversion.items) - 1
 
     def note(self, code: str, message: str, pointer: str, index: int | None = None) -> None:
+        """Record a :class:`Note` (``code`` one of :data:`NOTE_CODES`) at ``pointer``, about item ``index``."""
         assert code in NOTE_CODES, code
         self.conversion.notes.append(Note(code, message, pointer, index))
 
@@ -258,6 +268,17 @@ class Builder:
         index = self.add(item, pointer)
         self.note(code, f"{kind} is {provider}'s own: kept as the namespaced item {provider}:{kind}", pointer, index)
         return index
+
+
+def provider_members(provider: str, value: dict, known: tuple[str, ...] | frozenset[str]) -> dict[str, Any]:
+    """The members of a provider's block or part that no Open Responses field holds, each renamed
+    ``"<provider>:<member>"`` (docs/targets.md, "How items carry provider state"; Open Responses spec, "Extending
+    Items": the ``slug:name`` spelling marks what is one provider's). ``known``: the members the converter maps itself.
+
+    >>> provider_members("anthropic", {"type": "text", "text": "t", "cache_control": {}}, ("type", "text"))
+    {'anthropic:cache_control': {}}
+    """
+    return {f"{provider}:{k}": v for k, v in value.items() if k not in known}
 
 
 def function_tool(name: Any, description: Any, parameters: Any, strict: Any = None) -> dict:

@@ -1,10 +1,10 @@
 """Chat Completions (``messages[]``) to Open Responses items.
 
 Shapes: a request ``{messages, tools?}``, a response ``{object: "chat.completion", choices: [{message,
-finish_reason}]}``, a bare ``messages`` array, one assistant message, one ``tool_calls`` entry. Mapping (the team's
-provider-envelopes.md): ``tool_calls[i]`` → ``function_call`` with ``arguments`` kept byte for byte (it is the
-model's raw text and may be invalid JSON: the gate decides), ``role: "tool"`` → ``function_call_output``, text →
-``message``; ``finish_reason: "length"`` cuts the message's calls (``incomplete``).
+finish_reason}]}``, a bare ``messages`` array, one assistant message, one ``tool_calls`` entry. Mapping
+(``docs/targets.md``, "Target `chat_completions`"): ``tool_calls[i]`` → ``function_call`` with ``arguments`` kept
+byte for byte (it is the model's raw text and may be invalid JSON: the gate decides), ``role: "tool"`` →
+``function_call_output``, text → ``message``; ``finish_reason: "length"`` cuts the message's calls (``incomplete``).
 """
 
 from __future__ import annotations
@@ -77,7 +77,16 @@ def convert(value: Any) -> Conversion:
         return conversion
     if isinstance(value.get("messages"), list):
         conversion = Conversion("chat_completions", "request")
-        _messages(Builder(conversion), value["messages"], "/messages")
+        builder = Builder(conversion)
+        for member in ("system", "thinking"):  # an Anthropic request read as Chat Completions
+            if member in value:
+                builder.note(
+                    "dropped_content",
+                    f"{member!r} is no Chat Completions request member (an Anthropic request? use from: anthropic): "
+                    "dropped",
+                    f"/{member}",
+                )
+        _messages(builder, value["messages"], "/messages")
         conversion.tools = convert_tools(value.get("tools"), conversion, "/tools")
         return conversion
     if is_tool_call(value):
@@ -102,6 +111,12 @@ def _messages(builder: Builder, messages: list, base: str) -> None:
 def _message(builder: Builder, message: dict, where: str, *, cut: bool) -> None:
     role = message.get("role")
     content = message.get("content")
+    if isinstance(message.get("name"), str) and role != "function":
+        builder.note(
+            "dropped_content",
+            f"the message name {json.dumps(message['name'], ensure_ascii=False)} has no Open Responses field: dropped",
+            f"{where}/name",
+        )
     if role == "tool":
         builder.output(message.get("tool_call_id"), _output_text(content), where)
         return
@@ -126,6 +141,16 @@ def _message(builder: Builder, message: dict, where: str, *, cut: bool) -> None:
                 },
                 where,
             )
+        if isinstance(content, list):
+            others = [p.get("type") if isinstance(p, dict) else None for p in content]
+            others = [t for t in others if t != "text"]
+            if others:
+                builder.note(
+                    "dropped_content",
+                    f"assistant content parts {sorted(set(map(str, others)))} have no Chat Completions reading here "
+                    "and were dropped (an Anthropic message? use from: anthropic)",
+                    f"{where}/content",
+                )
         builder.message("assistant", text_of(content), where)
         for j, call in enumerate(message.get("tool_calls") or ()):
             _tool_call(builder, call, f"{where}/tool_calls/{j}", cut=cut)
@@ -153,9 +178,15 @@ def _user_like(builder: Builder, role: str, content: Any, where: str) -> None:
         images = [p for p in content if isinstance(p, dict) and p.get("type") == "image_url"]
         parts: list[dict] = [{"type": "input_text", "text": t} for t in text_of(content)]
         for image in images:
-            url = image.get("image_url", {}).get("url") if isinstance(image.get("image_url"), dict) else None
+            source = image.get("image_url")
+            url = source.get("url") if isinstance(source, dict) else None
             if isinstance(url, str):
-                parts.append({"type": "input_image", "image_url": url})
+                part = {"type": "input_image", "image_url": url}
+                if source.get("detail") in ("auto", "low", "high"):
+                    part["detail"] = source["detail"]  # the same field in Open Responses input_image
+                parts.append(part)
+            else:
+                builder.note("dropped_content", "an image_url part without a url string was dropped", where)
         others = [t for t in dropped if t != "image_url"]
         if others:
             builder.note(

@@ -150,7 +150,7 @@ def _why_arguments_parse(arguments: str, why: Why) -> tuple[str, dict[str, Any]]
         _parse_arguments(arguments, max_depth=why.max_depth)
     except JSONTextError as err:
         return f"arguments is not valid I-JSON: {err}", {"parse_error": err}
-    # Not reached: try_loads_ijson refuses exactly what loads_ijson raises for (tests/test_gate.py checks it).
+    # Not reached: try_loads_ijson refuses exactly what loads_ijson raises for (tests/unit/test_gate.py checks it).
     return "arguments is not valid I-JSON", {}
 
 

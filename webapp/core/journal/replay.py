@@ -19,7 +19,7 @@ from typing import Any
 
 from webapp.core.convert import Conversion, as_journal
 from webapp.core.gate import JournalReport, check_journal, vouch, vouched_calls
-from webapp.core.items import is_namespaced
+from webapp.core.items import is_namespaced, provider_of
 from webapp.core.json import displayable
 
 __all__ = ["LeftOut", "Subset", "gate_conversion", "replayable_subset"]
@@ -120,8 +120,10 @@ def _left_out(item: Any, verdict: Any, kept_calls: set[str]) -> tuple[str, str] 
                 "without its call is refused by the next provider"
             )
         return None
-    if kind == "reasoning" and item.get("encrypted_content") is not None:
-        return "sealed", "reasoning with encrypted_content is sealed by the provider that wrote it"
+    if kind == "reasoning" and (
+        item.get("encrypted_content") is not None or any(provider_of(member) for member in item)
+    ):  # ``"anthropic:signature"``, ``"gemini:thought_signature"``: the converters keep sealed state as members
+        return "sealed", "reasoning with encrypted_content (or a provider's signature) is sealed by its provider"
     if kind in ("item_reference", "compaction"):
         return "provider_bound", f"a {kind} item points into one provider's storage"
     return None

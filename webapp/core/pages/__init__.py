@@ -7,5 +7,5 @@ never an exception.
 A model goes one way through a pasted text: read by the parse layer (:mod:`webapp.core.json`; a journal once, by
 :func:`webapp.core.journal.read_text`), its shape and provider found by the domain (:mod:`webapp.core.journal`,
 :mod:`webapp.core.convert`), then the gate (:mod:`webapp.core.gate`), then the page's own layout of the answer.
-Domain code never imports a page model (``tests/test_architecture.py``).
+Domain code never imports a page model (``tests/unit/test_architecture.py``).
 """

@@ -102,6 +102,13 @@ class JournalPage:
         return self.tools_problem.message if self.tools_problem is not None else None
 
     @property
+    def exportable(self) -> bool:
+        """Whether the replayable subset may be downloaded: the journal and the pasted tools were both read. With
+        unreadable tools the page checks the journal without them, but a subset judged without the tools asked for
+        is no answer to download (the export answers the page's error instead)."""
+        return self.subset is not None and self.tools_problem is None
+
+    @property
     def replayable(self) -> bool:
         return self.report is not None and self.report.replayable
 

@@ -23,6 +23,7 @@ from webapp.core.gate import (
     REFUSED,
     REFUSING_REASONS,
     ItemVerdict,
+    badge,
     check_journal,
     check_one,
     item_label,
@@ -79,6 +80,15 @@ PASSING = ("valid", *PASSING_REASONS)
 #: The gate's reasons that refuse an item, and ``refused``: an item a finding stops whatever its value's verdict
 #: (:func:`webapp.core.gate.check_one`: a member name given twice…).
 REFUSALS = (*REFUSING_REASONS, REFUSED)
+#: The badges of the outcomes that are this page's words, not the gate's: the schema's answer, and no schema yet.
+OUTCOME_BADGES = {"valid": "ok", "not checked": "info"}
+
+
+def outcome_badge(outcome: str) -> str:
+    """The badge class (``"ok"``, ``"info"``, ``"bad"``) a record's outcome is shown with: the gate's label's badge
+    (:func:`webapp.core.gate.badge`: ``not_function_call`` is information, not a pass) for the gate's answers, and
+    :data:`OUTCOME_BADGES` for this page's own words; every other outcome (``not JSON``, ``invalid``…) is ``bad``."""
+    return OUTCOME_BADGES.get(outcome) or badge(outcome)
 
 
 # -- what the result pane shows -----------------------------------------------------------------------------
@@ -244,9 +254,10 @@ class SchemaPage:
         return sum(count for outcome, count in self.outcomes.items() if outcome in PASSING)
 
     @property
-    def outcome_counts(self) -> list[tuple[str, int, bool]]:
-        """``(outcome, records, passes)`` for each outcome met, in the order first met."""
-        return [(outcome, count, outcome in PASSING) for outcome, count in self.outcomes.items()]
+    def outcome_counts(self) -> list[tuple[str, int, str]]:
+        """``(outcome, records, its badge class)`` for each outcome met, in the order first met
+        (:func:`outcome_badge`)."""
+        return [(outcome, count, outcome_badge(outcome)) for outcome, count in self.outcomes.items()]
 
     @property
     def records_badge(self) -> str:
@@ -295,6 +306,11 @@ class Record:
     def passed(self) -> bool:
         """The outcome is one of :data:`PASSING`."""
         return self.outcome in PASSING
+
+    @property
+    def badge(self) -> str:
+        """The badge class its outcome is shown with (:func:`outcome_badge`)."""
+        return outcome_badge(self.outcome)
 
 
 # -- the check ---------------------------------------------------------------------------------------------

@@ -126,11 +126,11 @@ def check() -> str:
 
 @bp.post("/journal/export")
 def export() -> Response | tuple[str, int]:
-    """The replayable subset as ``replayable.jsonl`` (Open Responses JSON Lines); an unreadable journal gets the
-    page with its error (400)."""
+    """The replayable subset as ``replayable.jsonl`` (Open Responses JSON Lines); an unreadable journal or unreadable
+    tools get the page with its error (400), never a file."""
     fields = _fields()
     result, upload = _check(fields)
-    if result.subset is None:
+    if not result.exportable:
         return _render(result, fields, upload), 400
     return Response(
         result.subset.jsonl(),
