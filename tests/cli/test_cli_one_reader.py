@@ -128,7 +128,7 @@ STREAM_CANNOT = {
     ),
     "an Anthropic request on one line": (
         json.dumps(json.loads((CONVERSATIONS / "anthropic-messages.json").read_text(encoding="utf-8"))),
-        "request of anthropic (--from anthropic: 8 items once converted)",
+        "request of anthropic (--from anthropic: ",
     ),
     "Chat Completions lines": (
         line(USER) + line({"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {}}]}),
