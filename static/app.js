@@ -317,6 +317,13 @@
     showMarkers();
   });
 
+  // What needs this script (Ctrl+Enter, copy buttons, the kept input) is written hidden, class js-only, and shown
+  // here: without JavaScript no text promises it.
+  function reveal(root) {
+    root.querySelectorAll(".js-only[hidden]").forEach(function (el) { el.hidden = false; });
+  }
+  document.addEventListener("DOMContentLoaded", function () { reveal(document); });
+  document.addEventListener("htmx:afterSwap", function (event) { reveal(event.target); });
   document.addEventListener("DOMContentLoaded", showMarkers);
   document.addEventListener("DOMContentLoaded", checkNotTheFile);
   document.addEventListener("htmx:afterSettle", showMarkers);

@@ -2,9 +2,6 @@
 // The page works without this file.
 (function () {
   "use strict";
-  function reveal(root) {
-    root.querySelectorAll(".js-only[hidden]").forEach(function (el) { el.hidden = false; });
-  }
   function flash(button, text) {
     var old = button.textContent;
     button.textContent = text;
@@ -51,6 +48,5 @@
     open();
     new MutationObserver(open).observe(section, { childList: true, subtree: true });
   }
-  document.addEventListener("DOMContentLoaded", function () { reveal(document); showToolsBar(); });
-  document.addEventListener("htmx:afterSwap", function (event) { reveal(event.target); });
+  document.addEventListener("DOMContentLoaded", showToolsBar);
 })();

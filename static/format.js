@@ -3,9 +3,6 @@
 (function () {
   "use strict";
 
-  function reveal(root) {
-    root.querySelectorAll(".js-only[hidden]").forEach(function (el) { el.hidden = false; });
-  }
 
   function flash(button, text) {
     var old = button.getAttribute("data-label") || button.textContent;
@@ -93,6 +90,5 @@
     input.addEventListener("inspector:file", function () { submitWith("pretty"); });
   }
 
-  document.addEventListener("DOMContentLoaded", function () { reveal(document); setupDrop(); });
-  document.addEventListener("htmx:afterSwap", function (event) { reveal(event.target); });
+  document.addEventListener("DOMContentLoaded", setupDrop);
 })();

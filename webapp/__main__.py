@@ -12,8 +12,9 @@
     (``pip install .[scale]``; ``--dask`` alone starts a local cluster, or give a scheduler's address).
 ``python -m webapp convert FILE [--from SOURCE] [--to TARGET]``
     Any provider's conversation as Open Responses JSON Lines on stdout; what was dropped or changed on stderr.
-    ``--to`` writes instead the request body TARGET's API takes (:mod:`webapp.core.export`) of all the items,
-    before the target policy: only what the body cannot hold is left out (with a note).
+    ``--to`` writes instead the request body TARGET's API takes (:func:`webapp.core.export.export`): the gate's plan
+    for TARGET keeps what the target may receive; what it leaves out, and what the body cannot hold, is said on
+    stderr. Exit 1 when a finding stops the replay to TARGET (the body holds only what was kept).
 ``python -m webapp lint-stream FILE [--kind KIND] [--json]``
     Lint a recorded Open Responses stream (SSE as ``curl -N`` prints it, a HAR file, JSON Lines of events, a
     WebSocket message log; ``-`` reads stdin): one line per finding, ``FILE:LINE:COLUMN: event N (type): severity
@@ -54,8 +55,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from webapp.core.convert import SOURCES, Conversion, ConvertError, convert_text, placed, read_journal
-from webapp.core.export import WRITERS, write
+from webapp.core.export import WRITERS, export
 from webapp.core.gate import (
+    DEFAULT_TARGET,
+    TARGETS,
     JournalReport,
     check_item,
     check_journal,
@@ -200,9 +203,14 @@ def _print_report(
     notes = [n.as_dict(conversion.lines) for n in conversion.notes] if conversion is not None else []
     for note in notes or [n.as_dict() for n in journal_notes]:
         out.write(f"  note     {note['code']:<26}  {note['path']}: {note['message']}\n")
+    if report.plan is not None and report.plan.left_out:
+        out.write(f"left out for {report.target}:\n")
+        for entry in report.plan.left_out:
+            out.write(f"  {entry.code:<24}  {entry.pointer}: {entry.words}\n")
     summary = ", ".join(f"{reason} {count}" for reason, count in report.counts.items()) or "no items"
     source = f" [{conversion.source}]" if conversion is not None else ""
-    out.write(f"replayable: {'yes' if report.replayable else 'no'} ({summary}){source}\n")
+    target = f" [target {report.target}]" if report.target != DEFAULT_TARGET else ""
+    out.write(f"replayable: {'yes' if report.replayable else 'no'} ({summary}){source}{target}\n")
 
 
 def _is_corpus(options: argparse.Namespace) -> bool:
@@ -221,6 +229,8 @@ def gate_command(options: argparse.Namespace, out: TextIO) -> int:
         # Tool definitions are tools, as the Schema page reads them: a call of another name has no schema.
         tools = [*(tools or []), *given]
     if _is_corpus(options):
+        if options.target != DEFAULT_TARGET:
+            raise _Unusable("--target judges one journal (a file or '-'); a folder or glob is judged for portable")
         return corpus_command(options, tools, out)
     if options.stream:
         return stream_command(options, tools, schema, out)
@@ -231,7 +241,8 @@ def gate_command(options: argparse.Namespace, out: TextIO) -> int:
         raise _Unusable(f"{options.journal[0]}: {exc.message}{where}") from None
     if documents and tools is None and journal.tools:
         tools = _bundled_tools(journal.tools, documents, options.journal[0])
-    report = check_journal(journal, tools, schema=schema)
+    source = conversion.source if conversion is not None else (None if options.source == "auto" else options.source)
+    report = check_journal(journal, tools, schema=schema, target=options.target, source=source)
     if options.json:
         answer = report.as_dict()
         if options.output:
@@ -257,16 +268,23 @@ def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema:
     written; a later finding naming the item (``missing_output``) comes as its own line. What is not JSON Lines of
     items (one JSON document, another provider's conversation) is unusable here (exit 2, saying what it is)."""
     path = options.journal[0]
-    if options.source not in ("auto", "open_responses"):
+    if options.source not in ("auto", "open_responses", "openai"):
         raise _Unusable(
             f"{path}: --stream reads Open Responses JSON Lines; convert first: python -m webapp convert "
             f"{path} --from {options.source} | python -m webapp gate - --stream"
         )
+    chosen = None if options.source == "auto" else options.source
     source = sys.stdin.buffer if path == "-" else _open(path)
     summary: dict[str, Any] = {}
     with source:
         try:
-            for event in gate_lines(JournalLines(source, source=options.source), tools, schema=schema):
+            for event in gate_lines(
+                JournalLines(source, source=options.source),
+                tools,
+                schema=schema,
+                target=options.target,
+                source=chosen,
+            ):
                 if "summary" in event:
                     summary = event["summary"]
                     out.write(json.dumps(summary) + "\n")
@@ -346,21 +364,25 @@ def convert_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> in
 
 
 def _write_body(options: argparse.Namespace, conversion: Conversion, out: TextIO, err: TextIO) -> int:
-    """``convert FILE --to TARGET``: the body TARGET's API takes for *all* the items (before the target policy:
-    nothing is left out for the target's rules, only what its body cannot hold), as JSON on ``out``; the
-    conversion's notes and the writer's on ``err``."""
-    written = write(conversion.items, target=options.to, tools=conversion.tools)
-    out.write(json.dumps(written.body, ensure_ascii=False, indent=2) + "\n")
+    """``convert FILE --to TARGET``: the body TARGET accepts (the gate's plan for TARGET, then its writer), as JSON
+    on ``out``; the conversion's notes, what the plan left out and the writer's notes on ``err``. Exit 0 when the
+    conversation is replayable to TARGET, else 1."""
+    answer = export(conversion.items, target=options.to, tools=conversion.tools, source=conversion.source)
+    out.write(json.dumps(answer.body, ensure_ascii=False, indent=2) + "\n")
     for note in conversion.notes:
         err.write(f"{options.file}: {note.as_dict(conversion.lines)['path']}: {note.code}: {note.message}\n")
-    for note in written.notes:
+    for entry in answer.left_out:
+        err.write(f"{options.file}: {options.to}: left out {entry.pointer}: {entry.code}: {entry.words}\n")
+    for note in answer.notes:
         item = "tools" if note.index is None else f"item {note.index}"
         err.write(f"{options.file}: {options.to}: {item}{note.pointer}: {note.code}: {note.message}\n")
+    replayable = answer.report is not None and answer.report.replayable
     err.write(
-        f"{options.file}: {conversion.source} ({conversion.shape}), {len(conversion.items)} items, written for "
-        f"{options.to} before the target policy\n"
+        f"{options.file}: {conversion.source} ({conversion.shape}), {len(conversion.items)} items, "
+        f"{len(answer.report.plan.kept) if answer.report else 0} written for {options.to}; replayable: "
+        f"{'yes' if replayable else 'no (gate FILE --target ' + options.to + ' says why)'}\n"
     )
-    return 0
+    return EXIT_REPLAYABLE if replayable else EXIT_NOT_REPLAYABLE
 
 
 def _open(path: str) -> Any:
@@ -474,6 +496,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the journal's source (default: detected)",
     )
     gate.add_argument(
+        "--target",
+        default=DEFAULT_TARGET,
+        choices=TARGETS,
+        help="where it is replayed (default portable: any Open Responses server); the verdict is about it",
+    )
+    gate.add_argument(
         "--stream",
         action="store_true",
         help="Open Responses JSON Lines in, a JSON line per verdict and finding out, in bounded memory",
@@ -515,8 +543,8 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument(
         "--to",
         choices=tuple(WRITERS),
-        help="write the request body this target's API takes, of all the items (before the target policy: "
-        "nothing is left out for the target's rules), instead of JSON Lines",
+        help="write the request body this target accepts (the gate's plan for it: what it may not receive is "
+        "left out, said on stderr) instead of JSON Lines; exit 1 when a finding stops the replay",
     )
     convert.add_argument(
         "--tools-out",

@@ -216,7 +216,9 @@ class Handle {
           highlightSelectionMatches(), syntaxHighlighting(highlight), json(), theme, typeOverSelection,
           keymap.of([...defaultKeymap, ...historyKeymap, ...foldKeymap, ...searchKeymap]),
           placeholder(area.placeholder || ""),
-          EditorView.contentAttributes.of({ "aria-label": labelOf(area), spellcheck: "false" }),
+          // tabindex: the text is the scrolling region's focusable content for assistive tools too (a
+          // contenteditable alone is not counted as focusable by them).
+          EditorView.contentAttributes.of({ "aria-label": labelOf(area), spellcheck: "false", tabindex: "0" }),
           EditorState.transactionFilter.of((tr) => handle.tooLarge(tr) ? [] : tr),
           EditorView.updateListener.of((update) => {
             if (!update.docChanged) return;

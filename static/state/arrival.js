@@ -46,22 +46,33 @@ export function arrive(kept) {
       if (offered && !offered.fields && stored) drafts.remove(key).catch(function () { /* nothing kept */ });
       const restoring = restored && restored.fields && (base.empty || restored.base === base.hash);
       if (offered && offered.fields && !restoring) kept.undo.offer(offered);
-      if (!restoring) return null;
+      if (!restoring) {
+        // A page carried from the step before may keep the page's latest work in the fields the carry left
+        // empty (see keepEmpty, after the kept tools had their turn).
+        return !base.empty && latest && latest.fields ? { carried: latest.fields } : null;
+      }
       const changed = apply(form, restored.fields);
       showNotes(form, restored.notes);
       if (restored.previous) kept.undo.offer(restored.previous); // still on offer: this entry's text replaced it
       if (!changed) return null;
-      say("Your input is back, kept in this browser since " + new Date(restored.saved).toLocaleTimeString() + ".");
+      kept.sayOfInput("Your input is back, kept in this browser since " +
+        new Date(restored.saved).toLocaleTimeString() + ".");
       kept.draft.submitted = restored.submitted;
       return { resubmit: restored.submitted };
     }).catch(function () { return null; });
-  return arrival.then(function (restored) {
+  return arrival.then(function (arrived) {
+    const carried = arrived && arrived.carried, restored = carried ? null : arrived;
     // What the page shows is the work now, kept even if nothing is typed (a carried item, an example).
     if (restored || !base.empty) kept.save();
     // The tools of what the page shows are learnt; an empty schema field is filled in from them before a
     // restored result is asked for again (only then is the answer waited for).
     const filling = fillTool(form, say);
-    return (wantsTool(form) ? filling : Promise.resolve(false)).then(function (filled) {
+    return (wantsTool(form) ? filling : Promise.resolve(false)).then(function (tool) {
+      // A carried page keeps the schema already there when no kept tool of the call's name filled it in: the
+      // carried instance meets it, and its result is asked for again.
+      const keptOver = carried && !tool ? keepEmpty(form, carried) : [];
+      if (keptOver.length) say("Kept from your latest work on this page: " + keptOver.join(", ") + ".");
+      const filled = tool || keptOver.length > 0;
       if (filled) kept.save();
       // A filled-in tool makes the result on screen stale (a carried item "needs a schema"): ask again.
       const again = restored && restored.resubmit !== null && restored.resubmit !== undefined ? restored.resubmit
@@ -72,6 +83,22 @@ export function arrive(kept) {
         .then(function () { focusNext(form, filled || !base.empty); });
     });
   });
+}
+
+// Writes into each empty text box marked data-keep (the Schema page's schema and referenced schemas) the text
+// ``fields`` has for it; answers the names of those written.
+function keepEmpty(form, fields) {
+  const values = {};
+  form.querySelectorAll("textarea[data-keep][name]").forEach(function (area) {
+    const value = fields[area.name];
+    if (!read(area).trim() && typeof value === "string" && value.trim()) {
+      values[area.name] = value;
+      const folded = area.closest("details"); // a kept text is not hidden away (the referenced schemas)
+      if (folded) folded.open = true;
+    }
+  });
+  if (Object.keys(values).length) apply(form, values);
+  return Object.keys(values);
 }
 
 // A page that arrives partly filled (carried from the step before): focus the first empty field, the next

@@ -15,6 +15,8 @@ import { UndoOffer } from "./undo.js";
 
 const BACKUP_MAX = 1024 * 1024; // characters of a draft also written synchronously when the page goes away
 
+const KEPT_HERE = "Your input is kept in this browser only.";
+
 export class KeptForm {
   constructor(form) {
     this.form = form;
@@ -35,7 +37,8 @@ export class KeptForm {
     this.status = document.createElement("span");
     this.status.className = "muted draft-status";
     this.status.setAttribute("role", "status");
-    this.status.textContent = "Your input is kept in this browser only.";
+    this.status.textContent = KEPT_HERE;
+    this.passing = false; // the status says something about the text shown, true until that text is replaced
     this.share = document.createElement("button");
     this.share.type = "button";
     this.share.className = "draft-share";
@@ -57,7 +60,16 @@ export class KeptForm {
     this.undo = new UndoOffer(this);
   }
 
-  say(text) { this.status.textContent = text; }
+  say(text) { this.status.textContent = text; this.passing = false; }
+
+  // Says ``text`` about the input shown ("your input is back, kept since …") until new input replaces it.
+  sayOfInput(text) { this.say(text); this.passing = true; }
+
+  // New input: what was said about the text it replaced no longer holds.
+  replaced() {
+    if (!this.passing) return;
+    this.say(KEPT_HERE);
+  }
 
   // Keeps what the form holds now; answers a Promise (settled once written, or said not to be).
   save() {
@@ -87,7 +99,7 @@ export class KeptForm {
   }
 
   listen() {
-    const form = this.form, later = () => this.later();
+    const form = this.form, later = () => { this.replaced(); this.later(); };
     form.addEventListener("input", later);
     form.addEventListener("change", later);
     fieldsOf(form).forEach(function (el) {

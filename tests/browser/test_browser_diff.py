@@ -52,3 +52,13 @@ def test_pasted_markup_renders_as_text_and_runs_nothing(page: Page):
     expect(page.locator('#diff-changes [data-pointer="/note"] pre.val.new')).to_contain_text("<script>alert(2)")
     expect(page.locator("#diff-result img")).to_have_count(0)
     assert dialogs == []
+
+
+def test_the_diff_editors_text_weighs_as_the_other_pages(page: Page):
+    # Issue 20, §3: the sides' editors inherited their label's bold.
+    weight = "el => getComputedStyle(el.shadowRoot.querySelector('.cm-content')).fontWeight"
+    page.goto("/format")
+    format_weight = page.locator('.editor-host[data-editor-for="format-document"]').evaluate(weight)
+    page.goto("/diff")
+    for side in ("diff-left", "diff-right"):
+        assert page.locator(f'.editor-host[data-editor-for="{side}"]').evaluate(weight) == format_weight == "400"

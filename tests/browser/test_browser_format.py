@@ -4,6 +4,7 @@ lazy tree, and a 10 MB document that formats without freezing the page."""
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import parse_qs
 
 import pytest
@@ -69,10 +70,10 @@ def test_the_tree_opens_lazily_pages_and_copies_pointers(page: Page, context: Br
     tree = page.locator("#format-tree")
     deep = tree.locator('button[data-copy="/a/b/c/d~0~1e"]')
     expect(deep).to_have_count(0)  # beyond the first levels: not in the page yet
-    tree.locator('summary:has(> button[data-copy="/a/b"])').click()
-    tree.locator('summary:has(> button[data-copy="/a/b/c"])').click()  # fetched now
+    tree.locator('li:has(> button[data-copy="/a/b"]) > details > summary').click()
+    tree.locator('li:has(> button[data-copy="/a/b/c"]) > details > summary').click()  # fetched now
     expect(deep).to_be_visible()
-    tree.locator('summary:has(> button[data-copy="/a/b/c/d~0~1e"])').click()
+    tree.locator('li:has(> button[data-copy="/a/b/c/d~0~1e"]) > details > summary').click()
     expect(tree.locator('li:has(> div > button[data-copy="/a/b/c/d~0~1e/0"]) .value')).to_have_text("1.10")
     tree.locator("li.more button").click()
     expect(tree.locator('button[data-copy="/list/149"]')).to_be_visible()
@@ -108,3 +109,43 @@ def test_a_10_mb_document_formats_and_the_page_stays_responsive(page: Page):
     page.locator("#format-indent").select_option("tab")
     page.locator("#format-minify").click()
     expect(page.locator("#format-output-panel h2")).to_have_text("Minified", timeout=120_000)
+
+
+def test_one_item_has_one_carry_button_per_step(page: Page):
+    # Issue 20, §3: the item's buttons and the formatted text's did the same for one item.
+    page.goto("/format?example=fc_001")
+    main = page.locator("main")
+    expect(main.get_by_role("button", name=re.compile("step 2"))).to_have_count(1)
+    expect(main.get_by_role("button", name=re.compile("step 3"))).to_have_count(1)
+    expect(page.locator("#format-items .carry-schema")).to_have_text("Validate the arguments in step 2 →")
+    # A journal (a JSON array) still offers the whole text beside each item's own buttons.
+    page.goto("/format")
+    paste_and_format(page, json.dumps([FC_001, {**FC_001, "id": "fc_002", "call_id": "call_124"}]))
+    expect(page.locator("#format-items .carry-schema")).to_have_count(2)
+    expect(
+        page.locator("#format-output-panel").get_by_role("button", name="Use as the instance in step 2 →")
+    ).to_be_visible()
+
+
+def test_the_articles_fc_009_is_an_example_beside_fc_001(page: Page):
+    page.goto("/format")
+    links = page.locator("p.examples a")
+    expect(links.nth(0)).to_have_text("fc_001 (article)")
+    expect(links.nth(1)).to_have_text("fc_009 (article)")
+    links.nth(1).click()
+    card = page.locator("#format-items article.item")
+    expect(card.locator("header")).to_contain_text("fc_009")
+    expect(card.locator(".args-badge")).to_have_attribute("data-state", "json_object")
+    expect(card.locator("details.parsed pre")).to_have_text('{\n  "region": "global"\n}')
+
+
+def test_a_double_encoded_arguments_parsed_panel_shows_what_the_gate_parses(page: Page):
+    page.goto("/format?example=double-encoded")
+    card = page.locator("#format-items article.item")
+    expect(card.locator(".args-badge")).to_have_attribute("data-state", "double_encoded")
+    parsed = card.locator("details.parsed").first
+    expect(parsed.locator("summary")).to_have_text("parsed once, as the gate parses it: a string, not an object")
+    assert json.loads(parsed.locator("pre").inner_text()) == '{"region":"apac"}'  # a string, not the object
+    decoded = card.locator("details.parsed.decoded")
+    decoded.locator("summary").click()
+    expect(decoded.locator("pre")).to_have_text('{\n  "region": "apac"\n}')

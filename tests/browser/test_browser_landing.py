@@ -7,3 +7,11 @@ def test_landing_page_loads_vendored_htmx_and_links_the_steps(page: Page):
     assert page.evaluate("htmx.version") == "2.0.11"  # served from static/, no CDN
     page.get_by_role("link", name="1 JSON Format").click()
     expect(page).to_have_url(f"{page.url.split('/format')[0]}/format")
+
+
+def test_the_landing_pages_privacy_sentence_says_what_happens(page: Page):
+    # Issue 20, §3: "sent anywhere" was not so: the text goes to this local server, which keeps nothing.
+    page.goto("/")
+    intro = page.locator("main > p").first
+    expect(intro).to_contain_text("What you paste goes to this local server to be checked and is not stored there")
+    expect(intro).to_contain_text("this browser keeps your input")  # the kept input: JavaScript is on here

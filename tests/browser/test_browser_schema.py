@@ -4,9 +4,10 @@ of an error, the format toggle re-checks, and pasted markup stays text."""
 from __future__ import annotations
 
 import json
+import re
 
 from playwright.sync_api import Page, expect
-from support.browser import select_by_click
+from support.browser import kept_field, select_by_click
 
 from webapp.web.pages.schema import EXAMPLES
 
@@ -96,3 +97,47 @@ def test_a_journal_is_checked_record_by_record_and_each_result_selects_its_place
     assert select_by_click(page, fifth, "instance")[:2] == (5, 2)
     # The text is kept as pasted.
     expect(page.locator("#instance")).to_have_value(journal)
+
+
+def test_carrying_an_instance_keeps_the_bare_schema_already_there(page: Page):
+    # Issue 20, §3: a bare schema (no tool definition, so no kept tool) was emptied by a carried item.
+    schema_text = json.dumps(REGION_SCHEMA, indent=2)
+    page.goto("/schema")
+    page.locator("#instance").fill('{"region": "apac"}')
+    page.locator("#schema").fill(schema_text)
+    page.get_by_role("button", name="Validate").click()
+    expect(page.get_by_test_id("validity")).to_have_text("valid")
+    kept_field(page, "schema", schema_text)
+    page.goto("/format?example=fc_009")
+    page.locator("#format-items .carry-schema").click()
+    expect(page).to_have_url(re.compile(r"/schema$"))
+    expect(page.locator("form[data-draft]")).to_have_attribute("data-arrived", "")
+    assert json.loads(page.locator("#schema").input_value()) == REGION_SCHEMA
+    expect(page.locator(".draft-status")).to_have_text("Kept from your latest work on this page: schema.")
+    # The carried fc_009 meets it: its result is asked for again, "global" is not in the enum.
+    expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
+    expect(page.locator('.err-group[data-pointer="/region"]')).to_contain_text("allowed values")
+
+
+def test_an_incomplete_calls_headline_says_do_not_execute(page: Page):
+    page.goto("/format?example=truncated")
+    page.locator("#format-items .carry-schema").click()
+    expect(page.locator("form[data-draft]")).to_have_attribute("data-arrived", "")
+    summary = page.get_by_test_id("summary")
+    expect(summary.get_by_test_id("headline")).to_have_text("not replayable")
+    expect(summary.get_by_test_id("reason")).to_have_text("status")
+    expect(summary).to_contain_text("do not execute")
+    expect(summary).not_to_contain_text("fix the text")
+
+
+def test_a_call_without_status_points_to_the_journals_choice(page: Page):
+    call = {key: value for key, value in EXAMPLES["fc_001"][1].items() if key != "status"}
+    page.goto("/schema")
+    page.locator("#instance").fill(json.dumps(call, indent=2))
+    page.locator("#schema").fill(json.dumps(REGION_SCHEMA))
+    page.get_by_role("button", name="Validate").click()
+    expect(page.get_by_test_id("reason")).to_have_text("status")
+    note = page.get_by_test_id("statusless")
+    expect(note).to_contain_text("allows a function_call without status on input items")
+    note.get_by_role("link", name="Journal").click()
+    expect(page).to_have_url(re.compile(r"/journal$"))

@@ -212,3 +212,15 @@ def test_a_new_history_entry_drops_the_oldest_entrys_drafts_on_every_page(page: 
     )
     assert left == ["entry:old1:/format"]
     assert json.loads(page.evaluate('localStorage.getItem("inspector:entries")'))[:2] == ["old1", "old2"]
+
+
+def test_the_input_is_back_line_goes_once_new_input_replaces_it(page: Page):
+    # Issue 20, §3: "your input is back, kept since …" stayed under text that was no longer that input.
+    page.goto("/format")
+    page.locator("#format-document").fill('{"a": 1}')
+    kept_field(page, "document", '{"a": 1}')
+    page.reload()
+    status = page.locator(".draft-status")
+    expect(status).to_contain_text("Your input is back, kept in this browser since")
+    page.locator("#format-document").fill('{"b": 2}')
+    expect(status).to_have_text("Your input is kept in this browser only.")

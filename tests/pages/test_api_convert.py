@@ -115,6 +115,7 @@ def test_gate_findings_of_a_converted_journal_point_at_the_source(client):
 def test_open_responses_journals_are_answered_as_before(client):
     text = (SAMPLES / "journal-openai-responses.jsonl").read_text()
     body = client.post("/api/gate", json={"journal": text}).get_json()
-    assert "source" not in body and "origin" not in body["items"][0]
+    # Read as it is (no origins, no notes); its source is said: a native OpenAI journal (issue 18).
+    assert body["source"] == "openai" and "origin" not in body["items"][0] and "notes" not in body
     bad = client.post("/api/gate", json={"journal": [], "from": "cohere"}).get_json()["error"]
     assert (bad["param"], bad["code"]) == ("from", "invalid_value")

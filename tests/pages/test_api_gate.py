@@ -61,6 +61,8 @@ def test_one_item_ok(client):
         "dialect": "2020-12",
         "refused_by": [],
         "findings": [],
+        "target": "portable",
+        "disposition": "keep",
     }
 
 
@@ -450,3 +452,53 @@ def test_a_body_with_a_backslash_before_a_tab_is_400_naming_the_place(client, pa
         headers={"Authorization": "Bearer sk-test-token"},
     )
     assert_error(response, 400, None, "line 1, column 11: Invalid escape '\\' followed by a tab (U+0009)")
+
+
+NATIVE = [
+    {"type": "custom_tool_call", "call_id": "c1", "name": "sql", "input": "SELECT 1"},
+    {"type": "custom_tool_call_output", "call_id": "c1", "output": "1"},
+    {"type": "computer_call", "id": "cu_1", "call_id": "c2", "status": "completed", "action": {"type": "screenshot"}},
+    {"type": "tool_search_call", "call_id": "t1", "execution": "client", "arguments": {"q": "x"}},
+]
+SQL = [{"type": "custom", "name": "sql", "format": {"type": "grammar", "syntax": "regex", "definition": "^SELECT .+$"}}]
+
+
+def test_a_journal_of_native_openai_items_is_judged_for_its_target(client):
+    """Issue 18: native OpenAI items are not 'nothing to run' for portable; for openai they are kept and checked."""
+    portable = post(client, {"items": NATIVE, "tools": SQL}).get_json()
+    assert portable["replayable"] is False and portable["target"] == "portable" and portable["source"] == "openai"
+    assert [f["code"] for f in portable["findings"]] == ["provider_item"] * 4
+    assert [i["disposition"] for i in portable["items"]] == ["leave_out"] * 4
+    assert [e["pointer"] for e in portable["left_out"]] == ["/0", "/1", "/2", "/3"]
+    assert set(portable["left_out_notes"]) == {"provider_item"}
+    openai = post(client, {"items": NATIVE, "tools": SQL, "target": "openai"}).get_json()
+    assert openai["target"] == "openai" and [i["disposition"] for i in openai["items"]] == ["keep"] * 4
+    assert [i["reason"] for i in openai["items"]][0] == "ok"  # its input fits the regex grammar
+    assert [f["code"] for f in openai["findings"]] == ["missing_output", "missing_output"]
+
+
+def test_a_custom_tool_call_outside_its_grammar_is_refused_with_the_place(client):
+    item = {"type": "custom_tool_call", "call_id": "c1", "name": "sql", "input": "DROP TABLE t"}
+    answer = post(client, {"item": item, "tools": SQL, "target": "openai"}).get_json()
+    assert answer["reason"] == "arguments_schema" and answer["ok"] is False
+    assert "line 1, column 1" in answer["message"] and answer["target"] == "openai"
+
+
+def test_one_item_has_its_disposition_for_the_target(client):
+    item = {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search", "query": "q"}}
+    portable = post(client, {"item": item}).get_json()
+    assert portable["disposition"] == "leave_out" and [f["code"] for f in portable["findings"]] == ["provider_item"]
+    openai = post(client, {"item": item, "target": "openai"}).get_json()
+    assert openai["disposition"] == "keep" and openai["findings"] == []
+
+
+def test_duplicate_ids_are_refused(client):
+    items = [{"type": "message", "id": "msg_1", "role": "user", "content": "a"}] * 2
+    answer = post(client, {"items": items}).get_json()
+    assert answer["replayable"] is False and [f["code"] for f in answer["findings"]] == ["duplicate_id"]
+
+
+@pytest.mark.parametrize("target", ["claude", 3, None])
+def test_an_unknown_target_is_a_400_naming_it(client, target):
+    assert_error(post(client, {"items": [], "target": target}), 400, "target", "target must be one of portable")
+    assert_error(post(client, {"item": call("{}"), "target": target}), 400, "target", "openai, anthropic")

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from support import REPO
+from support import REPO, TESTS
 from support.cli import run
 
 from webapp import create_app
@@ -201,3 +201,26 @@ def test_an_app_that_starts_prints_the_token_it_made(tmp_path, monkeypatch, caps
     monkeypatch.delenv("FLASK_API_TOKEN", raising=False)
     app = create_app({"RESPONSES_DATABASE": str(tmp_path / "r.sqlite3")})
     assert f"/v1 API token (Authorization: Bearer ...): {app.config['API_TOKEN']}" in capsys.readouterr().out
+
+
+def test_gate_judges_for_the_target_given(tmp_path):
+    """Issue 18: the sample journal (OpenAI's own, its web search an openai: item) is replayable to OpenAI only."""
+    journal = str(TESTS / "data" / "samples" / "journal-openai-responses.jsonl")
+    tools = str(TESTS / "data" / "samples" / "tools.json")
+    code, out, _ = run("gate", journal, "--tools", tools, "--target", "openai")
+    assert code == 0 and out.endswith("[target openai]\n")
+    code, out, _ = run("gate", journal, "--tools", tools)
+    # The sealed reasoning item (no summary) is left out whole; the ids OpenAI issued are left out of their items.
+    assert code == 1 and "left out for portable:" in out and "/2/encrypted_content" not in out
+    assert "foreign_reasoning         /2: reasoning made by openai" in out
+    assert "provider_id               /3/id: id 'fc_0a1b2c3d4e60'" in out
+    code, out, _ = run("gate", journal, "--tools", tools, "--target", "anthropic", "--json")
+    answer = json.loads(out)
+    assert code == 1 and answer["target"] == "anthropic" and answer["source"] == "openai"
+    assert answer["items"][2]["disposition"] == "leave_out"
+    native = tmp_path / "native.jsonl"
+    native.write_text(json.dumps({"type": "web_search_call", "id": "ws_1", "status": "completed"}) + "\n")
+    code, out, _ = run("gate", str(native), "--stream", "--target", "openai")
+    assert code == 0 and json.loads(out.splitlines()[-1])["replayable"] is True
+    code, out, _ = run("gate", str(native), "--stream")
+    assert code == 1 and '"provider_item"' in out

@@ -31,11 +31,15 @@ def test_convert_to_a_target_writes_the_body_its_api_takes():
     body = json.loads(out)
     assert code == 0 and set(body) == {"system", "messages", "tools"}
     assert body["messages"][1] == source["messages"][1]  # the signed thinking block, in its place
-    assert err.rstrip().endswith("written for anthropic before the target policy")
+    assert err.rstrip().endswith("9 written for anthropic; replayable: yes")
+    code, out, err = run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "openai")
+    body = json.loads(out)
+    assert code == 0 and set(body) == {"input", "tools"}
+    assert "openai: left out /2: foreign_reasoning" in err and "signature" not in out
     code, out, err = run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "gemini")
     body = json.loads(out)
-    assert code == 0 and set(body) == {"systemInstruction", "contents", "tools"}
-    assert "gemini: item 2/anthropic:signature: member_left_out" in err
+    assert code == 1 and set(body) == {"systemInstruction", "contents", "tools"}  # a call without its signature
+    assert "gemini: left out /4: refused" in err and err.rstrip().endswith("says why)")
     with pytest.raises(SystemExit) as exited:  # argparse's own refusal, on stderr
         run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "bedrock")
     assert exited.value.code == 2

@@ -246,7 +246,8 @@ def test_the_same_call_in_five_envelopes_is_one_function_call():
 def test_open_responses_input_is_not_changed():
     text = (SAMPLES / "journal-openai-responses.jsonl").read_text()
     conversion = convert_text(text)
-    assert conversion.source == "open_responses" and conversion.notes == []
+    # Its rs_ reasoning with encrypted_content makes it a native OpenAI journal (issue 18): read as it is.
+    assert conversion.source == "openai" and conversion.notes == []
     assert conversion.items == [json.loads(line) for line in text.splitlines() if line.strip()]
     assert conversion.where(8) == "line 9"
 

@@ -34,7 +34,7 @@ def test_an_item_against_a_journal_of_it_twice_gets_a_verdict_per_side_and_no_cl
 
 
 def test_a_journal_side_lists_the_items_the_gate_refuses_with_their_place():
-    cut = dict(FC_001, call_id="call_9", arguments='{"region": "ap')
+    cut = dict(FC_001, id="fc_009", call_id="call_9", arguments='{"region": "ap')
     page = diff_page.build(json.dumps([FC_001]), lines(FC_001, cut), schema_options(TOOL))
     left, right = page.verdicts
     assert left.label == "replayable" and left.ok and left.refusals == ()
@@ -65,7 +65,7 @@ def test_a_member_name_given_twice_refuses_the_side_as_on_the_journal_page():
     twice = text.replace('"status": "completed"', '"status": "in_progress", "status": "completed"')
     assert twice != text
     second = twice.index('"status": "completed"') + 1
-    other = dict(FC_001, call_id="call_2")
+    other = dict(FC_001, id="fc_002", call_id="call_2")
     # A journal in JSON Lines: a duplicate_member finding linked to the item's line.
     page = diff_page.build(lines(FC_001, other), twice + "\n" + json.dumps(other) + "\n", schema_options(TOOL))
     left, right = page.verdicts
@@ -140,7 +140,8 @@ def test_the_same_refused_item_on_both_sides_says_the_gate_refuses_it():
 def test_an_item_of_an_unknown_type_gets_its_verdict():
     newer = json.dumps({**FC_001, "type": "function_call_v2"})
     page = diff_page.build(newer, newer, schema_options(TOOL))
-    assert [v.label for v in page.verdicts] == ["not_function_call", "not_function_call"]
+    # A type the spec does not define and no provider prefix names is refused (unknown_type, issue 18).
+    assert [v.label for v in page.verdicts] == ["unknown_type", "unknown_type"]
 
 
 def test_an_item_with_nothing_to_run_is_no_refusal_on_either_side():

@@ -32,7 +32,8 @@ FC_001 = {
         ({"type": "item_reference", "id": "msg_1"}, "spec", "info"),
         ({"type": "compaction", "encrypted_content": "x"}, "spec", "info"),
         ({"type": "openai:web_search_call", "id": "ws_001", "status": "completed"}, "extension", "bad"),
-        ({"type": "web_search_call"}, "unknown", "warn"),
+        ({"type": "web_search_call"}, "provider", "bad"),
+        ({"type": "frobnicate"}, "unknown", "warn"),
         ({"role": "user", "content": "hi"}, "missing", "warn"),
         ({"role": "assistant", "tool_calls": []}, "missing", "bad"),
         ({"id": "x"}, "missing", "bad"),
@@ -185,7 +186,7 @@ def test_a_lone_item_is_refused_by_what_stops_it_whatever_its_value():
 
 def test_journal_items_giving_a_name_twice_are_refused_on_json_lines_too():
     line = json.dumps(FC_001)[:-1] + ', "status": "incomplete", "status": "completed"}'
-    other = json.dumps({**FC_001, "call_id": "call_other"})
+    other = json.dumps({**FC_001, "call_id": "call_other", "id": "fc_other"})
     inspection = inspect(parse_lines(other + "\n" + line + "\n"))
     assert [item.refused_by for item in inspection.items] == [(), ("duplicate_member",)]
     assert {(f.code, f.index, f.line) for f in inspection.findings} == {("duplicate_member", 1, 2)}

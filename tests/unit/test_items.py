@@ -42,7 +42,8 @@ def test_a_colon_in_a_string_type_is_namespaced(value, expected):
         ("item_reference", "spec"),
         ("compaction", "spec"),
         ("openai:web_search_call", "extension"),
-        ("web_search_call", "unknown"),
+        ("web_search_call", "provider"),  # OpenAI's native type, unprefixed (issue 18)
+        ("frobnicate", "unknown"),
         (None, "missing"),
         (3, "invalid"),
         ({"type": "x"}, "invalid"),

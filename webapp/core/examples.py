@@ -48,6 +48,7 @@ REGION_SCHEMA = {
 #: Format (step 1): name -> (title, document text).
 FORMAT: dict[str, tuple[str, str]] = {
     "fc_001": ("fc_001 (article)", json.dumps(FC_001, indent=2)),
+    "fc_009": ("fc_009 (article)", json.dumps(FC_009, indent=2)),
     "object-arguments": (
         "arguments as an object",
         json.dumps({**FC_001, "id": "fc_002", "arguments": {"region": "apac"}}, indent=2),

@@ -53,7 +53,8 @@ class TypeBadge:
     """What an item's ``type`` says about portability.
 
     :ivar kind: ``core`` (portable core item), ``spec`` (other spec item), ``extension`` (provider-namespaced:
-        ``slug:name``), ``unknown`` (not a spec type and not namespaced), ``missing`` (no ``type``) or
+        ``slug:name``), ``provider`` (OpenAI's native type, unprefixed), ``unknown`` (not a spec type, not a
+        provider's, not namespaced), ``missing`` (no ``type``) or
         ``invalid`` (``type`` is not a string).
     :ivar label: text of the badge; ``tone``: ``ok``, ``info``, ``warn`` or ``bad`` (CSS class).
     :ivar note: one sentence for people.
@@ -111,12 +112,20 @@ def type_badge(item: Any) -> TypeBadge:
             else ""
         )
         return TypeBadge("spec", shown, "info", f"Core spec item, nothing to execute.{extra}")
+    if kind == "provider":
+        return TypeBadge(
+            "provider",
+            shown,
+            "bad",
+            "OpenAI's native item type, sent without its prefix (openai:): OpenAI's Responses API takes it back; "
+            "any other target leaves it out, and the gate says so (docs/targets.md P1, O9).",
+        )
     return TypeBadge(
         "unknown",
         shown,
         "warn",
-        "Not an Open Responses item type, and not namespaced: provider types must be prefixed with "
-        "the provider's slug (acme:search_result).",
+        "Not an Open Responses item type, not a provider's native type, and not namespaced: provider types "
+        "must be prefixed with the provider's slug (acme:search_result); the gate refuses it (unknown_type).",
     )
 
 
@@ -130,11 +139,14 @@ class ArgumentsCheck:
         ``missing``.
     :ivar reason: the gate reason this state alone implies (``arguments_type``, ``arguments_parse``) or ``None``.
     :ivar tone: CSS tone of the badge; ``label``: its text; ``message``: one sentence for people.
-    :ivar text: the arguments as pretty JSON (numbers as written) when they parse, for display and for carrying to
-        the Schema page; ``None`` otherwise.
+    :ivar text: the arguments as the gate parses them (decoded once), as pretty JSON (numbers as written), when they
+        parse, for display and for carrying to the Schema page; ``None`` otherwise. For ``double_encoded`` that is
+        the string the gate reads, not the object beneath it (see ``decoded``).
     :ivar error: why the string is not I-JSON (line:column inside the string), for ``invalid``/``truncated``/
         ``empty``.
     :ivar layers: how many times the string had to be decoded (2 for double-encoded).
+    :ivar decoded: for ``double_encoded``, the value after all ``layers`` decodings as pretty JSON (what the
+        arguments were meant to be); ``None`` otherwise.
     """
 
     state: str
@@ -146,6 +158,7 @@ class ArgumentsCheck:
     error: JSONTextError | None = None
     warnings: tuple[JSONWarning, ...] = ()
     layers: int = 1
+    decoded: str | None = None
 
 
 def arguments_check(item: dict, raw: str | None = None, indent: str = "  ") -> ArgumentsCheck:
@@ -237,9 +250,10 @@ def arguments_check(item: dict, raw: str | None = None, indent: str = "  ") -> A
             f"arguments is a JSON string whose content is itself a JSON string (encoded {layers} "
             "times): decoded once, it is not an object, so a tool schema with type object refuses "
             "it (gate: arguments_schema). Encode the arguments once.",
-            shown,
+            displayable(pretty(arguments, indent)),
             warnings=warnings,
             layers=layers,
+            decoded=shown,
         )
     if isinstance(value, dict):
         return ArgumentsCheck(

@@ -88,6 +88,32 @@ def provider_of(name: Any) -> str | None:
     return "openai" if name in OPENAI_ITEM_TYPES else None
 
 
+def native_openai(items: Any) -> bool:
+    """Whether a list of Open Responses-shaped items is a native OpenAI Responses journal (source ``openai``): one
+    of them has an unprefixed :data:`OPENAI_ITEM_TYPES` type, or is a ``reasoning`` item OpenAI issued (an ``rs_``
+    id with ``encrypted_content``). docs/targets.md O9, O3; the design of issue 18, "source".
+
+    :param items: the items (entries that are not objects are skipped); anything but a list or tuple is ``False``.
+    """
+    if not isinstance(items, (list, tuple)):
+        return False
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        item_type = item.get("type")
+        if isinstance(item_type, str) and item_type in OPENAI_ITEM_TYPES:
+            return True
+        item_id = item.get("id")
+        if (
+            item_type == "reasoning"
+            and isinstance(item_id, str)
+            and item_id.startswith("rs_")
+            and isinstance(item.get("encrypted_content"), str)
+        ):
+            return True
+    return False
+
+
 def is_namespaced(item_type: Any) -> bool:
     """``True`` when ``item_type`` is a provider extension: a string with a colon (``openai:web_search_call``).
 
@@ -101,8 +127,8 @@ def type_kind(item_type: Any) -> str:
 
     :param item_type: the item's ``type`` member as parsed (any JSON value), or ``None`` when it is missing.
     :return: ``"core"`` (:data:`CORE_TYPES`), ``"spec"`` (:data:`SPEC_TYPES`), ``"extension"`` (namespaced),
-        ``"unknown"`` (a string the spec does not define), ``"missing"`` (``None``) or ``"invalid"`` (not a
-        string).
+        ``"provider"`` (OpenAI's native type sent unprefixed: :data:`OPENAI_ITEM_TYPES`), ``"unknown"`` (a string
+        neither the spec nor a provider prefix names), ``"missing"`` (``None``) or ``"invalid"`` (not a string).
     """
     if item_type is None:
         return "missing"
@@ -112,7 +138,9 @@ def type_kind(item_type: Any) -> str:
         return "extension"
     if item_type in CORE_TYPES:
         return "core"
-    return "spec" if item_type in SPEC_TYPES else "unknown"
+    if item_type in SPEC_TYPES:
+        return "spec"
+    return "provider" if item_type in OPENAI_ITEM_TYPES else "unknown"
 
 
 #: Members only an item has (a call's or an output's), not a tool's arguments: with an unknown ``type`` they still
@@ -128,7 +156,9 @@ def looks_like_item(value: Any) -> bool:
     if not isinstance(value, dict):
         return False
     kind = type_kind(value.get("type"))
-    return kind in ("core", "spec", "extension") or (kind == "unknown" and any(m in value for m in ITEM_ONLY_MEMBERS))
+    return kind in ("core", "spec", "extension", "provider") or (
+        kind == "unknown" and any(m in value for m in ITEM_ONLY_MEMBERS)
+    )
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,15 @@ PAGES: tuple[Page, ...] = (
 OTHER_PAGES: tuple[str, ...] = ("sessions",)
 
 # The machine APIs: module paths under webapp.web, registered after the pages.
-APIS: tuple[str, ...] = ("api.gate", "api.convert", "api.tools", "api.responses", "api.websocket", "api.legacy_chat")
+APIS: tuple[str, ...] = (
+    "api.gate",
+    "api.export",
+    "api.convert",
+    "api.tools",
+    "api.responses",
+    "api.websocket",
+    "api.legacy_chat",
+)
 
 
 def blueprint_modules() -> list[ModuleType]:
@@ -70,12 +78,14 @@ GATE_GLOBALS = {"gate_badge": gate.badge, "is_refusal": gate.is_refusal, "GATE_R
 
 
 def init_app(app: Flask) -> None:
-    """Open the ``/v1`` store, register every blueprint, run each module's ``init_app``, and give templates
-    :data:`PAGES` and :data:`GATE_GLOBALS`."""
-    from webapp.web import errors, htmx, limits
+    """Set the request class (htmx-flask's, its form fields read with their bytes kept:
+    :func:`webapp.web.forms.init_app`), open the ``/v1`` store, register every blueprint, run each module's
+    ``init_app``, and give templates :data:`PAGES` and :data:`GATE_GLOBALS`."""
+    from webapp.web import errors, forms, htmx, limits
     from webapp.web.api import v1
 
     htmx.init_app(app)
+    forms.init_app(app)  # after htmx-flask, whose request class it extends
     limits.init_app(app)
     errors.init_app(app)
     v1.init_app(app)

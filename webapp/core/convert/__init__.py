@@ -26,7 +26,7 @@ from webapp.core.convert.base import (
     Note,
     display_path,
 )
-from webapp.core.items import tool_shape
+from webapp.core.items import native_openai, tool_shape
 from webapp.core.json import DEFAULT_MAX_DEPTH, kind_of
 
 __all__ = [
@@ -62,7 +62,7 @@ def detect(value: Any) -> tuple[str, bool]:
     if not isinstance(value, (list, dict)):
         raise ConvertError(f"a conversation is a JSON array or object, not {kind_of(value)}")
     if _is_open_responses(value):
-        return "open_responses", False
+        return ("openai" if _native_openai(value) else "open_responses"), False
     if gemini.looks_like(value):
         return "gemini", False
     chat, claude = chat_completions.looks_like(value), anthropic.looks_like(value)
@@ -100,8 +100,9 @@ def _convert(value: Any, source: str, journal: journals.Journal | None) -> Conve
         source, ambiguous = detect(value)
     elif source not in SOURCES:
         raise ConvertError(f"unknown source {source!r}: one of auto, {', '.join(SOURCES)}")
-    if source == "open_responses":
+    if source in _AS_THEY_ARE:
         conversion = _open_responses(value) if journal is None else _from_journal(journal)
+        conversion.source = source
     else:
         conversion = _CONVERTERS[source].convert(value)
     if ambiguous:
@@ -151,7 +152,7 @@ def _read(text: str | bytes, max_depth: int) -> journals.JournalText:
 def _convert_journal(journal: journals.Journal, source: str) -> Conversion:
     """An Open Responses journal read from a text, converted (from ``source``: another one may read it too)."""
     conversion = _convert(_journal_value(journal), source, journal)
-    if conversion.source == "open_responses":
+    if conversion.source in _AS_THEY_ARE:
         conversion.duplicates = list(journal.duplicates)
     if journal.shape == "jsonl" or journal.lines:  # a session's entries one per line: pointers start with the record
         conversion.lines = list(journal.lines)
@@ -169,6 +170,19 @@ def record_kind(value: Any) -> str | None:
     if isinstance(value.get("type"), str):
         return None if _provider_piece(value) else "typed"
     return "easy" if _easy_message(value) else None
+
+
+#: The sources whose items are Open Responses-shaped and read as they are: any Open Responses server, and a native
+#: OpenAI Responses journal (its hosted items unprefixed, its reasoning sealed: docs/targets.md O9, O3).
+_AS_THEY_ARE = ("open_responses", "openai")
+
+
+def _native_openai(value: Any) -> bool:
+    """An Open Responses-shaped document whose items are a native OpenAI Responses journal
+    (:func:`webapp.core.items.native_openai`): an array of items, or a response's ``output`` / a request's ``input``."""
+    if isinstance(value, dict):
+        value = value.get("output", value.get("input", value.get("data")))
+    return native_openai(value)
 
 
 def _is_open_responses(value: Any) -> bool:
@@ -319,11 +333,11 @@ def read_journal(
     try:
         journal = journals.from_text(text) if text is not None else journals.from_value(value)
     except journals.JournalError as error:
-        if source == "open_responses" or (text is not None and text.records is not None):
+        if source in _AS_THEY_ARE or (text is not None and text.records is not None):
             raise ConvertError.from_journal(error) from None
         return _converted(convert(text.value if text is not None else value, source))
-    if source in ("auto", "open_responses") and (
-        source == "open_responses"
+    if source in ("auto", *_AS_THEY_ARE) and (
+        source in _AS_THEY_ARE
         or journal.shape not in ("array", "jsonl")
         or _is_open_responses(journal.items)
         or not journal.items

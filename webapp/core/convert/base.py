@@ -16,7 +16,7 @@ from webapp.core.journal.lists import READING_NOTES
 from webapp.core.json import pointer as jp
 
 #: The sources a conversation can come from (``"from"`` of ``/api/convert``, ``--from`` of the CLI).
-SOURCES = ("open_responses", "chat_completions", "anthropic", "gemini")
+SOURCES = ("open_responses", "openai", "chat_completions", "anthropic", "gemini")
 
 #: Note codes, each with what it means for the replay. A note is information, not a verdict: the gate decides.
 NOTE_CODES = {

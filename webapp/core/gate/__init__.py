@@ -16,6 +16,10 @@ One idea per module:
              given twice), :func:`check_one` (one item as every page judges it), and vouching for status-less calls
              (:func:`vouched_calls`, :func:`vouch`);
 ``memo``     :class:`VerdictMemo`: call verdicts shared by the checks of one request;
+``targets``  where a conversation is replayed: :data:`TARGETS` (titles :data:`TARGET_TITLES`), their rules as one
+             table (:data:`TARGET_RULES`) and what each keeps and leaves out (:func:`plan` -> :class:`ReplayPlan`);
+``target_checks``  those rules checked item by item (:class:`TargetChecks`), native OpenAI calls judged as calls;
+``grammar``  a custom tool's ``format``: a ``custom_tool_call``'s input against its regex or Lark grammar;
 ``request``  the policy for a ``/v1/responses`` request's input (:func:`refuse_input`).
 
 Everything public is re-exported here: ``from webapp.core.gate import check_journal``.
@@ -65,6 +69,18 @@ from webapp.core.gate.steps import (
     check_item,
     replay_gate,
 )
+from webapp.core.gate.targets import (
+    DEFAULT_TARGET,
+    DISPOSITIONS,
+    LEAVE_OUT_NOTES,
+    TARGET_RULES,
+    TARGET_TITLES,
+    TARGETS,
+    ReplayPlan,
+    Rule,
+    plan,
+    target_error,
+)
 from webapp.core.gate.tools import (
     FUNCTION_NAME,
     FUNCTION_NAME_RULE,
@@ -79,6 +95,16 @@ from webapp.core.journal import Journal, JournalError, load_journal
 from webapp.core.schema import SchemaError, ValidationError
 
 __all__ = [
+    "TARGETS",
+    "TARGET_TITLES",
+    "TARGET_RULES",
+    "DEFAULT_TARGET",
+    "DISPOSITIONS",
+    "LEAVE_OUT_NOTES",
+    "ReplayPlan",
+    "Rule",
+    "plan",
+    "target_error",
     "REASONS",
     "PASSING_REASONS",
     "REFUSING_REASONS",

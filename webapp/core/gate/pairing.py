@@ -23,11 +23,14 @@ from webapp.core.gate.report import (
     ItemVerdicts,
     JournalReport,
     item_line,
+    reason_blocks,
     refused_by_index,
 )
 from webapp.core.gate.steps import DEFAULT_MAX_DEPTH, Verdict, Why, check_item, judge, why_of
+from webapp.core.gate.target_checks import TargetChecks
+from webapp.core.gate.targets import DEFAULT_TARGET, item_policy, plan, target_error
 from webapp.core.gate.tools import allowed_names, tool_table
-from webapp.core.items import RUNNABLE_STATUS
+from webapp.core.items import OPENAI_ITEM_TYPES, RUNNABLE_STATUS, native_openai, provider_of
 from webapp.core.journal import Duplicate, Journal
 from webapp.core.json import pointer
 from webapp.core.json import quote as _q
@@ -66,6 +69,9 @@ def check_one(
     format_assertion: bool = False,
     tool_name: str | None = None,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    target: str = DEFAULT_TARGET,
+    source: str | None = None,
+    tools: Iterable[Any] | None = None,
 ) -> tuple[ItemVerdict, list[Finding]]:
     """One item, as every page and ``/api/gate`` judge it: :func:`check_item`'s reason, and what stops the item
     whatever its value's verdict, as a journal's check of it would find (Open Responses spec: a FunctionCall
@@ -75,19 +81,36 @@ def check_one(
 
     :param item: the item, or the :class:`Journal` of one item read from its text (its duplicate names kept).
     :param schema, format_assertion, tool_name, max_depth: as :func:`check_item`'s.
+    :param target, source: as :func:`check_journal`'s: the item's own target rules (``provider_item``,
+        ``unknown_type``…) and its disposition.
+    :param tools: the tools, for what ``schema`` cannot say: a ``custom_tool_call``'s grammar (its custom tool).
     :return: ``(line, findings)``: its :class:`ItemVerdict` (index 0; ``refused_by`` names the error findings, so
         ``ok`` only without them) and those findings, whose messages call it item 0 (render them with
         :meth:`Finding.describe`, e.g. ``lambda ref: "the item"``).
+    :raises ValueError: for an unknown ``target``.
     """
     duplicates: tuple[Duplicate, ...] | list[Duplicate] = ()
     if isinstance(item, Journal):
         duplicates, item = item.duplicates, item.items[0]
+    source = source or ("openai" if native_openai([item]) else "open_responses")
     verdict = check_item(item, schema, format_assertion=format_assertion, tool_name=tool_name, max_depth=max_depth)
     # Its rules without its value's verdict (made above): any schema passes, no tool is looked up.
-    checker = JournalChecker(schema=True, max_depth=max_depth, duplicates=[d for d in duplicates if d.index is None])
-    checker.check(item, [d for d in duplicates if d.index is not None])
+    checker = JournalChecker(
+        tools,
+        schema=True,
+        max_depth=max_depth,
+        duplicates=[d for d in duplicates if d.index is None],
+        target=target,
+        source=source,
+        tools_later=True,
+    )
+    native = checker.check(item, [d for d in duplicates if d.index is not None])
+    if isinstance(item, dict) and item.get("type") in OPENAI_ITEM_TYPES:
+        verdict = native  # a native call judged as a call (custom_tool_call, mcp_call) by the checker
     findings = [f for f in checker.take_findings() if f.code not in PAIRING_FINDINGS]
-    return item_line(0, item, verdict, refused_by_index(findings).get(0, ())), findings
+    refused_by = refused_by_index(findings).get(0, ())
+    disposition = plan([item], target=target, source=source, refused=[0] if refused_by else []).dispositions[0]
+    return item_line(0, item, verdict, refused_by, disposition), findings
 
 
 def check_journal(
@@ -100,6 +123,10 @@ def check_journal(
     max_depth: int = DEFAULT_MAX_DEPTH,
     tools_later: bool = False,
     memo: VerdictMemo | None = None,
+    target: str = DEFAULT_TARGET,
+    source: str | None = None,
+    thinking: bool | None = None,
+    store: Any = None,
 ) -> JournalReport:
     """Gate every item of a conversation and check the pairing rules (Open Responses spec, function_call /
     function_call_output; "tool_choice"; the article's "do not mix Chat Completions envelopes").
@@ -123,15 +150,24 @@ def check_journal(
         ``/api/gate`` report it.
     :param memo: verdicts of calls other checks of this request made (:class:`VerdictMemo`); the report is the
         same with or without it.
-    :return: a :class:`JournalReport`. ``replayable`` is false when any item blocks the replay
-        (:attr:`ItemVerdict.blocks_replay`: a ``namespaced`` item, a function_call that is not ``ok``) or any finding
-        is an error. Findings name items by their position in ``items``, as data (:attr:`Finding.parts`).
+    :param target: where the conversation is replayed (:data:`webapp.core.gate.targets.TARGETS`): its rules
+        (:data:`webapp.core.gate.targets.TARGET_RULES`) add findings, and its policy gives each item its
+        disposition (:attr:`JournalReport.plan`). :raises ValueError: for another value.
+    :param source: where the items came from (``openai``, ``open_responses``, ``anthropic``…); ``None``: read from
+        the items (:func:`webapp.core.items.native_openai`).
+    :param thinking: the target request enables thinking (docs/targets.md A2); ``None``: on when the conversation
+        holds Anthropic thinking.
+    :param store: the conversation's ``store`` (``False``: docs/targets.md O3 applies); ``None``: the journal's.
+    :return: a :class:`JournalReport`. ``replayable`` (to ``target``) is false when any item blocks the replay
+        (:attr:`ItemVerdict.blocks_replay`: another provider's ``namespaced`` item, a call that is not ``ok``) or any
+        finding is an error. Findings name items by their position in ``items``, as data (:attr:`Finding.parts`).
     """
     shape = None
     partial = None
     duplicates: dict[int | None, list[Duplicate]] = {}
     if isinstance(items, Journal):
         shape, partial = items.shape, items.partial
+        store = items.store if store is None else store
         for duplicate in items.duplicates:
             duplicates.setdefault(duplicate.index, []).append(duplicate)
         tools = items.tools if tools is None else tools
@@ -139,6 +175,8 @@ def check_journal(
         items = items.items
     if not isinstance(items, (list, tuple)):
         items = list(items)  # its ItemVerdicts are made from the items when first read
+    if source is None:
+        source = "openai" if native_openai(items) else "open_responses"
     checker = JournalChecker(
         tools,
         tool_choice=tool_choice,
@@ -148,12 +186,17 @@ def check_journal(
         duplicates=duplicates.get(None, ()),
         tools_later=tools_later,
         memo=memo,
+        target=target,
+        source=source,
+        store=store,
+        thinking=thinking,
     )
     check = checker.check
     if duplicates:
         verdicts = [check(item, duplicates.get(index, ())) for index, item in enumerate(items)]
     else:
         verdicts = [check(item) for item in items]
+    checker.finish()
     findings = checker.take_findings()
     if partial is not None:  # said on every surface: a page's verdict is never taken for the whole list's
         findings.append(Finding.of("partial_journal", None, partial))
@@ -161,7 +204,16 @@ def check_journal(
         findings = [f for f in findings if f.code not in PAIRING_FINDINGS]
     refused = refused_by_index(findings)
     replayable = not checker.blocked and not any(f.severity == "error" for f in findings)
-    return JournalReport(replayable, ItemVerdicts(items, verdicts, refused), findings, shape, verdicts, refused)
+    stopped = set(refused)
+    for index, verdict in enumerate(verdicts):
+        if verdict.reason != "ok" and verdict.reason != "not_function_call":
+            item = items[index]
+            taken = isinstance(item, dict) and provider_of(item.get("type")) == target  # an item of the target's
+            if reason_blocks(verdict.reason, "keep" if taken else None):
+                stopped.add(index)
+    the_plan = plan(items, target=target, source=source, refused=stopped)
+    lines = ItemVerdicts(items, verdicts, refused, the_plan.dispositions)
+    return JournalReport(replayable, lines, findings, shape, verdicts, refused, target, the_plan)
 
 
 class JournalChecker:
@@ -186,7 +238,14 @@ class JournalChecker:
         duplicates: Iterable[Duplicate] = (),
         tools_later: bool = False,
         memo: VerdictMemo | None = None,
+        target: str = DEFAULT_TARGET,
+        source: str | None = None,
+        store: Any = None,
+        thinking: bool | None = None,
     ) -> None:
+        problem = target_error(target)
+        if problem is not None:
+            raise ValueError(problem)
         self._findings: list[Finding] = []
         self._format_assertion, self._max_depth, self._memo = format_assertion, max_depth, memo
         self._unknown_tools = not (tools_later and tools is None and schema is None)  # report unknown_tool
@@ -209,6 +268,18 @@ class JournalChecker:
         self._count = 0
         self._blocked = False
         self._errors = 0
+        self.target, self.source = target, source or "open_responses"
+        self._target = TargetChecks(
+            target,
+            self.source,
+            self._findings,
+            tools=tools,
+            report_unknown=self._unknown_tools and not (schema is not None and tools is None),
+            store=store,
+            thinking=thinking,
+            max_depth=max_depth,
+            format_assertion=format_assertion,
+        )
 
     @property
     def blocked(self) -> bool:
@@ -222,9 +293,31 @@ class JournalChecker:
 
     def take_findings(self) -> list[Finding]:
         """The findings made since the last call (all of them, the first time), in order."""
-        taken, self._findings = self._findings, []
+        taken = list(self._findings)
+        self._findings.clear()  # the same list: the target's checks add to it too
         self._errors += sum(f.severity == "error" for f in taken)
         return taken
+
+    def finish(self) -> None:
+        """The end of the conversation: the target's rules about its last items and its current turn
+        (docs/targets.md O1, O7, A1, A2, G1) add their findings. Call once, after the last item."""
+        if self.target == "openai":  # O7: OpenAI refuses a function_call without its output, the last turn's too
+            for call_index, waiting in self._pending:
+                if waiting not in self._answered:
+                    self._findings.append(
+                        Finding.of(
+                            "missing_output",
+                            call_index,
+                            (
+                                _call(call_index),
+                                f" ({_q(waiting)}) has no function_call_output: OpenAI refuses a call without its "
+                                "output",
+                            ),
+                            waiting,
+                        )
+                    )
+            self._pending = []
+        self._target.finish()
 
     def add(self, item: Any, duplicates: Iterable[Duplicate] = ()) -> ItemVerdict:
         """Gate the next item (its index is the number of items added before it) and check its pairing.
@@ -234,7 +327,9 @@ class JournalChecker:
             later, e.g. ``missing_output``).
         """
         index = self._count
-        return item_line(index, item, self.check(item, duplicates))
+        verdict = self.check(item, duplicates)
+        disposition = "leave_out" if item_policy(item, self.target, self.source) is not None else "keep"
+        return item_line(index, item, verdict, (), disposition)
 
     def check(self, item: Any, duplicates: Iterable[Duplicate] = ()) -> Verdict:
         """:meth:`add` without the :class:`ItemVerdict`: the item's gate :class:`Verdict` (items that are alike
@@ -267,10 +362,18 @@ class JournalChecker:
             verdict = self._call(index, item, get("name"), get("call_id"))
             if verdict.reason != "ok":  # a call that may not run stops the journal
                 self._blocked = True
+            self._target.see(index, item, verdict)
             return verdict
         verdict = self._by_type.get(item_type) if isinstance(item_type, str) else None
         if verdict is None:
             verdict = self._not_a_call(item, item_type)
+        if isinstance(item_type, str) and item_type in OPENAI_ITEM_TYPES:
+            native = self._target.native_verdict(index, item, item_type)
+            if native is not None:  # calls are calls: judged as one, and one that may not run stops the journal
+                verdict = native
+                if not native.ok:
+                    self._blocked = True
+        self._target.see(index, item, verdict)
         if item_type == "function_call_output":
             _pair_output(index, get("call_id"), self._calls, self._answered, findings)
         elif item_type == "message" and role == "user" and self._pending:
@@ -289,7 +392,9 @@ class JournalChecker:
                         )
                     )
             self._pending = []
-        if verdict.reason == "namespaced":  # the other items have nothing to run
+        if item_type == "message" and role == "user":
+            self._target.user_message(index)
+        if verdict.reason == "namespaced" and provider_of(item_type) != self.target:  # another provider's item
             self._blocked = True
         return verdict
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from webapp.core.gate.labels import item_label, refusal_message
 from webapp.core.gate.steps import Verdict
+from webapp.core.gate.targets import DEFAULT_TARGET, TARGET_RULES, ReplayPlan
 from webapp.core.schema import ValidationError
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "ItemVerdicts",
     "JournalReport",
     "item_line",
+    "reason_blocks",
     "refused_by_index",
 ]
 
@@ -51,6 +53,8 @@ FINDINGS: dict[str, str] = {
     "invalid_tool": "error",  # a tool definition without a usable name, or a duplicate name
     "tool_schema_invalid": "error",  # a tool's parameters schema is itself unusable
     "partial_journal": "warning",  # one page of a longer list (has_more: true): the rest is not checked
+    # The targets' rules (duplicate_id, provider_item, unknown_type, O1…G1): their severities are their table's.
+    **{rule.code: rule.severity for rule in TARGET_RULES},
 }
 
 
@@ -162,6 +166,7 @@ class ItemVerdict:
     call_id: str | None = None
     verdict: Verdict | None = field(default=None, compare=False, repr=False)
     refused_by: tuple[str, ...] = ()  # codes of the error findings that name this item
+    disposition: str | None = None  # the target's plan for it: keep, leave_out or refused; None: not planned
 
     @property
     def ok(self) -> bool:
@@ -176,13 +181,14 @@ class ItemVerdict:
 
     @property
     def blocks_replay(self) -> bool:
-        """The gate's own answer stops the journal: a ``namespaced`` item, or a function_call that is not ``ok``
-        (findings aside; see :attr:`refused_by`). Other items (messages, outputs…) have nothing to run."""
-        return self.reason == "namespaced" or (self.type == "function_call" and self.reason != "ok")
+        """The gate's own answer stops the journal: a ``namespaced`` item the target does not take (another
+        provider's), or a call that is not ``ok`` (a function_call, or a native call judged as one: its reason is
+        then a call's). Findings aside (see :attr:`refused_by`); other items have nothing to run."""
+        return reason_blocks(self.reason, self.disposition)
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{"index", "id", "type", "reason", "ok", "refused_by", "message", "errors"}``, plus
-        ``name`` and ``call_id`` when known and ``parse_error`` for ``arguments_parse``."""
+        """JSON-ready: ``{"index", "id", "type", "reason", "ok", "refused_by", "disposition", "message",
+        "errors"}``, plus ``name`` and ``call_id`` when known and ``parse_error`` for ``arguments_parse``."""
         data: dict[str, Any] = {
             "index": self.index,
             "id": self.id,
@@ -190,6 +196,7 @@ class ItemVerdict:
             "reason": self.reason,
             "ok": self.ok,
             "refused_by": list(self.refused_by),
+            "disposition": self.disposition,
             "message": self.message,
             "errors": [e.as_dict() for e in self.errors],
         }
@@ -210,6 +217,10 @@ class JournalReport:
     :ivar verdicts: each item's gate :class:`Verdict`, in order: what :attr:`items` are made of, without an object
         per item (items that are alike share one), for a reader that needs only counts and the refused items.
     :ivar refused: the index of each item that error findings name -> their codes (:attr:`ItemVerdict.refused_by`).
+    :ivar target: the target the verdict is about (:data:`webapp.core.gate.targets.TARGETS`): ``replayable`` means
+        replayable *to it*.
+    :ivar plan: what goes to the target and what is left out (:func:`webapp.core.gate.targets.plan`), or ``None``
+        for a report made without one.
     """
 
     replayable: bool
@@ -218,6 +229,8 @@ class JournalReport:
     shape: str | None = None
     verdicts: Sequence[Verdict] = ()
     refused: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    target: str = DEFAULT_TARGET
+    plan: ReplayPlan | None = None
 
     @property
     def counts(self) -> dict[str, int]:
@@ -230,9 +243,15 @@ class JournalReport:
         return counts
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{"replayable", "shape", "counts", "items": [...], "findings": [...]}``."""
+        """JSON-ready: ``{"replayable", "target", "source", "shape", "counts", "items": [...], "findings": [...],
+        "left_out": [...], "left_out_notes": {code: words}}`` (``source`` and what is left out from :attr:`plan`)."""
+        plan = self.plan
         return {
             "replayable": self.replayable,
+            "target": self.target,
+            "source": plan.source if plan is not None else None,
+            "left_out": [entry.as_dict() for entry in plan.left_out] if plan is not None else [],
+            "left_out_notes": dict(plan.notes) if plan is not None else {},
             "shape": self.shape,
             "counts": self.counts,
             "items": [item.as_dict() for item in self.items],
@@ -248,19 +267,30 @@ class ItemVerdicts(Sequence[ItemVerdict]):
         :attr:`JournalReport.refused`.
     """
 
-    __slots__ = ("_items", "_verdicts", "_refused", "_made")
+    __slots__ = ("_items", "_verdicts", "_refused", "_dispositions", "_made")
 
     def __init__(
-        self, items: Sequence[Any], verdicts: Sequence[Verdict], refused: Mapping[int, tuple[str, ...]]
+        self,
+        items: Sequence[Any],
+        verdicts: Sequence[Verdict],
+        refused: Mapping[int, tuple[str, ...]],
+        dispositions: Sequence[str] = (),
     ) -> None:
         self._items, self._verdicts, self._refused = items, verdicts, refused
+        self._dispositions = dispositions
         self._made: list[ItemVerdict] | None = None
 
     def _lines(self) -> list[ItemVerdict]:
         if self._made is None:
-            refused = self._refused
+            refused, dispositions = self._refused, self._dispositions
             self._made = [
-                item_line(index, item, verdict, refused.get(index, ()))
+                item_line(
+                    index,
+                    item,
+                    verdict,
+                    refused.get(index, ()),
+                    dispositions[index] if index < len(dispositions) else None,
+                )
                 for index, (item, verdict) in enumerate(zip(self._items, self._verdicts, strict=True))
             ]
             self._items = ()  # the journal's items are no longer needed here
@@ -282,9 +312,21 @@ class ItemVerdicts(Sequence[ItemVerdict]):
         return f"ItemVerdicts({self._lines()!r})"
 
 
-def item_line(index: int, item: Any, verdict: Verdict, refused_by: tuple[str, ...] = ()) -> ItemVerdict:
+def reason_blocks(reason: str, disposition: str | None = None) -> bool:
+    """Whether an item's gate reason stops the replay: any reason but ``ok`` and ``not_function_call`` (a call
+    that may not run, an item without a type, another provider's item), except a ``namespaced`` item the target
+    takes (``disposition`` ``keep``: an ``anthropic:`` item replayed to ``anthropic``)."""
+    if reason == "ok" or reason == "not_function_call":
+        return False
+    return not (reason == "namespaced" and disposition == "keep")
+
+
+def item_line(
+    index: int, item: Any, verdict: Verdict, refused_by: tuple[str, ...] = (), disposition: str | None = None
+) -> ItemVerdict:
     """The :class:`ItemVerdict` of ``item`` at ``index`` gated as ``verdict``; ``refused_by``: the codes of the
-    error findings that name it (an item the gate passes is then refused, and says why)."""
+    error findings that name it (an item the gate passes is then refused, and says why); ``disposition``: what the
+    target's plan does with it (``None``: not planned, as for one item alone)."""
     get = item.get if isinstance(item, dict) else NO_MEMBERS.get
     item_type, item_id, name, call_id = get("type"), get("id"), get("name"), get("call_id")
     message = refusal_message(verdict, refused_by)
@@ -299,6 +341,7 @@ def item_line(index: int, item: Any, verdict: Verdict, refused_by: tuple[str, ..
         call_id if isinstance(call_id, str) else None,
         verdict,
         refused_by,
+        disposition,
     )
 
 

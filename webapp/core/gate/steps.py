@@ -48,8 +48,10 @@ __all__ = [
     "Step",
     "Verdict",
     "Why",
+    "CALL_STEPS",
     "check_item",
     "judge",
+    "judge_call",
     "replay_gate",
     "why_of",
 ]
@@ -316,9 +318,24 @@ def why_of(schema: dict | bool | None, format_assertion: bool, tool_name: str | 
 def judge(item: Any, why: Why) -> Verdict:
     """:func:`check_item`'s run of :data:`STEPS`, the schema compiled beforehand (``why``, from :func:`why_of`):
     what a journal's check runs for each call. Never raises for a bad schema (see ``Verdict.schema_problem``)."""
+    return _run(STEPS, item, why)
+
+
+#: The steps a call runs once it is known to be one: from ``status`` on (what :func:`judge_call` runs).
+CALL_STEPS: tuple[Step, ...] = STEPS[[step.reason for step in STEPS].index("status") :]
+
+
+def judge_call(item: dict, why: Why) -> Verdict:
+    """The steps of a function_call (:data:`CALL_STEPS`: ``status``, ``arguments_type``, ``arguments_parse``,
+    ``arguments_schema``) run on another kind of call that carries JSON ``arguments`` (OpenAI's ``mcp_call``:
+    docs/targets.md O13), as :func:`judge` runs them on a function_call. Never raises for a bad schema."""
+    return _run(CALL_STEPS, item, why)
+
+
+def _run(steps: tuple[Step, ...], item: Any, why: Why) -> Verdict:
     value = item
     compiled, max_depth = why.compiled, why.max_depth
-    for step in STEPS:
+    for step in steps:
         try:
             passed = step.test(value, compiled, max_depth)
             if passed is not _REFUSED:

@@ -73,6 +73,8 @@ class Journal:
     :ivar partial: the sentence saying that the document is one page of a longer list (``has_more: true``), else
         ``None``; the gate makes it a ``partial_journal`` finding.
     :ivar notes: what reading the document changed (:class:`webapp.core.journal.lists.ReadingNote`).
+    :ivar store: the response's or request's ``store`` member, when it has one (``False``: the provider keeps
+        nothing, so reasoning goes back by its ``encrypted_content`` only: docs/targets.md O3).
     """
 
     items: list[Any]
@@ -84,6 +86,7 @@ class Journal:
     origins: list[str] | None = None
     partial: str | None = None
     notes: list[ReadingNote] = field(default_factory=list)
+    store: Any = None
 
     def where(self, index: int) -> str:
         """Where item ``index`` is in the source: ``line 4``, ``output[2]``, ``input[0]``, ``data[3].item`` or
@@ -257,7 +260,7 @@ def _from_value(value: Any) -> Journal:
         items = value["output"]
         if not isinstance(items, list):
             raise JournalError(f"/output must be an array of items, not {kind_of(items)}", pointer="/output")
-        return Journal(items, _tools(value), value.get("tool_choice"), "response")
+        return Journal(items, _tools(value), value.get("tool_choice"), "response", store=value.get("store"))
     if "input" in value:
         raw = value["input"]
         if isinstance(raw, str):  # CreateResponseBody: a string input is one user message
@@ -268,7 +271,7 @@ def _from_value(value: Any) -> Journal:
             items = raw
         else:
             raise JournalError(f"/input must be a string or an array of items, not {kind_of(raw)}", pointer="/input")
-        return Journal(items, _tools(value), value.get("tool_choice"), "request")
+        return Journal(items, _tools(value), value.get("tool_choice"), "request", store=value.get("store"))
     if isinstance(value.get("type"), str):
         return Journal([value], None, None, "item")
     raise JournalError(

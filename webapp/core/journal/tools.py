@@ -13,8 +13,9 @@ from webapp.core.json import JSONTextError, parse
 __all__ = ["read_tools", "tools_text"]
 
 
-def read_tools(text: str) -> tuple[list[dict] | None, ConvertError | None]:
-    """Tool definitions pasted in any provider's shape (a list, one definition, or a request holding ``tools``).
+def read_tools(text: str | bytes) -> tuple[list[dict] | None, ConvertError | None]:
+    """Tool definitions pasted in any provider's shape (a list, one definition, or a request holding ``tools``);
+    bytes (a field that is not UTF-8) are read as UTF-8, a byte that is not UTF-8 the error.
 
     :return: ``(tools, None)`` as flat Open Responses function tools, ``(None, None)`` for blank text, or
         ``(None, error)``: a :class:`ConvertError` whose message names line:column (with ``line``, ``column``,

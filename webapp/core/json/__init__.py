@@ -31,6 +31,7 @@ from webapp.core.json.locate import Locator, Move, Position, in_string, string_l
 from webapp.core.json.parser import parse
 from webapp.core.json.positions import line_col
 from webapp.core.json.show import displayable, json_type, kind_of, quote
+from webapp.core.json.utf8 import decode_utf8, shown_text
 
 __all__ = [
     "BIG_TEXT",
@@ -45,6 +46,7 @@ __all__ = [
     "Locator",
     "Move",
     "Position",
+    "decode_utf8",
     "displayable",
     "in_string",
     "join_pieces",
@@ -60,6 +62,7 @@ __all__ = [
     "paused_gc",
     "pointer",
     "quote",
+    "shown_text",
     "split_strings",
     "string_locator",
     "try_loads_ijson",

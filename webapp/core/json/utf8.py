@@ -10,7 +10,7 @@ import codecs
 
 from webapp.core.json.diagnose import JSONTextError
 
-__all__ = ["decode_utf8"]
+__all__ = ["decode_utf8", "shown_text"]
 
 
 def decode_utf8(data: bytes) -> tuple[str, bool]:
@@ -47,7 +47,19 @@ def decode_utf8(data: bytes) -> tuple[str, bool]:
         raise JSONTextError(
             "invalid_utf8",
             f"Byte 0x{data[err.start]:02X} (byte offset {err.start:,}) is not "
-            "valid UTF-8: the file is in another encoding. Save it as UTF-8 (RFC 8259 §8.1).",
+            "valid UTF-8: the text was sent in another encoding. Save it as UTF-8 (RFC 8259 §8.1).",
             shown,
             offset,
         ) from None
+
+
+def shown_text(data: str | bytes) -> str:
+    """Bytes as a text box shows them: UTF-8, a UTF-8 BOM dropped, each byte that is not UTF-8 as U+FFFD (what is
+    checked is the bytes themselves, through :func:`decode_utf8`, whose error names the first such byte); a ``str``
+    is given back as it is.
+
+    :returns: the text (never raises).
+    """
+    if isinstance(data, str):
+        return data
+    return data.decode("utf-8", "replace").removeprefix("\ufeff")

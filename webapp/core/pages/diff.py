@@ -39,12 +39,14 @@ from webapp.core.json import (
     JSONTextError,
     JSONWarning,
     Position,
+    decode_utf8,
     displayable,
     in_string,
     parse,
     parse_lines,
     paused_gc,
     quote,
+    shown_text,
 )
 from webapp.core.json import pointer as jp
 
@@ -200,8 +202,8 @@ class DiffPage:
 
 
 def build(
-    left_text: str,
-    right_text: str | None,
+    left_text: str | bytes,
+    right_text: str | bytes | None,
     options: PageOptions | None = None,
     *,
     max_depth: int = DEFAULT_MAX_DEPTH,
@@ -210,13 +212,15 @@ def build(
     """Read both texts and compare them (when both are there and parse) into a :class:`DiffPage`.
 
     :param right_text: ``None`` when only the left side was sent (the page then asks for the right one).
+        Either text may be bytes (a form field that is not UTF-8): that side's error names its first such byte at
+        its line:column, and the page keeps the text with U+FFFD there (:func:`webapp.core.json.shown_text`).
     :param max_depth, max_bytes: the limits of :func:`webapp.core.json.parse` for each text.
     :return: the page; never raises for bad input (parse errors, a bad option are in it).
     """
     options = options or PageOptions()
     page = DiffPage(
-        left_text,
-        right_text or "",
+        shown_text(left_text),
+        shown_text(right_text or ""),
         options,
         need_right=right_text is None and bool(left_text),
         side_limit=SIDE_BY_SIDE_CHARS,
@@ -225,15 +229,16 @@ def build(
         return page
     # Both documents' values stay alive while they are compared: the collector would rescan them again and again.
     with paused_gc(len(left_text) + len(right_text) > BIG_TEXT):
-        _compare(page, max_depth, max_bytes)
+        _compare(page, left_text, right_text, max_depth, max_bytes)
     return page
 
 
-def _compare(page: DiffPage, max_depth: int, max_bytes: int | None) -> None:
+def _compare(
+    page: DiffPage, left_text: str | bytes, right_text: str | bytes, max_depth: int, max_bytes: int | None
+) -> None:
     """Fill ``page`` (both texts there): the sides read, then, when both parse and the options are usable, the
     result, the rows, the patch text and the side-by-side view."""
     options = page.options
-    left_text, right_text = page.left, page.right
     page.sides = [
         _read_side("left", left_text, max_depth, max_bytes, options.as_items),
         _read_side("right", right_text, max_depth, max_bytes, options.as_items),
@@ -276,8 +281,8 @@ def _compare(page: DiffPage, max_depth: int, max_bytes: int | None) -> None:
 
 
 def patch_download(
-    left_text: str,
-    right_text: str,
+    left_text: str | bytes,
+    right_text: str | bytes,
     options: PageOptions | None = None,
     *,
     max_depth: int = DEFAULT_MAX_DEPTH,
@@ -544,12 +549,20 @@ def _journal_verdict(
     return SideVerdict(side, label, label == REPLAYABLE, message, shape, tuple(refusals), len(items))
 
 
-def _read_side(name: str, text: str, max_depth: int, max_bytes: int | None, as_items: bool = False) -> Side:
+def _read_side(name: str, source: str | bytes, max_depth: int, max_bytes: int | None, as_items: bool = False) -> Side:
     """Parse one side with the shared strict layer: JSON, or JSON Lines (compared as the array of its records,
     each record keeping its line; only the first line's columns are one off, for the ``[`` put before it:
     :meth:`Side.pasted` takes it back).
-    ``as_items``: converted to Open Responses first; the side is then the converted items (one item alone)."""
+    ``as_items``: converted to Open Responses first; the side is then the converted items (one item alone).
+    ``source`` as bytes: read as UTF-8 first, a byte that is not UTF-8 the side's error."""
+    text = shown_text(source)
     side = Side(name, text)
+    if isinstance(source, bytes):
+        try:
+            text = decode_utf8(source)[0]
+        except JSONTextError as err:
+            side.error = err
+            return side
     if as_items:
         try:
             side.conversion = convert_text(text, max_depth=max_depth)

@@ -117,7 +117,7 @@ def build(
     text: str | bytes,
     *,
     source: str = "auto",
-    tools: str = "",
+    tools: str | bytes = "",
     only_blocking: bool = False,
     page: int = 1,
     page_size: int = PAGE_SIZE,
@@ -126,7 +126,8 @@ def build(
 ) -> JournalPage:
     """Convert, gate and summarise a conversation for the page.
 
-    :param text: the journal as JSON or JSON Lines text, of any source.
+    :param text: the journal as JSON or JSON Lines text, of any source; bytes (an upload, a field that is not
+        UTF-8) are read as UTF-8, a byte that is not UTF-8 the error, named with its place.
     :param source: ``"auto"`` or one of :data:`webapp.core.convert.SOURCES`.
     :param tools: pasted tool definitions (any provider's shape); blank: the journal's own tools, if any.
     :param only_blocking: the table lists only rows that stop the replay.
@@ -186,7 +187,7 @@ class _Pasted:
 
     def __init__(self, read: JournalText, conversion: Conversion, *, placeable: bool) -> None:
         self.conversion = conversion
-        self.read = read if conversion.source == "open_responses" else None
+        self.read = read if conversion.source in ("open_responses", "openai") else None
         self.placeable = placeable
 
     def as_written(self, indices: list[int]) -> dict[int, str]:

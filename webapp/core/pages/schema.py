@@ -48,6 +48,7 @@ from webapp.core.json import (
     parse,
     pointer,
     quote,
+    shown_text,
     string_locator,
     try_loads_ijson,
 )
@@ -222,6 +223,21 @@ class SchemaPage:
         ]
 
     @property
+    def statusless(self) -> bool:
+        """The gate refuses the pasted call at ``status`` because it has none: Open Responses allows a
+        ``function_call`` without ``status`` on input items (Open Responses OpenAPI,
+        ``tests/data/openresponses-openapi.json``: ``FunctionCallItemParam`` does not require it), and the Journal
+        page offers to export such a call as ``completed`` when its output follows it
+        (:mod:`webapp.core.journal.replay`)."""
+        return (
+            self.item is not None
+            and self.call_name is not None
+            and "status" not in self.item
+            and self.verdict is not None
+            and self.verdict.reason == "status"
+        )
+
+    @property
     def shown_count(self) -> int:
         """Errors listed (at most :data:`MAX_ERRORS_SHOWN`)."""
         return sum(len(group.rows) for group in self.groups)
@@ -317,13 +333,13 @@ class Record:
 
 
 def build(
-    instance_text: str,
-    schema_text: str,
+    instance_text: str | bytes,
+    schema_text: str | bytes,
     *,
     format_assertion: bool = False,
     max_depth: int = DEFAULT_MAX_DEPTH,
     max_bytes: int | None = None,
-    documents_text: str = "",
+    documents_text: str | bytes = "",
 ) -> SchemaPage:
     """Parse both texts, unwrap them, validate, and collect what the result pane shows.
 
@@ -336,13 +352,15 @@ def build(
     :param documents_text: the referenced schemas: a JSON array of schemas, each known by its ``$id``, or an
         object ``{"<absolute URI>": schema}``; what the schema ``$ref``s by URI, resolved locally
         (:func:`webapp.core.schema.bundle`). Empty: none.
+        Each text may be bytes (a form field that is not UTF-8): read as UTF-8, its first such byte a parse problem
+        at its line:column; the page keeps the text with U+FFFD there (:func:`webapp.core.json.shown_text`).
     :return: the :class:`SchemaPage`. Never raises for bad input: every problem lands in it.
     """
     check = SchemaPage(
-        instance_text=instance_text,
-        schema_text=schema_text,
+        instance_text=shown_text(instance_text),
+        schema_text=shown_text(schema_text),
         format_assertion=format_assertion,
-        documents_text=documents_text,
+        documents_text=shown_text(documents_text),
     )
     limits = {"max_depth": max_depth, "max_bytes": max_bytes}
     instance_doc, as_lines = _parse_instance(check, instance_text, limits)
@@ -355,6 +373,8 @@ def build(
         return check
     locate_instance = None if instance_doc is None else _take_instance(check, instance_doc, limits)
     if side.document is None:
+        if check.item is not None and not schema_text.strip():
+            _judge_before_schema(check)
         return check
     prepared = side.prepare(check.call_name)
     prepared.apply(check)
@@ -458,7 +478,7 @@ def _validate(check: SchemaPage, prepared: _Prepared, locate_instance: Locator |
     check.groups = lay_out(shown, check.instance, prepared.schema, locate_instance, prepared.locate)
 
 
-def _parse_instance(check: SchemaPage, text: str, limits: dict[str, Any]) -> tuple[Document | None, bool]:
+def _parse_instance(check: SchemaPage, text: str | bytes, limits: dict[str, Any]) -> tuple[Document | None, bool]:
     """Parse the instance as one JSON value, or, when it is not one but reads as JSON Lines (as the Format page
     decides: :func:`webapp.core.json.looks_like_lines`), say so: ``(None, True)``; its records are parsed
     one by one later, so a bad record is that record's error, not the whole text's."""
@@ -467,7 +487,7 @@ def _parse_instance(check: SchemaPage, text: str, limits: dict[str, Any]) -> tup
     try:
         document = parse(text, **limits)
     except JSONTextError as error:
-        if error.code == "extra_data" and looks_like_lines(text, max_depth=limits["max_depth"]):
+        if error.code == "extra_data" and looks_like_lines(check.instance_text, max_depth=limits["max_depth"]):
             return None, True
         check.parse_problems.append(ParseProblem("instance", error, (error.line, error.column)))
         return None, False
@@ -566,6 +586,15 @@ def _check_record(
     return Record(line, position, check, _outcome(check, side.document is not None))
 
 
+def _judge_before_schema(check: SchemaPage) -> None:
+    """The gate's line for a pasted item while no schema is pasted, kept only when the gate refuses the item before
+    any schema could (an incomplete call, a namespaced type): the page then says so rather than asking for a
+    schema that cannot change the answer."""
+    _judge_item(check, None)
+    if check.refused is None:
+        check.verdict, check.findings = None, []
+
+
 def _judge_item(check: SchemaPage, schema: Any) -> None:
     """The gate's line for the pasted item against ``schema`` (``None``: none), as every page judges one item."""
     assert check.item is not None
@@ -591,7 +620,7 @@ def _outcome(check: SchemaPage, has_schema: bool) -> str:
     return "valid" if check.valid else "invalid"
 
 
-def _parse_input(check: SchemaPage, source: str, text: str, limits: dict[str, Any]) -> Document | None:
+def _parse_input(check: SchemaPage, source: str, text: str | bytes, limits: dict[str, Any]) -> Document | None:
     """Parse one pasted text; record its parse error or warnings. Empty text is "not yet pasted", not an error."""
     if not text.strip():
         return None

@@ -28,8 +28,16 @@ parsed JSON, or text of JSON / JSON Lines)::
 
     {"items": [...], "tools": [...], "tool_choice": ..., "schema": ...}
     {"journal": [...] | {...} | "<JSON or JSON Lines text>", "tools": [...]}
-    -> {"replayable", "shape", "counts", "items": [{"index", "id", "type", "reason", "ok", "message", "errors"}],
-        "findings": [{"code", "index", "call_id", "message", "severity", "pointer", "line", "column"}]}
+    -> {"replayable", "target", "source", "shape", "counts",
+        "items": [{"index", "id", "type", "reason", "ok", "disposition", "message", "errors"}],
+        "findings": [{"code", "index", "call_id", "message", "severity", "pointer", "line", "column"}],
+        "left_out": [{"index", "pointer", "code", "words"}], "left_out_notes": {code: words}}
+
+``"target"`` (both forms) says where the item or the conversation is replayed: ``portable`` (the default: any
+Open Responses server), ``openai``, ``anthropic``, ``gemini`` or ``chat_completions``
+(:data:`webapp.core.gate.TARGETS`); ``replayable`` and ``ok`` are then about that target, each item has its
+``disposition`` there (``keep``, ``leave_out``, ``refused``), and the target's rules add their findings
+(docs/targets.md). Another value is a 400 naming ``target``.
 
 Malformed requests get 400 in the one error shape (:mod:`webapp.web.errors`) naming the parameter (a member not
 in :data:`MEMBERS`, ``"tool"`` for ``"tools"``: 400 ``unknown_parameter`` naming it); bodies over
@@ -60,9 +68,9 @@ from typing import Any
 from flask import Blueprint
 
 from webapp.core.convert import SOURCES, Conversion, ConvertError, placed, read_journal
-from webapp.core.gate import check_journal, check_one, read_schema_field, the_item, tool_schema
+from webapp.core.gate import TARGETS, check_journal, check_one, read_schema_field, the_item, tool_schema
 from webapp.core.items import tool_shape
-from webapp.core.journal import from_value
+from webapp.core.journal import Journal, from_value
 from webapp.core.json import JSONWarning, kind_of, quote
 from webapp.core.json import pointer as jp
 from webapp.core.schema import OUTPUT_FORMATS, SchemaError, bundle, compile_schema, known_documents
@@ -84,13 +92,14 @@ MEMBERS = (
     "schemas",
     "format_assertion",
     "output",
+    "target",
 )
 
 # Members whose duplicates make the request itself unclear (refused); the journal's are reported as findings.
 _REFERENCE_MEMBERS = ("item", "schema", "tools", "tool_choice")
 
 
-def _body() -> tuple[dict[str, Any], list[JSONWarning]]:
+def request_body() -> tuple[dict[str, Any], list[JSONWarning]]:
     """The request body as a JSON object (plain RFC 8259, line:column on error, depth-limited) and the
     ``duplicate_key`` warnings of its text."""
     # Lenient on Content-Type: a bare ``curl -d`` sends form-urlencoded, and the body is JSON all the same.
@@ -99,7 +108,7 @@ def _body() -> tuple[dict[str, Any], list[JSONWarning]]:
     return body, [w for w in document.warnings if w.code == "duplicate_key"]
 
 
-def _refuse_duplicates(duplicates: list[JSONWarning], members: tuple[str, ...]) -> None:
+def refuse_duplicates(duplicates: list[JSONWarning], members: tuple[str, ...]) -> None:
     """400 ``duplicate_member`` for names given twice in the request's own members or inside one of ``members``
     (see the module docstring): ``param`` is the first such member, the message names every place in it."""
     refused: dict[str | None, list[JSONWarning]] = {}
@@ -157,7 +166,7 @@ def _optional_schema(body: dict[str, Any]) -> tuple[dict | bool | None, list[Any
 @bp.post("/gate")
 def gate() -> Any:
     """Gate one item against a schema, or a whole journal against its tools (see the module docstring)."""
-    body, duplicates = _body()
+    body, duplicates = request_body()
     body = _with_referenced_schemas(body)
     format_assertion = _optional_bool(body, "format_assertion")
     schema, given = _optional_schema(body)
@@ -178,14 +187,28 @@ def gate() -> Any:
             param="item",
             code="missing_parameter",
         )
+    target = target_param(body)
     if modes[0] == "item":
-        _refuse_duplicates(duplicates, _REFERENCE_MEMBERS)
-        return _one_item(body["item"], schema, format_assertion, _optional_tools(body), _optional_output(body))
-    _refuse_duplicates(duplicates, tuple(m for m in _REFERENCE_MEMBERS if m != "item"))
-    return _journal(body, modes[0], schema, format_assertion, duplicates)
+        refuse_duplicates(duplicates, _REFERENCE_MEMBERS)
+        return _one_item(body["item"], schema, format_assertion, tools_param(body), _optional_output(body), target)
+    refuse_duplicates(duplicates, tuple(m for m in _REFERENCE_MEMBERS if m != "item"))
+    return _journal(body, modes[0], schema, format_assertion, duplicates, target)
 
 
-def _optional_tools(body: dict[str, Any]) -> list[Any] | None:
+def target_param(body: dict[str, Any]) -> str:
+    """The body's ``target`` (default ``portable``); 400 ``invalid_value`` naming it when it is not one of the
+    gate's ``TARGETS``."""
+    target = body.get("target", "portable")
+    if target not in TARGETS:
+        shown = quote(target) if isinstance(target, str) else kind_of(target)
+        raise ApiError(
+            f"target must be one of {', '.join(TARGETS)}, not {shown}.", param="target", code="invalid_value"
+        )
+    return target
+
+
+def tools_param(body: dict[str, Any]) -> list[Any] | None:
+    """The body's ``tools`` (a JSON array) or ``None``; 400 ``invalid_type`` naming it otherwise."""
     tools = body.get("tools")
     if tools is not None and not isinstance(tools, list):
         raise ApiError(
@@ -251,7 +274,12 @@ def _optional_output(body: dict[str, Any]) -> str | None:
 
 
 def _one_item(
-    item: Any, schema: dict | bool | None, format_assertion: bool, tools: list[Any] | None, output: str | None = None
+    item: Any,
+    schema: dict | bool | None,
+    format_assertion: bool,
+    tools: list[Any] | None,
+    output: str | None = None,
+    target: str = "portable",
 ) -> dict[str, Any]:
     if not isinstance(item, dict):
         raise ApiError(
@@ -268,6 +296,8 @@ def _one_item(
         format_assertion=format_assertion,
         tool_name=name if isinstance(name, str) else None,
         max_depth=parse_limits().max_depth,
+        target=target,
+        tools=tools,
     )
     verdict = line.verdict
     result = verdict.as_dict()
@@ -276,6 +306,8 @@ def _one_item(
         message=line.message,
         refused_by=list(line.refused_by),
         findings=[dict(f.as_dict(), message=f.describe(the_item)) for f in findings],
+        target=target,
+        disposition=line.disposition,
     )
     dialect = None
     compiled = None
@@ -293,49 +325,32 @@ def _one_item(
 
 
 def _journal(
-    body: dict[str, Any], mode: str, schema: dict | bool | None, format_assertion: bool, duplicates: list[JSONWarning]
+    body: dict[str, Any],
+    mode: str,
+    schema: dict | bool | None,
+    format_assertion: bool,
+    duplicates: list[JSONWarning],
+    target: str = "portable",
 ) -> dict[str, Any]:
     max_depth = parse_limits().max_depth
-    conversion: Conversion | None = None
     if mode == "items":
         items = body["items"]
         if not isinstance(items, list):
             raise ApiError(
                 f"items must be a JSON array of items, not {kind_of(items)}.", param="items", code="invalid_type"
             )
-        journal = from_value(items, duplicates, "/items")
+        journal, conversion = from_value(items, duplicates, "/items"), None
     else:
-        source = body["journal"]
-        if not isinstance(source, (str, list, dict)):
-            raise ApiError(
-                f"journal must be a JSON array, a response or request object, or their text, not {kind_of(source)}.",
-                param="journal",
-                code="invalid_type",
-            )
-        provider = body.get("from", "auto")
-        if provider != "auto" and provider not in SOURCES:
-            raise ApiError(
-                f"from must be auto or one of {', '.join(SOURCES)}, not {quote(provider)}.",
-                param="from",
-                code="invalid_value",
-            )
-        try:
-            if isinstance(source, str) or provider != "auto":
-                journal, conversion = read_journal(source, provider, max_depth=max_depth)
-            else:  # parsed JSON: Open Responses shapes keep the body's duplicate names and pointers
-                journal, conversion = read_journal(source, max_depth=max_depth)
-                if conversion is None:
-                    journal = from_value(source, duplicates, "/journal")
-        except ConvertError as err:
-            where = f" (at {err.pointer})" if err.pointer else ""
-            raise ApiError(f"journal: {err.message}{where}", param="journal", code="invalid_journal") from None
+        journal, conversion = journal_from_body(body, duplicates, max_depth)
     report = check_journal(
         journal,
-        _optional_tools(body),
+        tools_param(body),
         tool_choice=body.get("tool_choice"),
         schema=schema,
         format_assertion=format_assertion,
         max_depth=max_depth,
+        target=target,
+        source=conversion.source if conversion is not None else None,
     )
     answer = report.as_dict()
     if conversion is not None:  # another provider's conversation: say where each item came from
@@ -349,3 +364,37 @@ def _journal(
     elif journal.notes:  # what reading a list object changed (replays read once, the order turned)
         answer["notes"] = [note.as_dict() for note in journal.notes]
     return answer
+
+
+def journal_from_body(
+    body: dict[str, Any], duplicates: list[JSONWarning], max_depth: int
+) -> tuple[Journal, Conversion | None]:
+    """The conversation of a body's ``journal`` member, read as ``from`` says (``auto`` by default).
+
+    :return: the journal, and the conversion when another provider's conversation was read (``None`` for Open
+        Responses items given as a parsed value, which keep the body's duplicate names and pointers).
+    :raises ApiError: 400 naming ``journal`` or ``from`` (``invalid_type``, ``invalid_value``, ``invalid_journal``).
+    """
+    source = body["journal"]
+    if not isinstance(source, (str, list, dict)):
+        raise ApiError(
+            f"journal must be a JSON array, a response or request object, or their text, not {kind_of(source)}.",
+            param="journal",
+            code="invalid_type",
+        )
+    provider = body.get("from", "auto")
+    if provider != "auto" and provider not in SOURCES:
+        raise ApiError(
+            f"from must be auto or one of {', '.join(SOURCES)}, not {quote(provider)}.",
+            param="from",
+            code="invalid_value",
+        )
+    try:
+        if isinstance(source, str) or provider != "auto":
+            return read_journal(source, provider, max_depth=max_depth)
+        # parsed JSON: Open Responses shapes keep the body's duplicate names and pointers
+        journal, conversion = read_journal(source, max_depth=max_depth)
+        return (from_value(source, duplicates, "/journal") if conversion is None else journal), conversion
+    except ConvertError as err:
+        where = f" (at {err.pointer})" if err.pointer else ""
+        raise ApiError(f"journal: {err.message}{where}", param="journal", code="invalid_journal") from None

@@ -41,7 +41,7 @@ def _form_options() -> PageOptions:
     )
 
 
-def _render(left_text: str, right_text: str | None, options: PageOptions, *, status: int = 200) -> Any:
+def _render(left_text: str | bytes, right_text: str | bytes | None, options: PageOptions, *, status: int = 200) -> Any:
     """Compare (when both sides are there) and render the partial or the full page."""
     # Big documents: the garbage collector stays paused until their values are freed (they hold no cycles), so it
     # never walks them; resumed earlier, it would walk them all once the page is computed.
@@ -49,7 +49,7 @@ def _render(left_text: str, right_text: str | None, options: PageOptions, *, sta
         return _page_html(left_text, right_text, options), status
 
 
-def _page_html(left_text: str, right_text: str | None, options: PageOptions) -> str:
+def _page_html(left_text: str | bytes, right_text: str | bytes | None, options: PageOptions) -> str:
     page = build(left_text, right_text, options, **parse_limits().parse_options)
     template = "diff/_result.html" if is_partial() else "diff/page.html"
     return render_template(template, examples=EXAMPLES, **vars(page))
@@ -70,7 +70,7 @@ def page() -> Any:
 @bp.post("/diff")
 def compare() -> Any:
     """Compare ``left`` and ``right``; invalid JSON on a side is shown (200) with both texts kept."""
-    return _render(forms.text("left"), forms.text("right", None), _form_options())
+    return _render(forms.source("left"), forms.source("right", None), _form_options())
 
 
 @bp.post("/diff/patch")
@@ -79,7 +79,7 @@ def patch() -> Any:
 
     When a side is not valid JSON (or ``right`` is missing) the page with the error panel is answered, status 400.
     """
-    left, right = forms.text("left"), forms.text("right", None)
+    left, right = forms.source("left"), forms.source("right", None)
     options = _form_options()
     body = None if right is None else patch_download(left, right, options, **parse_limits().parse_options)
     if body is None:

@@ -6,12 +6,13 @@ see the item's type badge, what ``arguments`` holds and the gate's verdict; brow
 ``POST /format/download`` answers the whole formatted text as a file (the page shows at most
 :data:`webapp.core.pages.format.OUTPUT_SHOWN` characters of it). ``POST /format/tree`` answers one tree node's
 children (``format/_tree.html``): the tree is lazy, the document is sent again with the pointer, nothing is stored.
-Form fields: ``document``, ``indent`` (``2``/``4``/``tab``), ``action`` (``pretty``/``minify``/``sort``), upload
-``file`` (it wins). With JavaScript a chosen file is read into the textarea in the browser (``static/app.js``) and
-sent as ``document``, so the answer is no bigger than a paste's; a file that is sent (a form without JavaScript, or
-a file that is not UTF-8) comes back as the textarea's text, so nothing is lost and the page can be sent again
-(the full page holds it; the htmx answer swaps it in out of band). Invalid JSON is content: 200 with the error
-panel and the text kept. A body over ``MAX_CONTENT_LENGTH`` is answered 413 with the limit named.
+Form fields: ``document`` (a byte that is not UTF-8 is named as an upload's is), ``indent`` (``2``/``4``/``tab``),
+``action`` (``pretty``/``minify``/``sort``), upload ``file`` (it wins). With JavaScript a chosen file is read into
+the textarea in the browser (``static/app.js``) and sent as ``document``, so the answer is no bigger than a paste's;
+a file that is sent (a form without JavaScript, or a file that is not UTF-8) comes back as the textarea's text, so
+nothing is lost and the page can be sent again (the full page holds it; the htmx answer swaps it in out of band).
+Invalid JSON is content: 200 with the error panel and the text kept. A body over ``MAX_CONTENT_LENGTH`` is answered
+413 with the limit named.
 
 Routes and form fields only: the page's model and logic are :mod:`webapp.core.pages.format`.
 """
@@ -50,7 +51,7 @@ def _render(
     uploaded: forms.Upload | None = None,
 ) -> Any:
     """The page or its partial; ``uploaded``: the file the text box now holds, named by the note beside it when
-    that text is not the file (not UTF-8)."""
+    that text is not the file (not UTF-8); without one, the note says so of a pasted ``document`` that was not."""
     context = {
         "outcome": outcome,
         "text": outcome.text if outcome else "",
@@ -61,7 +62,7 @@ def _render(
         "upload": upload,  # an htmx answer to a file sent: the textarea is refreshed out of band with its text
         "limit_error": limit_error,
         "upload_name": uploaded.name if uploaded else None,
-        "undecodable": uploaded.undecodable() if uploaded and outcome else None,
+        "undecodable": (uploaded.undecodable() if uploaded else forms.undecodable("document")) if outcome else None,
     }
     template = "format/_result.html" if is_partial() else "format/page.html"
     return render_template(template, **context), status
@@ -88,7 +89,7 @@ def _submitted(preview: int | None, as_bytes: bool = False) -> tuple[model.Forma
     """Format what the form sent: the uploaded ``file`` (it wins; bytes, decoded as UTF-8, BOM dropped) or the
     pasted ``document``. Returns the outcome and the upload it came from (``None``: the pasted text)."""
     upload = forms.upload()
-    source = upload.data if upload else forms.text("document")
+    source = upload.data if upload else forms.source("document")
     outcome = model.build(
         source,
         action=forms.choice("action", ACTIONS, "pretty"),

@@ -33,6 +33,7 @@ EXAMPLES: dict[str, tuple[str, str]] = {
 SOURCE_LABELS = {
     "auto": "detect",
     "open_responses": "Open Responses",
+    "openai": "OpenAI Responses (native)",
     "chat_completions": "Chat Completions",
     "anthropic": "Anthropic Messages",
     "gemini": "Gemini",
@@ -66,9 +67,9 @@ def _check(fields: dict[str, Any]) -> tuple[JournalPage, forms.Upload | None]:
     """Check the uploaded ``file`` (it wins) or the pasted text; returns the check and the upload."""
     upload = forms.upload()
     check = build(
-        upload.data if upload else fields["text"],
+        upload.data if upload else forms.source("journal"),
         source=fields["source"],
-        tools=fields["tools"],
+        tools=forms.source("tools"),
         only_blocking=fields["only_blocking"],
         page=fields["page"],
         complete_statusless=fields["complete_statusless"],
@@ -82,7 +83,7 @@ def _render(check: JournalPage | None, fields: dict[str, Any], upload: forms.Upl
     file input is empty) comes back as the journal field's text, so paging and the export send it again; with
     JavaScript the file is read into the field before sending (static/app.js) or, not UTF-8, stays chosen."""
     partial = is_partial()
-    undecodable = None
+    undecodable = forms.undecodable("journal") if upload is None else None  # the text box shows U+FFFD there
     if upload is not None and not partial:
         fields = {**fields, "text": upload.text()}
         undecodable = upload.undecodable()  # the text box's text is not the file: the note beside it says so

@@ -46,16 +46,20 @@ def check() -> str:
     """
     schema = forms.text("schema", None)
     result = _check(
-        forms.text("instance"),
-        schema or "",
+        forms.source("instance"),
+        forms.source("schema"),
         format_assertion=forms.flag("format_assertion"),
-        documents_text=forms.text("documents"),
+        documents_text=forms.source("documents"),
     )
     return _render(result, full=schema is None or not is_partial())
 
 
 def _check(
-    instance_text: str, schema_text: str, *, format_assertion: bool = False, documents_text: str = ""
+    instance_text: str | bytes,
+    schema_text: str | bytes,
+    *,
+    format_assertion: bool = False,
+    documents_text: str | bytes = "",
 ) -> SchemaPage:
     """:func:`webapp.core.pages.schema.build` with the app's parse limits (``JSON_MAX_DEPTH``,
     ``MAX_CONTENT_LENGTH``)."""

@@ -81,8 +81,8 @@ def lint() -> Any:
     """Lint the pasted ``stream`` or the uploaded ``file``; an unreadable recording is shown (200), text kept."""
     upload = forms.upload()
     kind = forms.choice("kind", KIND_LABELS, "auto")
-    built = model.build(upload.data if upload else forms.text("stream"), kind, max_depth=parse_limits().max_depth)
-    fields: dict[str, Any] = {}
+    built = model.build(upload.data if upload else forms.source("stream"), kind, max_depth=parse_limits().max_depth)
+    fields: dict[str, Any] = {"undecodable": forms.undecodable("stream")}
     if upload is not None:
         fields = {"upload": upload.name, "undecodable": upload.undecodable()}
         if not is_partial():

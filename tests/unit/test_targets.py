@@ -1,0 +1,167 @@
+"""The gate per target (issue 18): the targets' rules from ``tests/cases/targets.json`` (docs/targets.md's
+fixtures), the plan of what each target keeps and leaves out, custom tools' grammars, and the target's name
+checked."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from webapp.core.gate import check_journal, check_one
+from webapp.core.gate.grammar import MAX_GRAMMAR_INPUT, check_input, describe
+from webapp.core.gate.report import FINDINGS
+from webapp.core.gate.targets import TARGET_RULES, TARGET_TITLES, TARGETS, plan, rule_for
+from webapp.core.items import native_openai, provider_of, type_kind
+
+HERE = Path(__file__).resolve().parent.parent
+CASES = json.loads((HERE / "cases" / "targets.json").read_text(encoding="utf-8"))["cases"]
+TOOLS = json.loads((HERE / "data" / "samples" / "tools.json").read_text(encoding="utf-8"))
+DOCS = (HERE.parent / "docs" / "targets.md").read_text(encoding="utf-8")
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c['rule']}: {c['description']}" for c in CASES])
+def test_each_target_rule(case):
+    report = check_journal(
+        case["items"],
+        (case.get("tools") or []) + TOOLS,
+        target=case["target"],
+        source=case.get("source"),
+        thinking=case.get("thinking"),
+        store=case.get("store"),
+    )
+    assert [[f.code, f.index] for f in report.findings] == case["findings"]
+    assert report.replayable is case["replayable"]
+    assert report.target == case["target"]
+    if "dispositions" in case:
+        assert [line.disposition for line in report.items] == case["dispositions"]
+    if "reasons" in case:
+        assert [line.reason for line in report.items] == case["reasons"]
+
+
+def test_every_rule_has_its_severity_once_a_rule_id_in_the_docs_and_a_source():
+    for rule in TARGET_RULES:
+        assert FINDINGS[rule.code] == rule.severity
+        assert set(rule.targets) <= set(TARGETS)
+        assert rule.source.startswith("https://")
+        for rule_id in rule.rule_id.split(", "):
+            assert f"**{rule_id}." in DOCS, rule_id
+    assert rule_for("orphan_output") is None and rule_for("duplicate_id").targets == TARGETS
+    assert list(TARGET_TITLES) == list(TARGETS) and TARGETS[0] == "portable"
+
+
+def test_the_rules_are_checked_by_a_case_each():
+    covered = {finding[0] for case in CASES for finding in case["findings"]}
+    assert {rule.code for rule in TARGET_RULES} <= covered
+
+
+def test_the_plan_keeps_what_the_target_takes_and_strips_members():
+    items = [
+        {"type": "message", "role": "user", "content": "hi"},
+        {
+            "type": "reasoning",
+            "id": "rs_1",
+            "summary": [{"type": "summary_text", "text": "s"}],
+            "encrypted_content": "e",
+        },
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": "call_1",
+            "name": "f",
+            "arguments": "{}",
+            "status": "completed",
+            "gemini:thought_signature": "CiQB",
+        },
+        {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search", "query": "q"}},
+    ]
+    portable = plan(items, target="portable")
+    assert portable.source == "openai"  # native items: a native OpenAI journal
+    assert portable.dispositions == ["keep", "keep", "keep", "leave_out"]
+    # The reasoning's summary travels; its sealed content, OpenAI's ids and Gemini's signature do not.
+    assert portable.kept[1] == {"type": "reasoning", "summary": [{"type": "summary_text", "text": "s"}]}
+    assert portable.kept[2] == {
+        "type": "function_call",
+        "call_id": "call_1",
+        "name": "f",
+        "arguments": "{}",
+        "status": "completed",
+    }
+    assert [(e.index, e.pointer, e.code) for e in portable.left_out] == [
+        (1, "/1/id", "provider_id"),
+        (1, "/1/encrypted_content", "sealed_state"),
+        (2, "/2/id", "provider_id"),
+        (2, "/2/gemini:thought_signature", "provider_member"),
+        (3, "/3", "provider_item"),
+    ]
+    assert set(portable.notes) == {"provider_id", "sealed_state", "provider_member", "provider_item"}
+    assert items[2]["id"] == "fc_1"  # the items are not changed
+    openai = plan(items, target="openai")
+    assert openai.dispositions == ["keep"] * 4
+    assert openai.kept[:2] == items[:2] and "gemini:thought_signature" not in openai.kept[2]
+    assert openai.kept[3] == items[3]
+    gemini = plan(items, target="gemini")
+    assert gemini.dispositions == ["keep", "leave_out", "keep", "leave_out"]
+    assert gemini.kept[1]["gemini:thought_signature"] == "CiQB" and "id" not in gemini.kept[1]
+
+
+def test_ids_issued_with_a_reasoning_item_that_does_not_go_are_left_out():
+    items = [
+        {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "e"},
+        {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "f", "arguments": "{}", "status": "completed"},
+        {"type": "function_call_output", "call_id": "c1", "output": "x"},
+    ]
+    result = plan(items, target="openai", source="openai", refused=[0])
+    assert result.dispositions == ["refused", "keep", "keep"]
+    assert [(e.pointer, e.code) for e in result.left_out] == [("/0", "refused"), ("/1/id", "issued_with_reasoning")]
+    assert "id" not in result.kept[0] and result.kept[0]["call_id"] == "c1"
+
+
+def test_an_unknown_target_is_refused_by_name():
+    with pytest.raises(ValueError, match="unknown target 'claude'"):
+        check_journal([], target="claude")
+    with pytest.raises(ValueError, match="one of portable, openai"):
+        plan([], target="nope")
+
+
+def test_one_item_alone_gets_the_target_rules_that_need_no_other_item():
+    line, findings = check_one({"type": "web_search_call", "id": "ws_1", "status": "completed"})
+    assert [f.code for f in findings] == ["provider_item"] and line.disposition == "leave_out" and not line.ok
+    line, findings = check_one({"type": "web_search_call", "id": "ws_1", "status": "completed"}, target="openai")
+    assert findings == [] and line.disposition == "keep" and line.ok is False  # nothing to run: not a call
+    line, findings = check_one({"type": "frobnicate"})
+    assert [f.code for f in findings] == ["unknown_type"] and line.label == "refused"
+
+
+def test_the_vocabulary_knows_native_types_and_native_journals():
+    assert type_kind("web_search_call") == "provider" and type_kind("frobnicate") == "unknown"
+    assert provider_of("mcp_call") == "openai"
+    assert native_openai([{"type": "reasoning", "id": "rs_1", "encrypted_content": "e", "summary": []}])
+    assert not native_openai([{"type": "reasoning", "id": "rs_1", "summary": []}, {"type": "message"}])
+
+
+@pytest.mark.parametrize(
+    "syntax, definition, text, place",
+    [
+        ("regex", "^SELECT .+$", "DROP TABLE t", "line 1, column 1"),
+        ("regex", "SELECT [a-z]+", "SELECT ab1", "line 1, column 10"),
+        ("lark", 'start: "SELECT " NAME\n%import common.CNAME -> NAME\n', "SELECT 1", "line 1, column 8"),
+    ],
+)
+def test_a_grammar_names_where_the_input_leaves_it(syntax, definition, text, place):
+    fmt = {"type": "grammar", "syntax": syntax, "definition": definition}
+    problem = check_input(text, fmt)
+    assert problem is not None and place in problem.message and not problem.format_problem
+
+
+def test_grammar_formats_that_cannot_be_used_and_inputs_too_long_are_said_so():
+    assert check_input("x", None) is None and check_input("x", {"type": "text"}) is None
+    unusable = check_input("x", {"type": "grammar", "syntax": "lark", "definition": "start: ("})
+    assert unusable is not None and unusable.format_problem
+    assert check_input("x", {"type": "grammar", "syntax": "ebnf", "definition": "x"}).format_problem
+    assert check_input("x", {"type": "grammar", "syntax": "regex", "definition": "(?i)x"}).format_problem
+    long = check_input("a" * (MAX_GRAMMAR_INPUT + 1), {"type": "grammar", "syntax": "regex", "definition": "a*"})
+    assert long is not None and "20,001 characters" in long.message
+    assert describe({"type": "grammar", "syntax": "lark"}) == "a Lark grammar"
+    assert describe(None) == "free text (no JSON arguments)"

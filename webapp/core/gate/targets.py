@@ -1,0 +1,408 @@
+"""Where a conversation is replayed: the targets, their rules as one table, and what each target keeps.
+
+A verdict is always about one target (:data:`TARGETS`, each with a title for the pages in :data:`TARGET_TITLES`):
+``portable`` (any other Open Responses server: the replay-gate article's rules, the default), ``openai`` (the
+Responses API), ``anthropic`` (the Messages API), ``gemini`` (``generateContent``), ``chat_completions``. The
+rules each target adds to the article's steps are :data:`TARGET_RULES` (finding code, severity, the targets it
+applies to, its rule id in docs/targets.md and the provider page it comes from); the checks that make those
+findings are :mod:`webapp.core.gate.target_checks`.
+
+What each target keeps and leaves out (docs/targets.md, the table "What each target keeps and leaves out") is the
+policy :func:`item_policy` (an item: kept, or left out with a note) and :func:`member_policy` (a member of a kept
+item: another provider's ``<provider>:<field>`` members and sealed state, provider-issued ids), applied to a whole
+list by :func:`plan`: ``kept`` is exactly what may go to the target (members stripped), ``left_out`` names each
+item or member left out (index, JSON Pointer, code), and ``notes`` say why, once per code. Items a finding refuses
+are left out too (``refused``), when :func:`plan` is told which they are.
+
+Where the sealed state of an item comes from: a ``<provider>:<field>`` member says it itself (the converters write
+Anthropic's ``signature`` as ``"anthropic:signature"``, Gemini's as ``"gemini:thought_signature"``); a reasoning
+item's ``encrypted_content`` belongs to the journal's source (``openai`` for a native OpenAI journal, else the Open
+Responses server that wrote it). Item ids belong to the source too (Open Responses spec, "Required item fields":
+unique within the trajectory; docs/targets.md O6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from webapp.core.items import CORE_TYPES, OPENAI_ITEM_TYPES, native_openai, provider_of
+from webapp.core.json import pointer as _pointer
+
+__all__ = [
+    "DEFAULT_TARGET",
+    "DISPOSITIONS",
+    "LEAVE_OUT_NOTES",
+    "TARGETS",
+    "TARGET_RULES",
+    "TARGET_TITLES",
+    "LeftOut",
+    "ReplayPlan",
+    "Rule",
+    "ids_kept",
+    "issued_after_reasoning",
+    "item_policy",
+    "member_policy",
+    "plan",
+    "rule_for",
+    "sealed_owner",
+    "target_error",
+]
+
+#: Where a conversation may be replayed (``"target"`` of ``/api/gate``, ``--target`` of the CLI), with a title each.
+TARGET_TITLES: dict[str, str] = {
+    "portable": "Any Open Responses server (portable)",
+    "openai": "OpenAI Responses API",
+    "anthropic": "Anthropic Messages API",
+    "gemini": "Gemini generateContent",
+    "chat_completions": "Chat Completions",
+}
+TARGETS: tuple[str, ...] = tuple(TARGET_TITLES)
+DEFAULT_TARGET = "portable"
+
+#: What the plan does with one item: sent (``keep``), not sent with a note (``leave_out``), or not sent because a
+#: finding (or the gate's own reason) stops it (``refused``).
+DISPOSITIONS = ("keep", "leave_out", "refused")
+
+_SPEC = "https://www.openresponses.org/specification"
+_OPENAI_INPUT = "https://github.com/openai/openai-python/blob/main/src/openai/types/responses/response_input_param.py"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule a target adds to the article's steps, as data.
+
+    :ivar code: the finding it makes (its severity is :attr:`severity`; ``FINDINGS`` is built from this table).
+    :ivar severity: ``"error"`` (not replayable to that target) or ``"warning"``.
+    :ivar targets: the targets it applies to.
+    :ivar rule_id: its id in docs/targets.md (``O1``, ``A2``…).
+    :ivar source: the provider page (or, where docs/targets.md found none, the public thread) it comes from.
+    :ivar sourced: ``False`` for a rule docs/targets.md lists under "Rules we could not source" (observed behaviour).
+    """
+
+    code: str
+    severity: str
+    targets: tuple[str, ...]
+    rule_id: str
+    source: str
+    sourced: bool = True
+
+
+_NOT_OPENAI = tuple(t for t in TARGETS if t != "openai")
+
+#: The targets' rules, one row each (docs/targets.md gives every source in full).
+TARGET_RULES: tuple[Rule, ...] = (
+    Rule("duplicate_id", "error", TARGETS, "P3, O5", _SPEC),
+    Rule("unknown_type", "error", TARGETS, "P1", _SPEC),
+    Rule("provider_item", "error", _NOT_OPENAI, "P1, O9", _SPEC),
+    Rule(
+        "reasoning_without_following_item",
+        "error",
+        ("openai",),
+        "O1",
+        "https://cookbook.openai.com/examples/responses_api/reasoning_items",
+        sourced=False,
+    ),
+    Rule(
+        "reasoning_missing",
+        "error",
+        ("openai",),
+        "O2",
+        "https://github.com/mastra-ai/mastra/issues/8738",
+        sourced=False,
+    ),
+    Rule(
+        "reasoning_not_stored",
+        "error",
+        ("openai",),
+        "O3",
+        "https://github.com/openai/openai-python/blob/main/src/openai/types/responses/response_create_params.py",
+    ),
+    Rule("missing_id", "error", ("openai",), "O10", _OPENAI_INPUT),
+    Rule(
+        "thinking_signature_missing",
+        "error",
+        ("anthropic",),
+        "A1",
+        "https://platform.claude.com/docs/en/build-with-claude/thinking-tool-workflows",
+    ),
+    Rule(
+        "thinking_required",
+        "error",
+        ("anthropic",),
+        "A2",
+        "https://github.com/n8n-io/n8n/issues/22550",
+        sourced=False,
+    ),
+    Rule(
+        "thought_signature_missing",
+        "error",
+        ("gemini",),
+        "G1",
+        "https://ai.google.dev/gemini-api/docs/thought-signatures",
+    ),
+)
+_RULES = {rule.code: rule for rule in TARGET_RULES}
+
+
+def rule_for(code: str) -> Rule | None:
+    """The :class:`Rule` that makes finding ``code``, or ``None`` for a finding of the article's own checks."""
+    return _RULES.get(code)
+
+
+def target_error(target: Any) -> str | None:
+    """Why ``target`` is not a target (``None`` when it is one): the words a 400 or an exit 2 says."""
+    if isinstance(target, str) and target in TARGET_TITLES:
+        return None
+    return f"unknown target {target!r}: one of {', '.join(TARGETS)}"
+
+
+#: Each note code of a plan -> what it means, in words for the pages and the export's ``notes``.
+LEAVE_OUT_NOTES: dict[str, str] = {
+    "provider_item": "an item of one provider (a hosted or tool item, a namespaced type): it goes back to that "
+    "provider only (docs/targets.md P1, O9, A10, G7)",
+    "foreign_reasoning": "reasoning sealed by another provider: only the provider that made it can read it "
+    "(docs/targets.md P2, A3, G2, C3)",
+    "sealed_state": "sealed state (encrypted_content) of another provider, left out of an item that stays "
+    "(docs/targets.md P2)",
+    "provider_member": "a member another provider owns (<provider>:<field>, e.g. anthropic:cache_control): it means "
+    "nothing to this target (docs/targets.md A11, A12, G2)",
+    "provider_reference": "a reference into one provider's storage (item_reference, compaction): it goes back to "
+    "that provider only",
+    "provider_id": "an item id the target did not issue: an id means something only to the provider that issued "
+    "it; call ids stay (docs/targets.md O6, C3)",
+    "issued_with_reasoning": "the id of an item issued with a reasoning item that does not go: OpenAI refuses it "
+    "without that reasoning item (docs/targets.md O2)",
+    "refused": "a finding (or the gate's own reason) stops this item",
+}
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """One thing a plan leaves out: a whole item (``pointer`` ``/3``) or a member of a kept item (``/3/id``).
+
+    :ivar index: the item's position in the journal.
+    :ivar pointer: RFC 6901 pointer of what is left out, in the list of items.
+    :ivar code: one of :data:`LEAVE_OUT_NOTES` (its words there).
+    :ivar words: one sentence about this one.
+    """
+
+    index: int
+    pointer: str
+    code: str
+    words: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"index", "pointer", "code", "words"}``."""
+        return {"index": self.index, "pointer": self.pointer, "code": self.code, "words": self.words}
+
+
+@dataclass
+class ReplayPlan:
+    """What goes to one target and what does not.
+
+    :ivar target: one of :data:`TARGETS`; ``source``: where the items came from (``openai``, ``open_responses``…).
+    :ivar kept: the items as they would go (copies, members stripped), in order.
+    :ivar kept_indexes: each kept item's position in the journal.
+    :ivar dispositions: one of :data:`DISPOSITIONS` per journal item.
+    :ivar left_out: each item and member left out (:class:`LeftOut`), in journal order.
+    :ivar notes: each note code used -> its words (:data:`LEAVE_OUT_NOTES`), in order of first use.
+    """
+
+    target: str
+    source: str
+    kept: list[Any] = field(default_factory=list)
+    kept_indexes: list[int] = field(default_factory=list)
+    dispositions: list[str] = field(default_factory=list)
+    left_out: list[LeftOut] = field(default_factory=list)
+    notes: dict[str, str] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"target", "source", "kept", "dispositions", "left_out", "notes"}``."""
+        return {
+            "target": self.target,
+            "source": self.source,
+            "kept": self.kept,
+            "dispositions": self.dispositions,
+            "left_out": [entry.as_dict() for entry in self.left_out],
+            "notes": dict(self.notes),
+        }
+
+    def _out(self, index: int, where: str, code: str, words: str) -> None:
+        self.left_out.append(LeftOut(index, where, code, words))
+        self.notes.setdefault(code, LEAVE_OUT_NOTES[code])
+
+
+def sealed_owner(item: Any, source: str) -> str | None:
+    """Who sealed the state an item carries, or ``None`` when it carries none: the provider of a
+    ``<provider>:<field>`` member that holds a signature or redacted thinking, else, for a ``reasoning`` or
+    ``compaction`` item with ``encrypted_content`` (or an OpenAI ``rs_`` id), the journal's ``source``."""
+    if not isinstance(item, dict):
+        return None
+    for name in item:
+        if ":" in name:  # a member name is a string; the cheap test first (this runs for every item)
+            owner, _, field_name = name.partition(":")
+            if field_name in _SEALED_MEMBERS:
+                return owner
+    if item.get("type") in ("reasoning", "compaction"):
+        item_id = item.get("id")
+        if isinstance(item.get("encrypted_content"), str) or (isinstance(item_id, str) and item_id.startswith("rs_")):
+            return source
+    return None
+
+
+#: The provider members that are sealed state (docs/targets.md, "Sealed state"): the converters' names for
+#: Anthropic's ``signature`` and ``redacted_thinking`` data and Gemini's ``thoughtSignature``.
+_SEALED_MEMBERS = frozenset({"signature", "redacted_thinking", "thought_signature"})
+
+
+def _provider_of_source(source: str) -> str:
+    """The target a source's own state goes back to: ``open_responses`` (another server) is ``portable``."""
+    return "portable" if source in ("open_responses", "auto", "") else source
+
+
+def ids_kept(target: str, source: str) -> bool:
+    """Whether items keep their ``id`` for ``target``: only where the target is the provider that issued them
+    (docs/targets.md O6; an Open Responses server's ids stay for ``portable``, as today). Call ids always stay."""
+    return _provider_of_source(source) == target and target in ("openai", "portable")
+
+
+def item_policy(item: Any, target: str, source: str) -> tuple[str, str] | None:
+    """Whether ``target`` takes ``item`` at all (docs/targets.md, "What each target keeps and leaves out").
+
+    :return: ``None`` (kept, members aside: :func:`member_policy`), or ``(code, words)``: left out, the code one
+        of :data:`LEAVE_OUT_NOTES`. Items that are not objects or have no string type are the gate's business (it
+        refuses them), not the policy's: ``None``.
+    """
+    if not isinstance(item, dict):
+        return None
+    item_type = item.get("type")
+    if item_type in _PORTABLE_CORE or not isinstance(item_type, str):
+        return None  # every target takes the portable core (members aside); the gate judges the rest
+    own = _provider_of_source(source)
+    owner = provider_of(item_type)
+    if owner is not None:
+        if owner == target:
+            return None
+        what = f"OpenAI's native {item_type}" if ":" not in item_type else f"{item_type}, an item of {owner}"
+        return "provider_item", f"{what}: it goes back to {owner} only"
+    if item_type == "reasoning":
+        sealed = sealed_owner(item, source)
+        if target == "chat_completions":
+            return "foreign_reasoning", "Chat Completions has no field for reasoning (docs/targets.md C3)"
+        if sealed is not None and _provider_of_source(sealed) == target:
+            return None
+        if target == "portable" and _has_summary(item):
+            return None  # its summary travels; the sealed part is left out as a member (P2)
+        if sealed is None and target == "portable":
+            return None
+        by = "another provider" if sealed is None else _provider_of_source(sealed)
+        return "foreign_reasoning", f"reasoning made by {by}: {target} cannot use it"
+    if item_type in ("item_reference", "compaction"):
+        if own == target:
+            return None
+        return "provider_reference", f"a {item_type} points into the storage of the provider that made it"
+    return None
+
+
+_PORTABLE_CORE = frozenset(CORE_TYPES)
+
+
+def _has_summary(item: dict) -> bool:
+    summary = item.get("summary")
+    return isinstance(summary, list) and any(
+        isinstance(part, dict) and isinstance(part.get("text"), str) and part["text"] for part in summary
+    )
+
+
+def member_policy(item: dict, target: str, source: str) -> list[tuple[str, str, str]]:
+    """The members of a kept ``item`` that ``target`` does not take: ``(name, code, words)`` each, in the item's
+    order — another provider's ``<provider>:<field>`` members, sealed ``encrypted_content`` that is not the
+    target's (P2), and the ``id`` where :func:`ids_kept` says no (O6, C3). Members inside content parts are the
+    exporters' to map (a ``<provider>:<field>`` on a part is left out by the writer for another provider)."""
+    out: list[tuple[str, str, str]] = []
+    keep_ids = ids_kept(target, source)
+    for name in item:
+        if ":" in name:
+            owner = name.partition(":")[0]
+            if owner != target:
+                out.append((name, "provider_member", f"{name} belongs to {owner}"))
+        elif name == "encrypted_content":
+            sealed = sealed_owner(item, source)
+            if sealed is not None and _provider_of_source(sealed) != target:
+                out.append((name, "sealed_state", f"encrypted_content sealed by {_provider_of_source(sealed)}"))
+        elif name == "id" and not keep_ids and isinstance(item.get("id"), str):
+            out.append((name, "provider_id", f"id {item['id']!r} was not issued by {target}"))
+    return out
+
+
+def issued_after_reasoning(item: Any) -> bool:
+    """Whether ``item`` is model output that a reasoning item just before it was issued with: a call, an assistant
+    message, or a native OpenAI call or hosted item (docs/targets.md O1, O2)."""
+    if not isinstance(item, dict):
+        return False
+    item_type = item.get("type")
+    if item_type == "function_call":
+        return True
+    if item_type == "message":
+        return item.get("role") == "assistant"
+    return OPENAI_ITEM_TYPES.get(item_type) in ("call", "hosted") if isinstance(item_type, str) else False
+
+
+def plan(
+    items: Sequence[Any],
+    *,
+    target: str = DEFAULT_TARGET,
+    source: str | None = None,
+    refused: Iterable[int] | Mapping[int, Any] = (),
+) -> ReplayPlan:
+    """The policy applied to a conversation: what goes to ``target`` and what is left out, with why.
+
+    :param items: the journal's items, in order (not changed).
+    :param target: one of :data:`TARGETS`. :raises ValueError: for another value (:func:`target_error`'s words).
+    :param source: where they came from (a ``SOURCES`` value of :mod:`webapp.core.convert`); ``None``: read from
+        the items (:func:`webapp.core.items.native_openai`: ``openai`` or ``open_responses``).
+    :param refused: the indexes of items a finding or the gate's own reason stops (a :class:`JournalReport`'s
+        refusals): left out as ``refused``, and the ids of the items issued with a refused reasoning item too (O2).
+    :return: a :class:`ReplayPlan`.
+    """
+    problem = target_error(target)
+    if problem is not None:
+        raise ValueError(problem)
+    if source is None:
+        source = "openai" if native_openai(items) else "open_responses"
+    stopped = set(refused)
+    result = ReplayPlan(target, source)
+    reasoning_gone: str | None = None  # the id of the last reasoning item left out, while its output follows
+    for index, item in enumerate(items):
+        where = f"/{index}"
+        policy = item_policy(item, target, source)
+        if policy is not None:
+            result.dispositions.append("leave_out")
+            result._out(index, where, *policy)
+        elif index in stopped:
+            result.dispositions.append("refused")
+            result._out(index, where, "refused", "a finding (or the gate's reason) stops this item")
+        else:
+            result.dispositions.append("keep")
+            kept = item
+            if isinstance(item, dict):
+                drop = member_policy(item, target, source)
+                if reasoning_gone is not None and "id" in item and not any(d[0] == "id" for d in drop):
+                    drop.append(("id", "issued_with_reasoning", f"issued with {reasoning_gone}, which does not go"))
+                if drop:
+                    names = {name for name, _, _ in drop}
+                    kept = {name: value for name, value in item.items() if name not in names}
+                    for name, code, words in drop:
+                        result._out(index, f"{where}/{_pointer.escape(name)}", code, words)
+            result.kept.append(kept)
+            result.kept_indexes.append(index)
+        is_reasoning = isinstance(item, dict) and item.get("type") == "reasoning"
+        if is_reasoning:
+            gone = result.dispositions[-1] != "keep"
+            item_id = item.get("id")
+            reasoning_gone = (item_id if isinstance(item_id, str) else "a reasoning item") if gone else None
+        elif not issued_after_reasoning(item):
+            reasoning_gone = None
+    return result

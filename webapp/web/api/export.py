@@ -1,0 +1,64 @@
+"""``POST /api/export``: a conversation as the request body a target provider accepts.
+
+Request::
+
+    {"journal": <JSON value> | "<JSON or JSON Lines text>",
+     "from": "auto" | <a SOURCES value>,             (default "auto")
+     "target": "portable" | "openai" | "anthropic" | "gemini" | "chat_completions",   (default "portable")
+     "tools": [...]}                                  (optional: tool definitions in any provider's shape)
+
+Answer (:meth:`webapp.core.export.Export.as_dict`)::
+
+    {"target", "replayable", "body": {...}, "left_out": [{"index", "pointer", "code", "words"}],
+     "left_out_notes": {code: words}, "notes": [{"index", "pointer", "code", "message"}]}
+
+``body`` holds what the gate's plan for the target keeps (docs/targets.md, "What each target keeps and leaves out"):
+``{"input"}`` for ``portable``/``openai``, ``{"system", "messages", "tools"}`` for ``anthropic``,
+``{"systemInstruction", "contents", "tools"}`` for ``gemini``, ``{"messages", "tools"}`` for ``chat_completions``.
+``replayable`` false: a finding stops the replay (``POST /api/gate`` with the same body says which). Bad input is a
+400 naming the member, as ``/api/gate`` answers it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint
+
+from webapp.core.convert import ConvertError
+from webapp.core.export import export
+from webapp.web.api.gate import journal_from_body, refuse_duplicates, request_body, target_param, tools_param
+from webapp.web.errors import ApiError
+from webapp.web.limits import parse_limits
+
+bp = Blueprint("export", __name__, url_prefix="/api")
+
+
+@bp.post("/export")
+def export_journal() -> Any:
+    """Judge the posted ``journal`` for ``target`` and answer the body it accepts (see the module docstring)."""
+    body, duplicates = request_body()
+    refuse_duplicates(duplicates, ("journal", "tools"))
+    if "journal" not in body:
+        raise ApiError(
+            "journal is required: the conversation, as JSON or as JSON / JSON Lines text.",
+            param="journal",
+            code="missing_required_parameter",
+        )
+    target = target_param(body)
+    max_depth = parse_limits().max_depth
+    journal, conversion = journal_from_body(body, duplicates, max_depth)
+    tools = tools_param(body)
+    if tools is None and conversion is not None:
+        tools = conversion.tools
+    try:
+        answer = export(
+            journal,
+            target=target,
+            tools=tools,
+            source=conversion.source if conversion is not None else None,
+            max_depth=max_depth,
+        )
+    except ConvertError as err:
+        raise ApiError(f"tools{err.pointer}: {err.message}", param="tools", code="invalid_value") from None
+    return answer.as_dict()
