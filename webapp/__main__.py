@@ -4,8 +4,9 @@
     Gate one journal of any source (Open Responses, Chat Completions, Anthropic, Gemini: converted first; ``-``
     reads stdin). Prints one line per item (index, id, reason, and the place in the source), the findings, then
     whether it is replayable. ``--stream`` reads Open Responses JSON Lines line by line and writes a JSON line per
-    verdict and per finding as it goes, in memory that does not grow with the journal's size (only the call ids
-    pairing needs).
+    verdict and per finding as it goes, in memory that does not grow with the lines' size (the call ids pairing
+    needs, a byte per item), with the verdicts and counts of the whole-file check; one JSON document or another
+    provider's conversation it does not read (exit 2, naming what the file is).
 ``python -m webapp gate DIR | GLOB | FILE... [--dask [ADDRESS]]``
     A corpus: every journal file, one summary line each (JSON Lines with ``--json``), here or on Dask
     (``pip install .[scale]``; ``--dask`` alone starts a local cluster, or give a scheduler's address).
@@ -58,17 +59,16 @@ from webapp.core.export import WRITERS, export
 from webapp.core.gate import (
     DEFAULT_TARGET,
     TARGETS,
-    JournalChecker,
     JournalReport,
     check_item,
     check_journal,
     is_refusal,
-    item_label,
     read_schema_field,
     tool_schema,
 )
 from webapp.core.items import tool_shape
-from webapp.core.journal import Duplicate
+from webapp.core.journal import JournalError
+from webapp.core.journal.streaming import JournalLines, gate_lines
 from webapp.core.json import JSONTextError, kind_of, parse
 from webapp.core.responses.testmodel import MODEL_NAME
 from webapp.core.schema import OUTPUT_FORMATS, SchemaError, bundle, compile_schema, known_documents
@@ -183,7 +183,13 @@ def _load_schema(path: str, documents: dict[str, Any] | None = None) -> tuple[An
     return schema, None
 
 
-def _print_report(report: JournalReport, where: Any, out: TextIO, conversion: Conversion | None = None) -> None:
+#: Findings about the whole journal, and what a line of them names instead of an item (the rest are the tools').
+_WHOLE = {"partial_journal": "journal", "duplicate_member": "journal"}
+
+
+def _print_report(
+    report: JournalReport, where: Any, out: TextIO, conversion: Conversion | None = None, journal_notes: Any = ()
+) -> None:
     for item in report.items:
         label = item.name or item.type or "-"
         place = f"  {where(item.index)}" if conversion is not None else ""
@@ -195,12 +201,12 @@ def _print_report(report: JournalReport, where: Any, out: TextIO, conversion: Co
     if report.findings:
         out.write("findings:\n")
     for finding in report.findings:
-        at = f"item {finding.index}" if finding.index is not None else "tools"
+        at = f"item {finding.index}" if finding.index is not None else _WHOLE.get(finding.code, "tools")
         message = placed(finding, conversion) if conversion is not None else finding.message
         out.write(f"  {finding.severity:<7}  {finding.code:<26}  {at}: {message}\n")
-    if conversion is not None:
-        for note in conversion.notes:
-            out.write(f"  note     {note.code:<26}  {note.as_dict(conversion.lines)['path']}: {note.message}\n")
+    notes = [n.as_dict(conversion.lines) for n in conversion.notes] if conversion is not None else []
+    for note in notes or [n.as_dict() for n in journal_notes]:
+        out.write(f"  note     {note['code']:<26}  {note['path']}: {note['message']}\n")
     if report.plan is not None and report.plan.left_out:
         out.write(f"left out for {report.target}:\n")
         for entry in report.plan.left_out:
@@ -250,60 +256,49 @@ def gate_command(options: argparse.Namespace, out: TextIO) -> int:
             for item in answer["items"]:
                 item["origin"] = conversion.where(item["index"])
             answer["notes"] = [note.as_dict(conversion.lines) for note in conversion.notes]
+        elif journal.notes:  # what reading a list object changed (a session page's replays read once, …)
+            answer["notes"] = [note.as_dict() for note in journal.notes]
         out.write(json.dumps(answer, indent=2) + "\n")
     else:
-        _print_report(report, conversion.where if conversion is not None else journal.where, out, conversion)
+        where = conversion.where if conversion is not None else journal.where
+        _print_report(report, where, out, conversion, journal.notes)
     return EXIT_REPLAYABLE if report.replayable else EXIT_NOT_REPLAYABLE
 
 
 def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema: Any, out: TextIO) -> int:
     """``gate --stream``: Open Responses JSON Lines in, a JSON line per verdict and per finding out, then a summary
-    line ``{"replayable", "counts", "items"}``. A verdict line's ``refused_by`` holds the error findings known when
-    it is written; a later finding naming the item (``missing_output``) comes as its own line."""
+    line ``{"replayable", "counts", "items"}`` (:func:`webapp.core.journal.streaming.gate_lines`: the verdicts and
+    counts of the whole-file check). A verdict line's ``refused_by`` holds the error findings known when it is
+    written; a later finding naming the item (``missing_output``) comes as its own line. What is not JSON Lines of
+    items (one JSON document, another provider's conversation) is unusable here (exit 2, saying what it is)."""
     path = options.journal[0]
     if options.source not in ("auto", "open_responses", "openai"):
         raise _Unusable(
             f"{path}: --stream reads Open Responses JSON Lines; convert first: python -m webapp convert "
             f"{path} --from {options.source} | python -m webapp gate - --stream"
         )
-    source = None if options.source == "auto" else options.source
-    checker = JournalChecker(tools, schema=schema, target=options.target, source=source)
-    counts: dict[str, int] = {}
-    index = 0
+    chosen = None if options.source == "auto" else options.source
     source = sys.stdin.buffer if path == "-" else _open(path)
+    summary: dict[str, Any] = {}
     with source:
-        for number, raw in enumerate(source, 1):
-            if not raw.strip():
-                continue
-            try:
-                document = parse(raw)
-            except JSONTextError as err:
-                raise _Unusable(f"{path}: JSON Lines, line {number}, column {err.column}: {err.message}") from None
-            if not isinstance(document.value, dict):
-                raise _Unusable(
-                    f"{path}: JSON Lines, line {number}: each line must be one item (a JSON object), "
-                    f"not {kind_of(document.value)}"
-                )
-            duplicates = [
-                Duplicate(index, w.pointer, number, w.column, w.message)
-                for w in document.warnings
-                if w.code == "duplicate_key"
-            ]
-            verdict = checker.add(document.value, duplicates)
-            findings = checker.take_findings()
-            refused = tuple(dict.fromkeys(f.code for f in findings if f.severity == "error" and f.index == index))
-            shown = verdict.as_dict() | {"line": number, "refused_by": list(refused), "ok": verdict.ok and not refused}
-            label = item_label(verdict.reason, bool(refused))  # as JournalReport counts
-            counts[label] = counts.get(label, 0) + 1
-            out.write(json.dumps(shown, ensure_ascii=False) + "\n")
-            for finding in findings:
-                out.write(json.dumps({"finding": finding.as_dict()}, ensure_ascii=False) + "\n")
-            index += 1
-    checker.finish()
-    for finding in checker.take_findings():
-        out.write(json.dumps({"finding": finding.as_dict()}, ensure_ascii=False) + "\n")
-    out.write(json.dumps({"replayable": checker.replayable, "counts": counts, "items": index}) + "\n")
-    return EXIT_REPLAYABLE if checker.replayable else EXIT_NOT_REPLAYABLE
+        try:
+            for event in gate_lines(
+                JournalLines(source, source=options.source),
+                tools,
+                schema=schema,
+                target=options.target,
+                source=chosen,
+            ):
+                if "summary" in event:
+                    summary = event["summary"]
+                    out.write(json.dumps(summary) + "\n")
+                elif "verdict" in event:
+                    out.write(json.dumps(event["verdict"], ensure_ascii=False) + "\n")
+                else:
+                    out.write(json.dumps(event, ensure_ascii=False) + "\n")
+        except JournalError as err:
+            raise _Unusable(f"{path}: {err.message}") from None
+    return EXIT_REPLAYABLE if summary.get("replayable") else EXIT_NOT_REPLAYABLE
 
 
 def corpus_command(options: argparse.Namespace, tools: list[Any] | None, out: TextIO) -> int:

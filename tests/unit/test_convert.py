@@ -281,11 +281,20 @@ def test_a_sessions_page_reads_as_open_responses():
     page = {
         "object": "list",
         "session_key": "k",
-        "data": [{"type": "message", "role": "user", "content": "x"}],
+        "data": [
+            {
+                "response_id": "resp_1",
+                "source": "input",
+                "index": 0,
+                "item": {"type": "message", "role": "user", "content": "x"},
+                "previous_response_id": None,
+            }
+        ],
         "has_more": False,
     }
     conversion = convert(page)
-    assert (conversion.source, conversion.shape, conversion.where(0)) == ("open_responses", "session", "data[0]")
+    assert (conversion.source, conversion.shape, conversion.where(0)) == ("open_responses", "session", "data[0].item")
+    assert conversion.items == [page["data"][0]["item"]]
 
 
 @pytest.mark.parametrize(

@@ -97,12 +97,15 @@ class SessionItem:
     :param source: ``input`` or ``output``.
     :param index: its position in that response's input or output.
     :param item: the item itself.
+    :param previous_response_id: the response its response continues, or ``None`` (it starts a conversation, or
+        its client sends the whole conversation each turn).
     """
 
     response_id: str
     source: str
     index: int
     item: dict[str, Any]
+    previous_response_id: str | None = None
 
 
 class StorageError(Exception):
@@ -386,9 +389,10 @@ class ResponseStore:
         order stored; in each, the input items, then the output items)."""
         with self._connect() as db:
             rows = db.execute(
-                "SELECT items.response_id, items.source, items.position, items.body FROM items "
+                "SELECT items.response_id, items.source, items.position, items.body, responses.previous_response_id "
+                "FROM items "
                 "JOIN responses ON responses.id = items.response_id WHERE responses.session_key = ? "
                 "ORDER BY responses.seq, items.source, items.position LIMIT ? OFFSET ?",
                 (session_key, limit, offset),
             ).fetchall()
-        return [SessionItem(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
+        return [SessionItem(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]

@@ -45,6 +45,7 @@ __all__ = [
     "as_journal",
     "read_journal",
     "placed",
+    "record_kind",
 ]
 
 _CONVERTERS = {"chat_completions": chat_completions, "anthropic": anthropic, "gemini": gemini}
@@ -153,9 +154,22 @@ def _convert_journal(journal: journals.Journal, source: str) -> Conversion:
     conversion = _convert(_journal_value(journal), source, journal)
     if conversion.source in _AS_THEY_ARE:
         conversion.duplicates = list(journal.duplicates)
-    if journal.shape == "jsonl":
+    if journal.shape == "jsonl" or journal.lines:  # a session's entries one per line: pointers start with the record
         conversion.lines = list(journal.lines)
     return conversion
+
+
+def record_kind(value: Any) -> str | None:
+    """What one entry of an Open Responses array or JSON Lines journal is: ``"typed"`` (an object with a string
+    ``type`` that is not another provider's piece), ``"easy"`` (an EasyInputMessage: ``{role, content}``, no
+    type), or ``None`` (another provider's, or no item). A list is Open Responses when every entry has a kind and,
+    unless it is empty, one is typed (plain messages alone read alike in every provider's shape): the rule the
+    whole-text reading (:func:`read_journal`) and the line-by-line one (``gate --stream``) share."""
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("type"), str):
+        return None if _provider_piece(value) else "typed"
+    return "easy" if _easy_message(value) else None
 
 
 #: The sources whose items are Open Responses-shaped and read as they are: any Open Responses server, and a native
@@ -174,12 +188,8 @@ def _native_openai(value: Any) -> bool:
 def _is_open_responses(value: Any) -> bool:
     if isinstance(value, list):
         # typed items, possibly with EasyInputMessages ({role, content} without type), none another provider's
-        typed = [v for v in value if isinstance(v, dict) and isinstance(v.get("type"), str)]
-        return (
-            (len(typed) == len(value) or bool(typed))
-            and not any(_provider_piece(v) for v in typed)
-            and all(isinstance(v, dict) and (isinstance(v.get("type"), str) or _easy_message(v)) for v in value)
-        )
+        kinds = [record_kind(v) for v in value]
+        return None not in kinds and (not kinds or "typed" in kinds)
     if not isinstance(value, dict) or _provider_piece(value):
         return False
     if value.get("object") == "response" or ("output" in value and "choices" not in value):
@@ -210,12 +220,6 @@ def _provider_piece(value: dict) -> bool:
 
 
 def _open_responses(value: Any) -> Conversion:
-    if isinstance(value, dict) and value.get("object") == "list" and isinstance(value.get("data"), list):
-        conversion = Conversion("open_responses", "session")
-        for i, item in enumerate(value["data"]):
-            conversion.items.append(item)
-            conversion.origins.append(f"/data/{i}")
-        return conversion
     try:
         journal = journals.from_value(value)
     except journals.JournalError as error:
@@ -227,13 +231,18 @@ def _from_journal(journal: journals.Journal) -> Conversion:
     """The items of an Open Responses journal as they are, each with the pointer of its place in the document."""
     base = {"response": "/output", "request": "/input", "item": None}.get(journal.shape, "")
     shape = {"array": "items", "jsonl": "items"}.get(journal.shape, journal.shape)
-    origins = [("" if base is None else f"{base}/{i}") for i in range(len(journal.items))]
-    return Conversion("open_responses", shape, list(journal.items), origins, journal.tools, journal.tool_choice)
+    origins = journal.origins or [("" if base is None else f"{base}/{i}") for i in range(len(journal.items))]
+    conversion = Conversion(
+        "open_responses", shape, list(journal.items), list(origins), journal.tools, journal.tool_choice
+    )
+    conversion.notes = [Note(note.code, note.message, note.pointer) for note in journal.notes]
+    conversion.partial = journal.partial
+    return conversion
 
 
 def _journal_value(journal: journals.Journal) -> Any:
     """The parsed document a loaded journal came from, enough to convert it again."""
-    if journal.shape in ("array", "jsonl"):
+    if journal.shape in ("array", "jsonl", "session", "input_items"):
         return journal.items
     if journal.shape == "item":
         return journal.items[0]
@@ -294,7 +303,13 @@ def as_journal(conversion: Conversion) -> journals.Journal:
     """The conversion as a :class:`webapp.core.journal.Journal` for the gate (its tools, tool_choice, and the
     duplicate member names an Open Responses text had)."""
     return journals.Journal(
-        conversion.items, conversion.tools, conversion.tool_choice, "array", [], list(conversion.duplicates)
+        conversion.items,
+        conversion.tools,
+        conversion.tool_choice,
+        "array",
+        [],
+        list(conversion.duplicates),
+        partial=conversion.partial,
     )
 
 

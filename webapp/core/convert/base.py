@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from webapp.core.journal.lists import READING_NOTES
 from webapp.core.json import pointer as jp
 
 #: The sources a conversation can come from (``"from"`` of ``/api/convert``, ``--from`` of the CLI).
@@ -39,6 +40,7 @@ NOTE_CODES = {
     "hosted_tool": "a tool definition that is not a function tool was left out of the tools",
     "legacy_function_call": "a legacy single function_call was read as a tool call",
     "schema_adjusted": "a tool schema in the provider's dialect was rewritten as JSON Schema",
+    **READING_NOTES,  # what reading a Responses API list object (a session page, input_items) changed
 }
 
 
@@ -127,6 +129,8 @@ class Conversion:
     :ivar lines: for JSON Lines, the 1-based line of each record (pointers then start with the record's index).
     :ivar duplicates: member names given twice in an Open Responses text (:class:`webapp.core.journal.Duplicate`),
         which make an item ambiguous for the gate.
+    :ivar partial: for one page of a longer list (``has_more: true``), the sentence saying so
+        (:attr:`webapp.core.journal.Journal.partial`), else ``None``.
     """
 
     source: str
@@ -138,6 +142,7 @@ class Conversion:
     notes: list[Note] = field(default_factory=list)
     lines: list[int] | None = None
     duplicates: list[Any] = field(default_factory=list)
+    partial: str | None = None
 
     def where(self, index: int) -> str:
         """Where item ``index`` came from: ``messages[2].tool_calls[0]``, ``line 4``, ``line 3, tool_calls[1]``."""

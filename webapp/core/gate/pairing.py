@@ -133,7 +133,8 @@ def check_journal(
 
     :param items: the items in order, or a :class:`Journal` (its tools and tool_choice are used unless given;
         each member name its text gives twice is a ``duplicate_member`` error, with pointer and line:column). A
-        journal read from one item (shape ``item``) has none of the findings about other items (pairing).
+        journal read from one item (shape ``item``) has none of the findings about other items (pairing); one that
+        is a page of a longer list (:attr:`Journal.partial`) has a ``partial_journal`` warning saying so.
     :param tools: tool definitions as in ``CreateResponseBody.tools``; each ``function_call`` is checked against
         the schema of the tool it names.
     :param tool_choice: ``{"type": "allowed_tools", "tools": [...], "mode": ...}`` (or ``"none"``, or a forced
@@ -162,9 +163,10 @@ def check_journal(
         finding is an error. Findings name items by their position in ``items``, as data (:attr:`Finding.parts`).
     """
     shape = None
+    partial = None
     duplicates: dict[int | None, list[Duplicate]] = {}
     if isinstance(items, Journal):
-        shape = items.shape
+        shape, partial = items.shape, items.partial
         store = items.store if store is None else store
         for duplicate in items.duplicates:
             duplicates.setdefault(duplicate.index, []).append(duplicate)
@@ -196,6 +198,8 @@ def check_journal(
         verdicts = [check(item) for item in items]
     checker.finish()
     findings = checker.take_findings()
+    if partial is not None:  # said on every surface: a page's verdict is never taken for the whole list's
+        findings.append(Finding.of("partial_journal", None, partial))
     if shape == "item":  # a document of one item: nothing else to pair it with (as check_one judges it)
         findings = [f for f in findings if f.code not in PAIRING_FINDINGS]
     refused = refused_by_index(findings)

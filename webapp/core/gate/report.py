@@ -52,6 +52,7 @@ FINDINGS: dict[str, str] = {
     "duplicate_member": "error",  # a member name given twice in the journal's text: ambiguous
     "invalid_tool": "error",  # a tool definition without a usable name, or a duplicate name
     "tool_schema_invalid": "error",  # a tool's parameters schema is itself unusable
+    "partial_journal": "warning",  # one page of a longer list (has_more: true): the rest is not checked
     # The targets' rules (duplicate_id, provider_item, unknown_type, O1…G1): their severities are their table's.
     **{rule.code: rule.severity for rule in TARGET_RULES},
 }

@@ -8,7 +8,10 @@ Accepted, detected automatically (Open Responses spec, ``CreateResponseBody`` an
   ``output`` is the journal;
 * a ``CreateResponseBody`` (``{"input": ..., "tools": [...]}``): its ``input``; a string ``input`` is one user
   message;
-* a single item (an object with ``type``): a journal of one.
+* a single item (an object with ``type``): a journal of one;
+* a ``/v1/sessions/{key}/items`` page (or its ``data`` array) and a ``/v1/responses/{id}/input_items`` page: the
+  conversation they hold, unwrapped, each item once, oldest first (:mod:`webapp.core.journal.lists`); a page with
+  ``has_more: true`` says it is partial (:attr:`Journal.partial`).
 
 A text is read once (:func:`webapp.core.journal.text.read_text`: plain JSON, not I-JSON, so that a journal holding a
 lone surrogate or a duplicate member name is still answered about rather than refused) and shaped by
@@ -23,14 +26,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from webapp.core.journal.lists import ReadingNote, is_list_object, is_session_data, place_of, read_list
 from webapp.core.journal.text import JournalError, JournalText, read_text
 from webapp.core.json import DEFAULT_MAX_DEPTH, JSONWarning, kind_of
 from webapp.core.json import pointer as jp
 
-__all__ = ["Journal", "Duplicate", "load_journal", "from_text", "from_value", "one_item", "SHAPES"]
+__all__ = ["Journal", "Duplicate", "load_journal", "from_text", "from_value", "one_item", "record_problem", "SHAPES"]
 
 # shape -> where its items live, for messages ("output[2]", "line 3")
-SHAPES = ("array", "jsonl", "response", "request", "item")
+SHAPES = ("array", "jsonl", "response", "request", "item", "session", "input_items")
 
 
 @dataclass(frozen=True)
@@ -61,8 +65,14 @@ class Journal:
     :ivar tools: the tool definitions found in the document, or ``None`` when it has none.
     :ivar tool_choice: the document's ``tool_choice``, or ``None``.
     :ivar shape: one of :data:`SHAPES`.
-    :ivar lines: for JSON Lines, the 1-based line of each item.
+    :ivar lines: for JSON Lines, the 1-based line of each item (of each record, for a session's entries given one
+        per line: :attr:`origins` then start with the record's index).
     :ivar duplicates: member names given twice in the text the journal was read from, in text order.
+    :ivar origins: the RFC 6901 pointer of each item in the document, when an item's place is not its position
+        (a session page's ``/data/3/item``); else ``None``.
+    :ivar partial: the sentence saying that the document is one page of a longer list (``has_more: true``), else
+        ``None``; the gate makes it a ``partial_journal`` finding.
+    :ivar notes: what reading the document changed (:class:`webapp.core.journal.lists.ReadingNote`).
     :ivar store: the response's or request's ``store`` member, when it has one (``False``: the provider keeps
         nothing, so reasoning goes back by its ``encrypted_content`` only: docs/targets.md O3).
     """
@@ -73,12 +83,21 @@ class Journal:
     shape: str = "array"
     lines: list[int] = field(default_factory=list)
     duplicates: list[Duplicate] = field(default_factory=list)
+    origins: list[str] | None = None
+    partial: str | None = None
+    notes: list[ReadingNote] = field(default_factory=list)
     store: Any = None
 
     def where(self, index: int) -> str:
-        """Where item ``index`` is in the source: ``line 4``, ``output[2]``, ``input[0]`` or ``[3]``."""
+        """Where item ``index`` is in the source: ``line 4``, ``output[2]``, ``input[0]``, ``data[3].item`` or
+        ``[3]``."""
         if self.shape == "jsonl" and index < len(self.lines):
             return f"line {self.lines[index]}"
+        if self.origins is not None and 0 <= index < len(self.origins):
+            tokens = jp.split(self.origins[index])
+            if self.lines and tokens and tokens[0].isdigit() and int(tokens[0]) < len(self.lines):
+                return f"line {self.lines[int(tokens[0])]}, {'.'.join(tokens[1:])}"  # a record of JSON Lines
+            return place_of(self.origins[index])
         prefix = {"response": "output", "request": "input"}.get(self.shape, "")
         return f"{prefix}[{index}]"
 
@@ -108,16 +127,32 @@ def from_text(text: JournalText) -> Journal:
         return from_value(text.value, text.document.warnings)
     records = text.records or []
     for record in records:
-        if not isinstance(record.document.value, dict):
-            detail = f"each line must be one item (a JSON object), not {kind_of(record.document.value)}"
-            raise JournalError(f"JSON Lines, line {record.line}: {detail}", line=record.line, column=1, detail=detail)
-    duplicates = [
-        Duplicate(index, w.pointer, w.line, w.column, w.message)
+        problem = record_problem(record.document.value, record.line)
+        if problem is not None:
+            raise problem
+    if is_session_data(text.value):  # a session page's entries, one per line (jq -c '.data[]')
+        journal = _listed(text.value)
+        journal.lines = text.lines  # each record's line: the origins' first token is the record
+        kept = {int(jp.split(origin)[0]): index for index, origin in enumerate(journal.origins or ())}
+    else:
+        journal = Journal(text.value, None, None, "jsonl", text.lines)
+        kept = None
+    journal.duplicates = [
+        Duplicate(index if kept is None else kept.get(index), w.pointer, w.line, w.column, w.message)
         for index, record in enumerate(records)
         for w in record.document.warnings
         if w.code == "duplicate_key"
     ]
-    return Journal(text.value, None, None, "jsonl", text.lines, duplicates)
+    return journal
+
+
+def record_problem(value: Any, line: int) -> JournalError | None:
+    """Why the JSON Lines record at ``line`` (1-based) holding ``value`` is no journal entry (each line is one item,
+    a JSON object), or ``None``: the one rule of the whole-text reading and of ``gate --stream``."""
+    if isinstance(value, dict):
+        return None
+    detail = f"each line must be one item (a JSON object), not {kind_of(value)}"
+    return JournalError(f"JSON Lines, line {line}: {detail}", line=line, column=1, detail=detail)
 
 
 def from_value(value: Any, warnings: Iterable[JSONWarning] = (), base: str = "") -> Journal:
@@ -130,17 +165,23 @@ def from_value(value: Any, warnings: Iterable[JSONWarning] = (), base: str = "")
     :raises JournalError: for any other shape, naming the pointer.
     """
     journal = _from_value(value)
-    items_at = {"array": [], "response": ["output"], "request": ["input"], "item": None}[journal.shape]
+    items_at = {"array": [], "response": ["output"], "request": ["input"], "item": None}.get(journal.shape, [])
     prefix = jp.split(base)
+    placed = {tuple(jp.split(origin)): i for i, origin in enumerate(journal.origins or ())}
     for warning in warnings:
         if warning.code != "duplicate_key":
             continue
         tokens = jp.split(warning.pointer) if warning.pointer else None  # None: counted, not located
         if tokens is not None and tokens[: len(prefix)] != prefix:
             continue  # another member of the request, not this journal
+        index = (
+            _placed_index(tokens, len(prefix), placed)
+            if journal.origins is not None
+            else _item_index(tokens, len(prefix), items_at, len(journal.items))
+        )
         journal.duplicates.append(
             Duplicate(
-                _item_index(tokens, len(prefix), items_at, len(journal.items)),
+                index,
                 warning.pointer,
                 warning.line,
                 warning.column,
@@ -173,7 +214,29 @@ def _item_index(tokens: list[str] | None, start: int, items_at: list[str] | None
     return int(token) if token.isascii() and token.isdigit() and len(token) < 20 and int(token) < count else None
 
 
+def _placed_index(tokens: list[str] | None, start: int, placed: dict[tuple[str, ...], int]) -> int | None:
+    """Which item a member pointer (split) falls in, by the items' own pointers (:attr:`Journal.origins`)."""
+    if tokens is None:
+        return None
+    inner = tokens[start:]
+    for depth in range(len(inner), 0, -1):
+        found = placed.get(tuple(inner[:depth]))
+        if found is not None:
+            return found
+    return None
+
+
+def _listed(value: Any) -> Journal:
+    """A session page or an input_items page as its conversation (:func:`webapp.core.journal.lists.read_list`)."""
+    reading = read_list(value)
+    return Journal(
+        reading.items, None, None, reading.shape, origins=reading.origins, partial=reading.partial, notes=reading.notes
+    )
+
+
 def _from_value(value: Any) -> Journal:
+    if is_session_data(value) or is_list_object(value):
+        return _listed(value)
     if isinstance(value, list):
         return Journal(value, None, None, "array")
     if not isinstance(value, dict):

@@ -1,17 +1,22 @@
 """A session's stored items as the sessions page shows them and ``/v1/sessions/{key}/items`` links to them.
 
-Pure: the store's rows come in (``webapp.web.store.SessionItem``: ``response_id``, ``source``, ``index``, ``item``)
-with a callable giving the tools a stored response offered. Each item becomes an :class:`Entry`: its JSON text,
-which the page sends to the JSON Format step, and for a function call the tool it names, which the JSON Schema step
-checks it against (so that step shows the gate's verdict too).
+Pure: the store's rows come in (``webapp.web.store.SessionItem``: ``response_id``, ``source``, ``index``, ``item``,
+``previous_response_id``) with a callable giving the tools a stored response offered. Each item becomes an
+:class:`Entry`: its JSON text, which the page sends to the JSON Format step, and for a function call the tool it
+names, which the JSON Schema step checks it against (so that step shows the gate's verdict too). The entries are
+grouped in :class:`Turn` s, one per response, each saying what it continues (``previous_response_id``) and which of
+its input items repeat earlier ones (a client that sends the whole conversation each turn), as the journal step reads
+the session (:mod:`webapp.core.journal.lists`); :func:`journal_text` is the session as that step reads it.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from webapp.core.journal.lists import read_list
 
 #: The most items the page shows; the rest are paged through ``/v1/sessions/{key}/items``.
 PAGE_ITEMS = 1000
@@ -32,6 +37,9 @@ class SessionRow(Protocol):
     @property
     def item(self) -> dict[str, Any]: ...
 
+    @property
+    def previous_response_id(self) -> str | None: ...
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -42,6 +50,8 @@ class Entry:
     :param document: the item as indented JSON text.
     :param tool: the tool a function call names, as indented JSON text, or ``None`` (no call, or no such tool).
     :param is_call: the item is a ``function_call``.
+    :param replay_of: for an input item that repeats an earlier one (sent again with the whole conversation), the
+        anchor of that earlier entry; else ``None``.
     """
 
     anchor: str
@@ -49,11 +59,97 @@ class Entry:
     document: str
     tool: str | None
     is_call: bool
+    replay_of: str | None = None
+
+
+@dataclass
+class Turn:
+    """One response of the session with its entries (its input, then its output), in order.
+
+    :ivar response_id: the response; :ivar previous_response_id: what it continues, or ``None``.
+    :ivar continues: the anchor of the turn it continues when that turn is on the page (``turn-<response id>``).
+    """
+
+    response_id: str
+    previous_response_id: str | None
+    entries: list[Entry] = field(default_factory=list)
+    continues: str | None = None
+
+    @property
+    def anchor(self) -> str:
+        """The turn's fragment id on the page: ``turn-<response id>``."""
+        return f"turn-{self.response_id}"
+
+    @property
+    def replayed(self) -> int:
+        """How many of its input items repeat earlier ones."""
+        return sum(entry.replay_of is not None for entry in self.entries)
 
 
 def anchor(response_id: str, source: str, index: int) -> str:
     """The fragment id of a stored item on the sessions page: ``<response id>-<source>-<index>``."""
     return f"{response_id}-{source}-{index}"
+
+
+def journal_text(rows: Sequence[SessionRow], *, truncated: bool = False) -> str:
+    """The session as ``GET /v1/sessions/{key}/items`` lists it (its entries' ``response_id``, ``source``, ``index``,
+    ``previous_response_id``, ``item``; ``has_more`` when the page shows only the first rows): what the page carries
+    to the journal step, which reads it as the conversation it holds."""
+    data = [_wrapper(row) for row in rows]
+    return json.dumps({"object": "list", "data": data, "has_more": truncated}, indent=2, ensure_ascii=False)
+
+
+def tools_text(rows: Sequence[SessionRow], tools_of: Callable[[str], list[Any] | None]) -> str:
+    """The tools the session's responses offered, each name once (the latest response's definition), as indented
+    JSON text: what the page carries to the journal step beside the session (``""`` when none is known)."""
+    by_name: dict[Any, Any] = {}
+    for response_id in dict.fromkeys(row.response_id for row in rows):
+        for tool in tools_of(response_id) or ():
+            if isinstance(tool, dict):
+                by_name[tool.get("name")] = tool
+    return json.dumps(list(by_name.values()), indent=2, ensure_ascii=False) if by_name else ""
+
+
+def _wrapper(row: SessionRow) -> dict[str, Any]:
+    return {
+        "response_id": row.response_id,
+        "source": row.source,
+        "index": row.index,
+        "previous_response_id": row.previous_response_id,
+        "item": row.item,
+    }
+
+
+def turns(page_entries: Sequence[Entry]) -> list[Turn]:
+    """The entries grouped by response, in order, each input item that repeats an earlier one marked as the journal
+    step reads it (:func:`webapp.core.journal.lists.read_list`), and each turn linked to the one it continues."""
+    result: list[Turn] = []
+    for entry in page_entries:
+        row = entry.row
+        if not result or result[-1].response_id != row.response_id:
+            result.append(Turn(row.response_id, row.previous_response_id))
+        result[-1].entries.append(entry)
+    if not page_entries:
+        return result
+    reading = read_list([_wrapper(entry.row) for entry in page_entries])
+    first_of = {origin: int(origin.split("/")[1]) for origin in reading.origins}  # item's pointer -> its entry
+    number = 0  # each entry's position on the page: its index in the session page's data
+    for turn in result:
+        for position, entry in enumerate(turn.entries):
+            repeated = reading.replays.get(number)
+            if repeated is not None:
+                earlier = page_entries[first_of[reading.origins[repeated]]]
+                turn.entries[position] = _replay(entry, earlier.anchor)
+            number += 1
+    on_page = {turn.response_id for turn in result}
+    for turn in result:
+        if turn.previous_response_id in on_page:
+            turn.continues = f"turn-{turn.previous_response_id}"
+    return result
+
+
+def _replay(entry: Entry, earlier: str) -> Entry:
+    return Entry(entry.anchor, entry.row, entry.document, entry.tool, entry.is_call, earlier)
 
 
 def entries(rows: Sequence[SessionRow], tools_of: Callable[[str], list[Any] | None]) -> list[Entry]:

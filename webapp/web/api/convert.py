@@ -10,8 +10,9 @@ Answer (:meth:`webapp.core.convert.Conversion.as_dict`)::
     {"source", "shape", "items": [...], "origins": ["messages[2].tool_calls[0]", ...], "tools": [...] | null,
      "notes": [{"index", "path", "pointer", "code", "message"}]}
 
-A journal no source reads, or that the source named does not fit, is a 400 ``unusable_journal`` whose message names
-the place (line:column for text, the JSON Pointer for a value; ``param`` is ``journal``).
+A member other than these is a 400 ``unknown_parameter`` naming it. A journal no source reads, or that the source
+named does not fit, is a 400 ``unusable_journal`` whose message names the place (line:column for text, the JSON
+Pointer for a value; ``param`` is ``journal``).
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from __future__ import annotations
 from flask import Blueprint
 
 from webapp.core.convert import SOURCES, ConvertError, convert, convert_text
-from webapp.core.json import kind_of
-from webapp.web.api.jsonbody import read_json_body
+from webapp.web.api.jsonbody import expect_members, read_json_body
 from webapp.web.errors import ApiError
 from webapp.web.limits import parse_limits
 
 bp = Blueprint("convert", __name__, url_prefix="/api")
+
+#: The members a body may have (any other is a 400 naming it: :func:`webapp.web.api.jsonbody.expect_members`).
+MEMBERS = ("journal", "from")
 
 
 @bp.post("/convert")
@@ -33,8 +36,7 @@ def convert_journal():
     body = read_json_body(
         'a JSON object such as {"journal": ..., "from": "auto"}', require_json_type=False, ijson=False
     )
-    if not isinstance(body, dict):
-        raise ApiError(f"The request body must be a JSON object, not {kind_of(body)}.", code="invalid_body")
+    body = expect_members(body, MEMBERS, "/api/convert")
     if "journal" not in body:
         raise ApiError(
             "journal is required: the conversation, as JSON or as JSON / JSON Lines text.",

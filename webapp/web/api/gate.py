@@ -39,7 +39,8 @@ Open Responses server), ``openai``, ``anthropic``, ``gemini`` or ``chat_completi
 ``disposition`` there (``keep``, ``leave_out``, ``refused``), and the target's rules add their findings
 (docs/targets.md). Another value is a 400 naming ``target``.
 
-Malformed requests get 400 in the one error shape (:mod:`webapp.web.errors`) naming the parameter; bodies over
+Malformed requests get 400 in the one error shape (:mod:`webapp.web.errors`) naming the parameter (a member not
+in :data:`MEMBERS`, ``"tool"`` for ``"tools"``: 400 ``unknown_parameter`` naming it); bodies over
 ``MAX_CONTENT_LENGTH`` get 413. ``JSON_MAX_DEPTH`` (:mod:`webapp.web.limits`) limits the nesting of the body, of a
 journal sent as text and of each call's ``arguments``: deeper arguments are ``arguments_parse``.
 
@@ -73,11 +74,26 @@ from webapp.core.journal import Journal, from_value
 from webapp.core.json import JSONWarning, kind_of, quote
 from webapp.core.json import pointer as jp
 from webapp.core.schema import OUTPUT_FORMATS, SchemaError, bundle, compile_schema, known_documents
-from webapp.web.api.jsonbody import read_json_document
+from webapp.web.api.jsonbody import expect_members, read_json_document
 from webapp.web.errors import ApiError
 from webapp.web.limits import parse_limits
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+#: The members a body may have (any other is a 400 naming it: :func:`webapp.web.api.jsonbody.expect_members`).
+MEMBERS = (
+    "item",
+    "items",
+    "journal",
+    "from",
+    "tools",
+    "tool_choice",
+    "schema",
+    "schemas",
+    "format_assertion",
+    "output",
+    "target",
+)
 
 # Members whose duplicates make the request itself unclear (refused); the journal's are reported as findings.
 _REFERENCE_MEMBERS = ("item", "schema", "tools", "tool_choice")
@@ -88,9 +104,7 @@ def request_body() -> tuple[dict[str, Any], list[JSONWarning]]:
     ``duplicate_key`` warnings of its text."""
     # Lenient on Content-Type: a bare ``curl -d`` sends form-urlencoded, and the body is JSON all the same.
     document = read_json_document('a JSON object such as {"item": ..., "schema": ...}', require_json_type=False)
-    body = document.value
-    if not isinstance(body, dict):
-        raise ApiError(f"The request body must be a JSON object, not {kind_of(body)}.", code="invalid_body")
+    body = expect_members(document.value, MEMBERS, "/api/gate")
     return body, [w for w in document.warnings if w.code == "duplicate_key"]
 
 
@@ -348,6 +362,8 @@ def _journal(
             shown["message"] = placed(finding, conversion)
             shown["origin"] = conversion.where(finding.index) if finding.index is not None else None
         answer["notes"] = [note.as_dict(conversion.lines) for note in conversion.notes]
+    elif journal.notes:  # what reading a list object changed (replays read once, the order turned)
+        answer["notes"] = [note.as_dict() for note in journal.notes]
     return answer
 
 

@@ -1,13 +1,20 @@
-"""Reading a JSON request body for the machine routes (``/api/*``, ``/v1/*``): one reader, one set of errors."""
+"""Reading a JSON request body for the machine routes (``/api/*``, ``/v1/*``): one reader, one set of errors.
+
+An ``/api/*`` body is an object whose members each route names beside its reading (``MEMBERS`` in each module of
+``webapp/web/api/``): :func:`expect_members` refuses any other member with a 400 naming it, as query parameters are
+refused (:mod:`webapp.web.params`), so that a misspelt member (``"tool"`` for ``"tools"``) is never silently ignored.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Collection
 from typing import Any
 
 from flask import request
 
-from webapp.core.json import Document, JSONTextError, loads_ijson, parse
+from webapp.core.json import Document, JSONTextError, kind_of, loads_ijson, parse, quote
+from webapp.core.json import pointer as jp
 from webapp.web.errors import ApiError
 from webapp.web.limits import parse_limits
 
@@ -55,3 +62,28 @@ def _parsed(expected: str, require_json_type: bool, parser: Callable[..., Any]) 
         raise ApiError(
             f"The request body is not valid JSON: {str(err).rstrip('.')}.", 400, code="invalid_json"
         ) from None
+
+
+def expect_members(body: Any, members: Collection[str], route: str) -> dict[str, Any]:
+    """``body`` when it is a JSON object whose every member is one of ``members``.
+
+    :param members: the members the route reads (its ``MEMBERS``).
+    :param route: the route, for the message (``/api/gate``).
+    :raises ApiError: 400 ``invalid_body`` for a body that is not an object; 400 ``unknown_parameter`` for the first
+        member that is not one of ``members``: ``param`` is its name, the message its JSON Pointer, the member meant
+        when one is close (``tool`` -> ``tools``) and the members the route takes.
+    """
+    if not isinstance(body, dict):
+        raise ApiError(f"The request body must be a JSON object, not {kind_of(body)}.", code="invalid_body")
+    for name in body:
+        if name not in members:
+            close = difflib.get_close_matches(name, list(members), n=1, cutoff=0.6)
+            meant = f" (did you mean {quote(close[0])}?)" if close else ""
+            shown = name if len(name) <= 60 else name[:60] + "…"
+            raise ApiError(
+                f"/{jp.escape(shown)}: {route} takes no member {quote(shown)}{meant}; its members are "
+                f"{', '.join(map(quote, members))}.",
+                param=shown,
+                code="unknown_parameter",
+            )
+    return body

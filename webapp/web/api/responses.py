@@ -102,7 +102,8 @@ def delete(response_id: str) -> Response:
 
 @bp.get("/responses/<response_id>/input_items")
 def input_items(response_id: str) -> Response:
-    """The input items of a stored response as a list object (``after``, ``limit`` 1-100, ``order``)."""
+    """The input items of a stored response as a list object (``after``, ``limit`` 1-100, ``order``); the answer
+    says its ``order``, so that a page pasted into the journal step is read oldest first."""
     items = _stored_or_404(response_id).input
     order = choice_param("order", ("asc", "desc"), default="desc")
     limit = int_param("limit", default=20, minimum=1, maximum=100)
@@ -120,6 +121,7 @@ def input_items(response_id: str) -> Response:
     return jsonify(
         {
             "object": "list",
+            "order": order,  # not in OpenAI's list object: it lets a pasted page be read in conversation order
             "data": page,
             "first_id": page[0]["id"] if page else None,
             "last_id": page[-1]["id"] if page else None,
@@ -130,7 +132,8 @@ def input_items(response_id: str) -> Response:
 
 @bp.get("/sessions/<path:key>/items")
 def session_items(key: str) -> Response:
-    """Every stored item of a session, in conversation order, each with ``inspect_url`` (the sessions page).
+    """Every stored item of a session, in conversation order, each with the ``previous_response_id`` of its response
+    (``null``: its client sends the whole conversation, or it starts one) and ``inspect_url`` (the sessions page).
 
     ``limit`` (1-1000, default 100) and ``offset`` page through long sessions.
     """
@@ -144,6 +147,7 @@ def session_items(key: str) -> Response:
             "source": row.source,
             "index": row.index,
             "item": row.item,
+            "previous_response_id": row.previous_response_id,
             "inspect_url": f"{page_url}#{anchor(row.response_id, row.source, row.index)}",
         }
         for row in rows[:limit]

@@ -6,7 +6,8 @@ Request and answer (:meth:`webapp.core.session_tools.SessionTools.as_dict`)::
     {"texts": ["<a field's text>", ...]}
     -> {"tools": [{"name": "get_weather", "definition": {...}}], "calls": ["get_weather" | null, ...]}
 
-A body that is not an object with ``texts`` as a list of strings is a 400 naming ``texts``; a text that is not JSON
+A body that is not an object with ``texts`` as a list of strings is a 400 naming ``texts`` (another member: a 400
+naming it); a text that is not JSON
 holds nothing (the page it was pasted in says why).
 """
 
@@ -16,19 +17,22 @@ from flask import Blueprint
 
 from webapp.core.json import kind_of
 from webapp.core.session_tools import find_tools
-from webapp.web.api.jsonbody import read_json_body
+from webapp.web.api.jsonbody import expect_members, read_json_body
 from webapp.web.errors import ApiError
 from webapp.web.limits import parse_limits
 
 bp = Blueprint("tools", __name__, url_prefix="/api")
 
+#: The members a body may have (any other is a 400 naming it: :func:`webapp.web.api.jsonbody.expect_members`).
+MEMBERS = ("texts",)
+
 
 @bp.post("/tools")
 def session_tools():
     """The tools in the posted ``texts``; see the module docstring for the shapes."""
-    body = read_json_body('a JSON object such as {"texts": ["..."]}', ijson=False)
-    if not isinstance(body, dict):
-        raise ApiError(f"The request body must be a JSON object, not {kind_of(body)}.", code="invalid_body")
+    body = expect_members(
+        read_json_body('a JSON object such as {"texts": ["..."]}', ijson=False), MEMBERS, "/api/tools"
+    )
     texts = body.get("texts")
     if not isinstance(texts, list) or not all(isinstance(text, str) for text in texts):
         if "texts" not in body:

@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request
 
-from webapp.core.responses.sessions import PAGE_ITEMS, entries
+from webapp.core.responses.sessions import PAGE_ITEMS, entries, journal_text, tools_text, turns
 from webapp.web.api.v1 import store
 
 bp = Blueprint("sessions", __name__)
@@ -21,8 +21,10 @@ LOOPBACK = ("127.0.0.1", "::1")
 
 @bp.get("/sessions/<path:key>")
 def page(key: str) -> Any:
-    """The items of a session, each with forms that carry it to the JSON Format page (field ``document``)
-    and, for a function call, the call and the tool it names to the JSON Schema page (``instance``, ``schema``).
+    """The items of a session grouped by response (each saying what it continues), each item with forms that
+    carry it to the JSON Format page (field ``document``) and, for a function call, the call and the tool it names
+    to the JSON Schema page (``instance``, ``schema``); the whole session and its responses' tools to the Journal
+    page (``journal``, ``tools``).
 
     Answers loopback clients only (403 otherwise).
     """
@@ -34,6 +36,12 @@ def page(key: str) -> Any:
         stored = store().get(response_id)
         return stored.body.get("tools") if stored else None
 
+    truncated = len(rows) >= PAGE_ITEMS
     return render_template(
-        "sessions/page.html", key=key, entries=entries(rows, tools_of), truncated=len(rows) >= PAGE_ITEMS
+        "sessions/page.html",
+        key=key,
+        turns=turns(entries(rows, tools_of)),
+        journal=journal_text(rows, truncated=truncated),
+        tools=tools_text(rows, tools_of),
+        truncated=truncated,
     )
