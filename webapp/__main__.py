@@ -260,8 +260,8 @@ def gate_command(options: argparse.Namespace, out: TextIO) -> int:
             answer["notes"] = [note.as_dict() for note in journal.notes]
         out.write(json.dumps(answer, indent=2) + "\n")
     else:
-        where = conversion.where if conversion is not None else journal.where
-        _print_report(report, where, out, conversion, journal.notes)
+        place = conversion.where if conversion is not None else journal.where
+        _print_report(report, place, out, conversion, journal.notes)
     return EXIT_REPLAYABLE if report.replayable else EXIT_NOT_REPLAYABLE
 
 

@@ -97,6 +97,7 @@ def test_tools_given_are_written_in_the_targets_shape(client):
         ({"journal": [], "from": "cohere"}, "from", "invalid_value"),
         ({"journal": [], "tools": {}}, "tools", "invalid_type"),
         ({"journal": "[{", "target": "openai"}, "journal", "invalid_journal"),
+        ({"journal": [], "tool": []}, "tool", "unknown_parameter"),
     ],
 )
 def test_bad_input_is_a_400_naming_the_member(client, body, param, code):

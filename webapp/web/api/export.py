@@ -16,7 +16,7 @@ Answer (:meth:`webapp.core.export.Export.as_dict`)::
 ``{"input"}`` for ``portable``/``openai``, ``{"system", "messages", "tools"}`` for ``anthropic``,
 ``{"systemInstruction", "contents", "tools"}`` for ``gemini``, ``{"messages", "tools"}`` for ``chat_completions``.
 ``replayable`` false: a finding stops the replay (``POST /api/gate`` with the same body says which). Bad input is a
-400 naming the member, as ``/api/gate`` answers it.
+400 naming the member, as ``/api/gate`` answers it; so is a member this route does not read (:data:`MEMBERS`).
 """
 
 from __future__ import annotations
@@ -33,11 +33,14 @@ from webapp.web.limits import parse_limits
 
 bp = Blueprint("export", __name__, url_prefix="/api")
 
+#: The members a body may have; any other is a 400 naming it (``unknown_parameter``).
+MEMBERS = ("journal", "from", "target", "tools")
+
 
 @bp.post("/export")
 def export_journal() -> Any:
     """Judge the posted ``journal`` for ``target`` and answer the body it accepts (see the module docstring)."""
-    body, duplicates = request_body()
+    body, duplicates = request_body(MEMBERS, "/api/export", '{"journal": ..., "target": "anthropic"}')
     refuse_duplicates(duplicates, ("journal", "tools"))
     if "journal" not in body:
         raise ApiError(

@@ -99,12 +99,14 @@ MEMBERS = (
 _REFERENCE_MEMBERS = ("item", "schema", "tools", "tool_choice")
 
 
-def request_body() -> tuple[dict[str, Any], list[JSONWarning]]:
-    """The request body as a JSON object (plain RFC 8259, line:column on error, depth-limited) and the
-    ``duplicate_key`` warnings of its text."""
+def request_body(
+    members: tuple[str, ...] = MEMBERS, route: str = "/api/gate", example: str = '{"item": ..., "schema": ...}'
+) -> tuple[dict[str, Any], list[JSONWarning]]:
+    """The request body as a JSON object of ``members`` only (plain RFC 8259, line:column on error,
+    depth-limited) and the ``duplicate_key`` warnings of its text. ``route`` and ``example`` word the errors."""
     # Lenient on Content-Type: a bare ``curl -d`` sends form-urlencoded, and the body is JSON all the same.
-    document = read_json_document('a JSON object such as {"item": ..., "schema": ...}', require_json_type=False)
-    body = expect_members(document.value, MEMBERS, "/api/gate")
+    document = read_json_document(f"a JSON object such as {example}", require_json_type=False)
+    body = expect_members(document.value, members, route)
     return body, [w for w in document.warnings if w.code == "duplicate_key"]
 
 
