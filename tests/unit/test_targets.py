@@ -165,3 +165,18 @@ def test_grammar_formats_that_cannot_be_used_and_inputs_too_long_are_said_so():
     assert long is not None and "20,001 characters" in long.message
     assert describe({"type": "grammar", "syntax": "lark"}) == "a Lark grammar"
     assert describe(None) == "free text (no JSON arguments)"
+
+
+@pytest.mark.parametrize("target", ["portable", "openai", "anthropic", "gemini", "chat_completions"])
+def test_the_output_of_a_call_that_does_not_go_does_not_go_either(target):
+    items = [
+        {"type": "message", "role": "user", "content": "hi"},
+        {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{", "status": "incomplete"},
+        {"type": "function_call_output", "call_id": "c1", "output": "late"},
+        {"type": "function_call", "call_id": "c2", "name": "f", "arguments": "{}", "status": "completed"},
+        {"type": "function_call_output", "call_id": "c2", "output": "ok"},
+    ]
+    result = plan(items, target=target, source="open_responses", refused=[1])
+    assert result.dispositions[1:3] == ["refused", "leave_out"]
+    assert [entry.code for entry in result.left_out if entry.index == 2] == ["output_of_left_out_call"]
+    assert [item.get("call_id") for item in result.kept if item["type"] == "function_call_output"] == ["c2"]

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from webapp.core.items import CORE_TYPES, OPENAI_ITEM_TYPES, native_openai, provider_of
+from webapp.core.items import CORE_TYPES, OPENAI_CALL_OUTPUTS, OPENAI_ITEM_TYPES, native_openai, provider_of
 from webapp.core.json import pointer as _pointer
 
 __all__ = [
@@ -175,6 +175,8 @@ LEAVE_OUT_NOTES: dict[str, str] = {
     "issued_with_reasoning": "the id of an item issued with a reasoning item that does not go: OpenAI refuses it "
     "without that reasoning item (docs/targets.md O2)",
     "refused": "a finding (or the gate's own reason) stops this item",
+    "output_of_left_out_call": "the output of a call that does not go: every target refuses an output whose call "
+    "is not in the conversation (docs/targets.md O7, A5, G3, C1)",
 }
 
 
@@ -375,9 +377,13 @@ def plan(
     stopped = set(refused)
     result = ReplayPlan(target, source)
     reasoning_gone: str | None = None  # the id of the last reasoning item left out, while its output follows
+    calls_gone: set[str] = set()  # call_ids of calls left out or refused: their outputs go neither
     for index, item in enumerate(items):
         where = f"/{index}"
         policy = item_policy(item, target, source)
+        answered = _answered_call_id(item)
+        if policy is None and index not in stopped and answered is not None and answered in calls_gone:
+            policy = ("output_of_left_out_call", f"answers call_id {answered!r}, whose call does not go")
         if policy is not None:
             result.dispositions.append("leave_out")
             result._out(index, where, *policy)
@@ -398,6 +404,9 @@ def plan(
                         result._out(index, f"{where}/{_pointer.escape(name)}", code, words)
             result.kept.append(kept)
             result.kept_indexes.append(index)
+        call_id = _call_id_of_call(item)
+        if call_id is not None and result.dispositions[-1] != "keep":
+            calls_gone.add(call_id)
         is_reasoning = isinstance(item, dict) and item.get("type") == "reasoning"
         if is_reasoning:
             gone = result.dispositions[-1] != "keep"
@@ -406,3 +415,21 @@ def plan(
         elif not issued_after_reasoning(item):
             reasoning_gone = None
     return result
+
+
+_CALL_TYPES = frozenset({"function_call", *OPENAI_CALL_OUTPUTS})
+_OUTPUT_TYPES = frozenset({"function_call_output", *OPENAI_CALL_OUTPUTS.values()})
+
+
+def _call_id_of_call(item: Any) -> str | None:
+    """The ``call_id`` of a call a client answers (``function_call`` or a native call type), else ``None``."""
+    if isinstance(item, dict) and item.get("type") in _CALL_TYPES and isinstance(item.get("call_id"), str):
+        return item["call_id"]
+    return None
+
+
+def _answered_call_id(item: Any) -> str | None:
+    """The ``call_id`` an output answers (``function_call_output`` or a native output type), else ``None``."""
+    if isinstance(item, dict) and item.get("type") in _OUTPUT_TYPES and isinstance(item.get("call_id"), str):
+        return item["call_id"]
+    return None
