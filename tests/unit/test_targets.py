@@ -180,3 +180,15 @@ def test_the_output_of_a_call_that_does_not_go_does_not_go_either(target):
     assert result.dispositions[1:3] == ["refused", "leave_out"]
     assert [entry.code for entry in result.left_out if entry.index == 2] == ["output_of_left_out_call"]
     assert [item.get("call_id") for item in result.kept if item["type"] == "function_call_output"] == ["c2"]
+
+
+@pytest.mark.parametrize("target", ["portable", "openai", "anthropic", "gemini", "chat_completions"])
+@pytest.mark.parametrize("odd_type", [["function_call"], {"a": 1}, 3, None])
+def test_an_item_whose_type_is_no_string_is_judged_never_a_crash(target, odd_type):
+    """Found by the route fuzz test: a list as ``type`` reached a set lookup (unhashable)."""
+    item = {"type": odd_type, "call_id": "c1", "output": "x"}
+    line, _ = check_one(item, target=target)
+    assert line.verdict is not None and not line.verdict.ok
+    report = check_journal([item, {"type": "message", "role": "user", "content": "hi"}], target=target)
+    assert report.replayable is False
+    assert plan([item], target=target, source="open_responses").dispositions in (["keep"], ["leave_out"])

@@ -105,7 +105,7 @@ def check_one(
         tools_later=True,
     )
     native = checker.check(item, [d for d in duplicates if d.index is not None])
-    if isinstance(item, dict) and item.get("type") in OPENAI_ITEM_TYPES:
+    if isinstance(item, dict) and isinstance(item.get("type"), str) and item["type"] in OPENAI_ITEM_TYPES:
         verdict = native  # a native call judged as a call (custom_tool_call, mcp_call) by the checker
     findings = [f for f in checker.take_findings() if f.code not in PAIRING_FINDINGS]
     refused_by = refused_by_index(findings).get(0, ())

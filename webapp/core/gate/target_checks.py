@@ -187,8 +187,9 @@ class TargetChecks:
             self._native(index, item, item_type)
         policy = item_policy(item, self.target, self.source)
         kept = policy is None
-        self._reasoning_rules(index, item, item_type, kept, before)
-        self._turn_rules(index, item, item_type, kept)
+        named = item_type if isinstance(item_type, str) else None  # a list or object as type names nothing
+        self._reasoning_rules(index, item, named, kept, before)
+        self._turn_rules(index, item, named, kept)
 
     def _id(self, index: int, item_id: str) -> None:
         first = self._ids.get(item_id)

@@ -280,7 +280,7 @@ def item_policy(item: Any, target: str, source: str) -> tuple[str, str] | None:
     if not isinstance(item, dict):
         return None
     item_type = item.get("type")
-    if item_type in _PORTABLE_CORE or not isinstance(item_type, str):
+    if not isinstance(item_type, str) or item_type in _PORTABLE_CORE:
         return None  # every target takes the portable core (members aside); the gate judges the rest
     own = _provider_of_source(source)
     owner = provider_of(item_type)
@@ -423,13 +423,18 @@ _OUTPUT_TYPES = frozenset({"function_call_output", *OPENAI_CALL_OUTPUTS.values()
 
 def _call_id_of_call(item: Any) -> str | None:
     """The ``call_id`` of a call a client answers (``function_call`` or a native call type), else ``None``."""
-    if isinstance(item, dict) and item.get("type") in _CALL_TYPES and isinstance(item.get("call_id"), str):
+    if isinstance(item, dict) and _string(item.get("type")) in _CALL_TYPES and isinstance(item.get("call_id"), str):
         return item["call_id"]
     return None
 
 
 def _answered_call_id(item: Any) -> str | None:
     """The ``call_id`` an output answers (``function_call_output`` or a native output type), else ``None``."""
-    if isinstance(item, dict) and item.get("type") in _OUTPUT_TYPES and isinstance(item.get("call_id"), str):
+    if isinstance(item, dict) and _string(item.get("type")) in _OUTPUT_TYPES and isinstance(item.get("call_id"), str):
         return item["call_id"]
     return None
+
+
+def _string(value: Any) -> str | None:
+    """``value`` when it is a string, else ``None``: a list or object as an item's type is unhashable."""
+    return value if isinstance(value, str) else None
