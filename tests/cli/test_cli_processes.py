@@ -11,31 +11,11 @@ from pathlib import Path
 
 import pytest
 from support import REPO, TESTS
+from support.cli import WEATHER_TOOL, call
 
 SAMPLES = TESTS / "data" / "samples"
 CONVERSATIONS = REPO / "webapp" / "examples" / "conversations"
 TOOLS = str(SAMPLES / "tools.json")
-WEATHER_TOOL = {
-    "type": "function",
-    "name": "get_weather",
-    "parameters": {
-        "type": "object",
-        "properties": {"location": {"type": "string"}},
-        "required": ["location"],
-        "additionalProperties": False,
-    },
-}
-
-
-def call(call_id: str, arguments: str = '{"location":"Paris"}', status: str = "completed") -> dict:
-    return {
-        "type": "function_call",
-        "id": f"fc_{call_id}",
-        "call_id": call_id,
-        "name": "get_weather",
-        "arguments": arguments,
-        "status": status,
-    }
 
 
 @pytest.fixture

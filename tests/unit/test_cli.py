@@ -7,32 +7,11 @@ from pathlib import Path
 
 import pytest
 from support import REPO, TESTS
-from support.cli import run
+from support.cli import WEATHER_TOOL, call, run
 
 from webapp import create_app
 
 REPO = REPO
-WEATHER_TOOL = {
-    "type": "function",
-    "name": "get_weather",
-    "parameters": {
-        "type": "object",
-        "properties": {"location": {"type": "string"}},
-        "required": ["location"],
-        "additionalProperties": False,
-    },
-}
-
-
-def call(call_id: str, arguments: str = '{"location":"Paris"}', status: str = "completed") -> dict:
-    return {
-        "type": "function_call",
-        "id": f"fc_{call_id}",
-        "call_id": call_id,
-        "name": "get_weather",
-        "arguments": arguments,
-        "status": status,
-    }
 
 
 @pytest.fixture
