@@ -10,13 +10,10 @@ Two halves:
 
 from __future__ import annotations
 
-import base64
 import copy
 import json
-import struct
 import urllib.error
 import urllib.request
-import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +28,8 @@ from support.openapi_conformance import (
     parse_sse,
     schema_errors,
 )
+
+from webapp.core.conformance.cases import data_url, pdf_bytes, png_bytes
 
 # ================================================================================ hand-made streams
 
@@ -669,46 +668,6 @@ G = {
         "properties": {"location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"}},
     },
 }
-
-
-def png_bytes(width: int = 32, height: int = 32, rgb: tuple[int, int, int] = (220, 20, 60)) -> bytes:
-    """A solid-colour RGB PNG, made here so no binary fixture is committed."""
-
-    def chunk(tag: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
-
-    rows = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-        + chunk(b"IDAT", zlib.compress(rows))
-        + chunk(b"IEND", b"")
-    )
-
-
-def pdf_bytes(text: str = "Title: OpenResponses File Input Fixture") -> bytes:
-    """A one-page PDF showing ``text``, with a correct cross-reference table."""
-    stream = f"BT /F1 18 Tf 72 720 Td ({text}) Tj ET".encode()
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    out, offsets = b"%PDF-1.4\n", []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    return out + b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-
-
-def data_url(media_type: str, data: bytes) -> str:
-    return f"data:{media_type};base64,{base64.b64encode(data).decode()}"
 
 
 def user(content: Any) -> dict[str, Any]:

@@ -41,7 +41,7 @@ def _user(content: Any) -> dict[str, Any]:
     return {"type": "message", "role": "user", "content": content}
 
 
-def _png(width: int = 32, height: int = 32, rgb: tuple[int, int, int] = (220, 20, 60)) -> bytes:
+def png_bytes(width: int = 32, height: int = 32, rgb: tuple[int, int, int] = (220, 20, 60)) -> bytes:
     """A solid red PNG (the suite sends a 32×32 red heart; only its being an image matters)."""
 
     def chunk(tag: bytes, data: bytes) -> bytes:
@@ -56,7 +56,7 @@ def _png(width: int = 32, height: int = 32, rgb: tuple[int, int, int] = (220, 20
     )
 
 
-def _pdf(text: str = "Title: OpenResponses File Input Fixture") -> bytes:
+def pdf_bytes(text: str = "Title: OpenResponses File Input Fixture") -> bytes:
     """A one-page PDF showing ``text`` (the suite's file-input fixture says the same)."""
     stream = f"BT /F1 18 Tf 72 720 Td ({text}) Tj ET".encode()
     objects = [
@@ -77,7 +77,8 @@ def _pdf(text: str = "Title: OpenResponses File Input Fixture") -> bytes:
     return out + b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
 
 
-def _data_url(media_type: str, data: bytes) -> str:
+def data_url(media_type: str, data: bytes) -> str:
+    """``data`` as a base64 ``data:`` URL of ``media_type`` (RFC 2397), as the suite's input_image/input_file send."""
     return f"data:{media_type};base64,{base64.b64encode(data).decode()}"
 
 
@@ -139,7 +140,7 @@ def tool_calling_streaming(run: CaseRun) -> None:
 def image_input(run: CaseRun) -> None:
     content = [
         {"type": "input_text", "text": "What do you see in this image? Answer in one sentence."},
-        {"type": "input_image", "image_url": _data_url("image/png", _png())},
+        {"type": "input_image", "image_url": data_url("image/png", png_bytes())},
     ]
     body = run.respond("/responses", {"input": [_user(content)]})
     run.has_output(body)
@@ -152,7 +153,7 @@ def file_input(run: CaseRun) -> None:
         {
             "type": "input_file",
             "filename": "openresponses-fixture.pdf",
-            "file_data": _data_url("application/pdf", _pdf()),
+            "file_data": data_url("application/pdf", pdf_bytes()),
         },
     ]
     body = run.respond("/responses", {"input": [_user(content)]})
