@@ -37,7 +37,8 @@ when they were not validated.
 
 Exit status: 0 replayable (``convert``: converted; ``lint-stream``: clean), 1 not replayable (for a corpus: any file;
 ``lint-stream``: findings), 2 unusable input (the message on stderr names the file and the place: line:column, or a
-JSON Pointer).
+JSON Pointer), 3 cannot tell: nothing refuses the journal, but calls were not checked because no tool definitions
+were given (``--tools``; for a corpus: no file refused, one or more not checked).
 
 The journal is read as plain JSON, so it is answered about even when it holds lone surrogates or duplicate
 member names; a name given twice in it is a ``duplicate_member`` finding (an error: exit 1) with the item, the
@@ -74,7 +75,12 @@ from webapp.core.responses.testmodel import MODEL_NAME
 from webapp.core.schema import OUTPUT_FORMATS, SchemaError, bundle, compile_schema, known_documents
 from webapp.core.stream import KINDS, RecordingError, lint_text
 
-EXIT_REPLAYABLE, EXIT_NOT_REPLAYABLE, EXIT_UNUSABLE = 0, 1, 2
+EXIT_REPLAYABLE, EXIT_NOT_REPLAYABLE, EXIT_UNUSABLE, EXIT_CANNOT_TELL = 0, 1, 2, 3
+
+
+def exit_status(replayable: bool | None) -> int:
+    """The exit status of a journal's answer: 0 replayable, 1 not, 3 cannot tell (``None``: calls not checked)."""
+    return EXIT_CANNOT_TELL if replayable is None else EXIT_REPLAYABLE if replayable else EXIT_NOT_REPLAYABLE
 
 
 class _Unusable(Exception):
@@ -184,7 +190,12 @@ def _load_schema(path: str, documents: dict[str, Any] | None = None) -> tuple[An
 
 
 #: Findings about the whole journal, and what a line of them names instead of an item (the rest are the tools').
-_WHOLE = {"partial_journal": "journal", "duplicate_member": "journal"}
+_WHOLE = {
+    "partial_journal": "journal",
+    "duplicate_member": "journal",
+    "empty_journal": "journal",
+    "not_checked": "calls",
+}
 
 
 def _print_report(
@@ -214,7 +225,7 @@ def _print_report(
     summary = ", ".join(f"{reason} {count}" for reason, count in report.counts.items()) or "no items"
     source = f" [{conversion.source}]" if conversion is not None else ""
     target = f" [target {report.target}]" if report.target != DEFAULT_TARGET else ""
-    out.write(f"replayable: {'yes' if report.replayable else 'no'} ({summary}){source}{target}\n")
+    out.write(f"{report.says}  [{summary}]{source}{target}\n")
 
 
 def _is_corpus(options: argparse.Namespace) -> bool:
@@ -262,7 +273,7 @@ def gate_command(options: argparse.Namespace, out: TextIO) -> int:
     else:
         place = conversion.where if conversion is not None else journal.where
         _print_report(report, place, out, conversion, journal.notes)
-    return EXIT_REPLAYABLE if report.replayable else EXIT_NOT_REPLAYABLE
+    return exit_status(report.replayable)
 
 
 def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema: Any, out: TextIO) -> int:
@@ -298,7 +309,7 @@ def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema:
                     out.write(json.dumps(event, ensure_ascii=False) + "\n")
         except JournalError as err:
             raise _Unusable(f"{path}: {err.message}") from None
-    return EXIT_REPLAYABLE if summary.get("replayable") else EXIT_NOT_REPLAYABLE
+    return exit_status(summary.get("replayable", False))
 
 
 def corpus_command(options: argparse.Namespace, tools: list[Any] | None, out: TextIO) -> int:
@@ -334,11 +345,13 @@ def corpus_command(options: argparse.Namespace, tools: list[Any] | None, out: Te
             out.write(f"unusable    {answer['path']}: {answer['error']}\n")
         else:
             counts = ", ".join(f"{k} {v}" for k, v in answer["counts"].items()) or "no items"
-            verdict = "replayable" if answer["replayable"] else "no        "
+            verdict = f"{answer['answer']:<14}"
             out.write(f"{verdict}  {answer['path']}  [{answer['source']}, {answer['items']} items: {counts}]\n")
     if any(a["error"] for a in answers):
         return EXIT_UNUSABLE
-    return EXIT_REPLAYABLE if all(a["replayable"] for a in answers) else EXIT_NOT_REPLAYABLE
+    if any(a["replayable"] is False for a in answers):
+        return EXIT_NOT_REPLAYABLE
+    return EXIT_CANNOT_TELL if any(a["replayable"] is None for a in answers) else EXIT_REPLAYABLE
 
 
 def convert_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -382,14 +395,14 @@ def _write_body(options: argparse.Namespace, conversion: Conversion, out: TextIO
         err.write(
             f"{options.file}: {options.to}: {item}{export_note.pointer}: {export_note.code}: {export_note.message}\n"
         )
-    replayable = answer.report is not None and answer.report.replayable
+    report = answer.report
+    assert report is not None and report.plan is not None  # export() always judges, and check_journal plans
+    why = "" if report.replayable else f" (gate FILE --target {options.to} lists why)"
     err.write(
         f"{options.file}: {conversion.source} ({conversion.shape}), {len(conversion.items)} items, "
-        f"{len(answer.report.plan.kept) if answer.report and answer.report.plan else 0} written for {options.to}; "
-        "replayable: "
-        f"{'yes' if replayable else 'no (gate FILE --target ' + options.to + ' says why)'}\n"
+        f"{len(report.plan.kept)} written for {options.to}; {report.says}{why}\n"
     )
-    return EXIT_REPLAYABLE if replayable else EXIT_NOT_REPLAYABLE
+    return exit_status(report.replayable)
 
 
 def _open(path: str) -> Any:
@@ -492,7 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="may the items of a stored journal be replayed?",
         description="Gate every item of a journal of any source (Open Responses array, JSON Lines, response or "
         "request; Chat Completions, Anthropic, Gemini: converted first; '-' reads stdin), or of every "
-        "journal in a folder or glob. Exit 0 replayable, 1 not, 2 unusable input.",
+        "journal in a folder or glob. Exit 0 replayable, 1 not, 2 unusable input, 3 cannot tell (no tools given).",
     )
     gate.add_argument("journal", metavar="JOURNAL", nargs="+", help="a file, '-', a folder or a glob")
     gate.add_argument(

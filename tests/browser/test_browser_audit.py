@@ -34,7 +34,7 @@ def test_an_item_against_json_lines_of_it_twice_shows_each_sides_gate(page: Page
     compare(page, json.dumps(FC_001, indent=2), line + "\n" + line + "\n")
     expect(page.locator("main")).not_to_contain_text("no replay blocker")
     verdicts = page.locator("#diff-verdicts")
-    expect(verdicts.locator('[data-side="left-verdict"] [data-reason]').first).to_have_text("schema next")
+    expect(verdicts.locator('[data-side="left-verdict"] [data-reason]').first).to_have_text("not checked")
     right = verdicts.locator('[data-side="right-verdict"]')
     expect(right.locator("[data-reason]").first).to_have_text("not replayable")
     link = right.locator('[data-refusal="duplicate_call_id"] a.pos')

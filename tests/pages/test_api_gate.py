@@ -54,6 +54,7 @@ def test_one_item_ok(client):
     assert response.get_json() == {
         "reason": "ok",
         "ok": True,
+        "label": "ok",
         "message": "may be executed, and its function_call_output written",
         "errors": [],
         "parse_error": None,
@@ -474,7 +475,9 @@ def test_a_journal_of_native_openai_items_is_judged_for_its_target(client):
     openai = post(client, {"items": NATIVE, "tools": SQL, "target": "openai"}).get_json()
     assert openai["target"] == "openai" and [i["disposition"] for i in openai["items"]] == ["keep"] * 4
     assert [i["reason"] for i in openai["items"]][0] == "ok"  # its input fits the regex grammar
-    assert [f["code"] for f in openai["findings"]] == ["missing_output", "missing_output"]
+    # The last turn's calls wait for their outputs: to be appended before sending, not a refusal (O7).
+    assert [f["code"] for f in openai["findings"]] == ["output_required", "output_required"]
+    assert openai["replayable"] is True and openai["says"] == "replayable once the output of 2 calls is appended"
 
 
 def test_a_custom_tool_call_outside_its_grammar_is_refused_with_the_place(client):

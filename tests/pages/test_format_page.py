@@ -365,8 +365,8 @@ def test_a_journal_with_a_finding_per_item_lists_the_first_findings_and_counts_a
     assert page.count("<li data-finding=") == MAX_FINDINGS
     cut = page[page.index('id="format-findings-cut"') :]
     cut = cut[: cut.index("</p>")]
-    assert f"{3 * MAX_FINDINGS + 1:,} findings" in cut
-    assert f"{3 * MAX_FINDINGS:,} orphan_output" in cut and "1 duplicate_call_id" in cut
+    assert f"{3 * MAX_FINDINGS + 2:,} findings" in cut  # and one not_checked: no tools on this page
+    assert f"{3 * MAX_FINDINGS:,} orphan_output" in cut and "1 duplicate_call_id" in cut and "1 not_checked" in cut
     assert 'href="/journal"' in cut
 
 
@@ -377,7 +377,7 @@ def test_the_item_counts_use_one_thousands_separator(client):
     page = post(client, journal, htmx=True).get_data(as_text=True)
     counts = re.search(r'<p class="counts">(.*?)</p>', page, re.S)
     said = " ".join(re.sub(r"<[^>]+>", "", counts.group(1)).split())
-    assert said == "1,001 items: 1,001 core · gate without schema: 1,001 schema next · arguments: 1,001 json object"
+    assert said == "1,001 items: 1,001 core · gate without schema: 1,001 not checked · arguments: 1,001 json object"
 
 
 def test_pretty_json_lines_download_as_text_not_as_json(client):

@@ -222,5 +222,5 @@ def test_the_sessions_page_carries_the_session_to_the_journal(client):
     checked = client.post(
         "/journal", data={"journal": carried, "tools": tools}, headers={"HX-Request": "true"}
     ).get_data(as_text=True)
-    assert "(session, detected)" in checked and '<span class="badge ok">replayable</span>' in checked
+    assert "(session, detected)" in checked and 'id="journal-answer">replayable</span>' in checked
     assert "duplicate_call_id" not in checked and "journal-partial" not in checked

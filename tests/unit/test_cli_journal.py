@@ -31,7 +31,7 @@ def test_convert_to_a_target_writes_the_body_its_api_takes():
     body = json.loads(out)
     assert code == 0 and set(body) == {"system", "messages", "tools"}
     assert body["messages"][1] == source["messages"][1]  # the signed thinking block, in its place
-    assert err.rstrip().endswith("9 written for anthropic; replayable: yes")
+    assert err.rstrip().endswith("9 written for anthropic; replayable")
     code, out, err = run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "openai")
     body = json.loads(out)
     assert code == 0 and set(body) == {"input", "tools"}
@@ -39,7 +39,7 @@ def test_convert_to_a_target_writes_the_body_its_api_takes():
     code, out, err = run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "gemini")
     body = json.loads(out)
     assert code == 1 and set(body) == {"systemInstruction", "contents", "tools"}  # a call without its signature
-    assert "gemini: left out /4: refused" in err and err.rstrip().endswith("says why)")
+    assert "gemini: left out /4: refused" in err and err.rstrip().endswith("lists why)")
     with pytest.raises(SystemExit) as exited:  # argparse's own refusal, on stderr
         run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "bedrock")
     assert exited.value.code == 2
@@ -88,7 +88,14 @@ def test_stream_writes_verdicts_and_findings_as_they_come(tmp_path: Path):
     assert lines[1]["refused_by"] == [] and lines[2]["refused_by"] == ["duplicate_output"] and not lines[2]["ok"]
     # The second output is refused (duplicate_output), counted so as gate --json counts it.
     counts = {"ok": 1, "not_function_call": 1, "refused": 1, "namespaced": 1}
-    assert lines[-1] == {"replayable": False, "counts": counts, "items": 4}
+    assert lines[-1] == {
+        "replayable": False,
+        "answer": "not replayable",
+        "says": "not replayable (1 namespaced; 1 error: duplicate_output)",
+        "unchecked": {},
+        "counts": counts,
+        "items": 4,
+    }
 
 
 def test_stream_names_a_bad_line_and_refuses_other_sources(tmp_path: Path):

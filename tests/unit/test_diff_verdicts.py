@@ -26,7 +26,7 @@ def test_documents_that_are_not_items_get_no_verdict_and_no_claim():
 def test_an_item_against_a_journal_of_it_twice_gets_a_verdict_per_side_and_no_claim():
     page = diff_page.build(json.dumps(FC_001), lines(FC_001, FC_001))
     left, right = page.verdicts
-    assert (left.shape, left.label) == ("item", "schema next")
+    assert (left.shape, left.label) == ("item", "not checked")
     assert right.is_journal and right.label == "not replayable" and right.refused
     duplicate = [r for r in right.refusals if r.code == "duplicate_call_id"]
     assert len(duplicate) == 1 and duplicate[0].pointer == "/1" and duplicate[0].at == (2, 1)

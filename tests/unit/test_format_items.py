@@ -7,7 +7,7 @@ import json
 import pytest
 
 from webapp.core import gate
-from webapp.core.inspection import SCHEMA_NEXT, arguments_check, inspect, type_badge
+from webapp.core.inspection import NOT_CHECKED, arguments_check, inspect, type_badge
 from webapp.core.json import parse, parse_lines
 
 # -- items -----------------------------------------------------------------------------------------------------
@@ -127,7 +127,7 @@ def test_inspect_finds_items_in_every_journal_shape(value, shape, pointers):
     inspection = inspect(parse(json.dumps(value)))
     assert inspection.shape == shape
     assert [item.pointer for item in inspection.items] == pointers
-    assert inspection.reasons.get(SCHEMA_NEXT) == 1  # only the schema is left: not shown as a refusal
+    assert inspection.reasons.get(NOT_CHECKED) == 1  # only the schema is left: not shown as a refusal
 
 
 @pytest.mark.parametrize(
@@ -162,16 +162,16 @@ def test_inspect_shows_the_first_items_and_counts_them_all():
     inspection = inspect(parse(json.dumps(items)), limit=10)
     assert inspection.total == 120 and len(inspection.items) == 10
     assert inspection.states == {"json_object": 60, "empty": 60}
-    assert inspection.reasons == {SCHEMA_NEXT: 60, "arguments_parse": 60}
+    assert inspection.reasons == {NOT_CHECKED: 60, "arguments_parse": 60}
     # One call_id for them all: every call after the first is refused (duplicate_call_id), as the Journal page says.
     again = inspect(parse(json.dumps([{**item, "call_id": "call_0"} for item in items])), limit=10)
-    assert again.reasons == {SCHEMA_NEXT: 1, "arguments_parse": 60, "refused": 59}
+    assert again.reasons == {NOT_CHECKED: 1, "arguments_parse": 60, "refused": 59}
     assert again.items[2].gate_label == "refused" and again.items[2].refused_by == ("duplicate_call_id",)
     assert again.items[2].gate_summary[0] == "bad"
 
 
 def test_a_lone_item_is_refused_by_what_stops_it_whatever_its_value():
-    # From a fresh user's audit: Format said "schema next" for an item giving "status" twice.
+    # From a fresh user's audit: Format said "not checked" for an item giving "status" twice.
     text = json.dumps(FC_001)[:-1] + ', "status": "incomplete", "status": "completed"}'
     inspection = inspect(parse(text))
     [item] = inspection.items
@@ -189,7 +189,10 @@ def test_journal_items_giving_a_name_twice_are_refused_on_json_lines_too():
     other = json.dumps({**FC_001, "call_id": "call_other", "id": "fc_other"})
     inspection = inspect(parse_lines(other + "\n" + line + "\n"))
     assert [item.refused_by for item in inspection.items] == [(), ("duplicate_member",)]
-    assert {(f.code, f.index, f.line) for f in inspection.findings} == {("duplicate_member", 1, 2)}
+    assert {(f.code, f.index, f.line) for f in inspection.findings} == {
+        ("duplicate_member", 1, 2),
+        ("not_checked", None, None),  # no tools on the Format page: its call is not checked, and it says so
+    }
 
 
 def test_item_text_is_the_item_as_written():
@@ -202,7 +205,7 @@ def test_an_output_a_finding_stops_is_refused_though_it_has_nothing_to_run():
     # From a fresh user's audit: an orphan output was badged and counted not_function_call beside its refusal.
     output = {"type": "function_call_output", "call_id": "nowhere", "output": "ok"}
     inspection = inspect(parse_lines(json.dumps(output) + "\n" + json.dumps(FC_001) + "\n"))
-    assert inspection.reasons == {"refused": 1, SCHEMA_NEXT: 1}
+    assert inspection.reasons == {"refused": 1, NOT_CHECKED: 1}
     item = inspection.items[0]
     assert item.gate_label == "refused" and item.gate_summary == (
         "bad",

@@ -377,11 +377,17 @@ def test_journal_report_as_dict():
     data = json.loads(json.dumps(report.as_dict()))
     assert data["replayable"] is False
     assert data["counts"] == {"ok": 1, "namespaced": 1}
+    assert (data["answer"], data["says"], data["unchecked"]) == (
+        "not replayable",
+        "not replayable (1 namespaced)",
+        {},
+    )
     assert data["items"][0] == {
         "index": 0,
         "id": "fc_001",
         "type": "function_call",
         "reason": "ok",
+        "label": "ok",
         "ok": True,
         "refused_by": [],
         "disposition": "keep",
@@ -546,7 +552,7 @@ def test_blocks_replay_and_counts():
 def test_a_nested_tool_with_an_unusable_schema_is_placed_in_its_function():
     tool = {"type": "function", "function": {"name": "f", "parameters": {"type": "objekt"}}}
     report = check_journal([], [tool])
-    assert [f.code for f in report.findings] == ["chat_completions_tool", "tool_schema_invalid"]
+    assert [f.code for f in report.findings] == ["chat_completions_tool", "tool_schema_invalid", "empty_journal"]
     assert report.findings[1].message.startswith("tools[0].function.parameters/type: ")
     flat = check_journal([], [{"type": "function", "name": "f", "parameters": {"type": "objekt"}}])
     assert flat.findings[0].message.startswith("tools[0].parameters/type: ")
@@ -565,9 +571,9 @@ def test_a_call_whose_name_is_not_a_string_is_outside_any_tool_choice(name):
 @pytest.mark.parametrize(("tools", "schema"), [(SAMPLE_TOOLS, None), (None, True), (None, None)])
 def test_a_call_without_a_name_never_runs(tools, schema):
     """The FunctionCall schema requires a name: without one, which tool would run is unknown — against the tools,
-    one schema for every call, or none yet (tools_later)."""
+    one schema for every call, or none at all (not checked, but the name is still missing)."""
     call = {"type": "function_call", "call_id": "c1", "status": "completed", "arguments": "{}"}
-    report = check_journal([call], tools, schema=schema, tools_later=True)
+    report = check_journal([call], tools, schema=schema)
     [finding] = report.findings
     assert (finding.code, finding.severity, finding.index) == ("missing_name", "error", 0)
     assert finding.message == "function_call 0 has no name: which tool it would run is unknown"
@@ -575,7 +581,7 @@ def test_a_call_without_a_name_never_runs(tools, schema):
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# tools_later (the pages' "schema next") and the call-verdict memo: the same answers, less work
+# No tools given ("not checked", "cannot tell") and the call-verdict memo: the same answers, less work
 
 
 def everything(report) -> tuple:
@@ -611,30 +617,65 @@ def journal_cases() -> list[tuple[list, list | None]]:
     return cases + [(sample, SAMPLE_TOOLS), (sample, None), (odd + odd, SAMPLE_TOOLS), (odd, None)]
 
 
-@pytest.mark.parametrize(("items", "tools"), journal_cases())
-def test_tools_later_only_drops_unknown_tool_when_no_tools_are_given(items, tools):
-    now, later = check_journal(items, tools), check_journal(items, tools, tools_later=True)
-    if tools is not None:
-        assert everything(later) == everything(now)
-        return
-    assert not any(f.code == "unknown_tool" for f in later.findings)
-    assert later.findings == [f for f in now.findings if f.code != "unknown_tool"]
-    assert everything(later)[1] == everything(now)[1]  # every item's verdict, details and all
-    assert [i.refused_by for i in later.items] == [
-        tuple(c for c in i.refused_by if c != "unknown_tool") for i in now.items
+@pytest.mark.parametrize(("items", "tools"), [case for case in journal_cases() if case[1] is None])
+def test_without_tools_calls_are_not_checked_and_nothing_else_changes(items, tools):
+    """No tool definitions: a call that passes every step before the schema's is ``not checked`` (its reason stays
+    ``arguments_schema``, the article's order), never ``unknown_tool``; everything before the schema step still
+    refuses; the answer is ``cannot tell`` only when nothing refuses and a call was not checked."""
+    report = check_journal(items, tools)
+    schema_true = check_journal(items, schema=True)  # the same journal where any schema passes every call
+    assert not any(f.code == "unknown_tool" for f in report.findings)
+    not_checked = [line for line in report.items if line.label == gate.NOT_CHECKED]
+    assert all(line.reason == "arguments_schema" and not line.blocks_replay for line in not_checked)
+    assert [line.index for line in not_checked] == [
+        line.index for line in schema_true.items if line.reason == "ok" and not line.refused_by
     ]
+    assert sum(report.unchecked.values()) >= len(not_checked)  # and the calls a finding refuses besides
+    if report.unchecked:
+        [notice] = [f for f in report.findings if f.code == "not_checked"]
+        assert notice.severity == "notice" and "No tool definitions were given" in notice.message
+    blocked = any(line.blocks_replay for line in report.items) or any(f.severity == "error" for f in report.findings)
+    expected = False if blocked else (None if report.unchecked else True)
+    assert report.replayable is expected
+    assert report.answer == {None: "cannot tell", False: "not replayable", True: "replayable"}[expected]
 
 
-def test_tools_later_keeps_unknown_tool_when_the_journal_or_a_schema_gives_the_tools():
+def test_given_tools_keep_unknown_tool_and_no_tools_is_not_checked():
     call = {"type": "function_call", "call_id": "c1", "name": "nope", "status": "completed", "arguments": "{}"}
     journal = load_journal({"input": [call], "tools": SAMPLE_TOOLS})
-    assert [f.code for f in check_journal(journal, tools_later=True).findings] == ["unknown_tool"]
-    assert [f.code for f in check_journal([call], [], tools_later=True).findings] == ["unknown_tool"]
-    assert check_journal([call], schema={"type": "object"}, tools_later=True).items[0].reason == "ok"
-    assert [f.code for f in check_journal([call]).findings] == ["unknown_tool"]  # the default: the CLI's, the API's
+    assert [f.code for f in check_journal(journal).findings] == ["unknown_tool"]
+    assert [f.code for f in check_journal([call], []).findings] == ["unknown_tool"]  # an empty list is given
+    assert check_journal([call], schema={"type": "object"}).items[0].reason == "ok"
+    report = check_journal([call])  # nothing given: the CLI's, the API's and the pages' default
+    assert [f.code for f in report.findings] == ["not_checked"]
+    assert report.replayable is None and report.unchecked == {"nope": 1}
+    assert report.says == 'cannot tell until the tools are given (1 call of tool "nope" not checked)'
+    assert report.items[0].label == "not checked" and not report.items[0].ok
+    assert report.plan is not None and report.plan.dispositions == ["keep"]  # not checked is not refused
 
 
-@pytest.mark.parametrize("tools_later", [False, True])
+def test_thousands_of_unchecked_calls_make_one_finding_and_the_real_ones_stay_visible():
+    """30,000 calls without tools: one grouped ``not_checked`` finding, not 15,000 ``unknown_tool`` — so the
+    pairing findings that decide the answer are not buried."""
+    items: list = []
+    for k in range(15_000):
+        name = ("get_weather", "lookup")[k % 2]
+        items.append(
+            {"type": "function_call", "call_id": f"c{k}", "name": name, "status": "completed", "arguments": "{}"}
+        )
+        items.append({"type": "function_call_output", "call_id": f"c{k}", "output": "ok"})
+    items.append({"type": "function_call_output", "call_id": "nobody", "output": "?"})
+    report = check_journal(items)
+    assert [f.code for f in report.findings] == ["orphan_output", "not_checked"]
+    assert report.unchecked == {"get_weather": 7_500, "lookup": 7_500}
+    assert report.replayable is False and report.says.startswith("not replayable (1 error: orphan_output")
+
+
+def test_an_empty_journal_is_not_replayable():
+    report = check_journal([])
+    assert [f.code for f in report.findings] == ["empty_journal"] and report.replayable is False
+
+
 @pytest.mark.parametrize(
     "settings",
     [
@@ -646,11 +687,11 @@ def test_tools_later_keeps_unknown_tool_when_the_journal_or_a_schema_gives_the_t
         {"tool_choice": {"type": "function", "name": "get_weather"}},
     ],
 )
-def test_a_memo_shared_by_several_checks_changes_no_answer(settings, tools_later):
+def test_a_memo_shared_by_several_checks_changes_no_answer(settings):
     memo = gate.VerdictMemo()
     for items, tools in journal_cases() + journal_cases():  # the second round answers from the memo
-        assert everything(check_journal(items, tools, memo=memo, tools_later=tools_later, **settings)) == everything(
-            check_journal(items, tools, tools_later=tools_later, **settings)
+        assert everything(check_journal(items, tools, memo=memo, **settings)) == everything(
+            check_journal(items, tools, **settings)
         )
 
 
@@ -819,10 +860,10 @@ def test_a_journal_read_from_one_item_has_no_pairing_findings():
 
 
 def test_the_labels_that_pass_and_their_badges():
-    # Every reason refuses but the passing ones; the gate's own words (refused, schema next) and a journal's.
+    # Every reason refuses but the passing ones; the gate's own words (refused, not checked) and a journal's.
     assert {reason for reason in REASONS if not gate.is_refusal(reason)} == set(gate.PASSING_REASONS)
     assert gate.REFUSING_REASONS == tuple(r for r in REASONS if r not in gate.PASSING_REASONS)
-    assert [gate.badge(label) for label in ("ok", "not_function_call", "schema next", "replayable")] == [
+    assert [gate.badge(label) for label in ("ok", "not_function_call", "not checked", "replayable")] == [
         "ok",
         "info",
         "info",
@@ -831,7 +872,7 @@ def test_the_labels_that_pass_and_their_badges():
     for label in (*gate.REFUSING_REASONS, gate.REFUSED, gate.NOT_REPLAYABLE, "orphan_output"):
         assert gate.is_refusal(label) and gate.badge(label) == "bad", label
     # An error finding turns a label that would pass into "refused"; a refusal keeps its own reason.
-    assert [gate.item_label(label, True) for label in ("ok", "not_function_call", "schema next", "status")] == [
+    assert [gate.item_label(label, True) for label in ("ok", "not_function_call", "not checked", "status")] == [
         "refused",
         "refused",
         "refused",
@@ -841,7 +882,7 @@ def test_the_labels_that_pass_and_their_badges():
 
 
 def test_a_call_judged_without_a_schema_is_schema_next_only_when_its_schema_alone_can_refuse_it():
-    assert gate.label_without_schema(check_item(ONE_CALL, None)) == gate.SCHEMA_NEXT
+    assert gate.label_without_schema(check_item(ONE_CALL, None)) == gate.NOT_CHECKED
     assert gate.label_without_schema(check_item({**ONE_CALL, "status": "incomplete"}, None)) == "status"
     assert gate.label_without_schema(check_item({**ONE_CALL, "arguments": "{"}, None)) == "arguments_parse"
 

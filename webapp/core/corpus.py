@@ -48,15 +48,17 @@ def check_file(
     """Check one journal file (any source :mod:`webapp.core.convert` reads).
 
     :param tools: tool definitions for every file; ``None``: each file's own tools, if it has any.
-    :return: ``{"path", "source", "items", "replayable", "counts", "findings", "error"}``: ``counts`` per gate
-        reason (``refused`` for items an error finding stops), ``findings`` per finding code; ``error`` is the
-        problem (line:column named) when the file cannot be read, and then the rest is empty.
+    :return: ``{"path", "source", "items", "replayable", "answer", "counts", "findings", "error"}``: ``replayable``
+        and ``answer`` as :class:`webapp.core.gate.JournalReport`'s (``null``/``cannot tell``: calls not checked),
+        ``counts`` per item label (``refused`` for items an error finding stops), ``findings`` per finding code;
+        ``error`` is the problem (line:column named) when the file cannot be read, and then the rest is empty.
     """
     answer: dict[str, Any] = {
         "path": path,
         "source": None,
         "items": 0,
         "replayable": False,
+        "answer": None,
         "counts": {},
         "findings": {},
         "error": None,
@@ -78,6 +80,7 @@ def check_file(
         source=conversion.source,
         items=len(conversion.items),
         replayable=report.replayable,
+        answer=report.answer,
         counts=counts,
         findings=findings,
     )

@@ -34,7 +34,7 @@ from webapp.core.tree import value_kind
 __all__ = [
     "MAX_FINDINGS",
     "MAX_ITEMS",
-    "SCHEMA_NEXT",
+    "NOT_CHECKED",
     "ArgumentsCheck",
     "Inspection",
     "ItemReport",
@@ -307,7 +307,7 @@ class ItemReport:
 
     @property
     def gate_label(self) -> str:
-        """The badge: the gate's reason, :data:`SCHEMA_NEXT` when only the tool's schema is left to check, or
+        """The badge: the gate's reason, :data:`NOT_CHECKED` when only the tool's schema is left to check, or
         ``refused`` when an error finding stops an item that would pass (:attr:`refused_by`)."""
         return gate.item_label(gate_label(self.verdict), bool(self.refused_by))
 
@@ -324,14 +324,14 @@ class ItemReport:
                 f"{', '.join(self.refused_by)} stops this item (see the findings), whatever its tool's "
                 "schema says: it may not be executed"
             )
-        if label == SCHEMA_NEXT:
+        if label == NOT_CHECKED:
             return tone, "passes every check that needs no schema; the tool's schema decides (step 2)."
         return tone, displayable(self.verdict.message)
 
 
 #: Badge of a function_call that passes every gate check before the schema one (the gate's word:
-#: :data:`webapp.core.gate.SCHEMA_NEXT`).
-SCHEMA_NEXT = gate.SCHEMA_NEXT
+#: :data:`webapp.core.gate.NOT_CHECKED`).
+NOT_CHECKED = gate.NOT_CHECKED
 #: The gate's label of an item judged with no schema (:func:`webapp.core.gate.label_without_schema`).
 gate_label = gate.label_without_schema
 
@@ -462,14 +462,15 @@ def _findings(
     counted): a journal's (pairing, ``tool_choice``, member names given twice), or what stops a lone item whatever
     its value's verdict (:func:`webapp.core.gate.check_one`: no call_id, no name, a name given twice), worded for
     "the item". The tools are the document's own, when it names them: without them every call would be
-    ``unknown_tool`` (``tools_later``). Returns each refused item's index -> the codes that stop it."""
+    ``unknown_tool``; without any they are ``not checked``. Returns each refused item's index -> the codes that
+    stop it."""
     journal = _as_read(source, items)
     if inspection.shape == "item":
         line, findings = gate.check_one(journal, target=target)
         findings = [replace(f, index=None, message=f.describe(gate.the_item)) for f in findings]
         refused = {0: line.refused_by} if line.refused_by else {}
     else:
-        report = gate.check_journal(journal, tools_later=True, target=target)
+        report = gate.check_journal(journal, target=target)
         findings, refused = report.findings, dict(report.refused)
     inspection.findings = findings[:MAX_FINDINGS]
     for finding in findings:

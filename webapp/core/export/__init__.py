@@ -79,12 +79,17 @@ class Export:
         return displayable(json.dumps(self.body, ensure_ascii=False, indent=2)) + "\n"
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{"target", "replayable", "body", "left_out": [{index, pointer, code, words}], "notes":
-        [{index, pointer, code, message}], "left_out_notes": {code: words}}``."""
-        plan = self.report.plan if self.report is not None else None
+        """JSON-ready: ``{"target", "replayable", "answer", "says", "unchecked", "body", "left_out": [{index, pointer,
+        code, words}], "notes": [{index, pointer, code, message}], "left_out_notes": {code: words}}``
+        (``replayable``, ``answer``, ``says``, ``unchecked``: the gate's, :class:`~webapp.core.gate.JournalReport`)."""
+        report = self.report
+        plan = report.plan if report is not None else None
         return {
             "target": self.target,
-            "replayable": self.report.replayable if self.report is not None else None,
+            "replayable": report.replayable if report is not None else None,
+            "answer": report.answer if report is not None else None,
+            "says": report.says if report is not None else None,
+            "unchecked": dict(report.unchecked) if report is not None else {},
             "body": self.body,
             "left_out": [entry.as_dict() for entry in self.left_out],
             "left_out_notes": dict(plan.notes) if plan is not None else {},

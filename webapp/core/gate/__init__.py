@@ -7,7 +7,7 @@ One idea per module:
              :data:`PASSING_REASONS`), run by :func:`replay_gate` (the reason alone) and :func:`check_item`
              (:class:`Verdict`, with why);
 ``labels``   what the answers are called on a page and what each means there (:data:`REFUSED`,
-             :data:`SCHEMA_NEXT`; :func:`badge`, :func:`is_refusal`);
+             :data:`NOT_CHECKED`, the three answers :data:`ANSWERS`; :func:`badge`, :func:`is_refusal`);
 ``report``   a journal's answer as data: :class:`Finding` (codes: :data:`FINDINGS`), :class:`ItemVerdict`,
              :class:`JournalReport`;
 ``tools``    the tools calls are checked against (:func:`tool_schema`), the one reader of a schema field
@@ -26,11 +26,14 @@ Everything public is re-exported here: ``from webapp.core.gate import check_jour
 """
 
 from webapp.core.gate.labels import (
+    ANSWERS,
     BADGES,
+    CANNOT_TELL,
+    NOT_CHECKED,
     NOT_REPLAYABLE,
+    PROVIDER_ITEM,
     REFUSED,
     REPLAYABLE,
-    SCHEMA_NEXT,
     badge,
     is_refusal,
     item_label,
@@ -128,7 +131,10 @@ __all__ = [
     "PAIRING_FINDINGS",
     "refusal_message",
     "REFUSED",
-    "SCHEMA_NEXT",
+    "ANSWERS",
+    "CANNOT_TELL",
+    "NOT_CHECKED",
+    "PROVIDER_ITEM",
     "REPLAYABLE",
     "NOT_REPLAYABLE",
     "BADGES",

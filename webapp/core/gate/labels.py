@@ -5,10 +5,14 @@ An item's *label* is its gate reason (:data:`webapp.core.gate.steps.REASONS`), o
 ``refused``      (:data:`REFUSED`) an item whose label lets it pass (:data:`~webapp.core.gate.steps.PASSING_REASONS`,
                  :data:`SCHEMA_NEXT`) but that an error finding stops whatever its value's verdict (a reused
                  ``call_id``, a member name given twice…);
-``schema next``  (:data:`SCHEMA_NEXT`) a function_call judged without a schema that passes every step before the
-                 schema's: only its tool's schema can still refuse it (the pages before step 2).
+``not checked``  (:data:`NOT_CHECKED`) a call that passes every step before the schema's, judged where no tool
+                 definitions were given: only its tool's schema can still refuse it (the pages before step 2, and
+                 any journal checked without tools);
+``provider item`` (:data:`PROVIDER_ITEM`) a ``namespaced`` item the target takes back (an ``openai:`` item, or
+                 OpenAI's native one, replayed to ``openai``): nothing to execute, and not refused.
 
-A journal's label is ``replayable`` or ``not replayable`` (:data:`REPLAYABLE`, :data:`NOT_REPLAYABLE`).
+A journal's label is one of three answers (:data:`ANSWERS`): ``replayable``, ``not replayable``, or ``cannot
+tell`` (:data:`CANNOT_TELL`: nothing refuses it, but calls were not checked because no tool definitions were given).
 
 Pages show labels and never compare them: :func:`badge` gives a label's badge class and :func:`is_refusal` says
 whether it stops the replay (the web layer hands both to the templates, once: ``webapp/web/__init__.py``).
@@ -21,11 +25,14 @@ from types import MappingProxyType
 from webapp.core.gate.steps import PASSING_REASONS, Verdict
 
 __all__ = [
+    "ANSWERS",
     "BADGES",
+    "CANNOT_TELL",
+    "NOT_CHECKED",
     "NOT_REPLAYABLE",
+    "PROVIDER_ITEM",
     "REFUSED",
     "REPLAYABLE",
-    "SCHEMA_NEXT",
     "badge",
     "is_refusal",
     "item_label",
@@ -35,12 +42,16 @@ __all__ = [
 
 #: The label of an item the gate lets pass that an error finding stops (:attr:`ItemVerdict.refused_by`).
 REFUSED = "refused"
-#: The label of a function_call that only its tool's schema can still refuse, judged before any schema is given
-#: (without a schema the gate's reason is ``arguments_schema``, which would read as a failure on a page that has
-#: not seen the schema yet).
-SCHEMA_NEXT = "schema next"
-#: The label of a journal the gate lets be replayed, and of one it does not.
-REPLAYABLE, NOT_REPLAYABLE = "replayable", "not replayable"
+#: The label of a call that only its tool's schema can still refuse, judged where no tool definitions were given
+#: (its reason is ``arguments_schema``, the article's order kept, which would read as a failure of a schema that
+#: does not exist).
+NOT_CHECKED = "not checked"
+#: The label of a ``namespaced`` item the target takes back as it came (its provider's own).
+PROVIDER_ITEM = "provider item"
+#: A journal's three answers: the gate lets it be replayed; it does not; nothing refuses it but calls were not
+#: checked, because no tool definitions were given.
+REPLAYABLE, NOT_REPLAYABLE, CANNOT_TELL = "replayable", "not replayable", "cannot tell"
+ANSWERS = (REPLAYABLE, NOT_REPLAYABLE, CANNOT_TELL)
 
 #: The badge class of each label that is no refusal: ``ok`` (it may run, or be replayed), ``info`` (nothing to run,
 #: or not decided yet). Every other label — a reason that refuses, :data:`REFUSED`, a finding's code,
@@ -50,13 +61,16 @@ BADGES = MappingProxyType(
         "ok": "ok",
         REPLAYABLE: "ok",
         **{reason: "info" for reason in PASSING_REASONS if reason != "ok"},  # not_function_call: nothing to run
-        SCHEMA_NEXT: "info",
+        NOT_CHECKED: "info",
+        PROVIDER_ITEM: "info",
+        CANNOT_TELL: "warn",
     }
 )
 
 
 def badge(label: str) -> str:
-    """The badge class a page shows ``label`` with: ``"ok"``, ``"info"`` (:data:`BADGES`) or ``"bad"`` (a refusal)."""
+    """The badge class a page shows ``label`` with: ``"ok"``, ``"info"``, ``"warn"`` (:data:`BADGES`) or ``"bad"``
+    (a refusal)."""
     return BADGES.get(label, "bad")
 
 
@@ -67,16 +81,16 @@ def is_refusal(label: str) -> bool:
 
 
 def item_label(label: str, refused: bool) -> str:
-    """An item's label: ``label`` (its reason, or :data:`SCHEMA_NEXT`), or :data:`REFUSED` when ``refused`` (an
-    error finding names the item) and ``label`` alone would let it pass."""
+    """An item's label: ``label`` (its reason, :data:`NOT_CHECKED` or :data:`PROVIDER_ITEM`), or :data:`REFUSED`
+    when ``refused`` (an error finding names the item) and ``label`` alone would let it pass."""
     return REFUSED if refused and label in BADGES else label
 
 
 def label_without_schema(verdict: Verdict) -> str:
-    """The label of an item judged with no schema (``check_item(item, None)``): :data:`SCHEMA_NEXT` for a call that
+    """The label of an item judged with no schema (``check_item(item, None)``): :data:`NOT_CHECKED` for a call that
     only its tool's schema can still refuse, else the gate's reason."""
     if verdict.reason == "arguments_schema" and verdict.schema_problem is None and not verdict.errors:
-        return SCHEMA_NEXT
+        return NOT_CHECKED
     return verdict.reason
 
 

@@ -12,6 +12,7 @@ is the one rule for status-less calls a client vouched for.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from webapp.core.gate.memo import VerdictMemo
@@ -25,12 +26,15 @@ from webapp.core.gate.report import (
     item_line,
     reason_blocks,
     refused_by_index,
+    severity_for,
+    unchecked,
+    unchecked_words,
 )
 from webapp.core.gate.steps import DEFAULT_MAX_DEPTH, Verdict, Why, check_item, judge, why_of
 from webapp.core.gate.target_checks import TargetChecks
 from webapp.core.gate.targets import DEFAULT_TARGET, item_policy, plan, target_error
 from webapp.core.gate.tools import allowed_names, tool_table
-from webapp.core.items import OPENAI_ITEM_TYPES, RUNNABLE_STATUS, native_openai, provider_of
+from webapp.core.items import CUSTOM_TOOL_CALL, OPENAI_ITEM_TYPES, RUNNABLE_STATUS, native_openai, provider_of
 from webapp.core.journal import Duplicate, Journal
 from webapp.core.json import pointer
 from webapp.core.json import quote as _q
@@ -83,10 +87,13 @@ def check_one(
     :param schema, format_assertion, tool_name, max_depth: as :func:`check_item`'s.
     :param target, source: as :func:`check_journal`'s: the item's own target rules (``provider_item``,
         ``unknown_type``…) and its disposition.
-    :param tools: the tools, for what ``schema`` cannot say: a ``custom_tool_call``'s grammar (its custom tool).
+    :param tools: the tools, for what ``schema`` cannot say: a ``custom_tool_call``'s grammar (its custom tool);
+        ``None``: no definitions were given, so a call without ``schema`` is not checked (an empty list: they were,
+        and none is this call's).
     :return: ``(line, findings)``: its :class:`ItemVerdict` (index 0; ``refused_by`` names the error findings, so
-        ``ok`` only without them) and those findings, whose messages call it item 0 (render them with
-        :meth:`Finding.describe`, e.g. ``lambda ref: "the item"``).
+        ``ok`` only without them; a call given neither ``schema`` nor ``tools`` is ``not checked``) and those
+        findings, whose messages call it item 0 (render them with :meth:`Finding.describe`, e.g. ``lambda ref: "the
+        item"``).
     :raises ValueError: for an unknown ``target``.
     """
     duplicates: tuple[Duplicate, ...] | list[Duplicate] = ()
@@ -102,7 +109,6 @@ def check_one(
         duplicates=[d for d in duplicates if d.index is None],
         target=target,
         source=source,
-        tools_later=True,
     )
     native = checker.check(item, [d for d in duplicates if d.index is not None])
     if isinstance(item, dict) and isinstance(item.get("type"), str) and item["type"] in OPENAI_ITEM_TYPES:
@@ -110,7 +116,8 @@ def check_one(
     findings = [f for f in checker.take_findings() if f.code not in PAIRING_FINDINGS]
     refused_by = refused_by_index(findings).get(0, ())
     disposition = plan([item], target=target, source=source, refused=[0] if refused_by else []).dispositions[0]
-    return item_line(0, item, verdict, refused_by, disposition), findings
+    checked = not (schema is None and tools is None and unchecked(item, verdict))  # nothing given to check it
+    return item_line(0, item, verdict, refused_by, disposition, checked=checked), findings
 
 
 def check_journal(
@@ -121,7 +128,6 @@ def check_journal(
     schema: dict | bool | None = None,
     format_assertion: bool = False,
     max_depth: int = DEFAULT_MAX_DEPTH,
-    tools_later: bool = False,
     memo: VerdictMemo | None = None,
     target: str = DEFAULT_TARGET,
     source: str | None = None,
@@ -136,18 +142,16 @@ def check_journal(
         journal read from one item (shape ``item``) has none of the findings about other items (pairing); one that
         is a page of a longer list (:attr:`Journal.partial`) has a ``partial_journal`` warning saying so.
     :param tools: tool definitions as in ``CreateResponseBody.tools``; each ``function_call`` is checked against
-        the schema of the tool it names.
+        the schema of the tool it names, and one naming no tool among them is an ``unknown_tool`` error. ``None``
+        (and no ``schema``, and a journal without its own): no definitions were given, so calls that pass every
+        step before the schema's are *not checked* — not refused — and the answer is ``cannot tell``
+        (:attr:`JournalReport.unchecked`, one ``not_checked`` finding naming their tools).
     :param tool_choice: ``{"type": "allowed_tools", "tools": [...], "mode": ...}`` (or ``"none"``, or a forced
         function) limits which names may run; mode ``"none"`` allows none, ``"auto"``/``"required"`` the listed
         ones. It never replaces the schema check. One the gate cannot read is an ``invalid_tool_choice`` finding.
     :param schema: one schema for every function_call, whatever its name (then ``tools`` is not consulted).
     :param format_assertion: assert ``format`` in the schemas.
     :param max_depth: nesting limit (JSON levels) for each call's parsed ``arguments`` (see :func:`check_item`).
-    :param tools_later: the tools are given in a later step (the Diff and Format pages' ``schema next``): when
-        neither ``tools`` (nor the journal's own) nor ``schema`` is given, a call naming no tool is no
-        ``unknown_tool`` finding. Its verdict is the same (``arguments_schema`` at best: there is no schema to check
-        it against). Without it a journal with no tools has an ``unknown_tool`` error for every call, as the CLI and
-        ``/api/gate`` report it.
     :param memo: verdicts of calls other checks of this request made (:class:`VerdictMemo`); the report is the
         same with or without it.
     :param target: where the conversation is replayed (:data:`webapp.core.gate.targets.TARGETS`): its rules
@@ -160,7 +164,9 @@ def check_journal(
     :param store: the conversation's ``store`` (``False``: docs/targets.md O3 applies); ``None``: the journal's.
     :return: a :class:`JournalReport`. ``replayable`` (to ``target``) is false when any item blocks the replay
         (:attr:`ItemVerdict.blocks_replay`: another provider's ``namespaced`` item, a call that is not ``ok``) or any
-        finding is an error. Findings name items by their position in ``items``, as data (:attr:`Finding.parts`).
+        finding is an error (an empty journal is one: ``empty_journal``); else ``None`` (cannot tell) when calls
+        were not checked for want of tool definitions; else true. Findings name items by their position in
+        ``items``, as data (:attr:`Finding.parts`); their severity is the target's (:func:`severity_for`).
     """
     shape = None
     partial = None
@@ -184,7 +190,6 @@ def check_journal(
         format_assertion=format_assertion,
         max_depth=max_depth,
         duplicates=duplicates.get(None, ()),
-        tools_later=tools_later,
         memo=memo,
         target=target,
         source=source,
@@ -203,17 +208,23 @@ def check_journal(
     if shape == "item":  # a document of one item: nothing else to pair it with (as check_one judges it)
         findings = [f for f in findings if f.code not in PAIRING_FINDINGS]
     refused = refused_by_index(findings)
-    replayable = not checker.blocked and not any(f.severity == "error" for f in findings)
+    errors = checker.blocked or any(f.severity == "error" for f in findings)  # the findings kept, not all made
+    replayable = False if errors else None if checker.unchecked_calls else True
     stopped = set(refused)
+    tools_given = not checker.unchecked_possible
     for index, verdict in enumerate(verdicts):
         if verdict.reason != "ok" and verdict.reason != "not_function_call":
             item = items[index]
+            if not tools_given and unchecked(item, verdict):
+                continue  # not checked is not refused: it goes, and the answer says what was not checked
             taken = isinstance(item, dict) and provider_of(item.get("type")) == target  # an item of the target's
             if reason_blocks(verdict.reason, "keep" if taken else None):
                 stopped.add(index)
     the_plan = plan(items, target=target, source=source, refused=stopped)
-    lines = ItemVerdicts(items, verdicts, refused, the_plan.dispositions)
-    return JournalReport(replayable, lines, findings, shape, verdicts, refused, target, the_plan)
+    lines = ItemVerdicts(items, verdicts, refused, the_plan.dispositions, tools_given=tools_given)
+    return JournalReport(
+        replayable, lines, findings, shape, verdicts, refused, target, the_plan, dict(checker.unchecked)
+    )
 
 
 class JournalChecker:
@@ -236,7 +247,6 @@ class JournalChecker:
         format_assertion: bool = False,
         max_depth: int = DEFAULT_MAX_DEPTH,
         duplicates: Iterable[Duplicate] = (),
-        tools_later: bool = False,
         memo: VerdictMemo | None = None,
         target: str = DEFAULT_TARGET,
         source: str | None = None,
@@ -248,7 +258,10 @@ class JournalChecker:
             raise ValueError(problem)
         self._findings: list[Finding] = []
         self._format_assertion, self._max_depth, self._memo = format_assertion, max_depth, memo
-        self._unknown_tools = not (tools_later and tools is None and schema is None)  # report unknown_tool
+        # No tool definitions at all: calls are not checked (counted by tool name), not refused as unknown_tool.
+        self.unchecked_possible = tools is None and schema is None
+        self.unchecked: dict[str, int] = {}  # tool name -> calls not checked (the first REMEMBERED names)
+        self._unchecked_calls = 0
         self._table = tool_table(tools, self._findings) if schema is None else {}
         self._known = ", ".join(_q(n) for n in self._table) or "none"  # for unknown_tool messages
         # How calls are checked: against the one schema, else against their tool's, by name (compiled once).
@@ -274,7 +287,7 @@ class JournalChecker:
             self.source,
             self._findings,
             tools=tools,
-            report_unknown=self._unknown_tools and not (schema is not None and tools is None),
+            report_unknown=tools is not None,
             store=store,
             thinking=thinking,
             max_depth=max_depth,
@@ -287,31 +300,63 @@ class JournalChecker:
         return self._blocked
 
     @property
-    def replayable(self) -> bool:
-        """No item so far blocks the replay and no error finding was made (taken findings included)."""
-        return not self._blocked and self._errors == 0 and not any(f.severity == "error" for f in self._findings)
+    def replayable(self) -> bool | None:
+        """The answer so far (taken findings included): ``False`` when an item blocks the replay or an error
+        finding was made, else ``None`` (cannot tell) when calls were not checked, else ``True``."""
+        return self.answer(self._findings)
+
+    def answer(self, findings: Iterable[Finding] = ()) -> bool | None:
+        """The journal's answer given ``findings`` besides those already taken (:meth:`take_findings`): ``False``
+        (not replayable), ``None`` (cannot tell: calls not checked) or ``True``."""
+        if self._blocked or self._errors or any(f.severity == "error" for f in findings):
+            return False
+        return None if self._unchecked_calls else True
+
+    @property
+    def unchecked_calls(self) -> int:
+        """How many calls so far were not checked (no tool definitions were given)."""
+        return self._unchecked_calls
 
     def take_findings(self) -> list[Finding]:
-        """The findings made since the last call (all of them, the first time), in order."""
-        taken = list(self._findings)
+        """The findings made since the last call (all of them, the first time), in order, each with the target's
+        severity (:func:`severity_for`)."""
+        target = self.target
+        taken = [
+            f if f.severity == (severity := severity_for(f.code, target)) else replace(f, severity=severity)
+            for f in self._findings
+        ]
         self._findings.clear()  # the same list: the target's checks add to it too
         self._errors += sum(f.severity == "error" for f in taken)
         return taken
 
     def finish(self) -> None:
         """The end of the conversation: the target's rules about its last items and its current turn
-        (docs/targets.md O1, O7, A1, A2, G1) add their findings. Call once, after the last item."""
+        (docs/targets.md O1, O7, A1, A2, G1) add their findings, and so does what the whole has or lacks (no items:
+        ``empty_journal``; calls not checked: one ``not_checked``). Call once, after the last item."""
+        if self._count == 0:
+            self._findings.append(
+                Finding.of("empty_journal", None, "the journal has no items: there is nothing to replay")
+            )
+        if self._unchecked_calls:
+            self._findings.append(
+                Finding.of(
+                    "not_checked",
+                    None,
+                    f"not checked: {unchecked_words(self.unchecked)}. No tool definitions were given, so no schema "
+                    "can check their arguments: give the tools to check them",
+                )
+            )
         if self.target == "openai":  # O7: OpenAI refuses a function_call without its output, the last turn's too
             for call_index, waiting in self._pending:
                 if waiting not in self._answered:
                     self._findings.append(
                         Finding.of(
-                            "missing_output",
+                            "output_required",
                             call_index,
                             (
                                 _call(call_index),
-                                f" ({_q(waiting)}) has no function_call_output: OpenAI refuses a call without its "
-                                "output",
+                                f" ({_q(waiting)}) has no function_call_output yet: run it and append its output "
+                                "before sending (OpenAI refuses a call without its output)",
                             ),
                             waiting,
                         )
@@ -360,7 +405,11 @@ class JournalChecker:
 
         if item_type == "function_call":
             verdict = self._call(index, item, get("name"), get("call_id"))
-            if verdict.reason != "ok":  # a call that may not run stops the journal
+            if verdict.reason == "ok":
+                pass
+            elif self.unchecked_possible and verdict.reason == "arguments_schema":
+                self._not_checked(get("name"))  # no tool definitions: not checked, not refused
+            else:  # a call that may not run stops the journal
                 self._blocked = True
             self._target.see(index, item, verdict)
             return verdict
@@ -370,7 +419,11 @@ class JournalChecker:
             native = self._target.native_verdict(index, item, item_type)
             if native is not None:  # calls are calls: judged as one, and one that may not run stops the journal
                 verdict = native
-                if not native.ok:
+                if native.ok:
+                    pass
+                elif self.unchecked_possible and item_type == CUSTOM_TOOL_CALL and native.reason == "arguments_schema":
+                    self._not_checked(get("name"))  # no custom tools given: its grammar is unknown
+                else:
                     self._blocked = True
         self._target.see(index, item, verdict)
         if item_type == "function_call_output":
@@ -396,6 +449,14 @@ class JournalChecker:
         if verdict.reason == "namespaced" and provider_of(item_type) != self.target:  # another provider's item
             self._blocked = True
         return verdict
+
+    def _not_checked(self, name: Any) -> None:
+        """A call that no definition could check: counted under its tool's name."""
+        if not isinstance(name, str) or not name:
+            return  # no tool could ever check it: missing_name refuses it
+        self._unchecked_calls += 1
+        if name in self.unchecked or len(self.unchecked) < REMEMBERED:
+            self.unchecked[name] = self.unchecked.get(name, 0) + 1
 
     def _not_a_call(self, item: Any, item_type: Any) -> Verdict:
         """The verdict of an item that is not a function_call, made: it depends on its type alone, so it is kept
@@ -431,7 +492,7 @@ class JournalChecker:
         if self._one_schema is not None:
             why = self._one_schema
         else:
-            if self._unknown_tools and named and name not in self._table:
+            if not self.unchecked_possible and named and name not in self._table:
                 findings.append(
                     Finding.of(
                         "unknown_tool",

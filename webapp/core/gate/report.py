@@ -7,19 +7,33 @@ item); what their labels mean on a page is :mod:`webapp.core.gate.labels`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from webapp.core.gate.labels import item_label, refusal_message
+from webapp.core.gate.labels import (
+    CANNOT_TELL,
+    NOT_CHECKED,
+    NOT_REPLAYABLE,
+    PROVIDER_ITEM,
+    REFUSED,
+    REPLAYABLE,
+    is_refusal,
+    item_label,
+    refusal_message,
+)
 from webapp.core.gate.steps import Verdict
-from webapp.core.gate.targets import DEFAULT_TARGET, TARGET_RULES, ReplayPlan
+from webapp.core.gate.targets import DEFAULT_TARGET, TARGET_RULES, TARGET_SEVERITY, ReplayPlan
+from webapp.core.items import provider_of
+from webapp.core.json import quote as _q
 from webapp.core.schema import ValidationError
 
 __all__ = [
     "CHAT_COMPLETIONS_ENVELOPE",
     "FINDINGS",
+    "SEVERITIES",
+    "UNCHECKABLE_TYPES",
     "NO_MEMBERS",
     "Finding",
     "ItemRef",
@@ -27,17 +41,30 @@ __all__ = [
     "ItemVerdicts",
     "JournalReport",
     "item_line",
+    "answer_line",
+    "answer_of",
+    "base_label",
     "reason_blocks",
     "refused_by_index",
+    "severity_for",
+    "tally",
+    "unchecked",
+    "unchecked_words",
 ]
 
 #: The finding of a Chat Completions envelope in a journal: also the ``/v1`` error code for that mistake on input
 #: (``webapp.core.responses.fields``), so a client meets one name for it.
 CHAT_COMPLETIONS_ENVELOPE = "chat_completions_envelope"
 
-#: Every finding code of a journal's check -> its severity: ``"error"`` findings make a journal not replayable.
+#: What a finding's severity means: ``error`` (the target refuses it: the journal is not replayable), ``action``
+#: (what must be done before sending: the output of the last call appended), ``notice`` (something was not
+#: checked: the journal's answer is ``cannot tell``), ``warning`` (worth knowing; the target takes it).
+SEVERITIES = ("error", "action", "notice", "warning")
+
+#: Every finding code of a journal's check -> its severity (one of :data:`SEVERITIES`; for some codes the target
+#: raises it: :func:`severity_for`).
 FINDINGS: dict[str, str] = {
-    "unknown_tool": "error",  # a function_call names no tool in `tools`
+    "unknown_tool": "error",  # a function_call names no tool in the tools given
     "orphan_output": "error",  # function_call_output whose call_id matches no earlier function_call
     "output_for_unfinished_call": "error",  # ... whose function_call is not completed
     "duplicate_call_id": "error",  # two function_calls share a call_id
@@ -45,6 +72,9 @@ FINDINGS: dict[str, str] = {
     "missing_call_id": "error",  # a function_call or function_call_output without a call_id string
     "missing_name": "error",  # a function_call without a name string: which tool would run?
     "missing_output": "warning",  # a completed call with no output before the next user message
+    "output_required": "action",  # the last turn's call has no output yet: append it before sending (openai)
+    "not_checked": "notice",  # calls not checked against a schema: no tool definitions were given
+    "empty_journal": "error",  # no items: nothing to replay
     CHAT_COMPLETIONS_ENVELOPE: "error",  # Chat Completions `tool_calls` / role "tool" mixed into the journal
     "chat_completions_tool": "warning",  # a tool in the nested Chat Completions shape (recognised, still used)
     "tool_not_allowed": "error",  # a call outside tool_choice (allowed_tools, a forced function, none)
@@ -56,6 +86,24 @@ FINDINGS: dict[str, str] = {
     # The targets' rules (duplicate_id, provider_item, unknown_type, O1…G1): their severities are their table's.
     **{rule.code: rule.severity for rule in TARGET_RULES},
 }
+
+
+#: The item types whose calls a tool definition checks (a function tool's schema, a custom tool's grammar): judged
+#: where no tool definitions were given, such a call is :data:`~webapp.core.gate.labels.NOT_CHECKED`.
+UNCHECKABLE_TYPES = frozenset({"function_call", "custom_tool_call"})
+
+
+def severity_for(code: str, target: str) -> str:
+    """The severity of finding ``code`` for ``target``: the target's own where it refuses what the code names
+    (:data:`webapp.core.gate.targets.TARGET_SEVERITY`), else :data:`FINDINGS`'s. :raises KeyError: an unknown code."""
+    return TARGET_SEVERITY.get((code, target)) or FINDINGS[code]
+
+
+def unchecked_words(unchecked: Mapping[str, int]) -> str:
+    """``'3 calls of tools "a", "b"'``: what was not checked, from tool name -> calls not checked."""
+    calls = sum(unchecked.values())
+    names = ", ".join(_q(name) for name in list(unchecked)[:5]) + (", …" if len(unchecked) > 5 else "")
+    return f"{calls:,} call{'s' if calls != 1 else ''} of tool{'s' if len(unchecked) != 1 else ''} {names}"
 
 
 #: What a journal entry that is not an object has: no members (``NO_MEMBERS.get`` stands in for ``item.get``).
@@ -84,7 +132,8 @@ class Finding:
         journal's envelope.
     :ivar call_id: the ``call_id`` involved, when there is one.
     :ivar message: one sentence for people, naming items by their journal positions (``function_call 2``).
-    :ivar severity: ``"error"`` (the journal is not replayable) or ``"warning"``.
+    :ivar severity: one of :data:`SEVERITIES`: ``"error"`` (the journal is not replayable), ``"action"``,
+        ``"notice"`` or ``"warning"``.
     :ivar pointer: RFC 6901 pointer of the problem in the journal's text, when it is a problem of the text itself
         (``duplicate_member``), else ``None``; ``line`` and ``column`` (1-based) place it there.
     :ivar parts: :attr:`message` as text pieces and :class:`ItemRef` s, so that a reader showing another numbering
@@ -96,7 +145,7 @@ class Finding:
     index: int | None
     call_id: str | None
     message: str
-    severity: str  # "error" | "warning"
+    severity: str  # one of SEVERITIES
     pointer: str | None = None
     line: int | None = None
     column: int | None = None
@@ -167,6 +216,7 @@ class ItemVerdict:
     verdict: Verdict | None = field(default=None, compare=False, repr=False)
     refused_by: tuple[str, ...] = ()  # codes of the error findings that name this item
     disposition: str | None = None  # the target's plan for it: keep, leave_out or refused; None: not planned
+    checked: bool = True  # False: a call judged where no tool definitions were given (its schema is unknown)
 
     @property
     def ok(self) -> bool:
@@ -175,25 +225,29 @@ class ItemVerdict:
 
     @property
     def label(self) -> str:
-        """The reason, or ``refused`` for an item the gate lets pass (``ok``, ``not_function_call``: nothing to run)
-        but an error finding stops (an orphan output, a reused call_id…), for counts and lines."""
-        return item_label(self.reason, bool(self.refused_by))
+        """The reason; ``not checked`` for a call whose tool definition was not given; ``provider item`` for a
+        namespaced item the target takes back; or ``refused`` for an item those labels (or ``ok``,
+        ``not_function_call``) would let pass but an error finding stops (an orphan output, a reused call_id…)."""
+        return item_label(base_label(self.reason, self.checked, self.disposition), bool(self.refused_by))
 
     @property
     def blocks_replay(self) -> bool:
         """The gate's own answer stops the journal: a ``namespaced`` item the target does not take (another
         provider's), or a call that is not ``ok`` (a function_call, or a native call judged as one: its reason is
-        then a call's). Findings aside (see :attr:`refused_by`); other items have nothing to run."""
-        return reason_blocks(self.reason, self.disposition)
+        then a call's) — except a call not checked for want of its tool's definition, which nothing refuses yet.
+        Findings aside (see :attr:`refused_by`); other items have nothing to run."""
+        return self.checked and reason_blocks(self.reason, self.disposition)
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{"index", "id", "type", "reason", "ok", "refused_by", "disposition", "message",
-        "errors"}``, plus ``name`` and ``call_id`` when known and ``parse_error`` for ``arguments_parse``."""
+        """JSON-ready: ``{"index", "id", "type", "reason", "label", "ok", "refused_by", "disposition",
+        "message", "errors"}``, plus ``name`` and ``call_id`` when known and ``parse_error`` for ``arguments_parse``.
+        """
         data: dict[str, Any] = {
             "index": self.index,
             "id": self.id,
             "type": self.type,
             "reason": self.reason,
+            "label": self.label,
             "ok": self.ok,
             "refused_by": list(self.refused_by),
             "disposition": self.disposition,
@@ -221,9 +275,11 @@ class JournalReport:
         replayable *to it*.
     :ivar plan: what goes to the target and what is left out (:func:`webapp.core.gate.targets.plan`), or ``None``
         for a report made without one.
+    :ivar unchecked: tool name -> how many of its calls were not checked because no tool definitions were given
+        (their label is ``not checked``); empty when tools (or one schema) were given.
     """
 
-    replayable: bool
+    replayable: bool | None  # None: cannot tell (see answer)
     items: Sequence[ItemVerdict]
     findings: list[Finding]
     shape: str | None = None
@@ -231,23 +287,46 @@ class JournalReport:
     refused: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
     target: str = DEFAULT_TARGET
     plan: ReplayPlan | None = None
+    unchecked: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def answer(self) -> str:
+        """The journal's answer, one of :data:`~webapp.core.gate.labels.ANSWERS`: ``not replayable`` when an item
+        or an error finding stops it, else ``cannot tell`` when calls were not checked (:attr:`unchecked`), else
+        ``replayable``."""
+        return answer_of(self.replayable)
+
+    @property
+    def says(self) -> str:
+        """The answer in one line, the same on every page, route and the CLI: ``replayable``, ``not replayable
+        (…)`` or ``cannot tell until the tools are given (3 calls of tools "a", "b" not checked)``; what must be
+        done before sending (``action`` findings) follows a ``replayable``."""
+        return answer_line(self.replayable, self.unchecked, tally(self.findings), self.counts)
 
     @property
     def counts(self) -> dict[str, int]:
         """How many items have each :attr:`ItemVerdict.label`, in order of first appearance."""
         counts: dict[str, int] = {}
         refused = self.refused
+        lines = self.items if self.unchecked or self.plan is not None else None
         for index, verdict in enumerate(self.verdicts):
-            label = item_label(verdict.reason, True) if index in refused else verdict.reason
+            if lines is not None and (verdict.reason == "arguments_schema" or verdict.reason == "namespaced"):
+                label = lines[index].label  # not checked, or a provider's own item: its line knows
+            else:
+                label = item_label(verdict.reason, True) if index in refused else verdict.reason
             counts[label] = counts.get(label, 0) + 1
         return counts
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{"replayable", "target", "source", "shape", "counts", "items": [...], "findings": [...],
-        "left_out": [...], "left_out_notes": {code: words}}`` (``source`` and what is left out from :attr:`plan`)."""
+        """JSON-ready: ``{"replayable" (true, false or null: cannot tell), "answer", "says", "unchecked": {tool:
+        calls}, "target", "source", "shape", "counts", "items": [...], "findings": [...], "left_out": [...],
+        "left_out_notes": {code: words}}`` (``source`` and what is left out from :attr:`plan`)."""
         plan = self.plan
         return {
             "replayable": self.replayable,
+            "answer": self.answer,
+            "says": self.says,
+            "unchecked": dict(self.unchecked),
             "target": self.target,
             "source": plan.source if plan is not None else None,
             "left_out": [entry.as_dict() for entry in plan.left_out] if plan is not None else [],
@@ -267,7 +346,7 @@ class ItemVerdicts(Sequence[ItemVerdict]):
         :attr:`JournalReport.refused`.
     """
 
-    __slots__ = ("_items", "_verdicts", "_refused", "_dispositions", "_made")
+    __slots__ = ("_items", "_verdicts", "_refused", "_dispositions", "_tools_given", "_made")
 
     def __init__(
         self,
@@ -275,14 +354,16 @@ class ItemVerdicts(Sequence[ItemVerdict]):
         verdicts: Sequence[Verdict],
         refused: Mapping[int, tuple[str, ...]],
         dispositions: Sequence[str] = (),
+        *,
+        tools_given: bool = True,
     ) -> None:
         self._items, self._verdicts, self._refused = items, verdicts, refused
-        self._dispositions = dispositions
+        self._dispositions, self._tools_given = dispositions, tools_given
         self._made: list[ItemVerdict] | None = None
 
     def _lines(self) -> list[ItemVerdict]:
         if self._made is None:
-            refused, dispositions = self._refused, self._dispositions
+            refused, dispositions, tools_given = self._refused, self._dispositions, self._tools_given
             self._made = [
                 item_line(
                     index,
@@ -290,6 +371,7 @@ class ItemVerdicts(Sequence[ItemVerdict]):
                     verdict,
                     refused.get(index, ()),
                     dispositions[index] if index < len(dispositions) else None,
+                    checked=tools_given or not unchecked(item, verdict),
                 )
                 for index, (item, verdict) in enumerate(zip(self._items, self._verdicts, strict=True))
             ]
@@ -312,6 +394,70 @@ class ItemVerdicts(Sequence[ItemVerdict]):
         return f"ItemVerdicts({self._lines()!r})"
 
 
+def unchecked(item: Any, verdict: Verdict) -> bool:
+    """Whether ``item``, judged as ``verdict`` where no tool definitions were given, is a call its tool's
+    definition would check (:data:`UNCHECKABLE_TYPES`) that passed every step before it: not checked, not refused.
+    """
+    return (
+        verdict.reason == "arguments_schema"
+        and isinstance(item, dict)
+        and item.get("type") in UNCHECKABLE_TYPES
+        and verdict.schema_problem is None
+        and not verdict.errors
+    )
+
+
+def base_label(reason: str, checked: bool = True, disposition: str | None = None) -> str:
+    """An item's label before findings: :data:`~webapp.core.gate.labels.NOT_CHECKED` for a call not checked,
+    :data:`~webapp.core.gate.labels.PROVIDER_ITEM` for a namespaced item the target keeps, else ``reason``."""
+    if not checked:
+        return NOT_CHECKED
+    if reason == "namespaced" and disposition == "keep":
+        return PROVIDER_ITEM
+    return reason
+
+
+def answer_of(replayable: bool | None) -> str:
+    """A journal's answer (:data:`~webapp.core.gate.labels.ANSWERS`) from its ``replayable`` (``None``: cannot
+    tell)."""
+    return CANNOT_TELL if replayable is None else REPLAYABLE if replayable else NOT_REPLAYABLE
+
+
+def tally(findings: Iterable[Finding], into: dict[tuple[str, str], int] | None = None) -> dict[tuple[str, str], int]:
+    """How many findings of each ``(severity, code)``, in order of first appearance (added to ``into`` if given):
+    what :func:`answer_line` needs of them, kept by a reader that cannot keep every finding (a stream)."""
+    counted = {} if into is None else into
+    for finding in findings:
+        key = (finding.severity, finding.code)
+        counted[key] = counted.get(key, 0) + 1
+    return counted
+
+
+def answer_line(
+    replayable: bool | None,
+    unchecked: Mapping[str, int],
+    findings: Mapping[tuple[str, str], int],
+    counts: Mapping[str, int] | None = None,
+) -> str:
+    """A journal's answer in words (:attr:`JournalReport.says`): what stops it (the items' refusing labels from
+    ``counts``, then the error findings: how many, the first code), what was not checked, or what must be done
+    before sending (``action`` findings). ``findings``: their :func:`tally`."""
+    if replayable is None:
+        return f"{CANNOT_TELL} until the tools are given ({unchecked_words(unchecked)} not checked)"
+    if not replayable:
+        why = [f"{n:,} {label}" for label, n in (counts or {}).items() if is_refusal(label) and label != REFUSED]
+        codes = [code for severity, code in findings if severity == "error"]
+        if codes:
+            errors = sum(n for (severity, _), n in findings.items() if severity == "error")
+            more = f" and {len(codes) - 1} more kind{'s' if len(codes) > 2 else ''}" if len(codes) > 1 else ""
+            why.append(f"{errors:,} error{'s' if errors != 1 else ''}: {codes[0]}{more}")
+        return f"{NOT_REPLAYABLE} ({'; '.join(why) or 'see the items'})"
+    actions = sum(n for (severity, _), n in findings.items() if severity == "action")
+    if actions:
+        return f"{REPLAYABLE} once the output of {actions} call{'s is' if actions != 1 else ' is'} appended"
+    return REPLAYABLE
+
+
 def reason_blocks(reason: str, disposition: str | None = None) -> bool:
     """Whether an item's gate reason stops the replay: any reason but ``ok`` and ``not_function_call`` (a call
     that may not run, an item without a type, another provider's item), except a ``namespaced`` item the target
@@ -322,14 +468,27 @@ def reason_blocks(reason: str, disposition: str | None = None) -> bool:
 
 
 def item_line(
-    index: int, item: Any, verdict: Verdict, refused_by: tuple[str, ...] = (), disposition: str | None = None
+    index: int,
+    item: Any,
+    verdict: Verdict,
+    refused_by: tuple[str, ...] = (),
+    disposition: str | None = None,
+    *,
+    checked: bool = True,
 ) -> ItemVerdict:
     """The :class:`ItemVerdict` of ``item`` at ``index`` gated as ``verdict``; ``refused_by``: the codes of the
     error findings that name it (an item the gate passes is then refused, and says why); ``disposition``: what the
-    target's plan does with it (``None``: not planned, as for one item alone)."""
+    target's plan does with it (``None``: not planned, as for one item alone); ``checked``: ``False`` for a call
+    judged where no tool definitions were given (:func:`unchecked`)."""
     get = item.get if isinstance(item, dict) else NO_MEMBERS.get
     item_type, item_id, name, call_id = get("type"), get("id"), get("name"), get("call_id")
-    message = refusal_message(verdict, refused_by)
+    if not checked and not refused_by:
+        message = "not checked: no tool definitions were given, so nothing can check its arguments yet"
+    elif verdict.reason == "namespaced" and disposition == "keep" and isinstance(item_type, str) and not refused_by:
+        owner = provider_of(item_type)
+        message = f"type {_q(item_type)} is {owner}'s own item: it goes back to {owner} as it came; nothing to execute"
+    else:
+        message = refusal_message(verdict, refused_by)
     return ItemVerdict(
         index,
         item_id if isinstance(item_id, str) else None,
@@ -342,6 +501,7 @@ def item_line(
         verdict,
         refused_by,
         disposition,
+        checked,
     )
 
 

@@ -281,12 +281,12 @@ class TargetChecks:
         self._missing(f"before the user message at item {index}")
         self._end_turn()
 
-    def _missing(self, when: str) -> None:
+    def _missing(self, when: str, code: str = "missing_output") -> None:
         for call_index, call_id, item_type in self._native_pending:
             if call_id not in self._native_answered:
                 self._findings.append(
                     Finding.of(
-                        "missing_output",
+                        code,
                         call_index,
                         (
                             _ref(call_index, item_type),
@@ -389,7 +389,9 @@ class TargetChecks:
             self._no_following(self._open_reasoning, None)
             self._open_reasoning = None
         if self.target == "openai":  # O7: OpenAI refuses a call without its output, last turn included
-            self._missing("in the conversation (OpenAI refuses a call without its output)")
+            self._missing(
+                "yet: run it and append its output before sending (OpenAI refuses a call without it)", "output_required"
+            )
         if self._turn_calls:
             for index in self._unsigned_thinking:  # A1
                 self._add(

@@ -36,6 +36,7 @@ __all__ = [
     "LEAVE_OUT_NOTES",
     "TARGETS",
     "TARGET_RULES",
+    "TARGET_SEVERITY",
     "TARGET_TITLES",
     "LeftOut",
     "ReplayPlan",
@@ -144,6 +145,15 @@ TARGET_RULES: tuple[Rule, ...] = (
     ),
 )
 _RULES = {rule.code: rule for rule in TARGET_RULES}
+
+#: Findings of the article's own checks that a target refuses outright, and so are errors for it (``(code,
+#: target) -> severity``; elsewhere the code's own severity holds): a call with no output before the next user
+#: turn is refused by OpenAI ("No tool output found for function call …", docs/targets.md O7), by Anthropic (each
+#: ``tool_use`` needs its ``tool_result`` in the next message, A4) and by Chat Completions (each ``tool_calls``
+#: entry needs its tool message, C1).
+TARGET_SEVERITY: dict[tuple[str, str], str] = {
+    ("missing_output", target): "error" for target in ("openai", "anthropic", "chat_completions")
+}
 
 
 def rule_for(code: str) -> Rule | None:

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from webapp.core.convert import ConvertError, read_journal, record_kind
-from webapp.core.gate import JournalChecker, item_label
+from webapp.core.gate import JournalChecker
 from webapp.core.gate.labels import BADGES, REFUSED
 from webapp.core.gate.pairing import PAIRING_FINDINGS
-from webapp.core.gate.report import item_line
+from webapp.core.gate.report import answer_line, answer_of, item_line, tally, unchecked
 from webapp.core.journal.lists import is_session_data
 from webapp.core.journal.shapes import Duplicate, record_problem
 from webapp.core.journal.text import JournalError
@@ -175,7 +175,8 @@ class JournalLines:
 def gate_lines(lines: JournalLines, tools: Any = None, **options: Any) -> Iterator[dict[str, Any]]:
     """Gate each record of ``lines`` as it is read: yields ``{"verdict": …}`` per item (its
     :meth:`~webapp.core.gate.ItemVerdict.as_dict` with ``line``; ``refused_by`` the error findings known then),
-    ``{"finding": …}`` per finding as it is made, then ``{"summary": {"replayable", "counts", "items"}}``.
+    ``{"finding": …}`` per finding as it is made, then ``{"summary": {"replayable", "answer", "says", "unchecked",
+    "counts", "items"}}`` (``replayable`` ``null``: cannot tell, as :attr:`webapp.core.gate.JournalReport.answer`).
 
     ``counts`` are :attr:`webapp.core.gate.JournalReport.counts` of the whole journal: an item a later error finding
     names is moved to ``refused`` then (each item's label is kept as one byte for that).
@@ -186,7 +187,7 @@ def gate_lines(lines: JournalLines, tools: Any = None, **options: Any) -> Iterat
     counts: dict[str, int] = {}
     names: list[str] = []  # the labels met, by their code in `labels`
     labels = bytearray()  # each item's label, as its code
-    errors = 0
+    tallied: dict[tuple[str, str], int] = {}  # (severity, code) -> findings: what the summary's words need
 
     def count(label: str, step: int) -> None:
         counts[label] = counts.get(label, 0) + step
@@ -211,22 +212,34 @@ def gate_lines(lines: JournalLines, tools: Any = None, **options: Any) -> Iterat
         verdict = checker.check(item, duplicates)
         findings = _kept(checker.take_findings(), lines.single)
         refused = tuple(dict.fromkeys(f.code for f in findings if f.severity == "error" and f.index == index))
-        line = item_line(index, item, verdict, refused)
-        label = item_label(verdict.reason, bool(refused))
+        checked = not (checker.unchecked_possible and unchecked(item, verdict))
+        line = item_line(index, item, verdict, refused, checked=checked)
+        label = line.label
         count(label, 1)
         labels.append(_code(names, label))
         yield {"verdict": line.as_dict() | {"line": record.line}}
+        tally(findings, tallied)
         for finding in findings:
-            errors += finding.severity == "error"
             if finding.severity == "error" and finding.index is not None and finding.index < index:
                 refuse(finding.index)
             yield {"finding": finding.as_dict()}
+    checker.finish()  # the rules about the last turn and the whole (as check_journal runs them)
     for finding in _kept(checker.take_findings(), lines.single):
-        errors += finding.severity == "error"
         if finding.severity == "error" and finding.index is not None and 0 <= finding.index <= index:
             refuse(finding.index)
+        tally((finding,), tallied)
         yield {"finding": finding.as_dict()}
-    yield {"summary": {"replayable": not checker.blocked and not errors, "counts": counts, "items": index + 1}}
+    replayable = checker.answer()
+    yield {
+        "summary": {
+            "replayable": replayable,
+            "answer": answer_of(replayable),
+            "says": answer_line(replayable, checker.unchecked, tallied, counts),
+            "unchecked": dict(checker.unchecked),
+            "counts": counts,
+            "items": index + 1,
+        }
+    }
 
 
 def _kept(findings: list[Any], single: bool) -> list[Any]:

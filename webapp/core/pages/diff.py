@@ -29,9 +29,7 @@ from webapp.core.diff import (
 )
 from webapp.core.gate import (
     DEFAULT_TARGET,
-    NOT_REPLAYABLE,
     REPLAYABLE,
-    SCHEMA_NEXT,
     TARGET_TITLES,
     is_refusal,
     item_label,
@@ -345,8 +343,8 @@ class SideVerdict:
 
     :ivar side: ``"left"``/``"right"``; ``shape``: ``item`` (one item) or the journal's shape (``array``,
         ``response``, ``request``; JSON Lines are ``array``), see :func:`webapp.core.inspection.locate_items`.
-    :ivar label: the badge: for one item the gate's reason (:data:`webapp.core.gate.SCHEMA_NEXT` without a
-        schema); for a journal ``replayable``, ``schema next`` (only the tools' schemas are left to check) or
+    :ivar label: the badge: for one item the gate's reason (:data:`webapp.core.gate.NOT_CHECKED` without a
+        schema); for a journal its answer: ``replayable``, ``cannot tell`` (calls not checked: no tools given) or
         ``not replayable``. ``ok``: the gate lets it be replayed; ``message``: one sentence (for a journal, the
         counts of the items' reasons).
     :ivar refusals: for a journal, the items the gate refuses and the journal's findings (pairing:
@@ -525,14 +523,12 @@ def _journal_verdict(
     target: str = DEFAULT_TARGET,
 ) -> SideVerdict:
     """One journal side through :func:`webapp.core.gate.check_journal`, with the tools of the schema field, else
-    the tools the journal carries. Without either (or a schema) the calls' schemas are left for step 2
-    (``schema next``, ``tools_later``: no ``unknown_tool`` for every call, as on the Format page). ``placed``: the
+    the tools the journal carries. Without either (or a schema) the calls are ``not checked`` and the side's answer
+    is ``cannot tell`` (no ``unknown_tool`` for every call, as on the Format page). ``placed``: the
     side, when its places in the pasted text are shown; ``memo``: call verdicts shared with the other side."""
     items = journal.items
     schema, tools = read_schema_field(schema_value)
-    report = gate.check_journal(
-        journal, tools, schema=schema, max_depth=max_depth, tools_later=True, memo=memo, target=target
-    )
+    report = gate.check_journal(journal, tools, schema=schema, max_depth=max_depth, memo=memo, target=target)
     schemaless = tools is None and schema is None and journal.tools is None
 
     def pointer(index: int) -> str:
@@ -566,6 +562,8 @@ def _journal_verdict(
             place = pasted(_arguments_at(document, where, items[index], verdict)) or at(where)
             refusals.append(Refusal(label, f"item {index}: {verdict.message}", where, place))
     for finding in report.findings:
+        if finding.severity == "notice":
+            continue  # what was not checked: the side's answer (cannot tell) and its counts say it
         found_at = pointer(finding.index) if finding.index is not None else None
         place = (
             pasted((finding.line, finding.column))
@@ -573,8 +571,7 @@ def _journal_verdict(
             else at(found_at)
         )
         refusals.append(Refusal(finding.code, finding.describe(), found_at, place, finding.severity))
-    clear = not any(r.severity == "error" for r in refusals)
-    label = (SCHEMA_NEXT if labels.get(SCHEMA_NEXT) else REPLAYABLE) if clear else NOT_REPLAYABLE
+    label = report.answer  # the journal's answer, in the words every page gives it
     counts = ", ".join(f"{n} {reason}" for reason, n in labels.items())
     message = f"{len(items)} item{'s' if len(items) != 1 else ''}: {counts}" if items else "no items"
     return SideVerdict(side, label, label == REPLAYABLE, message, shape, tuple(refusals), len(items))

@@ -23,11 +23,14 @@ from typing import Any
 from webapp.core.convert import Conversion, ConvertError, as_journal, convert_text, placed
 from webapp.core.export import Export, export
 from webapp.core.gate import DEFAULT_TARGET, TARGET_TITLES, Finding, JournalReport, vouched_calls
+from webapp.core.gate.report import SEVERITIES
 from webapp.core.journal import JournalError, JournalText, read_text
 from webapp.core.journal.replay import Subset, gate_conversion, replayable_subset
 from webapp.core.journal.tools import read_tools
 from webapp.core.json import DEFAULT_MAX_DEPTH, Position, in_string
 from webapp.core.json import pointer as jp
+
+_RANK = {severity: rank for rank, severity in enumerate(SEVERITIES)}
 
 #: Rows per page of the item table: a 100,000-item journal is shown a page at a time.
 PAGE_SIZE = 100
@@ -114,8 +117,10 @@ class JournalPage:
         return self.subset is not None and self.tools_problem is None
 
     @property
-    def replayable(self) -> bool:
-        return self.report is not None and self.report.replayable
+    def replayable(self) -> bool | None:
+        """The journal's answer: ``True``, ``False`` (also when it could not be read) or ``None`` (cannot tell:
+        calls not checked, no tool definitions given)."""
+        return self.report.replayable if self.report is not None else False
 
     @property
     def target_title(self) -> str:
@@ -173,7 +178,8 @@ def build(
     check.report = gate_conversion(conversion, tool_list, target=check.target)
     check.types = Counter(item.get("type") if isinstance(item, dict) else None for item in conversion.items)
     check.labels = Counter(verdict.label for verdict in check.report.items)
-    check.findings = [(f, placed(f, conversion)) for f in check.report.findings[:FINDINGS_SHOWN]]
+    ranked = sorted(check.report.findings, key=lambda f: _RANK[f.severity])  # what decides the answer first
+    check.findings = [(f, placed(f, conversion)) for f in ranked[:FINDINGS_SHOWN]]
     check.finding_count = len(check.report.findings)
     check.statusless = vouched_calls(conversion.items)
     verdicts = check.report.items

@@ -472,7 +472,7 @@ def _validate(check: SchemaPage, prepared: _Prepared, locate_instance: Locator |
     assert prepared.compiled is not None and prepared.locate is not None
     if check.item is not None:
         # A tool definition for another function is no schema for this call: the gate never runs it.
-        _judge_item(check, None if check.name_mismatch else prepared.schema)
+        _judge_item(check, None if check.name_mismatch else prepared.schema, given=True)
     if locate_instance is None:
         return
     try:
@@ -540,7 +540,7 @@ def _pair_records(check: SchemaPage, items: list[tuple[int, int, Any]], outcomes
         return
     assert check.records is not None  # _check_records, the one caller, set it first
     lines = [line for _, line, _ in items]
-    report = check_journal([item for _, _, item in items], tools_later=True)
+    report = check_journal([item for _, _, item in items])
     for finding in report.findings:
         if finding.code not in PAIRING_FINDINGS or finding.severity != "error" or finding.index is None:
             continue  # the records' own findings were said on their lines
@@ -621,11 +621,17 @@ def _judge_custom_call(check: SchemaPage, tools_value: Any) -> None:
     check.findings = [finding.describe(the_item) for finding in findings]
 
 
-def _judge_item(check: SchemaPage, schema: Any) -> None:
-    """The gate's line for the pasted item against ``schema`` (``None``: none), as every page judges one item."""
+def _judge_item(check: SchemaPage, schema: Any, *, given: bool = False) -> None:
+    """The gate's line for the pasted item against ``schema`` (``None``: none), as every page judges one item;
+    ``given``: a schema was pasted (one for another function is no schema for this call: ``arguments_schema``,
+    not ``not checked``)."""
     assert check.item is not None
     check.verdict, findings = check_one(
-        check.item_read or check.item, schema, format_assertion=check.format_assertion, tool_name=check.call_name
+        check.item_read or check.item,
+        schema,
+        format_assertion=check.format_assertion,
+        tool_name=check.call_name,
+        tools=() if given else None,
     )
     check.findings = [finding.describe(the_item) for finding in findings]
 

@@ -9,13 +9,16 @@ Request::
 
 Answer (:meth:`webapp.core.export.Export.as_dict`)::
 
-    {"target", "replayable", "body": {...}, "left_out": [{"index", "pointer", "code", "words"}],
-     "left_out_notes": {code: words}, "notes": [{"index", "pointer", "code", "message"}]}
+    {"target", "replayable", "answer", "says", "unchecked", "body": {...},
+     "left_out": [{"index", "pointer", "code", "words"}], "left_out_notes": {code: words},
+     "notes": [{"index", "pointer", "code", "message"}]}
 
 ``body`` holds what the gate's plan for the target keeps (docs/targets.md, "What each target keeps and leaves out"):
 ``{"input"}`` for ``portable``/``openai``, ``{"system", "messages", "tools"}`` for ``anthropic``,
 ``{"systemInstruction", "contents", "tools"}`` for ``gemini``, ``{"messages", "tools"}`` for ``chat_completions``.
-``replayable`` false: a finding stops the replay (``POST /api/gate`` with the same body says which). Bad input is a
+``replayable`` false: a finding stops the replay (``POST /api/gate`` with the same body says which); ``null``: cannot
+tell, calls were not checked because no tool definitions were given (``answer``, ``says`` and ``unchecked`` as
+``/api/gate`` gives them). Bad input is a
 400 naming the member, as ``/api/gate`` answers it; so is a member this route does not read (:data:`MEMBERS`).
 """
 

@@ -7,13 +7,15 @@ One item::
 
 ``schema`` may also be a tool definition or a list of them, as the Schema page takes them: they are read as
 ``tools`` (a call of another name has no schema: ``arguments_schema``, or ``unknown_tool`` in a journal).
-    -> {"reason", "ok", "message", "errors": [{"pointer", "keyword", "schema_path", "message"}],
+    -> {"reason", "label", "ok", "message", "errors": [{"pointer", "keyword", "schema_path", "message"}],
         "parse_error": null | {"message", "code", "line", "column"},
         "schema_error": null | {"message", "pointer", "keyword"}, "dialect": "2020-12" | null,
         "refused_by": [...], "findings": [{"code", "message", "severity", ...}]}
 
-``reason`` is the gate's (the replay-gate article's codes); ``ok`` is true only when it is ``ok`` and no error
-finding stops the item, as a journal's check of it would find (:func:`webapp.core.gate.check_one`): a
+``label`` is what the pages call it: the reason, ``not checked`` for a call given neither ``schema`` nor ``tools``
+(nothing refuses it, nothing could check it), ``provider item`` for a namespaced item the target takes back, or
+``refused``. ``reason`` is the gate's (the replay-gate article's codes); ``ok`` is true only when it is ``ok`` and no
+error finding stops the item, as a journal's check of it would find (:func:`webapp.core.gate.check_one`): a
 ``function_call`` without a ``call_id`` (``missing_call_id``: its output cannot be paired) or a ``name``
 (``missing_name``: which tool would run?), a Chat Completions envelope; ``refused_by`` lists their codes.
 
@@ -28,8 +30,8 @@ parsed JSON, or text of JSON / JSON Lines)::
 
     {"items": [...], "tools": [...], "tool_choice": ..., "schema": ...}
     {"journal": [...] | {...} | "<JSON or JSON Lines text>", "tools": [...]}
-    -> {"replayable", "target", "source", "shape", "counts",
-        "items": [{"index", "id", "type", "reason", "ok", "disposition", "message", "errors"}],
+    -> {"replayable", "answer", "says", "unchecked", "target", "source", "shape", "counts",
+        "items": [{"index", "id", "type", "reason", "label", "ok", "disposition", "message", "errors"}],
         "findings": [{"code", "index", "call_id", "message", "severity", "pointer", "line", "column"}],
         "left_out": [{"index", "pointer", "code", "words"}], "left_out_notes": {code: words}}
 
@@ -38,6 +40,12 @@ Open Responses server), ``openai``, ``anthropic``, ``gemini`` or ``chat_completi
 (:data:`webapp.core.gate.TARGETS`); ``replayable`` and ``ok`` are then about that target, each item has its
 ``disposition`` there (``keep``, ``leave_out``, ``refused``), and the target's rules add their findings
 (docs/targets.md). Another value is a 400 naming ``target``.
+
+A journal has one of three answers (``answer``, in words ``says``, the same the pages and the CLI give):
+``replayable`` (``replayable: true``), ``not replayable`` (``false``: an item or an error finding stops it) or
+``cannot tell`` (``null``: nothing refuses it, but calls were not checked because no tool definitions were given;
+``unchecked`` maps each tool name to its calls not checked, and one ``not_checked`` finding says so). Everything
+before the schema step still runs and can still refuse.
 
 Malformed requests get 400 in the one error shape (:mod:`webapp.web.errors`) naming the parameter (a member not
 in :data:`MEMBERS`, ``"tool"`` for ``"tools"``: 400 ``unknown_parameter`` naming it); bodies over
@@ -306,6 +314,7 @@ def _one_item(
     result = verdict.as_dict()
     result.update(
         ok=line.ok,
+        label=line.label,
         message=line.message,
         refused_by=list(line.refused_by),
         findings=[dict(f.as_dict(), message=f.describe(the_item)) for f in findings],
