@@ -44,7 +44,32 @@ def test_replayable_journal_exits_0(files):
     lines = out.splitlines()
     assert lines[0].split() == ["0", "-", "message", "not_function_call"]
     assert lines[1].split() == ["1", "fc_c1", "get_weather", "ok"]
-    assert lines[-1] == "replayable: yes (not_function_call 2, ok 1)"
+    assert lines[-1] == "replayable  [not_function_call 2, ok 1]"
+
+
+def test_a_journal_without_tools_cannot_be_told_and_exits_3(files):
+    """No tool definitions: the calls are not checked, the answer says so in the API's words, and the exit status
+    is 3 (neither 0, which would vouch for arguments nothing checked, nor 1, which would refuse what nothing
+    refused)."""
+    items = [{"type": "message", "role": "user", "content": "hi"}, call("c1")]
+    items.append({"type": "function_call_output", "call_id": "c1", "output": "31C"})
+    journal = files("j.jsonl", "\n".join(json.dumps(x) for x in items))
+    code, out, _ = run("gate", journal)
+    assert code == 3
+    lines = out.splitlines()
+    assert lines[1].split() == ["1", "fc_c1", "get_weather", "not", "checked"]
+    assert "notice   not_checked" in out and "unknown_tool" not in out
+    assert lines[-1] == (
+        'cannot tell until the tools are given (1 call of tool "get_weather" not checked)  '
+        "[not_function_call 2, not checked 1]"
+    )
+    code, out, _ = run("gate", journal, "--json")
+    answer = json.loads(out)
+    assert code == 3 and (answer["replayable"], answer["answer"]) == (None, "cannot tell")
+    assert answer["says"] == lines[-1].split("  [")[0] and answer["unchecked"] == {"get_weather": 1}
+    code, out, _ = run("gate", journal, "--stream")
+    summary = json.loads(out.splitlines()[-1])
+    assert code == 3 and summary["says"] == answer["says"] and summary["counts"] == answer["counts"]
 
 
 def test_not_replayable_journal_exits_1_with_details_and_findings(files):
@@ -62,7 +87,7 @@ def test_not_replayable_journal_exits_1_with_details_and_findings(files):
     assert '[0]: arguments do not match the schema of "get_weather" (1 error; /x: unexpected property "x"' in out
     assert out.splitlines()[2].endswith("status")
     assert "error    orphan_output               item 2:" in out
-    assert out.splitlines()[-1].startswith("replayable: no")
+    assert out.splitlines()[-1].startswith("not replayable (")
 
 
 def test_json_output_is_the_api_report(files):
@@ -147,7 +172,7 @@ def test_duplicate_envelope_members_exit_1_naming_item_pointer_and_place(files):
         f"{column})" in out
     )
     assert out.splitlines()[0].endswith("refused")  # the item itself is not shown as ok
-    assert out.splitlines()[-1] == "replayable: no (refused 1)"
+    assert out.splitlines()[-1] == "not replayable (2 errors: duplicate_member)  [refused 1]"
 
 
 def test_duplicate_members_in_tools_or_schema_files_are_unusable(files):
@@ -203,3 +228,25 @@ def test_gate_judges_for_the_target_given(tmp_path):
     assert code == 0 and json.loads(out.splitlines()[-1])["replayable"] is True
     code, out, _ = run("gate", str(native), "--stream")
     assert code == 1 and '"provider_item"' in out
+
+
+def readme_gate_examples() -> list[tuple[list[str], str, int]]:
+    """The README's ``gate`` examples that say their answer: ``(arguments, the answer's words, exit status)``."""
+    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+    examples = []
+    for command, comment in zip(lines, lines[1:], strict=False):
+        if command.startswith(".venv/bin/python -m webapp gate ") and comment.startswith("# "):
+            said, _, status = comment[2:].rpartition("(exit ")
+            examples.append((command.split()[3:], said.strip(), int(status.rstrip(")"))))
+    return examples
+
+
+@pytest.mark.parametrize(("arguments", "said", "status"), readme_gate_examples())
+def test_the_readme_shows_the_three_answers_as_the_cli_gives_them(arguments, said, status, monkeypatch):
+    monkeypatch.chdir(REPO)
+    code, out, _ = run(*arguments)
+    assert code == status and out.splitlines()[-1].startswith(said)
+
+
+def test_the_readme_shows_each_of_the_three_answers():
+    assert sorted(status for _, _, status in readme_gate_examples()) == [0, 1, 3]
