@@ -414,3 +414,19 @@ def test_the_items_findings_are_about_the_target_chosen(client):
     assert "provider_item" not in openai.get_data(as_text=True)
     page = client.post("/format", data={"document": item, "target": "openai"}).get_data(as_text=True)
     assert '<option value="openai" selected>' in page  # the form keeps the choice
+
+
+@pytest.mark.parametrize(
+    ("target", "label", "words"),
+    [
+        ("openai", "provider item", "openai&#39;s own item, replayed to openai: it goes back as it came"),
+        ("portable", "namespaced", "not portable to another Open Responses server"),
+    ],
+)
+def test_a_providers_own_item_is_no_refusal_when_replayed_to_that_provider(client, target, label, words):
+    """``openai:web_search_call`` replayed to OpenAI is kept as it came: its badges and words follow the target."""
+    item = {"type": "openai:web_search_call", "id": "ws_1", "status": "completed"}
+    html = post(client, json.dumps(item), htmx=True, target=target).get_data(as_text=True)
+    assert f">{label}</span>" in html and words in html
+    tone = "info" if target == "openai" else "bad"
+    assert f'class="badge {tone} type-badge"' in html.split("openai:web_search_call</span>")[0].rsplit("<span", 1)[1]

@@ -15,7 +15,7 @@ from typing import Any
 
 from webapp.core import gate
 from webapp.core.format import pretty
-from webapp.core.items import type_kind
+from webapp.core.items import provider_of, type_kind
 from webapp.core.journal import Duplicate, Journal, JournalError, from_value
 from webapp.core.json import (
     Document,
@@ -66,9 +66,11 @@ class TypeBadge:
     note: str
 
 
-def type_badge(item: Any) -> TypeBadge:
+def type_badge(item: Any, target: str = gate.DEFAULT_TARGET) -> TypeBadge:
     """Classify an item by its ``type`` (Open Responses spec, Items and "Extensions"), as
-    :func:`webapp.core.items.type_kind` reads it, with a badge and a sentence for people."""
+    :func:`webapp.core.items.type_kind` reads it, with a badge and a sentence for people. A provider's own type
+    (``openai:web_search_call``, OpenAI's native ``web_search_call``) replayed to that provider (``target``) is
+    information, not a refusal: it goes back as it came."""
     if not isinstance(item, dict):
         return TypeBadge("invalid", f"not an item ({value_kind(item)})", "bad", "An item is a JSON object with a type.")
     item_type = item.get("type")
@@ -95,6 +97,15 @@ def type_badge(item: Any) -> TypeBadge:
         return TypeBadge("invalid", f"type is {value_kind(item_type)}", "bad", "type must be a string.")
     assert isinstance(item_type, str)  # type_kind: only missing and invalid types are no strings
     shown = displayable(item_type)
+    owner = provider_of(item_type) if kind in ("extension", "provider") else None
+    if owner is not None and owner == target:
+        return TypeBadge(
+            kind,
+            shown,
+            "info",
+            f"{displayable(owner)}'s own item, replayed to {displayable(owner)}: it goes back as it came (any other "
+            "target leaves it out; docs/targets.md P1, O9).",
+        )
     if kind == "extension":
         slug = displayable(item_type.split(":", 1)[0])
         return TypeBadge(
@@ -304,12 +315,14 @@ class ItemReport:
     line: int | None = None
     arguments_at: Position | None = None
     refused_by: tuple[str, ...] = ()
+    disposition: str | None = None  # the target's plan for it (keep, leave_out, refused)
 
     @property
     def gate_label(self) -> str:
-        """The badge: the gate's reason, :data:`NOT_CHECKED` when only the tool's schema is left to check, or
-        ``refused`` when an error finding stops an item that would pass (:attr:`refused_by`)."""
-        return gate.item_label(gate_label(self.verdict), bool(self.refused_by))
+        """The badge: the gate's reason, :data:`NOT_CHECKED` when only the tool's schema is left to check,
+        ``provider item`` for a namespaced item the target keeps, or ``refused`` when an error finding stops an
+        item that would pass (:attr:`refused_by`)."""
+        return gate.item_label(gate.base_label(gate_label(self.verdict), True, self.disposition), bool(self.refused_by))
 
     @property
     def gate_summary(self) -> tuple[str, str]:
@@ -326,6 +339,8 @@ class ItemReport:
             )
         if label == NOT_CHECKED:
             return tone, "passes every check that needs no schema; the tool's schema decides (step 2)."
+        if label == gate.PROVIDER_ITEM:
+            return tone, "the target's own item (its provider made it): it goes back as it came; nothing to execute."
         return tone, displayable(self.verdict.message)
 
 
@@ -404,11 +419,12 @@ def inspect(
         shape = "jsonl"
         sources = [(record.document, "", record.line) for record in source]
     inspection = Inspection(shape, [], len(items))
-    refused = _findings(inspection, source, items, target)
+    refused, dispositions = _findings(inspection, source, items, target)
     for index, (item, (document, pointer, line)) in enumerate(zip(items, sources, strict=True)):
-        badge = type_badge(item)
+        badge = type_badge(item, target)
         verdict = gate_verdict(item)
         refused_by = refused.get(index, ())
+        disposition = dispositions[index] if index < len(dispositions) else None
         check = None
         if isinstance(item, dict) and item.get("type") == "function_call":
             need_raw = index < limit and isinstance(item.get("arguments"), dict)
@@ -416,7 +432,7 @@ def inspect(
             check = arguments_check(item, raw, indent)
             inspection.states[check.state] = inspection.states.get(check.state, 0) + 1
         inspection.kinds[badge.kind] = inspection.kinds.get(badge.kind, 0) + 1
-        label = gate.item_label(gate_label(verdict), bool(refused_by))
+        label = gate.item_label(gate.base_label(gate_label(verdict), True, disposition), bool(refused_by))
         inspection.reasons[label] = inspection.reasons.get(label, 0) + 1
         if index < limit:
             raw_item = document.raw(pointer) or json.dumps(item, ensure_ascii=False)
@@ -450,6 +466,7 @@ def inspect(
                     line,
                     at,
                     refused_by,
+                    disposition,
                 )
             )
     return inspection
@@ -457,25 +474,27 @@ def inspect(
 
 def _findings(
     inspection: Inspection, source: Document | Sequence[JSONLine], items: list[Any], target: str
-) -> dict[int, tuple]:
+) -> tuple[dict[int, tuple], list[str | None]]:
     """The gate's findings on what the document holds, into ``inspection`` (the first :data:`MAX_FINDINGS`, all
     counted): a journal's (pairing, ``tool_choice``, member names given twice), or what stops a lone item whatever
     its value's verdict (:func:`webapp.core.gate.check_one`: no call_id, no name, a name given twice), worded for
     "the item". The tools are the document's own, when it names them: without them every call would be
     ``unknown_tool``; without any they are ``not checked``. Returns each refused item's index -> the codes that
-    stop it."""
+    stop it, and each item's disposition for ``target`` (keep, leave_out, refused)."""
     journal = _as_read(source, items)
     if inspection.shape == "item":
         line, findings = gate.check_one(journal, target=target)
         findings = [replace(f, index=None, message=f.describe(gate.the_item)) for f in findings]
         refused = {0: line.refused_by} if line.refused_by else {}
+        dispositions: list[str | None] = [line.disposition]
     else:
         report = gate.check_journal(journal, target=target)
         findings, refused = report.findings, dict(report.refused)
+        dispositions = list(report.plan.dispositions) if report.plan is not None else []
     inspection.findings = findings[:MAX_FINDINGS]
     for finding in findings:
         inspection.finding_counts[finding.code] = inspection.finding_counts.get(finding.code, 0) + 1
-    return refused
+    return refused, dispositions
 
 
 def _as_read(source: Document | Sequence[JSONLine], items: list[Any]) -> Journal:

@@ -59,6 +59,7 @@ from webapp.core.gate.report import (
     ItemVerdict,
     ItemVerdicts,
     JournalReport,
+    base_label,
 )
 from webapp.core.gate.request import InputRefusal, refuse_input
 from webapp.core.gate.steps import (
@@ -140,6 +141,7 @@ __all__ = [
     "BADGES",
     "badge",
     "is_refusal",
+    "base_label",
     "item_label",
     "label_without_schema",
     "vouched_calls",
