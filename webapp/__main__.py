@@ -485,10 +485,14 @@ def check_endpoint_command(options: argparse.Namespace, out: TextIO) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m webapp", description="Open Responses inspector tools.")
+    # allow_abbrev=False on every parser: a prefix (--tools) is never taken for a longer option (--tools-out).
+    parser = argparse.ArgumentParser(
+        prog="python -m webapp", description="Open Responses inspector tools.", allow_abbrev=False
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     gate = commands.add_parser(
         "gate",
+        allow_abbrev=False,
         help="may the items of a stored journal be replayed?",
         description="Gate every item of a journal of any source (Open Responses array, JSON Lines, response or "
         "request; Chat Completions, Anthropic, Gemini: converted first; '-' reads stdin), or of every "
@@ -541,6 +545,7 @@ def build_parser() -> argparse.ArgumentParser:
     gate.add_argument("--json", action="store_true", help="print the API's JSON report")
     convert = commands.add_parser(
         "convert",
+        allow_abbrev=False,
         help="a conversation from any provider as Open Responses JSON Lines",
         description="Convert a Chat Completions, Anthropic Messages or Gemini conversation (or Open Responses) to "
         "Open Responses items, one per line on stdout; notes on stderr. Exit 2 on unusable input.",
@@ -560,6 +565,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lint = commands.add_parser(
         "lint-stream",
+        allow_abbrev=False,
         help="lint a recorded Open Responses stream against the spec",
         description="Check every event of a recorded stream (SSE as curl -N prints it, a HAR file, JSON Lines of "
         "events, a WebSocket message log; '-' reads stdin) against the Open Responses schemas, the sequence rules "
@@ -572,6 +578,7 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--json", action="store_true", help="print the report as JSON")
     check = commands.add_parser(
         "check-endpoint",
+        allow_abbrev=False,
         help="run the official compliance suite's cases (and more) against an Open Responses server",
         description="Run the official compliance suite's 17 cases and this app's extra ones against the server "
         "whose base URL is URL (http://127.0.0.1:5000/v1). Only loopback and the hosts of --allow (and "
@@ -587,6 +594,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     serve = commands.add_parser(
         "serve",
+        allow_abbrev=False,
         help="serve the app (Werkzeug's threaded server, no version in the Server header)",
         description="Serve the inspector. Settings come from FLASK_* environment variables (docs/configuration.md).",
     )
