@@ -10,11 +10,13 @@
 ``python -m webapp gate DIR | GLOB | FILE... [--dask [ADDRESS]]``
     A corpus: every journal file, one summary line each (JSON Lines with ``--json``), here or on Dask
     (``pip install .[scale]``; ``--dask`` alone starts a local cluster, or give a scheduler's address).
-``python -m webapp convert FILE [--from SOURCE] [--to TARGET]``
+``python -m webapp convert FILE [--from SOURCE] [--tools TOOLS.json] [--to TARGET | --tools-out OUT.json]``
     Any provider's conversation as Open Responses JSON Lines on stdout; what was dropped or changed on stderr.
     ``--to`` writes instead the request body TARGET's API takes (:func:`webapp.core.export.export`): the gate's plan
     for TARGET keeps what the target may receive; what it leaves out, and what the body cannot hold, is said on
-    stderr. Exit 1 when a finding stops the replay to TARGET (the body holds only what was kept).
+    stderr. Exit 1 when a finding stops the replay to TARGET (the body holds only what was kept). ``--tools`` (read
+    as ``gate`` reads it) stands for the conversation's own tools: the calls are checked against them, the body or
+    ``--tools-out`` holds them.
 ``python -m webapp lint-stream FILE [--kind KIND] [--json]``
     Lint a recorded Open Responses stream (SSE as ``curl -N`` prints it, a HAR file, JSON Lines of events, a
     WebSocket message log; ``-`` reads stdin): one line per finding, ``FILE:LINE:COLUMN: event N (type): severity
@@ -54,7 +56,17 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from webapp.core.convert import SOURCES, Conversion, ConvertError, convert_text, placed, read_journal
+from webapp.core.convert import (
+    SOURCES,
+    Conversion,
+    ConvertError,
+    convert_text,
+    is_other_provider_tool,
+    is_tool_definition,
+    placed,
+    read_journal,
+    tools_from,
+)
 from webapp.core.export import WRITERS, export
 from webapp.core.gate import (
     DEFAULT_TARGET,
@@ -107,14 +119,29 @@ def _read_json(path: str) -> Any:
 
 
 def _load_tools(path: str) -> list[Any]:
+    """A ``--tools`` file (``gate`` and ``convert`` read it alike): a JSON array of tool definitions, one
+    definition, or an object with ``"tools"`` (a request or response), in any provider's shape. Anthropic and
+    Gemini definitions are read as Open Responses function tools (:func:`webapp.core.convert.tools_from`); the
+    others are kept as given, so the gate still sees a custom tool's grammar and names a Chat Completions shape."""
     value = _read_json(path)
     if isinstance(value, dict) and isinstance(value.get("tools"), list):  # a request or response carrying tools
         value = value["tools"]
+    elif is_tool_definition(value):
+        value = [value]  # one definition, as the pages read a tools field
     if not isinstance(value, list):
         raise _Unusable(
             f'{path}: expected a JSON array of tool definitions (or an object with "tools"), not {kind_of(value)}'
         )
-    return value
+    tools: list[Any] = []
+    for index, tool in enumerate(value):
+        if not is_other_provider_tool(tool):
+            tools.append(tool)
+            continue
+        try:
+            tools += tools_from([tool])
+        except ConvertError as exc:
+            raise _Unusable(f"{path}: tool {index}{exc.pointer.removeprefix('/0')}: {exc.message}") from None
+    return tools
 
 
 def _load_documents(folder: str) -> dict[str, Any]:
@@ -342,23 +369,30 @@ def corpus_command(options: argparse.Namespace, tools: list[Any] | None, out: Te
 
 
 def convert_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """``convert FILE``: Open Responses JSON Lines on ``out``, the conversion's notes on ``err``."""
+    """``convert FILE``: Open Responses JSON Lines on ``out``, the conversion's notes on ``err``. The tools of
+    ``--tools`` (read as ``gate`` reads them) stand for the conversation's own: the gate checks the calls against
+    them and the body of ``--to`` holds them; ``--tools-out`` writes them (as Open Responses function tools)."""
+    if options.to is not None and options.tools_out:
+        raise _Unusable("--tools-out writes the tools beside JSON Lines; with --to they are in the body")
+    given = _load_tools(options.tools) if options.tools else None
     try:
         conversion = convert_text(_read(options.file), options.source)
     except ConvertError as exc:
         where = f" (at {exc.pointer or '/'})" if exc.pointer and exc.line is None else ""
         raise _Unusable(f"{options.file}: {exc.message}{where}") from None
     if options.to is not None:
-        return _write_body(options, conversion, out, err)
+        return _write_body(options, conversion, given, out, err)
     for item in conversion.items:
         out.write(json.dumps(item, ensure_ascii=False) + "\n")
-    if conversion.tools is not None:
+    tools = tools_from(given) if given is not None else conversion.tools
+    if tools is not None:
+        named = options.tools if given is not None else options.file
         if options.tools_out:
-            Path(options.tools_out).write_text(json.dumps(conversion.tools, indent=2, ensure_ascii=False) + "\n")
-            err.write(f"{options.file}: {len(conversion.tools)} tools written to {options.tools_out}\n")
+            Path(options.tools_out).write_text(json.dumps(tools, indent=2, ensure_ascii=False) + "\n")
+            err.write(f"{named}: {len(tools)} tools written to {options.tools_out}\n")
         else:
             err.write(
-                f"{options.file}: its {len(conversion.tools)} tools are not in the JSON Lines; write them with "
+                f"{named}: its {len(tools)} tools are not in the JSON Lines; write them with "
                 "--tools-out FILE (then gate ... --tools FILE)\n"
             )
     for note in conversion.notes:
@@ -367,11 +401,15 @@ def convert_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> in
     return 0
 
 
-def _write_body(options: argparse.Namespace, conversion: Conversion, out: TextIO, err: TextIO) -> int:
+def _write_body(
+    options: argparse.Namespace, conversion: Conversion, tools: list[Any] | None, out: TextIO, err: TextIO
+) -> int:
     """``convert FILE --to TARGET``: the body TARGET accepts (the gate's plan for TARGET, then its writer), as JSON
-    on ``out``; the conversion's notes, what the plan left out and the writer's notes on ``err``. Exit 0 when the
-    conversation is replayable to TARGET, else 1."""
-    answer = export(conversion.items, target=options.to, tools=conversion.tools, source=conversion.source)
+    on ``out``; the conversion's notes, what the plan left out and the writer's notes on ``err``. ``tools``: those
+    of ``--tools``, or ``None`` for the conversation's own. Exit 0 when the conversation is replayable to TARGET,
+    else 1."""
+    tools = tools if tools is not None else conversion.tools
+    answer = export(conversion.items, target=options.to, tools=tools, source=conversion.source)
     out.write(json.dumps(answer.body, ensure_ascii=False, indent=2) + "\n")
     for note in conversion.notes:
         err.write(f"{options.file}: {note.as_dict(conversion.lines)['path']}: {note.code}: {note.message}\n")
@@ -527,7 +565,8 @@ def build_parser() -> argparse.ArgumentParser:
     gate.add_argument(
         "--tools",
         metavar="TOOLS.json",
-        help='tool definitions (a JSON array, or an object with "tools"); default: the journal\'s own',
+        help='tool definitions in any provider\'s shape (a JSON array, one definition, or an object with "tools"); '
+        "default: the journal's own",
     )
     gate.add_argument("--schema", metavar="SCHEMA.json", help="one JSON Schema for every function_call")
     gate.add_argument(
@@ -559,9 +598,16 @@ def build_parser() -> argparse.ArgumentParser:
         "left out, said on stderr) instead of JSON Lines; exit 1 when a finding stops the replay",
     )
     convert.add_argument(
+        "--tools",
+        metavar="TOOLS.json",
+        help="tool definitions, read as gate --tools reads them: the calls are checked against them and the --to "
+        "body or --tools-out holds them (default: the conversation's own)",
+    )
+    convert.add_argument(
         "--tools-out",
         metavar="TOOLS.json",
-        help="write the conversation's tool definitions, as Open Responses function tools, to this file",
+        help="write the conversation's tool definitions (or those of --tools), as Open Responses function tools, "
+        "to this file; never a file this reads",
     )
     lint = commands.add_parser(
         "lint-stream",

@@ -1,5 +1,5 @@
 """The CLI and the files it is named, in process: an abbreviated option is refused (never taken for one that
-writes)."""
+writes), ``convert --tools``."""
 
 from __future__ import annotations
 
@@ -7,13 +7,27 @@ import json
 from pathlib import Path
 
 import pytest
-from support import REPO
+from support import REPO, TESTS
 from support.cli import WEATHER_TOOL, call, run
 
 from webapp.__main__ import build_parser
 
 CONVERSATIONS = REPO / "webapp" / "examples" / "conversations"
 ANTHROPIC = CONVERSATIONS / "anthropic-messages.json"
+TOOLS = TESTS / "data" / "samples" / "tools.json"
+
+#: get_latest_sales_report as an Anthropic tool whose enum leaves out the "apac" the conversation's call asks for.
+EMEA_ONLY = {
+    "name": "get_latest_sales_report",
+    "description": "EMEA only",
+    "input_schema": {
+        "type": "object",
+        "required": ["region"],
+        "additionalProperties": False,
+        "properties": {"region": {"type": "string", "enum": ["emea"]}},
+    },
+}
+WEATHER_ANTHROPIC = {"name": "get_weather", "input_schema": {"type": "object", "required": ["location"]}}
 
 
 def write(path: Path, content) -> str:
@@ -62,3 +76,76 @@ def test_an_abbreviated_long_option_is_refused(tmp_path: Path, capsys, command: 
         "t.json",
     ]
     assert full.startswith(arguments[-2]) and full != arguments[-2]  # it was a prefix of a real option
+
+
+def test_convert_tools_reads_the_file_and_leaves_it_as_it_was(tmp_path: Path):
+    """The trial's command: once taken as --tools-out, it overwrote the user's tools with the conversation's."""
+    tools = tmp_path / "t.json"
+    mine = json.dumps([EMEA_ONLY, WEATHER_ANTHROPIC], indent=1)
+    tools.write_text(mine, encoding="utf-8")
+    code, out, err = run("convert", str(ANTHROPIC), "--tools", str(tools))
+    assert code == 0 and len(out.splitlines()) == 9
+    assert tools.read_text(encoding="utf-8") == mine
+    assert f"{tools}: its 2 tools are not in the JSON Lines" in err
+
+
+# -- convert --tools ----------------------------------------------------------------------------------------------
+
+
+def test_convert_to_a_target_checks_and_writes_the_tools_given(tmp_path: Path):
+    tools = write(tmp_path / "t.json", {"tools": [EMEA_ONLY, WEATHER_ANTHROPIC]})  # a request's tools
+    code, out, err = run("convert", str(ANTHROPIC), "--to", "anthropic", "--tools", tools)
+    body = json.loads(out)
+    assert code == 1 and "anthropic: left out /4: refused" in err  # the "apac" call fails the file's schema
+    assert "left out /6: output_of_left_out_call" in err and "7 written for anthropic" in err
+    assert [tool["name"] for tool in body["tools"]] == ["get_latest_sales_report", "get_weather"]
+    assert body["tools"][0]["input_schema"]["properties"]["region"]["enum"] == ["emea"]
+    assert "toolu_01AbCdEfGhIjKlMnOpQrStUv" not in out  # the refused call is not in the body
+    # Without --tools the conversation's own tools are used: its call passes.
+    code, out, _ = run("convert", str(ANTHROPIC), "--to", "anthropic")
+    assert code == 0 and json.loads(out)["tools"][0]["input_schema"]["properties"]["region"]["enum"] == [
+        "apac",
+        "emea",
+        "amer",
+    ]
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        [EMEA_ONLY, WEATHER_ANTHROPIC],
+        {"functionDeclarations": [{"name": "get_latest_sales_report", "parameters": EMEA_ONLY["input_schema"]}]},
+        [
+            {
+                "type": "function",
+                "function": {"name": "get_latest_sales_report", "parameters": EMEA_ONLY["input_schema"]},
+            }
+        ],
+    ],
+    ids=["anthropic", "one gemini tool", "chat completions"],
+)
+def test_gate_and_convert_read_tools_of_any_provider_alike(tmp_path: Path, given):
+    """One reader for both commands: the call asking for "apac" fails the file's schema, whatever its shape."""
+    tools = write(tmp_path / "t.json", given)
+    code, out, _ = run("gate", str(ANTHROPIC), "--tools", tools, "--json")
+    verdicts = {item["name"]: item["reason"] for item in json.loads(out)["items"] if item.get("name")}
+    assert code == 1 and verdicts["get_latest_sales_report"] == "arguments_schema"
+    code, out, err = run("convert", str(ANTHROPIC), "--to", "openai", "--tools", tools)
+    assert code == 1 and "refused" in err
+    assert json.loads(out)["tools"][0]["parameters"]["properties"]["region"]["enum"] == ["emea"]
+
+
+def test_convert_tools_out_writes_the_tools_given_as_open_responses(tmp_path: Path):
+    written = tmp_path / "out.json"
+    tools = write(tmp_path / "t.json", [EMEA_ONLY])
+    code, _, err = run("convert", str(ANTHROPIC), "--tools", tools, "--tools-out", str(written))
+    assert code == 0 and f"{tools}: 1 tools written to {written}" in err
+    (tool,) = json.loads(written.read_text())
+    assert tool["type"] == "function" and tool["name"] == "get_latest_sales_report"
+    assert tool["parameters"]["properties"]["region"]["enum"] == ["emea"]
+
+
+def test_convert_to_with_tools_out_is_refused_not_ignored(tmp_path: Path):
+    written = tmp_path / "out.json"
+    code, out, err = run("convert", str(ANTHROPIC), "--to", "openai", "--tools-out", str(written))
+    assert code == 2 and out == "" and "with --to they are in the body" in err and not written.exists()
