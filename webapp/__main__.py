@@ -52,6 +52,7 @@ import argparse
 import glob
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -244,6 +245,54 @@ def _print_report(
     out.write(f"replayable: {'yes' if report.replayable else 'no'} ({summary}){source}{target}\n")
 
 
+def _same_file(first: str, second: str) -> bool:
+    """Whether two paths name one file: the same path once links are resolved, or one file under two names."""
+    if os.path.realpath(first) == os.path.realpath(second):
+        return True
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # one of them does not exist (yet)
+        return False
+
+
+def _stdout_stat(out: TextIO) -> os.stat_result | None:
+    """The regular file ``out`` is redirected to (``> FILE``), or ``None`` (a terminal, a pipe, a test's buffer)."""
+    try:
+        found = os.fstat(out.fileno())
+    except (AttributeError, OSError, ValueError):  # a stream without a file descriptor, or a closed one
+        return None
+    return found if stat.S_ISREG(found.st_mode) else None
+
+
+def _refuse_overwriting(inputs: dict[str, str | None], outputs: dict[str, str | None], out: TextIO) -> None:
+    """Refuse, before anything is read or written, an output that is one of the inputs: one line naming both.
+
+    :param inputs: what names a file that is read (``FILE``, ``--tools``, ...) -> its path (``-`` for stdin, or
+        ``None`` when not given).
+    :param outputs: each option that writes a file -> its path, or ``None``. Stdout is checked too when it is
+        redirected to a file (a ``> FILE`` redirection has emptied it already: the message says so).
+    :raises _Unusable: exit 2.
+    """
+    files = {name: path for name, path in inputs.items() if path is not None and path != "-"}
+    for option, target in outputs.items():
+        for name, path in files.items():
+            if target is not None and _same_file(target, path):
+                raise _Unusable(f"{option} {target} is {path}, the {name} this reads: write to another file")
+    redirected = _stdout_stat(out)
+    if redirected is None:
+        return
+    for name, path in files.items():
+        try:
+            same = os.path.samestat(redirected, os.stat(path))
+        except OSError:
+            continue  # an input that cannot be read is said when it is read
+        if same:
+            emptied = " (a redirection with > emptied it before this ran)" if redirected.st_size == 0 else ""
+            raise _Unusable(
+                f"stdout is redirected to {path}, the {name} this reads{emptied}: redirect the output to another file"
+            )
+
+
 def _is_corpus(options: argparse.Namespace) -> bool:
     paths = options.journal
     return options.dask is not None or len(paths) > 1 or Path(paths[0]).is_dir() or glob.has_magic(paths[0])
@@ -251,6 +300,8 @@ def _is_corpus(options: argparse.Namespace) -> bool:
 
 def gate_command(options: argparse.Namespace, out: TextIO) -> int:
     """Run ``gate``; returns the exit status."""
+    single = None if _is_corpus(options) else options.journal[0]
+    _refuse_overwriting({"JOURNAL": single, "--tools": options.tools, "--schema": options.schema}, {}, out)
     documents = _load_documents(options.schema_dir) if options.schema_dir else {}
     tools = _load_tools(options.tools) if options.tools else None
     if documents and tools:
@@ -372,6 +423,7 @@ def convert_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> in
     """``convert FILE``: Open Responses JSON Lines on ``out``, the conversion's notes on ``err``. The tools of
     ``--tools`` (read as ``gate`` reads them) stand for the conversation's own: the gate checks the calls against
     them and the body of ``--to`` holds them; ``--tools-out`` writes them (as Open Responses function tools)."""
+    _refuse_overwriting({"FILE": options.file, "--tools": options.tools}, {"--tools-out": options.tools_out}, out)
     if options.to is not None and options.tools_out:
         raise _Unusable("--tools-out writes the tools beside JSON Lines; with --to they are in the body")
     given = _load_tools(options.tools) if options.tools else None
@@ -443,6 +495,7 @@ def _plural(count: int, word: str) -> str:
 
 def lint_stream_command(options: argparse.Namespace, out: TextIO) -> int:
     """``lint-stream``: 0 clean, 1 any finding; unreadable input raises :class:`_Unusable` (exit 2)."""
+    _refuse_overwriting({"FILE": options.file}, {}, out)
     try:
         report = lint_text(_read(options.file), options.kind)
     except RecordingError as err:

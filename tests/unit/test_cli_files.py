@@ -1,9 +1,11 @@
 """The CLI and the files it is named, in process: an abbreviated option is refused (never taken for one that
-writes), ``convert --tools``."""
+writes), an output is never an input, ``convert --tools``. Stdout redirected onto an input, as a process:
+``tests/cli/test_cli_processes.py``."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -149,3 +151,37 @@ def test_convert_to_with_tools_out_is_refused_not_ignored(tmp_path: Path):
     written = tmp_path / "out.json"
     code, out, err = run("convert", str(ANTHROPIC), "--to", "openai", "--tools-out", str(written))
     assert code == 2 and out == "" and "with --to they are in the body" in err and not written.exists()
+
+
+# -- an output is never an input -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["same path", "relative path", "symlink", "hard link"])
+@pytest.mark.parametrize("which", ["FILE", "--tools"])
+def test_tools_out_naming_an_input_is_refused_and_writes_nothing(tmp_path: Path, monkeypatch, which, how):
+    conversation = tmp_path / "conversation.json"
+    conversation.write_bytes(ANTHROPIC.read_bytes())
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps([WEATHER_ANTHROPIC]), encoding="utf-8")
+    target = conversation if which == "FILE" else tools
+    before = {path: path.read_bytes() for path in (conversation, tools)}
+    monkeypatch.chdir(tmp_path)
+    output = str(target)
+    if how == "relative path":
+        output = os.path.join(".", target.name)
+    elif how == "symlink":
+        (tmp_path / "link.json").symlink_to(target)
+        output = str(tmp_path / "link.json")
+    elif how == "hard link":
+        os.link(target, tmp_path / "hard.json")
+        output = str(tmp_path / "hard.json")
+    code, out, err = run("convert", str(conversation), "--tools", str(tools), "--tools-out", output)
+    assert code == 2 and out == ""
+    assert err == f"--tools-out {output} is {target}, the {which} this reads: write to another file\n"
+    assert {path: path.read_bytes() for path in before} == before
+
+
+def test_tools_out_of_another_file_is_written(tmp_path: Path):
+    written = tmp_path / "new.json"
+    code, _, _ = run("convert", str(CONVERSATIONS / "gemini-contents.json"), "--tools-out", str(written))
+    assert code == 0 and len(json.loads(written.read_text())) == 2
