@@ -85,6 +85,7 @@ from webapp.core.journal.streaming import JournalLines, gate_lines
 from webapp.core.json import JSONTextError, kind_of, parse
 from webapp.core.responses.testmodel import MODEL_NAME
 from webapp.core.schema import OUTPUT_FORMATS, SchemaError, bundle, compile_schema, known_documents
+from webapp.core.signatures import binary_problem, file_problem
 from webapp.core.stream import KINDS, RecordingError, lint_text
 
 EXIT_REPLAYABLE, EXIT_NOT_REPLAYABLE, EXIT_UNUSABLE = 0, 1, 2
@@ -94,13 +95,25 @@ class _Unusable(Exception):
     """Input the gate cannot use; the message names the file and the place."""
 
 
-def _read(path: str) -> bytes:
+def _named(path: str) -> str:
+    """A file as a message names it: its path, or ``stdin`` for ``-``."""
+    return "stdin" if path == "-" else path
+
+
+def _read(path: str, expected: str = "JSON text") -> bytes:
+    """The bytes of ``path`` (``-``: stdin). A JSON file that is empty or binary data is refused in words about a
+    file (:func:`webapp.core.signatures.file_problem`); another ``expected`` content is refused when binary only."""
     if path == "-":
-        return sys.stdin.buffer.read()
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise _Unusable(f"{path}: cannot read it ({exc.strerror or exc})") from None
+        data = sys.stdin.buffer.read()
+    else:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise _Unusable(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    problem = file_problem(data) if expected == "JSON text" else binary_problem(data, expected)
+    if problem is not None:
+        raise _Unusable(f"{_named(path)} {problem}")
+    return data
 
 
 def _read_json(path: str) -> Any:
@@ -359,6 +372,11 @@ def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema:
     source = sys.stdin.buffer if path == "-" else _open(path)
     summary: dict[str, Any] = {}
     with source:
+        peek = getattr(source, "peek", None)  # a file's first bytes, not consumed: its signature
+        first = peek(16) if peek is not None else b""
+        problem = binary_problem(first)
+        if problem is not None:
+            raise _Unusable(f"{_named(path)} {problem}")
         try:
             for event in gate_lines(
                 JournalLines(source, source=options.source),
@@ -375,6 +393,9 @@ def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema:
                 else:
                     out.write(json.dumps(event, ensure_ascii=False) + "\n")
         except JournalError as err:
+            blank = file_problem(first) if err.code == "empty" else None
+            if blank is not None:  # no line holds anything: said of the file, as the whole-file reading says it
+                raise _Unusable(f"{_named(path)} {blank}") from None
             raise _Unusable(f"{path}: {err.message}") from None
     return EXIT_REPLAYABLE if summary.get("replayable") else EXIT_NOT_REPLAYABLE
 
@@ -497,7 +518,7 @@ def lint_stream_command(options: argparse.Namespace, out: TextIO) -> int:
     """``lint-stream``: 0 clean, 1 any finding; unreadable input raises :class:`_Unusable` (exit 2)."""
     _refuse_overwriting({"FILE": options.file}, {}, out)
     try:
-        report = lint_text(_read(options.file), options.kind)
+        report = lint_text(_read(options.file, "a recorded stream"), options.kind)
     except RecordingError as err:
         raise _Unusable(f"{options.file}: {err}") from None
     if options.json:

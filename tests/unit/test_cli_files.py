@@ -1,6 +1,6 @@
 """The CLI and the files it is named, in process: an abbreviated option is refused (never taken for one that
-writes), an output is never an input, ``convert --tools``. Stdout redirected onto an input, as a process:
-``tests/cli/test_cli_processes.py``."""
+writes), an output is never an input, ``convert --tools``, an empty or binary file said to be one. Stdout
+redirected onto an input, as a process: ``tests/cli/test_cli_processes.py``."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from support import REPO, TESTS
 from support.cli import WEATHER_TOOL, call, run
 
 from webapp.__main__ import build_parser
+from webapp.core.json import JSONTextError, parse
 
 CONVERSATIONS = REPO / "webapp" / "examples" / "conversations"
 ANTHROPIC = CONVERSATIONS / "anthropic-messages.json"
@@ -185,3 +186,64 @@ def test_tools_out_of_another_file_is_written(tmp_path: Path):
     written = tmp_path / "new.json"
     code, _, _ = run("convert", str(CONVERSATIONS / "gemini-contents.json"), "--tools-out", str(written))
     assert code == 0 and len(json.loads(written.read_text())) == 2
+
+
+# -- empty and binary files ---------------------------------------------------------------------------------------
+
+#: format -> a file's first bytes.
+BINARY = {
+    "PNG": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+    "PDF": b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n",
+    "gzip": b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03",
+    "ZIP": b"PK\x03\x04\x14\x00\x00\x00\x08\x00",
+    "Parquet": b"PAR1\x15\x04\x15\x10\x15\x14L",
+    "SQLite": b"SQLite format 3\x00\x10\x00",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_a_binary_file_is_named_by_its_format(tmp_path: Path, name: str):
+    data = BINARY[name] + bytes(range(256))
+    path = write(tmp_path / "journal.json", data)
+    expected = f"{path} looks like binary data ({name}), not JSON text\n"
+    for argv in (["gate", path], ["gate", path, "--stream"], ["convert", path], ["convert", path, "--to", "openai"]):
+        code, out, err = run(*argv)
+        assert (code, out, err) == (2, "", expected), argv
+    journal = write(tmp_path / "j.json", [call("c1")])
+    for option in ("--tools", "--schema"):
+        assert run("gate", journal, option, path) == (2, "", expected)
+    assert run("convert", str(ANTHROPIC), "--tools", path) == (2, "", expected)
+    code, _, err = run("lint-stream", path)
+    assert code == 2 and err == f"{path} looks like binary data ({name}), not a recorded stream\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "words"), [(b"", "is empty"), (b"\xef\xbb\xbf \r\n\t\n", "is empty (only whitespace)")]
+)
+def test_an_empty_file_is_said_to_be_one(tmp_path: Path, content: bytes, words: str):
+    path = write(tmp_path / "journal.json", content)
+    expected = f"{path} {words}: there is no JSON value in it\n"
+    for argv in (["gate", path], ["convert", path], ["gate", str(ANTHROPIC), "--tools", path]):
+        assert run(*argv) == (2, "", expected), argv
+    code, _, err = run("gate", path, "--stream")
+    assert code == 2 and err.startswith(f"{path} is empty") and "paste" not in err
+
+
+def test_a_corpus_names_an_empty_or_binary_file(tmp_path: Path):
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    write(folder / "a.json", b"")
+    write(folder / "b.json", BINARY["PNG"])
+    write(folder / "c.json", [call("c1")])
+    code, out, _ = run("gate", str(folder), "--tools", str(TOOLS))
+    assert code == 2
+    assert f"unusable    {folder / 'a.json'}: the file is empty: there is no JSON value in it" in out
+    assert f"unusable    {folder / 'b.json'}: the file looks like binary data (PNG), not JSON text" in out
+
+
+def test_pasted_text_keeps_the_pages_wording():
+    """The file wording is the CLI's; the parser (the pages' pasted text) still says paste, and names the byte."""
+    for data, words in ((b"", "The text is empty: paste a JSON value."), (BINARY["PNG"], "Byte 0x89 (byte offset 0)")):
+        with pytest.raises(JSONTextError) as refused:
+            parse(data)
+        assert refused.value.message.startswith(words)
