@@ -231,10 +231,14 @@ _WHOLE = {"partial_journal": "journal", "duplicate_member": "journal"}
 def _print_report(
     report: JournalReport, where: Any, out: TextIO, conversion: Conversion | None = None, journal_notes: Any = ()
 ) -> None:
+    # The columns are as wide as their longest entry (a 36-character rs_… id), and at least as wide as before.
+    id_width = max((len(item.id or "-") for item in report.items), default=0)
+    label_width = max((len(item.name or item.type or "-") for item in report.items), default=0)
+    id_width, label_width = max(id_width, 20), max(label_width, 28)
     for item in report.items:
         label = item.name or item.type or "-"
         place = f"  {where(item.index)}" if conversion is not None else ""
-        out.write(f"{item.index:>5}  {item.id or '-':<20}  {label:<28}  {item.label}{place}\n")
+        out.write(f"{item.index:>5}  {item.id or '-':<{id_width}}  {label:<{label_width}}  {item.label}{place}\n")
         if is_refusal(item.label):
             out.write(f"{'':>7}{where(item.index)}: {item.message}\n")
             for error in item.errors[1:]:

@@ -1,6 +1,7 @@
 """The CLI and the files it is named, in process: an abbreviated option is refused (never taken for one that
-writes), an output is never an input, ``convert --tools``, an empty or binary file said to be one. Stdout
-redirected onto an input, as a process: ``tests/cli/test_cli_processes.py``."""
+writes), an output is never an input, ``convert --tools``, an empty or binary file said to be one, and the report's
+columns as wide as their entries. Stdout redirected onto an input, as a process: ``tests/cli/test_cli_processes.py``.
+"""
 
 from __future__ import annotations
 
@@ -247,3 +248,23 @@ def test_pasted_text_keeps_the_pages_wording():
         with pytest.raises(JSONTextError) as refused:
             parse(data)
         assert refused.value.message.startswith(words)
+
+
+# -- the report's columns ------------------------------------------------------------------------------------------
+
+
+def test_the_columns_are_as_wide_as_the_longest_id(tmp_path: Path):
+    reasoning_id = "rs_" + "0a1b2c3d4e5f" * 2 + "a1b2c3d4e"  # 36 characters, as OpenAI's are
+    items = [
+        {"type": "message", "id": "msg_1", "role": "user", "content": "hi"},
+        {"type": "reasoning", "id": reasoning_id, "summary": [{"type": "summary_text", "text": "think"}]},
+        {**call("c1"), "name": "a_function_with_a_rather_long_name", "id": "fc_" + "9" * 40},
+    ]
+    journal = write(tmp_path / "j.json", items)
+    _, out, _ = run("gate", journal)
+    rows = out.splitlines()[:3]
+    assert [row.split()[1] for row in rows] == ["msg_1", reasoning_id, "fc_" + "9" * 40]
+    labels = [row.index(word) for row, word in zip(rows, ("message", "reasoning", "a_function"), strict=True)]
+    assert len(set(labels)) == 1  # one column for the names
+    reasons = [row.index(row.split()[3], labels[0] + 1) for row in rows]
+    assert len(set(reasons)) == 1 and all(row[reasons[0] - 2 : reasons[0]] == "  " for row in rows)
