@@ -41,6 +41,12 @@ Exit status: 0 replayable (``convert``: converted; ``lint-stream``: clean), 1 no
 ``lint-stream``: findings), 2 unusable input (the message on stderr names the file and the place: line:column, or a
 JSON Pointer).
 
+No option is abbreviated (``--tools-o`` is refused, never taken for ``--tools-out``), and no output is an input:
+``--tools-out`` naming a file the command reads (through a link too), or stdout redirected to one, is refused
+before anything is read or written (exit 2, naming both). ``--tools`` takes tool definitions in any provider's
+shape (a JSON array, one definition, or an object with ``"tools"``). An empty file, or one whose first bytes are a
+binary format's (PNG, PDF, gzip, ZIP, Parquet, ...: :mod:`webapp.core.signatures`), is said to be so (exit 2).
+
 The journal is read as plain JSON, so it is answered about even when it holds lone surrogates or duplicate
 member names; a name given twice in it is a ``duplicate_member`` finding (an error: exit 1) with the item, the
 pointer and line:column. In a ``--tools`` or ``--schema`` file a name given twice is unusable input (exit 2).
