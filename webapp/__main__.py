@@ -465,19 +465,24 @@ def convert_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> in
         raise _Unusable(f"{options.file}: {exc.message}{where}") from None
     if options.to is not None:
         return _write_body(options, conversion, given, out, err)
+    tools = tools_from(given) if given is not None else conversion.tools
+    named = options.tools if given is not None else options.file
+    if options.tools_out and tools is not None:  # first: a file that cannot be written stops it all (exit 2)
+        try:
+            Path(options.tools_out).write_text(json.dumps(tools, indent=2, ensure_ascii=False) + "\n")
+        except OSError as exc:
+            raise _Unusable(f"--tools-out {options.tools_out}: cannot write it ({exc.strerror or exc})") from None
     for item in conversion.items:
         out.write(json.dumps(item, ensure_ascii=False) + "\n")
-    tools = tools_from(given) if given is not None else conversion.tools
-    if tools is not None:
-        named = options.tools if given is not None else options.file
-        if options.tools_out:
-            Path(options.tools_out).write_text(json.dumps(tools, indent=2, ensure_ascii=False) + "\n")
-            err.write(f"{named}: {len(tools)} tools written to {options.tools_out}\n")
-        else:
-            err.write(
-                f"{named}: its {len(tools)} tools are not in the JSON Lines; write them with "
-                "--tools-out FILE (then gate ... --tools FILE)\n"
-            )
+    if tools is None and options.tools_out:
+        err.write(f"{named}: no tools, so nothing written to {options.tools_out}\n")
+    elif tools is not None and options.tools_out:
+        err.write(f"{named}: {len(tools)} tools written to {options.tools_out}\n")
+    elif tools is not None:
+        err.write(
+            f"{named}: its {len(tools)} tools are not in the JSON Lines; write them with "
+            "--tools-out FILE (then gate ... --tools FILE)\n"
+        )
     for note in conversion.notes:
         err.write(f"{options.file}: {note.as_dict(conversion.lines)['path']}: {note.code}: {note.message}\n")
     err.write(f"{options.file}: {conversion.source} ({conversion.shape}), {len(conversion.items)} items\n")

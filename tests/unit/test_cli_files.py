@@ -189,6 +189,19 @@ def test_tools_out_of_another_file_is_written(tmp_path: Path):
     assert code == 0 and len(json.loads(written.read_text())) == 2
 
 
+def test_tools_out_that_cannot_be_written_says_so_before_any_output(tmp_path: Path):
+    code, out, err = run("convert", str(CONVERSATIONS / "gemini-contents.json"), "--tools-out", str(tmp_path))
+    assert code == 2 and out == "" and err == f"--tools-out {tmp_path}: cannot write it (Is a directory)\n"
+
+
+def test_tools_out_of_a_conversation_without_tools_says_nothing_was_written(tmp_path: Path):
+    conversation = write(tmp_path / "c.jsonl", [call("c1")])
+    written = tmp_path / "tools.json"
+    code, _, err = run("convert", conversation, "--tools-out", str(written))
+    assert code == 0 and f"{conversation}: no tools, so nothing written to {written}" in err
+    assert not written.exists()
+
+
 # -- empty and binary files ---------------------------------------------------------------------------------------
 
 #: format -> a file's first bytes.
