@@ -10,11 +10,13 @@
 ``python -m webapp gate DIR | GLOB | FILE... [--dask [ADDRESS]]``
     A corpus: every journal file, one summary line each (JSON Lines with ``--json``), here or on Dask
     (``pip install .[scale]``; ``--dask`` alone starts a local cluster, or give a scheduler's address).
-``python -m webapp convert FILE [--from SOURCE] [--to TARGET]``
+``python -m webapp convert FILE [--from SOURCE] [--tools TOOLS.json] [--to TARGET | --tools-out OUT.json]``
     Any provider's conversation as Open Responses JSON Lines on stdout; what was dropped or changed on stderr.
     ``--to`` writes instead the request body TARGET's API takes (:func:`webapp.core.export.export`): the gate's plan
     for TARGET keeps what the target may receive; what it leaves out, and what the body cannot hold, is said on
-    stderr. Exit 1 when a finding stops the replay to TARGET (the body holds only what was kept).
+    stderr. Exit 1 when a finding stops the replay to TARGET (the body holds only what was kept). ``--tools`` (read
+    as ``gate`` reads it) stands for the conversation's own tools: the calls are checked against them, the body or
+    ``--tools-out`` holds them.
 ``python -m webapp lint-stream FILE [--kind KIND] [--json]``
     Lint a recorded Open Responses stream (SSE as ``curl -N`` prints it, a HAR file, JSON Lines of events, a
     WebSocket message log; ``-`` reads stdin): one line per finding, ``FILE:LINE:COLUMN: event N (type): severity
@@ -40,6 +42,12 @@ Exit status: 0 replayable (``convert``: converted; ``lint-stream``: clean), 1 no
 JSON Pointer), 3 cannot tell: nothing refuses the journal, but calls were not checked because no tool definitions
 were given (``--tools``; for a corpus: no file refused, one or more not checked).
 
+No option is abbreviated (``--tools-o`` is refused, never taken for ``--tools-out``), and no output is an input:
+``--tools-out`` naming a file the command reads (through a link too), or stdout redirected to one, is refused
+before anything is read or written (exit 2, naming both). ``--tools`` takes tool definitions in any provider's
+shape (a JSON array, one definition, or an object with ``"tools"``). An empty file, or one whose first bytes are a
+binary format's (PNG, PDF, gzip, ZIP, Parquet, ...: :mod:`webapp.core.signatures`), is said to be so (exit 2).
+
 The journal is read as plain JSON, so it is answered about even when it holds lone surrogates or duplicate
 member names; a name given twice in it is a ``duplicate_member`` finding (an error: exit 1) with the item, the
 pointer and line:column. In a ``--tools`` or ``--schema`` file a name given twice is unusable input (exit 2).
@@ -51,11 +59,22 @@ import argparse
 import glob
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from webapp.core.convert import SOURCES, Conversion, ConvertError, convert_text, placed, read_journal
+from webapp.core.convert import (
+    SOURCES,
+    Conversion,
+    ConvertError,
+    convert_text,
+    is_other_provider_tool,
+    is_tool_definition,
+    placed,
+    read_journal,
+    tools_from,
+)
 from webapp.core.export import WRITERS, export
 from webapp.core.gate import (
     DEFAULT_TARGET,
@@ -73,6 +92,7 @@ from webapp.core.journal.streaming import JournalLines, gate_lines
 from webapp.core.json import JSONTextError, kind_of, parse
 from webapp.core.responses.testmodel import MODEL_NAME
 from webapp.core.schema import OUTPUT_FORMATS, SchemaError, bundle, compile_schema, known_documents
+from webapp.core.signatures import binary_problem, file_problem
 from webapp.core.stream import KINDS, RecordingError, lint_text
 
 EXIT_REPLAYABLE, EXIT_NOT_REPLAYABLE, EXIT_UNUSABLE, EXIT_CANNOT_TELL = 0, 1, 2, 3
@@ -87,13 +107,25 @@ class _Unusable(Exception):
     """Input the gate cannot use; the message names the file and the place."""
 
 
-def _read(path: str) -> bytes:
+def _named(path: str) -> str:
+    """A file as a message names it: its path, or ``stdin`` for ``-``."""
+    return "stdin" if path == "-" else path
+
+
+def _read(path: str, expected: str = "JSON text") -> bytes:
+    """The bytes of ``path`` (``-``: stdin). A JSON file that is empty or binary data is refused in words about a
+    file (:func:`webapp.core.signatures.file_problem`); another ``expected`` content is refused when binary only."""
     if path == "-":
-        return sys.stdin.buffer.read()
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise _Unusable(f"{path}: cannot read it ({exc.strerror or exc})") from None
+        data = sys.stdin.buffer.read()
+    else:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise _Unusable(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    problem = file_problem(data) if expected == "JSON text" else binary_problem(data, expected)
+    if problem is not None:
+        raise _Unusable(f"{_named(path)} {problem}")
+    return data
 
 
 def _read_json(path: str) -> Any:
@@ -113,14 +145,29 @@ def _read_json(path: str) -> Any:
 
 
 def _load_tools(path: str) -> list[Any]:
+    """A ``--tools`` file (``gate`` and ``convert`` read it alike): a JSON array of tool definitions, one
+    definition, or an object with ``"tools"`` (a request or response), in any provider's shape. Anthropic and
+    Gemini definitions are read as Open Responses function tools (:func:`webapp.core.convert.tools_from`); the
+    others are kept as given, so the gate still sees a custom tool's grammar and names a Chat Completions shape."""
     value = _read_json(path)
     if isinstance(value, dict) and isinstance(value.get("tools"), list):  # a request or response carrying tools
         value = value["tools"]
+    elif is_tool_definition(value):
+        value = [value]  # one definition, as the pages read a tools field
     if not isinstance(value, list):
         raise _Unusable(
             f'{path}: expected a JSON array of tool definitions (or an object with "tools"), not {kind_of(value)}'
         )
-    return value
+    tools: list[Any] = []
+    for index, tool in enumerate(value):
+        if not is_other_provider_tool(tool):
+            tools.append(tool)
+            continue
+        try:
+            tools += tools_from([tool])
+        except ConvertError as exc:
+            raise _Unusable(f"{path}: tool {index}{exc.pointer.removeprefix('/0')}: {exc.message}") from None
+    return tools
 
 
 def _load_documents(folder: str) -> dict[str, Any]:
@@ -201,10 +248,14 @@ _WHOLE = {
 def _print_report(
     report: JournalReport, where: Any, out: TextIO, conversion: Conversion | None = None, journal_notes: Any = ()
 ) -> None:
+    # The columns are as wide as their longest entry (a 36-character rs_… id), and at least as wide as before.
+    id_width = max((len(item.id or "-") for item in report.items), default=0)
+    label_width = max((len(item.name or item.type or "-") for item in report.items), default=0)
+    id_width, label_width = max(id_width, 20), max(label_width, 28)
     for item in report.items:
         label = item.name or item.type or "-"
         place = f"  {where(item.index)}" if conversion is not None else ""
-        out.write(f"{item.index:>5}  {item.id or '-':<20}  {label:<28}  {item.label}{place}\n")
+        out.write(f"{item.index:>5}  {item.id or '-':<{id_width}}  {label:<{label_width}}  {item.label}{place}\n")
         if is_refusal(item.label):
             out.write(f"{'':>7}{where(item.index)}: {item.message}\n")
             for error in item.errors[1:]:
@@ -228,6 +279,54 @@ def _print_report(
     out.write(f"{report.says}  [{summary}]{source}{target}\n")
 
 
+def _same_file(first: str, second: str) -> bool:
+    """Whether two paths name one file: the same path once links are resolved, or one file under two names."""
+    if os.path.realpath(first) == os.path.realpath(second):
+        return True
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # one of them does not exist (yet)
+        return False
+
+
+def _stdout_stat(out: TextIO) -> os.stat_result | None:
+    """The regular file ``out`` is redirected to (``> FILE``), or ``None`` (a terminal, a pipe, a test's buffer)."""
+    try:
+        found = os.fstat(out.fileno())
+    except (AttributeError, OSError, ValueError):  # a stream without a file descriptor, or a closed one
+        return None
+    return found if stat.S_ISREG(found.st_mode) else None
+
+
+def _refuse_overwriting(inputs: dict[str, str | None], outputs: dict[str, str | None], out: TextIO) -> None:
+    """Refuse, before anything is read or written, an output that is one of the inputs: one line naming both.
+
+    :param inputs: what names a file that is read (``FILE``, ``--tools``, ...) -> its path (``-`` for stdin, or
+        ``None`` when not given).
+    :param outputs: each option that writes a file -> its path, or ``None``. Stdout is checked too when it is
+        redirected to a file (a ``> FILE`` redirection has emptied it already: the message says so).
+    :raises _Unusable: exit 2.
+    """
+    files = {name: path for name, path in inputs.items() if path is not None and path != "-"}
+    for option, target in outputs.items():
+        for name, path in files.items():
+            if target is not None and _same_file(target, path):
+                raise _Unusable(f"{option} {target} is {path}, the {name} this reads: write to another file")
+    redirected = _stdout_stat(out)
+    if redirected is None:
+        return
+    for name, path in files.items():
+        try:
+            same = os.path.samestat(redirected, os.stat(path))
+        except OSError:
+            continue  # an input that cannot be read is said when it is read
+        if same:
+            emptied = " (a redirection with > emptied it before this ran)" if redirected.st_size == 0 else ""
+            raise _Unusable(
+                f"stdout is redirected to {path}, the {name} this reads{emptied}: redirect the output to another file"
+            )
+
+
 def _is_corpus(options: argparse.Namespace) -> bool:
     paths = options.journal
     return options.dask is not None or len(paths) > 1 or Path(paths[0]).is_dir() or glob.has_magic(paths[0])
@@ -235,6 +334,8 @@ def _is_corpus(options: argparse.Namespace) -> bool:
 
 def gate_command(options: argparse.Namespace, out: TextIO) -> int:
     """Run ``gate``; returns the exit status."""
+    single = None if _is_corpus(options) else options.journal[0]
+    _refuse_overwriting({"JOURNAL": single, "--tools": options.tools, "--schema": options.schema}, {}, out)
     documents = _load_documents(options.schema_dir) if options.schema_dir else {}
     tools = _load_tools(options.tools) if options.tools else None
     if documents and tools:
@@ -292,6 +393,11 @@ def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema:
     source = sys.stdin.buffer if path == "-" else _open(path)
     summary: dict[str, Any] = {}
     with source:
+        peek = getattr(source, "peek", None)  # a file's first bytes, not consumed: its signature
+        first = peek(16) if peek is not None else b""
+        problem = binary_problem(first)
+        if problem is not None:
+            raise _Unusable(f"{_named(path)} {problem}")
         try:
             for event in gate_lines(
                 JournalLines(source, source=options.source),
@@ -308,6 +414,9 @@ def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema:
                 else:
                     out.write(json.dumps(event, ensure_ascii=False) + "\n")
         except JournalError as err:
+            blank = file_problem(first) if err.code == "empty" else None
+            if blank is not None:  # no line holds anything: said of the file, as the whole-file reading says it
+                raise _Unusable(f"{_named(path)} {blank}") from None
             raise _Unusable(f"{path}: {err.message}") from None
     return exit_status(summary.get("replayable", False))
 
@@ -355,36 +464,53 @@ def corpus_command(options: argparse.Namespace, tools: list[Any] | None, out: Te
 
 
 def convert_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """``convert FILE``: Open Responses JSON Lines on ``out``, the conversion's notes on ``err``."""
+    """``convert FILE``: Open Responses JSON Lines on ``out``, the conversion's notes on ``err``. The tools of
+    ``--tools`` (read as ``gate`` reads them) stand for the conversation's own: the gate checks the calls against
+    them and the body of ``--to`` holds them; ``--tools-out`` writes them (as Open Responses function tools)."""
+    _refuse_overwriting({"FILE": options.file, "--tools": options.tools}, {"--tools-out": options.tools_out}, out)
+    if options.to is not None and options.tools_out:
+        raise _Unusable("--tools-out writes the tools beside JSON Lines; with --to they are in the body")
+    given = _load_tools(options.tools) if options.tools else None
     try:
         conversion = convert_text(_read(options.file), options.source)
     except ConvertError as exc:
         where = f" (at {exc.pointer or '/'})" if exc.pointer and exc.line is None else ""
         raise _Unusable(f"{options.file}: {exc.message}{where}") from None
     if options.to is not None:
-        return _write_body(options, conversion, out, err)
+        return _write_body(options, conversion, given, out, err)
+    tools = tools_from(given) if given is not None else conversion.tools
+    named = options.tools if given is not None else options.file
+    if options.tools_out and tools is not None:  # first: a file that cannot be written stops it all (exit 2)
+        try:
+            Path(options.tools_out).write_text(json.dumps(tools, indent=2, ensure_ascii=False) + "\n")
+        except OSError as exc:
+            raise _Unusable(f"--tools-out {options.tools_out}: cannot write it ({exc.strerror or exc})") from None
     for item in conversion.items:
         out.write(json.dumps(item, ensure_ascii=False) + "\n")
-    if conversion.tools is not None:
-        if options.tools_out:
-            Path(options.tools_out).write_text(json.dumps(conversion.tools, indent=2, ensure_ascii=False) + "\n")
-            err.write(f"{options.file}: {len(conversion.tools)} tools written to {options.tools_out}\n")
-        else:
-            err.write(
-                f"{options.file}: its {len(conversion.tools)} tools are not in the JSON Lines; write them with "
-                "--tools-out FILE (then gate ... --tools FILE)\n"
-            )
+    if tools is None and options.tools_out:
+        err.write(f"{named}: no tools, so nothing written to {options.tools_out}\n")
+    elif tools is not None and options.tools_out:
+        err.write(f"{named}: {len(tools)} tools written to {options.tools_out}\n")
+    elif tools is not None:
+        err.write(
+            f"{named}: its {len(tools)} tools are not in the JSON Lines; write them with "
+            "--tools-out FILE (then gate ... --tools FILE)\n"
+        )
     for note in conversion.notes:
         err.write(f"{options.file}: {note.as_dict(conversion.lines)['path']}: {note.code}: {note.message}\n")
     err.write(f"{options.file}: {conversion.source} ({conversion.shape}), {len(conversion.items)} items\n")
     return 0
 
 
-def _write_body(options: argparse.Namespace, conversion: Conversion, out: TextIO, err: TextIO) -> int:
+def _write_body(
+    options: argparse.Namespace, conversion: Conversion, tools: list[Any] | None, out: TextIO, err: TextIO
+) -> int:
     """``convert FILE --to TARGET``: the body TARGET accepts (the gate's plan for TARGET, then its writer), as JSON
-    on ``out``; the conversion's notes, what the plan left out and the writer's notes on ``err``. Exit 0 when the
-    conversation is replayable to TARGET, else 1."""
-    answer = export(conversion.items, target=options.to, tools=conversion.tools, source=conversion.source)
+    on ``out``; the conversion's notes, what the plan left out and the writer's notes on ``err``. ``tools``: those
+    of ``--tools``, or ``None`` for the conversation's own. Exit 0 when the conversation is replayable to TARGET,
+    else 1."""
+    tools = tools if tools is not None else conversion.tools
+    answer = export(conversion.items, target=options.to, tools=tools, source=conversion.source)
     out.write(json.dumps(answer.body, ensure_ascii=False, indent=2) + "\n")
     for note in conversion.notes:
         err.write(f"{options.file}: {note.as_dict(conversion.lines)['path']}: {note.code}: {note.message}\n")
@@ -418,8 +544,9 @@ def _plural(count: int, word: str) -> str:
 
 def lint_stream_command(options: argparse.Namespace, out: TextIO) -> int:
     """``lint-stream``: 0 clean, 1 any finding; unreadable input raises :class:`_Unusable` (exit 2)."""
+    _refuse_overwriting({"FILE": options.file}, {}, out)
     try:
-        report = lint_text(_read(options.file), options.kind)
+        report = lint_text(_read(options.file, "a recorded stream"), options.kind)
     except RecordingError as err:
         raise _Unusable(f"{options.file}: {err}") from None
     if options.json:
@@ -498,10 +625,14 @@ def check_endpoint_command(options: argparse.Namespace, out: TextIO) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m webapp", description="Open Responses inspector tools.")
+    # allow_abbrev=False on every parser: a prefix (--tools) is never taken for a longer option (--tools-out).
+    parser = argparse.ArgumentParser(
+        prog="python -m webapp", description="Open Responses inspector tools.", allow_abbrev=False
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     gate = commands.add_parser(
         "gate",
+        allow_abbrev=False,
         help="may the items of a stored journal be replayed?",
         description="Gate every item of a journal of any source (Open Responses array, JSON Lines, response or "
         "request; Chat Completions, Anthropic, Gemini: converted first; '-' reads stdin), or of every "
@@ -536,7 +667,8 @@ def build_parser() -> argparse.ArgumentParser:
     gate.add_argument(
         "--tools",
         metavar="TOOLS.json",
-        help='tool definitions (a JSON array, or an object with "tools"); default: the journal\'s own',
+        help='tool definitions in any provider\'s shape (a JSON array, one definition, or an object with "tools"); '
+        "default: the journal's own",
     )
     gate.add_argument("--schema", metavar="SCHEMA.json", help="one JSON Schema for every function_call")
     gate.add_argument(
@@ -554,6 +686,7 @@ def build_parser() -> argparse.ArgumentParser:
     gate.add_argument("--json", action="store_true", help="print the API's JSON report")
     convert = commands.add_parser(
         "convert",
+        allow_abbrev=False,
         help="a conversation from any provider as Open Responses JSON Lines",
         description="Convert a Chat Completions, Anthropic Messages or Gemini conversation (or Open Responses) to "
         "Open Responses items, one per line on stdout; notes on stderr. Exit 2 on unusable input.",
@@ -567,12 +700,20 @@ def build_parser() -> argparse.ArgumentParser:
         "left out, said on stderr) instead of JSON Lines; exit 1 when a finding stops the replay",
     )
     convert.add_argument(
+        "--tools",
+        metavar="TOOLS.json",
+        help="tool definitions, read as gate --tools reads them: the calls are checked against them and the --to "
+        "body or --tools-out holds them (default: the conversation's own)",
+    )
+    convert.add_argument(
         "--tools-out",
         metavar="TOOLS.json",
-        help="write the conversation's tool definitions, as Open Responses function tools, to this file",
+        help="write the conversation's tool definitions (or those of --tools), as Open Responses function tools, "
+        "to this file; never a file this reads",
     )
     lint = commands.add_parser(
         "lint-stream",
+        allow_abbrev=False,
         help="lint a recorded Open Responses stream against the spec",
         description="Check every event of a recorded stream (SSE as curl -N prints it, a HAR file, JSON Lines of "
         "events, a WebSocket message log; '-' reads stdin) against the Open Responses schemas, the sequence rules "
@@ -585,6 +726,7 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--json", action="store_true", help="print the report as JSON")
     check = commands.add_parser(
         "check-endpoint",
+        allow_abbrev=False,
         help="run the official compliance suite's cases (and more) against an Open Responses server",
         description="Run the official compliance suite's 17 cases and this app's extra ones against the server "
         "whose base URL is URL (http://127.0.0.1:5000/v1). Only loopback and the hosts of --allow (and "
@@ -600,6 +742,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     serve = commands.add_parser(
         "serve",
+        allow_abbrev=False,
         help="serve the app (Werkzeug's threaded server, no version in the Server header)",
         description="Serve the inspector. Settings come from FLASK_* environment variables (docs/configuration.md).",
     )

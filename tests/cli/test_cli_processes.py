@@ -121,3 +121,29 @@ def test_stream_memory_does_not_grow_with_the_journal(tmp_path: Path):
     small, big = peak(2_000), peak(40_000)  # 4 MB and 80 MB of JSON Lines
     assert big < small * 1.3 + 10_000, (small, big)  # KiB: the same process size, not 20x
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > 0
+
+
+@pytest.mark.parametrize("command", ["gate", "convert", "lint-stream"])
+@pytest.mark.parametrize("mode", ["ab", "wb"], ids=[">>", ">"])
+def test_stdout_redirected_onto_the_input_is_refused(tmp_path: Path, command: str, mode: str):
+    """``>> FILE``: the file is left as it was; ``> FILE`` has emptied it before the CLI runs, and the message says
+    so rather than calling the file empty."""
+    journal = tmp_path / "journal.json"
+    journal.write_text(json.dumps([call("c1")]), encoding="utf-8")
+    before = journal.read_bytes()
+    with journal.open(mode) as redirected:
+        result = subprocess.run(
+            [sys.executable, "-m", "webapp", command, str(journal)],
+            stdout=redirected,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=REPO,
+            timeout=60,
+        )
+    name = "JOURNAL" if command == "gate" else "FILE"
+    emptied = " (a redirection with > emptied it before this ran)" if mode == "wb" else ""
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"stdout is redirected to {journal}, the {name} this reads{emptied}: redirect the output to another file\n"
+    )
+    assert journal.read_bytes() == (before if mode == "ab" else b"")

@@ -127,7 +127,6 @@ def test_a_schema_file_of_tool_definitions_is_read_as_the_tools(files, given):
         ('{"type":"message"}\n{"a": tru}\n', "JSON Lines, line 2, column 7"),
         ('[{"type": "message", "content": "\\\t"}]', "line 1, column 34: Invalid escape '\\' followed by a tab"),
         ("42", "not a number"),
-        ("", "empty"),
     ],
 )
 def test_unusable_journal_exits_2_naming_the_place(files, content, words):

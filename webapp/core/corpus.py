@@ -17,6 +17,7 @@ from typing import Any
 from webapp.core.convert import ConvertError, convert_text
 from webapp.core.journal.replay import gate_conversion
 from webapp.core.json import DEFAULT_MAX_DEPTH
+from webapp.core.signatures import file_problem
 
 #: File names a directory contributes (JSON Lines and JSON journals).
 SUFFIXES = (".jsonl", ".ndjson", ".json")
@@ -65,6 +66,10 @@ def check_file(
     }
     try:
         data = Path(path).read_bytes()
+        problem = file_problem(data)  # an empty or binary file is said to be so, in words about a file
+        if problem is not None:
+            answer["error"] = f"the file {problem}"
+            return answer
         conversion = convert_text(data, source, max_depth=max_depth)
     except (OSError, ConvertError) as error:
         answer["error"] = str(error)

@@ -70,7 +70,9 @@ class JournalLines:
         self._typed = False
         first, second = self._next(), self._next()
         if first is None:
-            raise JournalError("line 1, column 1: The text is empty: paste a JSON value.", line=1, column=1)
+            raise JournalError(
+                "line 1, column 1: The text is empty: paste a JSON value.", line=1, column=1, code="empty"
+            )
         number, raw = first
         try:
             document = parse(raw, max_depth=max_depth)
@@ -84,7 +86,7 @@ class JournalLines:
                     column=1,
                 ) from None
             raise JournalError(
-                f"line {number}, column {err.column}: {err.message}", line=number, column=err.column
+                f"line {number}, column {err.column}: {err.message}", line=number, column=err.column, code=err.code
             ) from None
         #: The file is one line holding one item: read as one item (no findings about other items).
         self.single = second is None

@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,16 +24,9 @@ from webapp.core.responses.fields import (
     path_key,
     required,
 )
+from webapp.core.signatures import matches
 
 IMAGE_DETAILS = ("low", "high", "auto")
-# File signatures, so a declared media type must match the bytes (a PNG labelled image/jpeg is refused).
-_SIGNATURES: dict[str, Callable[[bytes], bool]] = {
-    "image/png": lambda b: b.startswith(b"\x89PNG\r\n\x1a\n"),
-    "image/jpeg": lambda b: b.startswith(b"\xff\xd8\xff"),
-    "image/gif": lambda b: b[:6] in (b"GIF87a", b"GIF89a"),
-    "image/webp": lambda b: b[:4] == b"RIFF" and b[8:12] == b"WEBP",
-    "application/pdf": lambda b: b.startswith(b"%PDF-"),
-}
 TEXT_TYPES = ("text/plain", "text/markdown", "text/csv", "application/json")
 _EXTENSIONS = {
     ".pdf": "application/pdf",
@@ -125,8 +117,7 @@ def parse_data_url(
         raise RequestError("the attachment is empty", path, INVALID_VALUE)
     if len(data) > max_bytes:
         raise RequestError(f"the attachment is {len(data):,} bytes; the limit is {max_bytes:,}", path, INVALID_VALUE)
-    check = _SIGNATURES.get(media_type)
-    if check is not None and not check(data):
+    if not matches(media_type, data):  # a PNG labelled image/jpeg is refused
         raise RequestError(
             f"the data does not look like {media_type} (its first bytes do not match)", path, INVALID_VALUE
         )
