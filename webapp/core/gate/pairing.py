@@ -155,9 +155,12 @@ def check_journal(
         disposition (:attr:`JournalReport.plan`). :raises ValueError: for another value.
     :param source: where the items came from (``openai``, ``open_responses``, ``anthropic``…); ``None``: read from
         the items (:func:`webapp.core.items.native_openai`).
-    :param thinking: the target request enables thinking (docs/targets.md A2); ``None``: on when the conversation
-        holds Anthropic thinking.
-    :param store: the conversation's ``store`` (``False``: docs/targets.md O3 applies); ``None``: the journal's.
+    :param thinking: the target request enables thinking (docs/targets.md A2); ``None``: what the journal's request
+        says (:meth:`webapp.core.journal.settings.RequestSettings.for_target`: Anthropic's ``thinking`` for the
+        ``anthropic`` target), else on when the conversation holds Anthropic thinking. ``False``: off, whatever the
+        conversation holds.
+    :param store: the conversation's ``store`` (``False``: docs/targets.md O3 applies); ``None``: the journal's
+        request's (for a target of the Responses API).
     :return: a :class:`JournalReport`. ``replayable`` (to ``target``) is false when any item blocks the replay
         (:attr:`ItemVerdict.blocks_replay`: another provider's ``namespaced`` item, a call that is not ``ok``) or any
         finding is an error. Findings name items by their position in ``items``, as data (:attr:`Finding.parts`).
@@ -167,7 +170,9 @@ def check_journal(
     duplicates: dict[int | None, list[Duplicate]] = {}
     if isinstance(items, Journal):
         shape, partial = items.shape, items.partial
-        store = items.store if store is None else store
+        said_thinking, said_store = items.settings.for_target(target)  # the request's own, where they count
+        thinking = said_thinking if thinking is None else thinking
+        store = said_store if store is None else store
         for duplicate in items.duplicates:
             duplicates.setdefault(duplicate.index, []).append(duplicate)
         tools = items.tools if tools is None else tools

@@ -70,7 +70,7 @@ class TargetChecks:
         naming no custom tool is an ``unknown_tool`` finding (as a function_call naming no tool is).
     :param store: the journal's ``store`` (``False``: docs/targets.md O3 applies).
     :param thinking: the target request enables thinking (A2); ``None``: on when the conversation holds Anthropic
-        thinking.
+        thinking; ``False``: off (the request disables it), whatever the conversation holds.
     """
 
     def __init__(
@@ -106,6 +106,7 @@ class TargetChecks:
         self._step_open = True  # the next call is the first of its step (G1)
         self._unsigned: list[int] = []  # first calls of a step without a thought signature (G1)
         self._thinking = bool(thinking)  # A2: thinking is on (asked, or the conversation holds Anthropic thinking)
+        self._thinking_said = thinking is not None  # asked on or off: the conversation does not change it
         self._unsigned_thinking: list[int] = []  # Anthropic reasoning without its signature, this turn (A1)
 
     def _add(self, code: str, index: int | None, says: tuple[str | ItemRef, ...], call_id: Any = None) -> None:
@@ -368,7 +369,7 @@ class TargetChecks:
             self._unsigned_thinking.append(index)  # A1: thinking that lost its signature (left out, so flagged)
         if not assistant_side or not kept:
             return
-        if anthropic_thinking:
+        if anthropic_thinking and not self._thinking_said:
             self._thinking = True
         if self._turn_first is None:
             self._turn_first, self._turn_first_thinks = index, anthropic_thinking
