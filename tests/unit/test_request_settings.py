@@ -192,3 +192,92 @@ def test_the_export_judges_with_the_requests_settings():
 
 def load_journal_of(document):
     return read_journal(document)[0]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The export: the settings the target takes, carried; every other one a note
+
+
+def exported(document, target, **asked):
+    journal, conversion = read_journal(document)
+    settings = journal.settings.asking(**asked) if asked else None
+    return export(journal, target=target, source=conversion.source if conversion else None, settings=settings)
+
+
+def notes_of(answer, code):
+    return [(note.pointer, note.message) for note in answer.notes if note.code == code]
+
+
+def test_a_same_provider_export_is_the_whole_request_with_its_settings_as_they_came():
+    request = anthropic_request(ENABLED, first_thinks=True)
+    answer = exported(request, "anthropic")
+    assert list(answer.body)[:3] == ["model", "max_tokens", "thinking"]  # the request's own, first
+    assert {k: answer.body[k] for k in ("model", "max_tokens", "thinking")} == {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 2048,
+        "thinking": ENABLED,
+    }
+    assert [t["name"] for t in answer.body["tools"]] == ["get_weather"]
+    assert [n for n in answer.notes if n.code.startswith("setting_")] == []
+    assert answer.report is not None and answer.report.replayable is True
+
+
+def test_settings_are_not_mapped_across_providers_each_is_a_note():
+    answer = exported(anthropic_request(ENABLED, first_thinks=True), "gemini")
+    assert not {"model", "max_tokens", "thinking", "generationConfig"} & set(answer.body)
+    assert [pointer for pointer, _ in notes_of(answer, "setting_left_out")] == ["/model", "/max_tokens", "/thinking"]
+    assert all(note.index is None for note in answer.notes if note.code == "setting_left_out")
+
+
+def test_gemini_generation_config_goes_back_to_gemini_and_is_a_note_elsewhere():
+    config = {"temperature": 0.2, "thinkingConfig": {"thinkingBudget": 0, "includeThoughts": False}}
+    request = {"generationConfig": config, "contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    assert exported(request, "gemini").body["generationConfig"] == config
+    answer = exported(request, "anthropic")
+    assert "generationConfig" not in answer.body
+    assert [p for p, _ in notes_of(answer, "setting_left_out")] == ["/generationConfig"]
+    # the Messages API requires model and max_tokens, which no one gave
+    assert [p for p, _ in notes_of(answer, "setting_required")] == ["/model", "/max_tokens"]
+
+
+def test_a_model_goes_only_to_the_provider_that_named_it():
+    request = {"model": "some-server-model", "input": [{"type": "message", "role": "user", "content": "hi"}]}
+    assert exported(request, "portable").body["model"] == "some-server-model"
+    answer = exported(request, "openai")
+    assert "model" not in answer.body
+    assert [p for p, _ in notes_of(answer, "setting_left_out")] == ["/model"]
+    assert "provider-specific" in notes_of(answer, "setting_left_out")[0][1]
+
+
+def test_a_gemini_model_goes_in_the_url_not_the_body():
+    response = {
+        "modelVersion": "gemini-2.5-flash",
+        "candidates": [{"content": {"role": "model", "parts": [{"text": "hi"}]}, "finishReason": "STOP"}],
+    }
+    answer = exported(response, "gemini")
+    assert "model" not in answer.body and "modelVersion" not in answer.body
+    assert "generateContent" in notes_of(answer, "setting_left_out")[0][1]
+
+
+def test_store_false_with_sealed_reasoning_asks_for_encrypted_content_o3():
+    answer = export(load_journal(responses_request(SEALED, store=False)), target="openai", source="openai")
+    assert answer.body["store"] is False and answer.body["include"] == ["reasoning.encrypted_content"]
+    assert [p for p, _ in notes_of(answer, "setting_added")] == ["/include"]
+    asked = responses_request(SEALED, store=False, include=["reasoning.encrypted_content"])
+    assert notes_of(export(load_journal(asked), target="openai", source="openai"), "setting_added") == []
+
+
+def test_options_asked_beside_the_text_win_and_go_where_the_target_takes_them():
+    request = anthropic_request(ENABLED, first_thinks=True)
+    off = exported(request, "anthropic", thinking=False)
+    assert off.body["thinking"] == {"type": "disabled"}
+    own = exported(request, "anthropic", thinking={"type": "enabled", "budget_tokens": 4096})
+    assert own.body["thinking"] == {"type": "enabled", "budget_tokens": 4096}
+    assert exported(request, "anthropic", thinking=True).body["thinking"] == ENABLED  # on, as the request said
+    gemini = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    unknown_budget = exported(gemini, "anthropic", thinking=True)
+    assert "thinking" not in unknown_budget.body
+    assert "budget" in notes_of(unknown_budget, "setting_left_out")[0][1]
+    stored = exported({"input": [{"type": "message", "role": "user", "content": "hi"}]}, "openai", store=False)
+    assert stored.body["store"] is False
+    assert [p for p, _ in notes_of(exported(gemini, "gemini", store=True), "setting_left_out")] == ["/store"]
