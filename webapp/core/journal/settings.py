@@ -25,7 +25,20 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-__all__ = ["APIS", "ENCRYPTED_REASONING", "RequestSettings", "api_of", "read_settings", "thinking_of"]
+from webapp.core.json import kind_of
+from webapp.core.json import pointer as jp
+
+__all__ = [
+    "APIS",
+    "ENCRYPTED_REASONING",
+    "RequestSettings",
+    "SettingError",
+    "api_of",
+    "read_settings",
+    "thinking_option",
+    "store_option",
+    "thinking_of",
+]
 
 #: The ``include`` value that makes a response's reasoning items carry their ``encrypted_content`` (O3).
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
@@ -209,3 +222,63 @@ def read_settings(value: Any, source: str, shape: str) -> RequestSettings:
         store if isinstance(store, bool) else None,
         tuple(i for i in include if isinstance(i, str)) if isinstance(include, list) else None,
     )
+
+
+class SettingError(ValueError):
+    """An option asked beside the text that cannot be read. :ivar message: plain words; :ivar pointer: the RFC 6901
+    pointer of the bad value (``/thinking/type``)."""
+
+    def __init__(self, message: str, pointer: str) -> None:
+        super().__init__(f"{pointer}: {message}")
+        self.message, self.pointer = message, pointer
+
+
+#: Anthropic's ``thinking`` forms and the members each takes (``ThinkingConfigEnabledParam``: ``budget_tokens``,
+#: "Must be ≥1024 and less than ``max_tokens``"; ``ThinkingConfigDisabledParam``, ``ThinkingConfigAdaptiveParam``).
+THINKING_FORMS = {"enabled": ("type", "budget_tokens"), "disabled": ("type",), "adaptive": ("type",)}
+MIN_THINKING_BUDGET = 1024
+
+
+def thinking_option(value: Any, pointer: str = "/thinking") -> bool | dict | None:
+    """The ``thinking`` option: ``true`` / ``false``, or Anthropic's object form (checked as
+    :data:`THINKING_FORMS` says), ``None`` (JSON ``null``) when not given.
+
+    :raises SettingError: another value, naming the place (``/thinking/budget_tokens``).
+    """
+    if value is None or isinstance(value, bool):
+        return value
+    if not isinstance(value, dict):
+        raise SettingError(f"must be true, false or Anthropic's thinking object, not {_kind(value)}", pointer)
+    kind = value.get("type")
+    if kind not in THINKING_FORMS:
+        shown = f'"{kind}"' if isinstance(kind, str) else ("missing" if kind is None else _kind(kind))
+        raise SettingError(f"type must be one of {', '.join(THINKING_FORMS)}, not {shown}", f"{pointer}/type")
+    for name in value:
+        if name not in THINKING_FORMS[kind]:
+            raise SettingError(
+                f"thinking of type {kind} takes no member {name!r} (its members: {', '.join(THINKING_FORMS[kind])})",
+                jp.child(pointer, name),
+            )
+    budget = value.get("budget_tokens")
+    if kind == "enabled" and not (
+        isinstance(budget, int) and not isinstance(budget, bool) and budget >= MIN_THINKING_BUDGET
+    ):
+        raise SettingError(
+            f"budget_tokens must be an integer of at least {MIN_THINKING_BUDGET}, not "
+            f"{budget if isinstance(budget, int) and not isinstance(budget, bool) else _kind(budget)}",
+            f"{pointer}/budget_tokens",
+        )
+    return value
+
+
+def store_option(value: Any, pointer: str = "/store") -> bool | None:
+    """The ``store`` option: ``true`` / ``false``, ``None`` (JSON ``null``) when not given.
+
+    :raises SettingError: another value, naming the place."""
+    if value is None or isinstance(value, bool):
+        return value
+    raise SettingError(f"must be true or false, not {_kind(value)}", pointer)
+
+
+def _kind(value: Any) -> str:
+    return "missing" if value is None else kind_of(value)
