@@ -281,3 +281,13 @@ def test_options_asked_beside_the_text_win_and_go_where_the_target_takes_them():
     stored = exported({"input": [{"type": "message", "role": "user", "content": "hi"}]}, "openai", store=False)
     assert stored.body["store"] is False
     assert [p for p, _ in notes_of(exported(gemini, "gemini", store=True), "setting_left_out")] == ["/store"]
+
+
+def test_o3_says_what_the_requests_include_asked():
+    without = to_openai(responses_request(REASONING_BY_ID, store=False)).findings[0]
+    assert without.code == "reasoning_not_stored" and "did not ask for include" in without.message
+    asked = responses_request(REASONING_BY_ID, store=False, include=["reasoning.encrypted_content"])
+    removed = to_openai(asked).findings[0]
+    assert "asked for include" in removed.message and "removed since" in removed.message
+    unknown = check_journal([REASONING_BY_ID, CALL, OUTPUT], TOOLS, target="openai", source="openai", store=False)
+    assert "include" not in unknown.findings[0].message  # no request known: nothing said of it

@@ -167,10 +167,12 @@ def check_journal(
     """
     shape = None
     partial = None
+    include = None  # the request's include, which O3's finding names when it lacks encrypted reasoning
     duplicates: dict[int | None, list[Duplicate]] = {}
     if isinstance(items, Journal):
         shape, partial = items.shape, items.partial
         said_thinking, said_store = items.settings.for_target(target)  # the request's own, where they count
+        include = items.settings.include if store is None or store == items.settings.store else None
         thinking = said_thinking if thinking is None else thinking
         store = said_store if store is None else store
         for duplicate in items.duplicates:
@@ -195,6 +197,7 @@ def check_journal(
         source=source,
         store=store,
         thinking=thinking,
+        include=include,
     )
     check = checker.check
     if duplicates:
@@ -247,6 +250,7 @@ class JournalChecker:
         source: str | None = None,
         store: Any = None,
         thinking: bool | None = None,
+        include: Sequence[str] | None = None,
     ) -> None:
         problem = target_error(target)
         if problem is not None:
@@ -282,6 +286,7 @@ class JournalChecker:
             report_unknown=self._unknown_tools and not (schema is not None and tools is None),
             store=store,
             thinking=thinking,
+            include=include,
             max_depth=max_depth,
             format_assertion=format_assertion,
         )

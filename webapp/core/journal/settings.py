@@ -112,7 +112,8 @@ class RequestSettings:
         read-only; for a response, the members echoing the request's settings, under the request's names.
     :ivar thinking: thinking on (``True``), off (``False``) or not said (``None``): see the module docstring.
     :ivar store: the Responses API's ``store`` (``None``: not said or not a boolean).
-    :ivar include: the Responses API's ``include`` (its strings), ``None`` when not said.
+    :ivar include: the Responses API's ``include`` (its strings): ``()`` for a request without one, ``None`` when
+        not known (a response does not echo it; another API).
     :ivar asked: the options given beside the text (``{"thinking": True}``, ``{"thinking": {…}, "store": False}``),
         which override what the text says (:meth:`asking`).
     """
@@ -214,7 +215,7 @@ def read_settings(value: Any, source: str, shape: str) -> RequestSettings:
     if isinstance(config, dict):
         thinking = thinking_of(config.get("thinkingConfig", config.get("thinking_config")))
     store = members.get("store") if api is APIS["responses"] else None
-    include = members.get("include") if api is APIS["responses"] else None
+    include = members.get("include", [] if shape == "request" else None) if api is APIS["responses"] else None
     return RequestSettings(
         source,
         MappingProxyType(members),
