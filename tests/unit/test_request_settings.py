@@ -291,3 +291,16 @@ def test_o3_says_what_the_requests_include_asked():
     assert "asked for include" in removed.message and "removed since" in removed.message
     unknown = check_journal([REASONING_BY_ID, CALL, OUTPUT], TOOLS, target="openai", source="openai", store=False)
     assert "include" not in unknown.findings[0].message  # no request known: nothing said of it
+
+
+def test_a_setting_the_rules_cannot_read_is_a_note_never_a_silent_drop():
+    typo = convert(anthropic_request({"type": "enabeld", "budget_tokens": 1024}))
+    assert typo.settings.thinking is None
+    assert [(n.code, n.pointer) for n in typo.notes if n.code == "setting_unread"] == [("setting_unread", "/thinking")]
+    journal = load_journal({"store": "no", "include": "reasoning", "input": []})
+    assert [(n.code, n.pointer) for n in journal.notes] == [
+        ("setting_unread", "/store"),
+        ("setting_unread", "/include"),
+    ]
+    assert journal.store is None
+    assert convert_text('{"store": "no", "input": []}').notes[0].code == "setting_unread"

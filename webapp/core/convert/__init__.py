@@ -107,6 +107,7 @@ def _convert(value: Any, source: str, journal: journals.Journal | None) -> Conve
     else:
         conversion = _CONVERTERS[source].convert(value)
         conversion.settings = read_settings(value, source, conversion.shape)
+        conversion.notes += [Note("setting_unread", words, pointer) for pointer, words in conversion.settings.unread]
     if ambiguous:
         conversion.notes.insert(
             0,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webapp.core.journal.lists import READING_NOTES
-from webapp.core.journal.settings import RequestSettings
+from webapp.core.journal.settings import SETTING_NOTES, RequestSettings
 from webapp.core.json import pointer as jp
 
 #: The sources a conversation can come from (``"from"`` of ``/api/convert``, ``--from`` of the CLI).
@@ -42,6 +42,7 @@ NOTE_CODES = {
     "legacy_function_call": "a legacy single function_call was read as a tool call",
     "schema_adjusted": "a tool schema in the provider's dialect was rewritten as JSON Schema",
     **READING_NOTES,  # what reading a Responses API list object (a session page, input_items) changed
+    **SETTING_NOTES,  # a request setting the rules read, unreadable
 }
 
 

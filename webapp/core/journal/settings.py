@@ -32,6 +32,7 @@ __all__ = [
     "APIS",
     "ENCRYPTED_REASONING",
     "RequestSettings",
+    "SETTING_NOTES",
     "SettingError",
     "api_of",
     "read_settings",
@@ -39,6 +40,12 @@ __all__ = [
     "store_option",
     "thinking_of",
 ]
+
+#: The note a reading of settings writes -> what it means (a conversion's and a journal's notes).
+SETTING_NOTES = {
+    "setting_unread": "a setting of the request the rules read has a value they cannot read: not counted (give the "
+    "option beside the text instead)",
+}
 
 #: The ``include`` value that makes a response's reasoning items carry their ``encrypted_content`` (O3).
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
@@ -116,6 +123,8 @@ class RequestSettings:
         not known (a response does not echo it; another API).
     :ivar asked: the options given beside the text (``{"thinking": True}``, ``{"thinking": {…}, "store": False}``),
         which override what the text says (:meth:`asking`).
+    :ivar unread: ``(pointer, message)`` of each setting the rules read whose value they cannot read (a
+        ``setting_unread`` note: :data:`SETTING_NOTES`), in document order.
     """
 
     source: str | None = None
@@ -124,6 +133,7 @@ class RequestSettings:
     store: bool | None = None
     include: tuple[str, ...] | None = None
     asked: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
+    unread: tuple[tuple[str, str], ...] = ()
 
     @property
     def model(self) -> Any:
@@ -210,18 +220,26 @@ def read_settings(value: Any, source: str, shape: str) -> RequestSettings:
         members = {k: v for k, v in value.items() if k not in api.conversation}
     if not members:
         return RequestSettings()
+    unread: list[tuple[str, str]] = []
     thinking = thinking_of(members.get("thinking"))
+    if api is APIS["anthropic"] and "thinking" in members and thinking is None:
+        unread.append(("/thinking", "thinking is not one of Anthropic's forms (type enabled, disabled or adaptive)"))
     config = members.get("generationConfig", members.get("generation_config"))
     if isinstance(config, dict):
         thinking = thinking_of(config.get("thinkingConfig", config.get("thinking_config")))
     store = members.get("store") if api is APIS["responses"] else None
+    if store is not None and not isinstance(store, bool):
+        unread.append(("/store", f"store is {kind_of(store)}, not true or false"))
     include = members.get("include", [] if shape == "request" else None) if api is APIS["responses"] else None
+    if include is not None and not (isinstance(include, list) and all(isinstance(i, str) for i in include)):
+        unread.append(("/include", "include is not an array of strings"))
     return RequestSettings(
         source,
         MappingProxyType(members),
         thinking,
         store if isinstance(store, bool) else None,
         tuple(i for i in include if isinstance(i, str)) if isinstance(include, list) else None,
+        unread=tuple((pointer, f"{words}: not counted") for pointer, words in unread),
     )
 
 

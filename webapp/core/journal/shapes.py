@@ -73,7 +73,9 @@ class Journal:
         (a session page's ``/data/3/item``); else ``None``.
     :ivar partial: the sentence saying that the document is one page of a longer list (``has_more: true``), else
         ``None``; the gate makes it a ``partial_journal`` finding.
-    :ivar notes: what reading the document changed (:class:`webapp.core.journal.lists.ReadingNote`).
+    :ivar notes: what reading the document changed (:class:`webapp.core.journal.lists.ReadingNote`), and each
+        setting of its request the rules cannot read (``setting_unread``:
+        :data:`webapp.core.journal.settings.SETTING_NOTES`).
     :ivar settings: the request's own settings (a ``CreateResponseBody``'s members besides ``input`` and
         ``tools``; a response's ``model``, ``store``, ``reasoning``, …): :class:`RequestSettings`, empty for the
         other shapes.
@@ -268,13 +270,7 @@ def _from_value(value: Any) -> Journal:
         items = value["output"]
         if not isinstance(items, list):
             raise JournalError(f"/output must be an array of items, not {kind_of(items)}", pointer="/output")
-        return Journal(
-            items,
-            _tools(value),
-            value.get("tool_choice"),
-            "response",
-            settings=read_settings(value, "open_responses", "response"),
-        )
+        return _with_settings(Journal(items, _tools(value), value.get("tool_choice"), "response"), value)
     if "input" in value:
         raw = value["input"]
         if isinstance(raw, str):  # CreateResponseBody: a string input is one user message
@@ -285,13 +281,7 @@ def _from_value(value: Any) -> Journal:
             items = raw
         else:
             raise JournalError(f"/input must be a string or an array of items, not {kind_of(raw)}", pointer="/input")
-        return Journal(
-            items,
-            _tools(value),
-            value.get("tool_choice"),
-            "request",
-            settings=read_settings(value, "open_responses", "request"),
-        )
+        return _with_settings(Journal(items, _tools(value), value.get("tool_choice"), "request"), value)
     if isinstance(value.get("type"), str):
         return Journal([value], None, None, "item")
     raise JournalError(
@@ -299,6 +289,14 @@ def _from_value(value: Any) -> Journal:
         "(with input) or one item (with type)",
         pointer="",
     )
+
+
+def _with_settings(journal: Journal, value: dict) -> Journal:
+    """``journal`` with the settings of the request or response ``value`` it was read from
+    (:func:`webapp.core.journal.settings.read_settings`), and a ``setting_unread`` note for each it cannot read."""
+    journal.settings = read_settings(value, "open_responses", journal.shape)
+    journal.notes += [ReadingNote("setting_unread", words, pointer) for pointer, words in journal.settings.unread]
+    return journal
 
 
 def _tools(value: dict) -> list[Any] | None:
