@@ -241,12 +241,26 @@ def test_gemini_generation_config_goes_back_to_gemini_and_is_a_note_elsewhere():
 
 
 def test_a_model_goes_only_to_the_provider_that_named_it():
-    request = {"model": "some-server-model", "input": [{"type": "message", "role": "user", "content": "hi"}]}
-    assert exported(request, "portable").body["model"] == "some-server-model"
-    answer = exported(request, "openai")
-    assert "model" not in answer.body
-    assert [p for p, _ in notes_of(answer, "setting_left_out")] == ["/model"]
-    assert "provider-specific" in notes_of(answer, "setting_left_out")[0][1]
+    request = {
+        "model": "gpt-5",
+        "previous_response_id": "resp_1",
+        "temperature": 0.5,
+        "input": [{"type": "message", "role": "user", "content": "hi"}],
+    }
+    journal = load_journal(request)
+    own = export(journal, target="openai", source="openai")
+    assert {k: own.body[k] for k in ("model", "previous_response_id", "temperature")} == {
+        "model": "gpt-5",
+        "previous_response_id": "resp_1",
+        "temperature": 0.5,
+    }
+    for target, source in (("portable", "openai"), ("openai", "open_responses"), ("portable", "open_responses")):
+        answer = export(journal, target=target, source=source)
+        assert "model" not in answer.body and "previous_response_id" not in answer.body
+        assert answer.body["temperature"] == 0.5  # the same API's setting, as it came
+        left = notes_of(answer, "setting_left_out")
+        assert [p for p, _ in left] == ["/model", "/previous_response_id"]
+        assert "provider-specific" in left[0][1]
 
 
 def test_a_gemini_model_goes_in_the_url_not_the_body():

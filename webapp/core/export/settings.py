@@ -4,8 +4,9 @@ not carried said in a note (docs/targets.md, "What is read from the request").
 A setting means what its API says it means: the same member goes to a target of the same API as it came (an
 Anthropic ``thinking`` object, a Gemini ``generationConfig``, the Responses API's ``store`` and ``include``). Across
 APIs nothing is certain — a thinking budget, an output limit and ``store`` mean different things in each — so
-nothing is mapped: each is left out with a note. ``model`` is a provider's own name, carried only to the provider
-that named it (an Open Responses server's model is not OpenAI's). Options asked beside the text
+nothing is mapped: each is left out with a note. What names one provider's things (:data:`PROVIDER_BOUND`: its
+``model``, a stored response or conversation) is carried only to that provider: ``openai`` to ``openai``,
+``anthropic`` to ``anthropic``, never to ``portable`` (another server). Options asked beside the text
 (:attr:`~webapp.core.journal.settings.RequestSettings.asked`) win over the text.
 """
 
@@ -17,8 +18,13 @@ from typing import Any
 from webapp.core.export.base import Written
 from webapp.core.journal.settings import ENCRYPTED_REASONING, RequestSettings, api_of, thinking_of
 
-#: Whose ``model`` names a source or target uses (model names are provider-specific: carried only within one).
-_MODEL_OWNER = {"open_responses": "any Open Responses server", "portable": "any Open Responses server"}
+#: The settings that name one provider's things: its model, a response or conversation it stored. Carried only when
+#: the target is the provider the source was (a ``SOURCES`` value equal to the ``TARGETS`` value).
+PROVIDER_BOUND = {
+    "model": "model names are provider-specific",
+    "previous_response_id": "a response id means something only to the server that stored it",
+    "conversation": "a conversation id means something only to the server that stored it",
+}
 
 #: The members each target's request requires (the SDK request types: ``MessageCreateParams`` requires ``model``
 #: and ``max_tokens``, OpenAI's ``ResponseCreateParams`` and ``CompletionCreateParams`` ``model``). Gemini takes its
@@ -28,17 +34,14 @@ REQUIRED = {"openai": ("model",), "anthropic": ("model", "max_tokens"), "chat_co
 IN_URL = {"gemini": ("model",)}
 
 
-def _owner(name: str | None) -> str | None:
-    return _MODEL_OWNER.get(name or "", name)
-
-
 def carry_settings(written: Written, settings: RequestSettings, *, source: str | None, target: str) -> None:
     """Put into ``written.body`` the settings ``target`` takes, before the conversation's members, and note each
     one not carried (``setting_left_out``), each added (``setting_added``) and each the target requires but no
     one gave (``setting_required``). Notes have ``index`` ``None`` and the member's pointer (``/model``).
 
     :param settings: the conversation's settings (those asked beside the text included).
-    :param source: where the conversation came from (a ``SOURCES`` value), for whose ``model`` it is.
+    :param source: where the conversation came from (a ``SOURCES`` value): whose :data:`PROVIDER_BOUND` settings
+        are.
     :param target: one of the gate's ``TARGETS``.
     """
     same_api = settings.source is not None and api_of(settings.source) == api_of(target)
@@ -61,13 +64,13 @@ def carry_settings(written: Written, settings: RequestSettings, *, source: str |
                 None,
                 f"/{name}",
             )
-        elif name == "model" and _owner(source) != _owner(target):
+        elif name in PROVIDER_BOUND and source != target:
             written.note(
                 "setting_left_out",
-                f"the model {json.dumps(value)} is named by {_owner(source)}, and model names are provider-specific: "
-                f"left out; name a {target} model",
+                f"{name} {json.dumps(value, ensure_ascii=False)} is {source or 'the source'}'s, and "
+                f"{PROVIDER_BOUND[name]}: left out for {target}",
                 None,
-                "/model",
+                f"/{name}",
             )
         else:
             carried[name] = value
