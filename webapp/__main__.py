@@ -1,6 +1,7 @@
 """Command line of the inspector:
 
 ``python -m webapp gate JOURNAL [--from SOURCE] [--tools TOOLS.json] [--schema SCHEMA.json] [--json | --stream]``
+``[--target TARGET] [--thinking | --no-thinking] [--store | --no-store]``
     Gate one journal of any source (Open Responses, Chat Completions, Anthropic, Gemini: converted first; ``-``
     reads stdin). Prints one line per item (index, id, reason, and the place in the source), the findings, then
     whether it is replayable. ``--stream`` reads Open Responses JSON Lines line by line and writes a JSON line per
@@ -10,13 +11,20 @@
 ``python -m webapp gate DIR | GLOB | FILE... [--dask [ADDRESS]]``
     A corpus: every journal file, one summary line each (JSON Lines with ``--json``), here or on Dask
     (``pip install .[scale]``; ``--dask`` alone starts a local cluster, or give a scheduler's address).
-``python -m webapp convert FILE [--from SOURCE] [--tools TOOLS.json] [--to TARGET | --tools-out OUT.json]``
+``python -m webapp convert FILE [--from SOURCE] [--tools TOOLS.json] [--to TARGET [--thinking | --no-thinking]
+[--store | --no-store] | --tools-out OUT.json]``
     Any provider's conversation as Open Responses JSON Lines on stdout; what was dropped or changed on stderr.
     ``--to`` writes instead the request body TARGET's API takes (:func:`webapp.core.export.export`): the gate's plan
     for TARGET keeps what the target may receive; what it leaves out, and what the body cannot hold, is said on
-    stderr. Exit 1 when a finding stops the replay to TARGET (the body holds only what was kept). ``--tools`` (read
-    as ``gate`` reads it) stands for the conversation's own tools: the calls are checked against them, the body or
-    ``--tools-out`` holds them.
+    stderr. Exit 1 when a finding stops the replay to TARGET (the body holds only what was kept), 3 when its calls
+    were not checked (no tool definitions). The body is the whole request when the file was one: its model, output
+    limit and settings go to a TARGET of the same API as they came, and each one not carried is said on stderr
+    (``request/model: setting_left_out: …``). ``--tools`` (read as ``gate`` reads it) stands for the
+    conversation's own tools: the calls are checked against them, the body or ``--tools-out`` holds them.
+
+A journal is judged with the settings of the request it came in (Anthropic's ``thinking``, the Responses API's
+``store`` and ``include``, Gemini's ``thinkingConfig``: docs/targets.md, "What is read from the request");
+``--thinking`` / ``--no-thinking`` and ``--store`` / ``--no-store`` say what the replayed request will have instead.
 ``python -m webapp lint-stream FILE [--kind KIND] [--json]``
     Lint a recorded Open Responses stream (SSE as ``curl -N`` prints it, a HAR file, JSON Lines of events, a
     WebSocket message log; ``-`` reads stdin): one line per finding, ``FILE:LINE:COLUMN: event N (type): severity
@@ -347,6 +355,8 @@ def gate_command(options: argparse.Namespace, out: TextIO) -> int:
     if _is_corpus(options):
         if options.target != DEFAULT_TARGET:
             raise _Unusable("--target judges one journal (a file or '-'); a folder or glob is judged for portable")
+        if options.thinking is not None or options.store is not None:
+            raise _Unusable("--thinking and --store judge one journal (a file or '-'), not a folder or glob")
         return corpus_command(options, tools, out)
     if options.stream:
         return stream_command(options, tools, schema, out)
@@ -358,9 +368,12 @@ def gate_command(options: argparse.Namespace, out: TextIO) -> int:
     if documents and tools is None and journal.tools:
         tools = _bundled_tools(journal.tools, documents, options.journal[0])
     source = conversion.source if conversion is not None else (None if options.source == "auto" else options.source)
+    journal.settings = journal.settings.asking(thinking=options.thinking, store=options.store)  # over the text's
     report = check_journal(journal, tools, schema=schema, target=options.target, source=source)
     if options.json:
         answer = report.as_dict()
+        counted = journal.settings.for_target(options.target)  # what the verdict assumed, as /api/gate says it
+        answer["settings"] = {"thinking": counted[0], "store": counted[1]}
         if options.output:
             _add_outputs(answer, journal.items, tools or journal.tools, schema, options.output)
         if conversion is not None:
@@ -405,6 +418,8 @@ def stream_command(options: argparse.Namespace, tools: list[Any] | None, schema:
                 schema=schema,
                 target=options.target,
                 source=chosen,
+                thinking=options.thinking,
+                store=options.store,
             ):
                 if "summary" in event:
                     summary = event["summary"]
@@ -478,6 +493,8 @@ def convert_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> in
         raise _Unusable(f"{options.file}: {exc.message}{where}") from None
     if options.to is not None:
         return _write_body(options, conversion, given, out, err)
+    if options.thinking is not None or options.store is not None:
+        raise _Unusable("--thinking and --store say what the body --to TARGET is for: give --to")
     tools = tools_from(given) if given is not None else conversion.tools
     named = options.tools if given is not None else options.file
     if options.tools_out and tools is not None:  # first: a file that cannot be written stops it all (exit 2)
@@ -508,16 +525,19 @@ def _write_body(
     """``convert FILE --to TARGET``: the body TARGET accepts (the gate's plan for TARGET, then its writer), as JSON
     on ``out``; the conversion's notes, what the plan left out and the writer's notes on ``err``. ``tools``: those
     of ``--tools``, or ``None`` for the conversation's own. Exit 0 when the conversation is replayable to TARGET,
-    else 1."""
+    1 when not, 3 when its calls were not checked."""
     tools = tools if tools is not None else conversion.tools
-    answer = export(conversion.items, target=options.to, tools=tools, source=conversion.source)
+    settings = conversion.settings.asking(thinking=options.thinking, store=options.store)
+    answer = export(conversion.items, target=options.to, tools=tools, source=conversion.source, settings=settings)
     out.write(json.dumps(answer.body, ensure_ascii=False, indent=2) + "\n")
     for note in conversion.notes:
         err.write(f"{options.file}: {note.as_dict(conversion.lines)['path']}: {note.code}: {note.message}\n")
     for entry in answer.left_out:
         err.write(f"{options.file}: {options.to}: left out {entry.pointer}: {entry.code}: {entry.words}\n")
     for export_note in answer.notes:
-        item = "tools" if export_note.index is None else f"item {export_note.index}"
+        item = f"item {export_note.index}" if export_note.index is not None else "tools"
+        if export_note.index is None and export_note.code.startswith("setting_"):
+            item = "request"  # a setting of the request: its member's pointer
         err.write(
             f"{options.file}: {options.to}: {item}{export_note.pointer}: {export_note.code}: {export_note.message}\n"
         )
@@ -624,6 +644,23 @@ def check_endpoint_command(options: argparse.Namespace, out: TextIO) -> int:
     return 0 if ok else 1
 
 
+def add_settings_options(command: argparse.ArgumentParser, where: str = "") -> None:
+    """``--thinking/--no-thinking`` and ``--store/--no-store``: the replayed request's settings, over what the
+    journal's request says (docs/targets.md, "What is read from the request"); not given: the request's own."""
+    command.add_argument(
+        "--thinking",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help=f"the replayed request has thinking on / off{where} (default: as the journal's request says)",
+    )
+    command.add_argument(
+        "--store",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help=f"the replayed request has store true / false{where} (default: as the journal's request says)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     # allow_abbrev=False on every parser: a prefix (--tools) is never taken for a longer option (--tools-out).
     parser = argparse.ArgumentParser(
@@ -684,6 +721,7 @@ def build_parser() -> argparse.ArgumentParser:
         "arguments validation in this JSON Schema 2020-12 output format",
     )
     gate.add_argument("--json", action="store_true", help="print the API's JSON report")
+    add_settings_options(gate)
     convert = commands.add_parser(
         "convert",
         allow_abbrev=False,
@@ -699,6 +737,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="write the request body this target accepts (the gate's plan for it: what it may not receive is "
         "left out, said on stderr) instead of JSON Lines; exit 1 when a finding stops the replay",
     )
+    add_settings_options(convert, " (with --to)")
     convert.add_argument(
         "--tools",
         metavar="TOOLS.json",

@@ -159,7 +159,7 @@ ANTHROPIC_TEXT = (REPO / "webapp" / "examples" / "conversations" / "anthropic-me
     ("target", "keys"),
     [
         ("portable", {"input", "tools"}),
-        ("anthropic", {"system", "messages", "tools"}),
+        ("anthropic", {"model", "system", "messages", "tools"}),  # the request's model goes back to its provider
         ("gemini", {"systemInstruction", "contents", "tools"}),
         ("chat_completions", {"messages", "tools"}),
     ],

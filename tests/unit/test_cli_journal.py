@@ -29,13 +29,15 @@ def test_convert_to_a_target_writes_the_body_its_api_takes():
     source = json.loads((CONVERSATIONS / "anthropic-messages.json").read_text())
     code, out, err = run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "anthropic")
     body = json.loads(out)
-    assert code == 0 and set(body) == {"system", "messages", "tools"}
+    assert code == 0 and set(body) == {"model", "system", "messages", "tools"}  # the request's model, carried
     assert body["messages"][1] == source["messages"][1]  # the signed thinking block, in its place
+    assert "anthropic: request/max_tokens: setting_required" in err  # the source had none
     assert err.rstrip().endswith("9 written for anthropic; replayable")
     code, out, err = run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "openai")
     body = json.loads(out)
     assert code == 0 and set(body) == {"input", "tools"}
     assert "openai: left out /2: foreign_reasoning" in err and "signature" not in out
+    assert "openai: request/model: setting_left_out" in err
     code, out, err = run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "gemini")
     body = json.loads(out)
     assert code == 1 and set(body) == {"systemInstruction", "contents", "tools"}  # a call without its signature
@@ -132,3 +134,55 @@ def test_stream_counts_as_the_report_does(tmp_path: Path):
     _, plain, _ = run("gate", str(journal), "--json")
     counts = json.loads(out.splitlines()[-1])["counts"]
     assert counts == json.loads(plain)["counts"] and counts["refused"] == 1
+
+
+def anthropic_thinking_request(tmp_path: Path, thinking: dict) -> str:
+    """An Anthropic request file with ``thinking`` whose last tool turn has no thinking block (docs/targets.md A2)."""
+    request = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 2048,
+        "thinking": thinking,
+        "messages": [
+            {"role": "user", "content": "Weather in Paris?"},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}}],
+            },
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "sunny"}]},
+        ],
+        "tools": [{"name": "get_weather", "input_schema": {"type": "object"}}],
+    }
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(request))
+    return str(path)
+
+
+def test_gate_counts_the_requests_thinking_and_the_options_override_it(tmp_path: Path):
+    path = anthropic_thinking_request(tmp_path, {"type": "enabled", "budget_tokens": 1024})
+    code, out, _ = run("gate", path, "--target", "anthropic", "--json")
+    answer = json.loads(out)
+    assert code == 1 and [f["code"] for f in answer["findings"]] == ["thinking_required"]
+    assert answer["settings"] == {"thinking": True, "store": None}
+    code, out, _ = run("gate", path, "--target", "anthropic", "--no-thinking")
+    assert code == 0
+    off = anthropic_thinking_request(tmp_path, {"type": "disabled"})
+    assert run("gate", off, "--target", "anthropic")[0] == 0
+    assert run("gate", off, "--target", "anthropic", "--thinking")[0] == 1
+
+
+def test_convert_to_carries_the_settings_and_takes_the_options(tmp_path: Path):
+    path = anthropic_thinking_request(tmp_path, {"type": "enabled", "budget_tokens": 1024})
+    code, out, err = run("convert", path, "--to", "anthropic", "--no-thinking")
+    body = json.loads(out)
+    assert code == 0 and list(body)[:3] == ["model", "max_tokens", "thinking"]
+    assert body["thinking"] == {"type": "disabled"}
+    code, out, err = run("convert", path, "--to", "gemini", "--store")
+    assert "gemini: request/thinking: setting_left_out" in err and "gemini: request/store: setting_left_out" in err
+    assert not {"model", "max_tokens", "thinking", "store"} & set(json.loads(out))
+    code, out, err = run("convert", path, "--no-store")
+    assert code == 2 and "give --to" in err
+
+
+def test_gate_settings_options_judge_one_journal(tmp_path: Path):
+    code, _, err = run("gate", str(tmp_path), "--no-store")
+    assert code == 2 and "--thinking and --store judge one journal" in err

@@ -209,3 +209,22 @@ def test_the_checks_refuse_what_the_sdk_types_refuse():
         check_openai(
             {"input": [{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "x"}]}]}
         )
+
+
+@pytest.mark.parametrize(("source", "target"), [("anthropic-thinking", "anthropic"), ("chat", "chat_completions")])
+def test_a_same_provider_export_is_a_whole_request_the_sdk_takes(source, target):
+    """With the source's model, output limit and settings carried (docs/targets.md, "What is read from the
+    request"), the body is the whole request: it validates as the SDK's request parameters, model included."""
+    from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
+    from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
+
+    from webapp.core.export import export
+
+    conversion = SOURCES[source]()
+    answer = export(
+        conversion.items, target=target, tools=conversion.tools, source=conversion.source, settings=conversion.settings
+    )
+    assert "model" in answer.body
+    assert not [note for note in answer.notes if note.code.startswith("setting_")]
+    request = {"anthropic": MessageCreateParamsNonStreaming, "chat_completions": CompletionCreateParamsNonStreaming}
+    check_typed(answer.body, request[target])

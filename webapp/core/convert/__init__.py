@@ -27,6 +27,7 @@ from webapp.core.convert.base import (
     display_path,
 )
 from webapp.core.items import native_openai, tool_shape
+from webapp.core.journal.settings import read_settings
 from webapp.core.json import DEFAULT_MAX_DEPTH, kind_of
 
 __all__ = [
@@ -105,6 +106,8 @@ def _convert(value: Any, source: str, journal: journals.Journal | None) -> Conve
         conversion.source = source
     else:
         conversion = _CONVERTERS[source].convert(value)
+        conversion.settings = read_settings(value, source, conversion.shape)
+        conversion.notes += [Note("setting_unread", words, pointer) for pointer, words in conversion.settings.unread]
     if ambiguous:
         conversion.notes.insert(
             0,
@@ -237,6 +240,7 @@ def _from_journal(journal: journals.Journal) -> Conversion:
     )
     conversion.notes = [Note(note.code, note.message, note.pointer) for note in journal.notes]
     conversion.partial = journal.partial
+    conversion.settings = journal.settings
     return conversion
 
 
@@ -247,7 +251,8 @@ def _journal_value(journal: journals.Journal) -> Any:
     if journal.shape == "item":
         return journal.items[0]
     key = "output" if journal.shape == "response" else "input"
-    value: dict[str, Any] = {key: journal.items}
+    value: dict[str, Any] = {**journal.settings.members} if journal.shape == "request" else {}
+    value[key] = journal.items
     if journal.shape == "response":
         value["object"] = "response"
     if journal.tools is not None:
@@ -310,6 +315,7 @@ def as_journal(conversion: Conversion) -> journals.Journal:
         [],
         list(conversion.duplicates),
         partial=conversion.partial,
+        settings=conversion.settings,
     )
 
 

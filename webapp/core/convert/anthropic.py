@@ -59,9 +59,11 @@ def is_message(value: Any) -> bool:
 
 def specific(value: Any) -> bool:
     """``True`` when the document uses what only Anthropic has (blocks beyond text, ``input_schema`` tools,
-    a ``system`` member, a ``stop_reason``)."""
+    a ``system`` or ``thinking`` member, a ``stop_reason``)."""
     if isinstance(value, dict):
         if "stop_reason" in value or "system" in value or value.get("type") in ("tool_use", "tool_result"):
+            return True
+        if isinstance(value.get("thinking"), dict) and isinstance(value.get("messages"), list):  # a request setting
             return True
         if any(isinstance(t, dict) and "input_schema" in t for t in value.get("tools") or ()):
             return True

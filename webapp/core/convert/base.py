@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webapp.core.journal.lists import READING_NOTES
+from webapp.core.journal.settings import SETTING_NOTES, RequestSettings
 from webapp.core.json import pointer as jp
 
 #: The sources a conversation can come from (``"from"`` of ``/api/convert``, ``--from`` of the CLI).
@@ -41,6 +42,7 @@ NOTE_CODES = {
     "legacy_function_call": "a legacy single function_call was read as a tool call",
     "schema_adjusted": "a tool schema in the provider's dialect was rewritten as JSON Schema",
     **READING_NOTES,  # what reading a Responses API list object (a session page, input_items) changed
+    **SETTING_NOTES,  # a request setting the rules read, unreadable
 }
 
 
@@ -131,6 +133,8 @@ class Conversion:
         which make an item ambiguous for the gate.
     :ivar partial: for one page of a longer list (``has_more: true``), the sentence saying so
         (:attr:`webapp.core.journal.Journal.partial`), else ``None``.
+    :ivar settings: the request's own settings (model, output limit, thinking, store, include, …), read from a
+        request or echoed by a response (:class:`webapp.core.journal.settings.RequestSettings`); empty otherwise.
     """
 
     source: str
@@ -143,6 +147,7 @@ class Conversion:
     lines: list[int] | None = None
     duplicates: list[Any] = field(default_factory=list)
     partial: str | None = None
+    settings: RequestSettings = field(default_factory=RequestSettings)
 
     def where(self, index: int) -> str:
         """Where item ``index`` came from: ``messages[2].tool_calls[0]``, ``line 4``, ``line 3, tool_calls[1]``."""

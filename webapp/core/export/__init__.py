@@ -22,9 +22,12 @@ from typing import Any
 from webapp.core.convert import tools_from
 from webapp.core.export import anthropic, chat_completions, gemini, openai
 from webapp.core.export.base import EXPORT_NOTE_CODES, ExportNote, Written
+from webapp.core.export.settings import carry_settings
 from webapp.core.gate import JournalReport, check_journal
 from webapp.core.gate.targets import LeftOut
+from webapp.core.items import native_openai
 from webapp.core.journal import Journal
+from webapp.core.journal.settings import RequestSettings
 from webapp.core.json import DEFAULT_MAX_DEPTH, displayable
 
 __all__ = ["WRITERS", "EXPORT_NOTE_CODES", "Export", "ExportNote", "Written", "export", "write"]
@@ -105,6 +108,7 @@ def export(
     source: str | None = None,
     tool_choice: Any = None,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    settings: RequestSettings | None = None,
 ) -> Export:
     """The body ``target`` accepts for a conversation: the gate judges it for that target
     (:func:`webapp.core.gate.check_journal`), its plan keeps what the target may receive, the writer writes that.
@@ -117,16 +121,38 @@ def export(
     :raises webapp.core.convert.ConvertError: ``tools`` holds no tool list (naming the pointer).
     :param source: where the items came from (a ``SOURCES`` value of :mod:`webapp.core.convert`), ``None`` to
         read it from the items.
+    :param settings: the request's own settings and the options asked beside it
+        (:class:`~webapp.core.journal.settings.RequestSettings`), ``None``: a
+        :class:`~webapp.core.journal.Journal`'s own. The gate counts them (thinking, store), and the body carries
+        those the target takes (:func:`webapp.core.export.settings.carry_settings`: the same API's as they came,
+        the model to its own provider only), each one not carried in a ``setting_left_out`` note.
     :return: an :class:`Export`; ``report.replayable`` is ``False`` when a finding stops the replay (the body then
         holds only what the plan kept, never a refused item).
     """
     if tools is None and isinstance(items, Journal):
         tools = items.tools  # the journal's own (a CreateResponseBody's)
+    if settings is None:
+        settings = items.settings if isinstance(items, Journal) else RequestSettings()
+    if not isinstance(items, (Journal, list, tuple)):
+        items = list(items)
+    if source is None:
+        source = "openai" if native_openai(items.items if isinstance(items, Journal) else items) else settings.source
     function_tools = tools_from(tools) if tools is not None else None
-    report = check_journal(items, tools, tool_choice=tool_choice, max_depth=max_depth, target=target, source=source)
+    thinking, store = settings.for_target(target)
+    report = check_journal(
+        items,
+        tools,
+        tool_choice=tool_choice,
+        max_depth=max_depth,
+        target=target,
+        source=source,
+        thinking=thinking,
+        store=store,
+    )
     plan = report.plan
     assert plan is not None  # check_journal always makes one (the field is Optional for hand-made reports)
     written = write(plan.kept, target=target, tools=function_tools)
+    carry_settings(written, settings, source=source, target=target)
     notes = [
         ExportNote(
             note.code, note.message, plan.kept_indexes[note.index] if note.index is not None else None, note.pointer

@@ -29,6 +29,10 @@ EXPORT_NOTE_CODES = {
     "name_unknown": "an output whose call is not among the items: the call's name is not known",
     "call_id_changed": "a call id this target refuses was changed, the same way on the call and its output",
     "results_first": "tool results were put before the other blocks of their user message, as this target requires",
+    "setting_left_out": "a setting of the request (or one asked beside it) was left out: this target's body has no "
+    "member certain to mean the same, or it is another provider's model",
+    "setting_added": "a setting the target's rules require was added to the body",
+    "setting_required": "a member the target's request requires is not in the body: no one gave it",
 }
 
 
@@ -40,7 +44,8 @@ class ExportNote:
     :ivar message: one sentence naming the value.
     :ivar index: the item (of those handed to the writer) it concerns, or ``None`` (a tool definition, or a
         message of the body as a whole).
-    :ivar pointer: RFC 6901 pointer inside that item (or inside ``tools`` when ``index`` is ``None``).
+    :ivar pointer: RFC 6901 pointer inside that item (or, when ``index`` is ``None``, inside ``tools``; for a
+        ``setting_…`` code, the request's member: ``/model``).
     """
 
     code: str

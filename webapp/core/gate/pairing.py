@@ -159,9 +159,12 @@ def check_journal(
         disposition (:attr:`JournalReport.plan`). :raises ValueError: for another value.
     :param source: where the items came from (``openai``, ``open_responses``, ``anthropic``…); ``None``: read from
         the items (:func:`webapp.core.items.native_openai`).
-    :param thinking: the target request enables thinking (docs/targets.md A2); ``None``: on when the conversation
-        holds Anthropic thinking.
-    :param store: the conversation's ``store`` (``False``: docs/targets.md O3 applies); ``None``: the journal's.
+    :param thinking: the target request enables thinking (docs/targets.md A2); ``None``: what the journal's request
+        says (:meth:`webapp.core.journal.settings.RequestSettings.for_target`: Anthropic's ``thinking`` for the
+        ``anthropic`` target), else on when the conversation holds Anthropic thinking. ``False``: off, whatever the
+        conversation holds.
+    :param store: the conversation's ``store`` (``False``: docs/targets.md O3 applies); ``None``: the journal's
+        request's (for a target of the Responses API).
     :return: a :class:`JournalReport`. ``replayable`` (to ``target``) is false when any item blocks the replay
         (:attr:`ItemVerdict.blocks_replay`: another provider's ``namespaced`` item, a call that is not ``ok``) or any
         finding is an error (an empty journal is one: ``empty_journal``); else ``None`` (cannot tell) when calls
@@ -170,10 +173,14 @@ def check_journal(
     """
     shape = None
     partial = None
+    include = None  # the request's include, which O3's finding names when it lacks encrypted reasoning
     duplicates: dict[int | None, list[Duplicate]] = {}
     if isinstance(items, Journal):
         shape, partial = items.shape, items.partial
-        store = items.store if store is None else store
+        said_thinking, said_store = items.settings.for_target(target)  # the request's own, where they count
+        include = items.settings.include if store is None or store == items.settings.store else None
+        thinking = said_thinking if thinking is None else thinking
+        store = said_store if store is None else store
         for duplicate in items.duplicates:
             duplicates.setdefault(duplicate.index, []).append(duplicate)
         tools = items.tools if tools is None else tools
@@ -195,6 +202,7 @@ def check_journal(
         source=source,
         store=store,
         thinking=thinking,
+        include=include,
     )
     check = checker.check
     if duplicates:
@@ -252,6 +260,7 @@ class JournalChecker:
         source: str | None = None,
         store: Any = None,
         thinking: bool | None = None,
+        include: Sequence[str] | None = None,
     ) -> None:
         problem = target_error(target)
         if problem is not None:
@@ -290,6 +299,7 @@ class JournalChecker:
             report_unknown=tools is not None,
             store=store,
             thinking=thinking,
+            include=include,
             max_depth=max_depth,
             format_assertion=format_assertion,
         )

@@ -23,6 +23,7 @@ from webapp.core.gate.report import Finding, ItemRef
 from webapp.core.gate.steps import DEFAULT_MAX_DEPTH, Verdict, Why, judge_call, why_of
 from webapp.core.gate.targets import issued_after_reasoning, item_policy, rule_for, sealed_owner
 from webapp.core.items import CUSTOM_TOOL_CALL, OPENAI_CALL_OUTPUTS, OPENAI_ITEM_TYPES, provider_of, type_kind
+from webapp.core.journal.settings import ENCRYPTED_REASONING
 from webapp.core.json import quote as _q
 
 __all__ = ["IDS_REQUIRED", "TargetChecks", "custom_tools"]
@@ -70,7 +71,9 @@ class TargetChecks:
         naming no custom tool is an ``unknown_tool`` finding (as a function_call naming no tool is).
     :param store: the journal's ``store`` (``False``: docs/targets.md O3 applies).
     :param thinking: the target request enables thinking (A2); ``None``: on when the conversation holds Anthropic
-        thinking.
+        thinking; ``False``: off (the request disables it), whatever the conversation holds.
+    :param include: the ``include`` of the request the journal came in, when known: O3's finding says whether it
+        asked for ``reasoning.encrypted_content`` (without it, OpenAI's response held none to send back).
     """
 
     def __init__(
@@ -85,10 +88,12 @@ class TargetChecks:
         thinking: bool | None = None,
         max_depth: int = DEFAULT_MAX_DEPTH,
         format_assertion: bool = False,
+        include: Iterable[str] | None = None,
     ) -> None:
         self.target, self.source, self._findings = target, source, findings
         self._custom = custom_tools(tools)
         self._report_unknown, self._store = report_unknown, store
+        self._include = None if include is None else tuple(include)
         self._max_depth, self._format_assertion = max_depth, format_assertion
         self._ids: dict[str, int] = {}  # item id -> index of the first item with it (P3, O5)
         self._mcp_schemas: dict[tuple[str, str], Why] = {}  # (server_label, name) -> how its calls are checked
@@ -106,6 +111,7 @@ class TargetChecks:
         self._step_open = True  # the next call is the first of its step (G1)
         self._unsigned: list[int] = []  # first calls of a step without a thought signature (G1)
         self._thinking = bool(thinking)  # A2: thinking is on (asked, or the conversation holds Anthropic thinking)
+        self._thinking_said = thinking is not None  # asked on or off: the conversation does not change it
         self._unsigned_thinking: list[int] = []  # Anthropic reasoning without its signature, this turn (A1)
 
     def _add(self, code: str, index: int | None, says: tuple[str | ItemRef, ...], call_id: Any = None) -> None:
@@ -320,7 +326,7 @@ class TargetChecks:
                     (
                         _ref(index),
                         " is a reasoning item without its encrypted_content in a conversation with store: false: "
-                        "OpenAI kept nothing, so an id alone refers to nothing",
+                        "OpenAI kept nothing, so an id alone refers to nothing" + self._include_words(),
                     ),
                 )
             goes = kept and not self._refused_here(index, before)
@@ -342,6 +348,14 @@ class TargetChecks:
                 )
         elif not issued_after_reasoning(item):
             self._gone_reasoning = None
+
+    def _include_words(self) -> str:
+        """O3: what the request's ``include`` says of the missing ``encrypted_content``."""
+        if self._include is None:
+            return ""
+        if ENCRYPTED_REASONING in self._include:
+            return f" (the request asked for include {_q(ENCRYPTED_REASONING)}: the content was removed since)"
+        return f" (the request did not ask for include {_q(ENCRYPTED_REASONING)}, so its response held none)"
 
     def _no_following(self, reasoning: int, index: int | None) -> None:
         after = "at the end of the conversation" if index is None else "before item " + str(index)
@@ -368,7 +382,7 @@ class TargetChecks:
             self._unsigned_thinking.append(index)  # A1: thinking that lost its signature (left out, so flagged)
         if not assistant_side or not kept:
             return
-        if anthropic_thinking:
+        if anthropic_thinking and not self._thinking_said:
             self._thinking = True
         if self._turn_first is None:
             self._turn_first, self._turn_first_thinks = index, anthropic_thinking

@@ -89,6 +89,7 @@ def replayable_subset(
                     conversion.tools,
                     conversion.tool_choice,
                     duplicates=conversion.duplicates,
+                    settings=conversion.settings,
                 ),
                 tools,
             )

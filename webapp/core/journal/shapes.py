@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webapp.core.journal.lists import ReadingNote, is_list_object, is_session_data, place_of, read_list
+from webapp.core.journal.settings import RequestSettings, read_settings
 from webapp.core.journal.text import JournalError, JournalText, read_text
 from webapp.core.json import DEFAULT_MAX_DEPTH, JSONWarning, kind_of
 from webapp.core.json import pointer as jp
@@ -72,9 +73,12 @@ class Journal:
         (a session page's ``/data/3/item``); else ``None``.
     :ivar partial: the sentence saying that the document is one page of a longer list (``has_more: true``), else
         ``None``; the gate makes it a ``partial_journal`` finding.
-    :ivar notes: what reading the document changed (:class:`webapp.core.journal.lists.ReadingNote`).
-    :ivar store: the response's or request's ``store`` member, when it has one (``False``: the provider keeps
-        nothing, so reasoning goes back by its ``encrypted_content`` only: docs/targets.md O3).
+    :ivar notes: what reading the document changed (:class:`webapp.core.journal.lists.ReadingNote`), and each
+        setting of its request the rules cannot read (``setting_unread``:
+        :data:`webapp.core.journal.settings.SETTING_NOTES`).
+    :ivar settings: the request's own settings (a ``CreateResponseBody``'s members besides ``input`` and
+        ``tools``; a response's ``model``, ``store``, ``reasoning``, …): :class:`RequestSettings`, empty for the
+        other shapes.
     """
 
     items: list[Any]
@@ -86,7 +90,13 @@ class Journal:
     origins: list[str] | None = None
     partial: str | None = None
     notes: list[ReadingNote] = field(default_factory=list)
-    store: Any = None
+    settings: RequestSettings = field(default_factory=RequestSettings)
+
+    @property
+    def store(self) -> bool | None:
+        """The settings' ``store`` (``False``: the provider keeps nothing, so reasoning goes back by its
+        ``encrypted_content`` only: docs/targets.md O3)."""
+        return self.settings.store
 
     def where(self, index: int) -> str:
         """Where item ``index`` is in the source: ``line 4``, ``output[2]``, ``input[0]``, ``data[3].item`` or
@@ -260,7 +270,7 @@ def _from_value(value: Any) -> Journal:
         items = value["output"]
         if not isinstance(items, list):
             raise JournalError(f"/output must be an array of items, not {kind_of(items)}", pointer="/output")
-        return Journal(items, _tools(value), value.get("tool_choice"), "response", store=value.get("store"))
+        return _with_settings(Journal(items, _tools(value), value.get("tool_choice"), "response"), value)
     if "input" in value:
         raw = value["input"]
         if isinstance(raw, str):  # CreateResponseBody: a string input is one user message
@@ -271,7 +281,7 @@ def _from_value(value: Any) -> Journal:
             items = raw
         else:
             raise JournalError(f"/input must be a string or an array of items, not {kind_of(raw)}", pointer="/input")
-        return Journal(items, _tools(value), value.get("tool_choice"), "request", store=value.get("store"))
+        return _with_settings(Journal(items, _tools(value), value.get("tool_choice"), "request"), value)
     if isinstance(value.get("type"), str):
         return Journal([value], None, None, "item")
     raise JournalError(
@@ -279,6 +289,14 @@ def _from_value(value: Any) -> Journal:
         "(with input) or one item (with type)",
         pointer="",
     )
+
+
+def _with_settings(journal: Journal, value: dict) -> Journal:
+    """``journal`` with the settings of the request or response ``value`` it was read from
+    (:func:`webapp.core.journal.settings.read_settings`), and a ``setting_unread`` note for each it cannot read."""
+    journal.settings = read_settings(value, "open_responses", journal.shape)
+    journal.notes += [ReadingNote("setting_unread", words, pointer) for pointer, words in journal.settings.unread]
+    return journal
 
 
 def _tools(value: dict) -> list[Any] | None:

@@ -5,7 +5,9 @@ Request::
     {"journal": <JSON value> | "<JSON or JSON Lines text>",
      "from": "auto" | <a SOURCES value>,             (default "auto")
      "target": "portable" | "openai" | "anthropic" | "gemini" | "chat_completions",   (default "portable")
-     "tools": [...]}                                  (optional: tool definitions in any provider's shape)
+     "tools": [...],                                  (optional: tool definitions in any provider's shape)
+     "thinking": true | false | {"type": "enabled", "budget_tokens": 1024} | …,   (optional: over the text's)
+     "store": true | false}                                                       (optional: over the text's)
 
 Answer (:meth:`webapp.core.export.Export.as_dict`)::
 
@@ -16,6 +18,12 @@ Answer (:meth:`webapp.core.export.Export.as_dict`)::
 ``body`` holds what the gate's plan for the target keeps (docs/targets.md, "What each target keeps and leaves out"):
 ``{"input"}`` for ``portable``/``openai``, ``{"system", "messages", "tools"}`` for ``anthropic``,
 ``{"systemInstruction", "contents", "tools"}`` for ``gemini``, ``{"messages", "tools"}`` for ``chat_completions``.
+When the conversation came in a request (or a response echoing its settings), ``body`` is the whole request: the
+model, the output limit and the settings go with it to a target of the same API as they came (the model to the
+provider that named it only); every one not carried is a ``setting_left_out`` note, a member the target requires
+that no one gave a ``setting_required`` note (docs/targets.md, "What is read from the request"). ``thinking`` and
+``store`` are as ``POST /api/gate`` takes them.
+
 ``replayable`` false: a finding stops the replay (``POST /api/gate`` with the same body says which); ``null``: cannot
 tell, calls were not checked because no tool definitions were given (``answer``, ``says`` and ``unchecked`` as
 ``/api/gate`` gives them). Bad input is a
@@ -30,14 +38,22 @@ from flask import Blueprint
 
 from webapp.core.convert import ConvertError
 from webapp.core.export import export
-from webapp.web.api.gate import journal_from_body, refuse_duplicates, request_body, target_param, tools_param
+from webapp.web.api.gate import (
+    journal_from_body,
+    refuse_duplicates,
+    request_body,
+    settings_params,
+    source_of,
+    target_param,
+    tools_param,
+)
 from webapp.web.errors import ApiError
 from webapp.web.limits import parse_limits
 
 bp = Blueprint("export", __name__, url_prefix="/api")
 
 #: The members a body may have; any other is a 400 naming it (``unknown_parameter``).
-MEMBERS = ("journal", "from", "target", "tools")
+MEMBERS = ("journal", "from", "target", "tools", "thinking", "store")
 
 
 @bp.post("/export")
@@ -53,7 +69,9 @@ def export_journal() -> Any:
         )
     target = target_param(body)
     max_depth = parse_limits().max_depth
+    thinking, store = settings_params(body)
     journal, conversion = journal_from_body(body, duplicates, max_depth)
+    journal.settings = journal.settings.asking(thinking=thinking, store=store)
     tools = tools_param(body)
     if tools is None and conversion is not None:
         tools = conversion.tools
@@ -62,7 +80,7 @@ def export_journal() -> Any:
             journal,
             target=target,
             tools=tools,
-            source=conversion.source if conversion is not None else None,
+            source=source_of(body, conversion),
             max_depth=max_depth,
         )
     except ConvertError as err:

@@ -47,6 +47,14 @@ A journal has one of three answers (``answer``, in words ``says``, the same the 
 ``unchecked`` maps each tool name to its calls not checked, and one ``not_checked`` finding says so). Everything
 before the schema step still runs and can still refuse.
 
+A journal is judged with the settings of the request it came in (docs/targets.md, "What is read from the request":
+Anthropic's ``thinking``, the Responses API's ``store`` and ``include``, Gemini's ``thinkingConfig``), where the
+target takes them. ``"thinking"`` (``true`` / ``false``, or Anthropic's object ``{"type": "enabled",
+"budget_tokens": 1024}``, ``{"type": "disabled"}``, ``{"type": "adaptive"}``) and ``"store"`` (``true`` /
+``false``) say what the replayed request will have, over what the text says; the answer's ``"settings":
+{"thinking", "store"}`` is what the verdict counted (``null``: not said). A bad value is a 400 naming the member,
+the message its JSON Pointer (``/thinking/budget_tokens``); with ``item`` they are a 400 (one item is judged alone).
+
 Malformed requests get 400 in the one error shape (:mod:`webapp.web.errors`) naming the parameter (a member not
 in :data:`MEMBERS`, ``"tool"`` for ``"tools"``: 400 ``unknown_parameter`` naming it); bodies over
 ``MAX_CONTENT_LENGTH`` get 413. ``JSON_MAX_DEPTH`` (:mod:`webapp.web.limits`) limits the nesting of the body, of a
@@ -79,6 +87,7 @@ from webapp.core.convert import SOURCES, Conversion, ConvertError, placed, read_
 from webapp.core.gate import TARGETS, check_journal, check_one, read_schema_field, the_item, tool_schema
 from webapp.core.items import tool_shape
 from webapp.core.journal import Journal, from_value
+from webapp.core.journal.settings import SettingError, store_option, thinking_option
 from webapp.core.json import JSONWarning, kind_of, quote
 from webapp.core.json import pointer as jp
 from webapp.core.schema import OUTPUT_FORMATS, SchemaError, bundle, compile_schema, known_documents
@@ -101,6 +110,8 @@ MEMBERS = (
     "format_assertion",
     "output",
     "target",
+    "thinking",
+    "store",
 )
 
 # Members whose duplicates make the request itself unclear (refused); the journal's are reported as findings.
@@ -198,11 +209,20 @@ def gate() -> Any:
             code="missing_parameter",
         )
     target = target_param(body)
+    thinking, store = settings_params(body)
     if modes[0] == "item":
+        asked = [name for name, value in (("thinking", thinking), ("store", store)) if value is not None]
+        if asked:
+            raise ApiError(
+                f"/{asked[0]}: {asked[0]} is a setting of the request a conversation is replayed in; send items or "
+                "journal with it (one item is judged alone).",
+                param=asked[0],
+                code="invalid_value",
+            )
         refuse_duplicates(duplicates, _REFERENCE_MEMBERS)
         return _one_item(body["item"], schema, format_assertion, tools_param(body), _optional_output(body), target)
     refuse_duplicates(duplicates, tuple(m for m in _REFERENCE_MEMBERS if m != "item"))
-    return _journal(body, modes[0], schema, format_assertion, duplicates, target)
+    return _journal(body, modes[0], schema, format_assertion, duplicates, target, (thinking, store))
 
 
 def target_param(body: dict[str, Any]) -> str:
@@ -215,6 +235,19 @@ def target_param(body: dict[str, Any]) -> str:
             f"target must be one of {', '.join(TARGETS)}, not {shown}.", param="target", code="invalid_value"
         )
     return target
+
+
+def settings_params(body: dict[str, Any]) -> tuple[bool | dict | None, bool | None]:
+    """The body's ``thinking`` (``true`` / ``false`` or Anthropic's ``thinking`` object) and ``store`` (a boolean),
+    ``None`` when not given: options that win over what the conversation's request says
+    (:meth:`webapp.core.journal.settings.RequestSettings.asking`). 400 naming the member, the message its JSON
+    Pointer (``/thinking/type``), otherwise."""
+    try:
+        return thinking_option(body.get("thinking")), store_option(body.get("store"))
+    except SettingError as err:
+        param = err.pointer.split("/")[1]
+        code = "invalid_type" if err.pointer == f"/{param}" else "invalid_value"
+        raise ApiError(f"{err.pointer}: {err.message}.", param=param, code=code) from None
 
 
 def tools_param(body: dict[str, Any]) -> list[Any] | None:
@@ -343,6 +376,7 @@ def _journal(
     format_assertion: bool,
     duplicates: list[JSONWarning],
     target: str = "portable",
+    asked: tuple[bool | dict | None, bool | None] = (None, None),
 ) -> dict[str, Any]:
     max_depth = parse_limits().max_depth
     if mode == "items":
@@ -354,6 +388,7 @@ def _journal(
         journal, conversion = from_value(items, duplicates, "/items"), None
     else:
         journal, conversion = journal_from_body(body, duplicates, max_depth)
+    journal.settings = journal.settings.asking(thinking=asked[0], store=asked[1])  # the options win over the text
     report = check_journal(
         journal,
         tools_param(body),
@@ -362,9 +397,11 @@ def _journal(
         format_assertion=format_assertion,
         max_depth=max_depth,
         target=target,
-        source=conversion.source if conversion is not None else None,
+        source=source_of(body, conversion),
     )
     answer = report.as_dict()
+    counted = journal.settings.for_target(target)  # what the verdict assumed of the replayed request
+    answer["settings"] = {"thinking": counted[0], "store": counted[1]}
     if conversion is not None:  # another provider's conversation: say where each item came from
         answer["source"] = conversion.source
         for item, verdict in zip(answer["items"], report.items, strict=True):
@@ -376,6 +413,15 @@ def _journal(
     elif journal.notes:  # what reading a list object changed (replays read once, the order turned)
         answer["notes"] = [note.as_dict() for note in journal.notes]
     return answer
+
+
+def source_of(body: dict[str, Any], conversion: Conversion | None) -> str | None:
+    """Where the conversation came from: the conversion's source, else the ``from`` named (``openai``: a native
+    OpenAI journal read as it is), else ``None`` (read from the items), as ``gate --from`` says it."""
+    if conversion is not None:
+        return conversion.source
+    named = body.get("from", "auto")
+    return None if named == "auto" else named
 
 
 def journal_from_body(
