@@ -10,11 +10,13 @@
 ``python -m webapp gate DIR | GLOB | FILE... [--dask [ADDRESS]]``
     A corpus: every journal file, one summary line each (JSON Lines with ``--json``), here or on Dask
     (``pip install .[scale]``; ``--dask`` alone starts a local cluster, or give a scheduler's address).
-``python -m webapp convert FILE [--from SOURCE] [--to TARGET]``
+``python -m webapp convert FILE [--from SOURCE] [--to TARGET [--patch PATCH.json]]``
     Any provider's conversation as Open Responses JSON Lines on stdout; what was dropped or changed on stderr.
     ``--to`` writes instead the request body TARGET's API takes (:func:`webapp.core.export.export`): the gate's plan
-    for TARGET keeps what the target may receive; what it leaves out, and what the body cannot hold, is said on
-    stderr. Exit 1 when a finding stops the replay to TARGET (the body holds only what was kept).
+    for TARGET keeps and repairs what the target may receive; what it leaves out or repairs, and what the body
+    cannot hold, is said on stderr (no body at all when the gate offers none, and why). ``--patch`` writes those
+    changes as an RFC 6902 JSON Patch from the journal's items to the items sent. Exit 1 when a finding stops the
+    replay of the journal as it is to TARGET (the body holds only what was kept and repaired).
 ``python -m webapp lint-stream FILE [--kind KIND] [--json]``
     Lint a recorded Open Responses stream (SSE as ``curl -N`` prints it, a HAR file, JSON Lines of events, a
     WebSocket message log; ``-`` reads stdin): one line per finding, ``FILE:LINE:COLUMN: event N (type): severity
@@ -369,24 +371,39 @@ def convert_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> in
 
 def _write_body(options: argparse.Namespace, conversion: Conversion, out: TextIO, err: TextIO) -> int:
     """``convert FILE --to TARGET``: the body TARGET accepts (the gate's plan for TARGET, then its writer), as JSON
-    on ``out``; the conversion's notes, what the plan left out and the writer's notes on ``err``. Exit 0 when the
-    conversation is replayable to TARGET, else 1."""
+    on ``out`` — nothing when the gate offers none, and why on ``err``; the conversion's notes, what the plan left
+    out and repaired and the writer's notes on ``err``; with ``--patch FILE``, the plan's RFC 6902 JSON Patch (from
+    the journal's items to the items sent) written to FILE. Exit 0 when the conversation is replayable to TARGET as
+    it is, else 1."""
     answer = export(conversion.items, target=options.to, tools=conversion.tools, source=conversion.source)
-    out.write(json.dumps(answer.body, ensure_ascii=False, indent=2) + "\n")
+    if answer.body is not None:
+        out.write(json.dumps(answer.body, ensure_ascii=False, indent=2) + "\n")
+    if options.patch:
+        Path(options.patch).write_text(json.dumps(answer.patch, ensure_ascii=False, indent=2) + "\n")
     for note in conversion.notes:
         err.write(f"{options.file}: {note.as_dict(conversion.lines)['path']}: {note.code}: {note.message}\n")
     for entry in answer.left_out:
         err.write(f"{options.file}: {options.to}: left out {entry.pointer}: {entry.code}: {entry.words}\n")
+    plan = answer.report.plan if answer.report is not None else None
+    for repair in plan.repairs if plan is not None else ():
+        err.write(f"{options.file}: {options.to}: repaired {repair.pointer}: {repair.code}: {repair.words}\n")
     for export_note in answer.notes:
         item = "tools" if export_note.index is None else f"item {export_note.index}"
         err.write(
             f"{options.file}: {options.to}: {item}{export_note.pointer}: {export_note.code}: {export_note.message}\n"
         )
+    if options.patch:
+        err.write(
+            f"{options.file}: {options.to}: the plan's JSON Patch ({len(answer.patch)} operations) written to "
+            f"{options.patch}\n"
+        )
+    if answer.body is None:
+        err.write(f"{options.file}: {options.to}: no body: {answer.reason}\n")
     replayable = answer.report is not None and answer.report.replayable
+    written = f"{len(plan.kept) if plan is not None else 0} written" if answer.body is not None else "none written"
     err.write(
         f"{options.file}: {conversion.source} ({conversion.shape}), {len(conversion.items)} items, "
-        f"{len(answer.report.plan.kept) if answer.report and answer.report.plan else 0} written for {options.to}; "
-        "replayable: "
+        f"{written} for {options.to}; replayable: "
         f"{'yes' if replayable else 'no (gate FILE --target ' + options.to + ' says why)'}\n"
     )
     return EXIT_REPLAYABLE if replayable else EXIT_NOT_REPLAYABLE
@@ -552,6 +569,12 @@ def build_parser() -> argparse.ArgumentParser:
         choices=tuple(WRITERS),
         help="write the request body this target accepts (the gate's plan for it: what it may not receive is "
         "left out, said on stderr) instead of JSON Lines; exit 1 when a finding stops the replay",
+    )
+    convert.add_argument(
+        "--patch",
+        metavar="PATCH.json",
+        help="with --to: write what the gate's plan changes (items and members left out, values repaired) as an "
+        "RFC 6902 JSON Patch from the journal's items to the items sent, to apply to your own store",
     )
     convert.add_argument(
         "--tools-out",

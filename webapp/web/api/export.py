@@ -9,14 +9,19 @@ Request::
 
 Answer (:meth:`webapp.core.export.Export.as_dict`)::
 
-    {"target", "replayable", "body": {...}, "left_out": [{"index", "pointer", "code", "words"}],
-     "left_out_notes": {code: words}, "notes": [{"index", "pointer", "code", "message"}]}
+    {"target", "replayable", "body": {...} | null, "reason": null | "<why no body>",
+     "left_out": [{"index", "pointer", "code", "words"}], "repairs": [{"index", "pointer", "code", "words", "op",
+     "value"}], "patch": [<RFC 6902 operations>], "left_out_notes": {code: words},
+     "notes": [{"index", "pointer", "code", "message"}]}
 
 ``body`` holds what the gate's plan for the target keeps (docs/targets.md, "What each target keeps and leaves out"):
 ``{"input"}`` for ``portable``/``openai``, ``{"system", "messages", "tools"}`` for ``anthropic``,
 ``{"systemInstruction", "contents", "tools"}`` for ``gemini``, ``{"messages", "tools"}`` for ``chat_completions``.
-``replayable`` false: a finding stops the replay (``POST /api/gate`` with the same body says which). Bad input is a
-400 naming the member, as ``/api/gate`` answers it; so is a member this route does not read (:data:`MEMBERS`).
+``replayable`` false: a finding stops the replay of the journal as it is (``POST /api/gate`` with the same body says
+which). ``patch`` is what the plan changed, from the journal's items to the items sent (what a user applies to their
+own store); ``body`` is ``null``, and ``reason`` says why, when the gate can offer no body the target would take.
+Bad input is a 400 naming the member, as ``/api/gate`` answers it; so is a member this route does not read
+(:data:`MEMBERS`).
 """
 
 from __future__ import annotations
