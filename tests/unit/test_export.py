@@ -247,3 +247,20 @@ def test_provider_state_survives_the_journal_in_between(path, target, key):
     body = write(journal.items, target=target).body
     expected = source[key] if target == "gemini" else [{**m, "content": blocks(m["content"])} for m in source[key]]
     assert body[key] == expected
+
+
+def test_gemini_says_what_its_system_instruction_cannot_hold():
+    items = [
+        {
+            "type": "message",
+            "role": "system",
+            "content": [
+                {"type": "input_text", "text": "be brief"},
+                {"type": "input_image", "image_url": "https://x/y.png"},
+            ],
+        },
+        {"type": "message", "role": "user", "content": "hi"},
+    ]
+    written = write(items, target="gemini")
+    assert written.body["systemInstruction"] == {"parts": [{"text": "be brief"}]}
+    assert [(n.code, n.index, n.pointer) for n in written.notes] == [("part_left_out", 0, "/content")]
