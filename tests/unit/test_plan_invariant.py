@@ -157,7 +157,8 @@ def items(draw) -> dict:
     return {"type": "function_call_output", "call_id": draw(CALL_IDS), "output": "18"}
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.slow  # a few hundred exports, each read back and gated: tens of seconds
+@settings(max_examples=250, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(
     conversation=st.lists(items(), min_size=1, max_size=8),
     target=st.sampled_from(TARGETS),
