@@ -92,6 +92,8 @@ def test_the_body_offered_is_the_body_judged(name, text, tools, target):
         assert answer.reason.startswith("the journal as a whole"), answer.reason
         return
     assert read_back_errors(answer.body, target, tools) == []
+    if target == "portable":  # the plan's kept items are what is sent, member for member
+        assert answer.body["input"] == plan.kept
 
 
 @pytest.mark.parametrize("target", TARGETS)

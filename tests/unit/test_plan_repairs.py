@@ -234,3 +234,19 @@ def test_what_the_plan_cannot_repair_gets_no_body_and_the_reason():
     answer = export(items, target="anthropic", tools=[WEATHER], source="anthropic")
     assert answer.body is None and answer.as_dict()["body"] is None
     assert answer.reason.startswith("the body, read back, would still be refused by anthropic: thinking_required")
+
+
+def test_openai_leaves_out_a_reasoning_item_without_its_id_in_the_plan_not_in_the_writer():
+    items = [
+        {"type": "message", "role": "user", "content": "go"},
+        {"type": "reasoning", "summary": [], "encrypted_content": "gAAA"},
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "done", "annotations": []}],
+        },
+    ]
+    result = plan(items, target="openai", source="openai")
+    assert [(e.pointer, e.code) for e in result.left_out] == [("/1", "reasoning_without_id")]
+    answer = export(items, target="openai", source="openai")
+    assert [n.code for n in answer.notes] == []  # the writer had nothing to leave out: the plan did, and said so

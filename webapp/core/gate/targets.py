@@ -196,6 +196,8 @@ LEAVE_OUT_NOTES: dict[str, str] = {
     "is not in the conversation (docs/targets.md O7, A5, G3, C1)",
     "reasoning_alone": "a reasoning item whose following item does not go: OpenAI refuses a reasoning item without "
     "the item it issued after it, so it is left out too (docs/targets.md O1)",
+    "reasoning_without_id": "a reasoning item without the rs_ id OpenAI gave it: the Responses API's reasoning input "
+    "requires that id (ResponseReasoningItemParam; docs/targets.md O1-O3)",
 }
 
 #: Each repair code of a plan -> what it means: a value the plan changes or adds so that the target takes the item
@@ -381,6 +383,8 @@ def item_policy(item: Any, target: str, source: str) -> tuple[str, str] | None:
         if target == "chat_completions":
             return "foreign_reasoning", "Chat Completions has no field for reasoning (docs/targets.md C3)"
         if sealed is not None and _provider_of_source(sealed) == target:
+            if target == "openai" and not isinstance(item.get("id"), str):
+                return "reasoning_without_id", "a reasoning item without its rs_ id: OpenAI takes back only its own"
             return None
         if target == "portable" and _has_summary(item):
             return None  # its summary travels; the sealed part is left out as a member (P2)
