@@ -11,14 +11,16 @@
 ``python -m webapp gate DIR | GLOB | FILE... [--dask [ADDRESS]]``
     A corpus: every journal file, one summary line each (JSON Lines with ``--json``), here or on Dask
     (``pip install .[scale]``; ``--dask`` alone starts a local cluster, or give a scheduler's address).
-``python -m webapp convert FILE [--from SOURCE] [--tools TOOLS.json] [--to TARGET [--thinking | --no-thinking]
-[--store | --no-store] | --tools-out OUT.json]``
+``python -m webapp convert FILE [--from SOURCE] [--tools TOOLS.json] [--to TARGET [--patch PATCH.json]
+[--thinking | --no-thinking] [--store | --no-store] | --tools-out OUT.json]``
     Any provider's conversation as Open Responses JSON Lines on stdout; what was dropped or changed on stderr.
     ``--to`` writes instead the request body TARGET's API takes (:func:`webapp.core.export.export`): the gate's plan
-    for TARGET keeps what the target may receive; what it leaves out, and what the body cannot hold, is said on
-    stderr. Exit 1 when a finding stops the replay to TARGET (the body holds only what was kept), 3 when its calls
-    were not checked (no tool definitions). The body is the whole request when the file was one: its model, output
-    limit and settings go to a TARGET of the same API as they came, and each one not carried is said on stderr
+    for TARGET keeps and repairs what the target may receive; what it leaves out or repairs, and what the body
+    cannot hold, is said on stderr (no body at all when the gate offers none, and why). ``--patch`` writes those
+    changes as an RFC 6902 JSON Patch from the journal's items to the items sent. Exit 1 when a finding stops the
+    replay of the journal as it is to TARGET (the body holds only what was kept and repaired), 3 when its calls were
+    not checked (no tool definitions). The body is the whole request when the file was one: its model, output limit
+    and settings go to a TARGET of the same API as they came, and each one not carried is said on stderr
     (``request/model: setting_left_out: …``). ``--tools`` (read as ``gate`` reads it) stands for the
     conversation's own tools: the calls are checked against them, the body or ``--tools-out`` holds them.
 
@@ -482,7 +484,11 @@ def convert_command(options: argparse.Namespace, out: TextIO, err: TextIO) -> in
     """``convert FILE``: Open Responses JSON Lines on ``out``, the conversion's notes on ``err``. The tools of
     ``--tools`` (read as ``gate`` reads them) stand for the conversation's own: the gate checks the calls against
     them and the body of ``--to`` holds them; ``--tools-out`` writes them (as Open Responses function tools)."""
-    _refuse_overwriting({"FILE": options.file, "--tools": options.tools}, {"--tools-out": options.tools_out}, out)
+    _refuse_overwriting(
+        {"FILE": options.file, "--tools": options.tools},
+        {"--tools-out": options.tools_out, "--patch": options.patch},
+        out,
+    )
     if options.to is not None and options.tools_out:
         raise _Unusable("--tools-out writes the tools beside JSON Lines; with --to they are in the body")
     given = _load_tools(options.tools) if options.tools else None
@@ -523,17 +529,28 @@ def _write_body(
     options: argparse.Namespace, conversion: Conversion, tools: list[Any] | None, out: TextIO, err: TextIO
 ) -> int:
     """``convert FILE --to TARGET``: the body TARGET accepts (the gate's plan for TARGET, then its writer), as JSON
-    on ``out``; the conversion's notes, what the plan left out and the writer's notes on ``err``. ``tools``: those
-    of ``--tools``, or ``None`` for the conversation's own. Exit 0 when the conversation is replayable to TARGET,
-    1 when not, 3 when its calls were not checked."""
+    on ``out`` — nothing when the gate offers none, and why on ``err``; the conversion's notes, what the plan left
+    out and repaired and the writer's notes on ``err``; with ``--patch FILE``, the plan's RFC 6902 JSON Patch (from
+    the journal's items to the items sent) written to FILE. ``tools``: those of ``--tools``, or ``None`` for the
+    conversation's own. Exit 0 when the conversation is replayable to TARGET as it is, 1 when not, 3 when its calls
+    were not checked."""
     tools = tools if tools is not None else conversion.tools
     settings = conversion.settings.asking(thinking=options.thinking, store=options.store)
     answer = export(conversion.items, target=options.to, tools=tools, source=conversion.source, settings=settings)
-    out.write(json.dumps(answer.body, ensure_ascii=False, indent=2) + "\n")
+    if answer.body is not None:
+        out.write(json.dumps(answer.body, ensure_ascii=False, indent=2) + "\n")
+    if options.patch:
+        try:
+            Path(options.patch).write_text(json.dumps(answer.patch, ensure_ascii=False, indent=2) + "\n")
+        except OSError as exc:
+            raise _Unusable(f"--patch {options.patch}: cannot write it ({exc.strerror or exc})") from None
     for note in conversion.notes:
         err.write(f"{options.file}: {note.as_dict(conversion.lines)['path']}: {note.code}: {note.message}\n")
     for entry in answer.left_out:
         err.write(f"{options.file}: {options.to}: left out {entry.pointer}: {entry.code}: {entry.words}\n")
+    plan = answer.report.plan if answer.report is not None else None
+    for repair in plan.repairs if plan is not None else ():
+        err.write(f"{options.file}: {options.to}: repaired {repair.pointer}: {repair.code}: {repair.words}\n")
     for export_note in answer.notes:
         item = f"item {export_note.index}" if export_note.index is not None else "tools"
         if export_note.index is None and export_note.code.startswith("setting_"):
@@ -541,12 +558,20 @@ def _write_body(
         err.write(
             f"{options.file}: {options.to}: {item}{export_note.pointer}: {export_note.code}: {export_note.message}\n"
         )
+    if options.patch:
+        err.write(
+            f"{options.file}: {options.to}: the plan's JSON Patch ({len(answer.patch)} operations) written to "
+            f"{options.patch}\n"
+        )
+    if answer.body is None:
+        err.write(f"{options.file}: {options.to}: no body: {answer.reason}\n")
     report = answer.report
     assert report is not None and report.plan is not None  # export() always judges, and check_journal plans
     why = "" if report.replayable else f" (gate FILE --target {options.to} lists why)"
+    written = f"{len(report.plan.kept)} written" if answer.body is not None else "none written"
     err.write(
         f"{options.file}: {conversion.source} ({conversion.shape}), {len(conversion.items)} items, "
-        f"{len(report.plan.kept)} written for {options.to}; {report.says}{why}\n"
+        f"{written} for {options.to}; {report.says}{why}\n"
     )
     return exit_status(report.replayable)
 
@@ -743,6 +768,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="TOOLS.json",
         help="tool definitions, read as gate --tools reads them: the calls are checked against them and the --to "
         "body or --tools-out holds them (default: the conversation's own)",
+    )
+    convert.add_argument(
+        "--patch",
+        metavar="PATCH.json",
+        help="with --to: write what the gate's plan changes (items and members left out, values repaired) as an "
+        "RFC 6902 JSON Patch from the journal's items to the items sent, to apply to your own store",
     )
     convert.add_argument(
         "--tools-out",

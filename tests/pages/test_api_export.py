@@ -105,3 +105,24 @@ def test_bad_input_is_a_400_naming_the_member(client, body, param, code):
     assert answer.status_code == 400
     error = answer.get_json()["error"]
     assert (error["param"], error["code"]) == (param, code)
+
+
+def test_the_answer_gives_the_repair_as_a_json_patch_and_no_body_with_a_reason(client):
+    import copy
+
+    import jsonpatch
+
+    from webapp.core.convert import convert
+
+    items = convert(json.loads(ANTHROPIC)).items
+    answer = client.post("/api/export", json={"journal": ANTHROPIC, "target": "gemini"}).get_json()
+    assert answer["reason"] is None and answer["body"] is not None
+    assert [(r["code"], r["op"]) for r in answer["repairs"]] == [("thought_signature_placeholder", "add")]
+    kept = jsonpatch.apply_patch(copy.deepcopy(items), answer["patch"])
+    assert len(kept) == len(items) - 1 and kept[3]["gemini:thought_signature"] == "skip_thought_signature_validator"
+    unusable = [
+        {"type": "function", "name": "f", "parameters": {"type": "object", "properties": {"x": {"$ref": "#/no"}}}}
+    ]
+    refused = client.post("/api/export", json={"journal": ANTHROPIC, "target": "gemini", "tools": unusable})
+    assert refused.status_code == 200
+    assert refused.get_json()["body"] is None and "tool_schema_invalid" in refused.get_json()["reason"]

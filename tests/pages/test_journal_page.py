@@ -179,3 +179,62 @@ def test_the_verdict_names_its_target_and_a_stale_one_reads_as_portable(client):
     assert "foreign_reasoning" in page
     stale = client.post("/journal", data={"journal": ANTHROPIC_TEXT, "target": "bedrock"}).get_data(as_text=True)
     assert "to <strong>Any Open Responses server (portable)</strong>" in stale
+
+
+ODD_IDS = "\n".join(
+    json.dumps(item)
+    for item in (
+        {"type": "message", "role": "user", "content": "weather?"},
+        {
+            "type": "function_call",
+            "call_id": "call_abc|fc_1",
+            "name": "get_weather",
+            "arguments": '{"location":"Paris"}',
+            "status": "completed",
+        },
+        {"type": "function_call_output", "call_id": "call_abc|fc_1", "output": "18"},
+    )
+)
+WEATHER_TOOLS = json.dumps(
+    [
+        {
+            "type": "function",
+            "name": "get_weather",
+            "parameters": {"type": "object", "properties": {"location": {"type": "string"}}},
+        }
+    ]
+)
+
+
+@pytest.mark.parametrize("target", ["anthropic", "gemini"])
+def test_both_downloads_come_from_the_one_plan_for_the_target(client, target):
+    fields = {"journal": ODD_IDS, "tools": WEATHER_TOOLS, "target": target}
+    lines = client.post("/journal/export", data=fields)
+    body = client.post("/journal/export", data={**fields, "format": "body"})
+    assert lines.status_code == body.status_code == 200
+    items = [json.loads(line) for line in lines.get_data(as_text=True).splitlines()]
+    sent = json.loads(body.get_data(as_text=True))
+    if target == "anthropic":  # the call id Anthropic refuses, renamed the same way in both (A7)
+        assert items[1]["call_id"] == items[2]["call_id"] == "call_abc_fc_1"
+        assert sent["messages"][1]["content"][0]["id"] == "call_abc_fc_1"
+    else:  # the placeholder signature, in both (G1)
+        assert items[1]["gemini:thought_signature"] == "skip_thought_signature_validator"
+        assert sent["contents"][1]["parts"][0]["thoughtSignature"] == "skip_thought_signature_validator"
+    page = client.post("/journal", data=fields, headers=HX).get_data(as_text=True)
+    assert 'id="journal-repaired"' in page and ("call_id_changed" in page or "thought_signature_placeholder" in page)
+
+
+def test_no_download_when_the_gate_offers_no_body_and_the_page_says_why(client):
+    unusable = json.dumps(
+        [
+            {
+                "type": "function",
+                "name": "get_weather",
+                "parameters": {"type": "object", "properties": {"x": {"$ref": "#/no"}}},
+            }
+        ]
+    )
+    answer = client.post("/journal/export", data={"journal": ODD_IDS, "tools": unusable}, headers=HX)
+    assert answer.status_code == 400 and answer.mimetype == "text/html"
+    page = answer.get_data(as_text=True)
+    assert 'id="journal-no-body"' in page and "tool_schema_invalid" in page

@@ -41,7 +41,9 @@ def test_convert_to_a_target_writes_the_body_its_api_takes():
     code, out, err = run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "gemini")
     body = json.loads(out)
     assert code == 1 and set(body) == {"systemInstruction", "contents", "tools"}  # a call without its signature
-    assert "gemini: left out /4: refused" in err and err.rstrip().endswith("lists why)")
+    assert "gemini: repaired /4/gemini:thought_signature: thought_signature_placeholder" in err  # repaired, not refused
+    assert body["contents"][1]["parts"][1]["thoughtSignature"] == "skip_thought_signature_validator"
+    assert err.rstrip().endswith("lists why)")
     with pytest.raises(SystemExit) as exited:  # argparse's own refusal, on stderr
         run("convert", str(CONVERSATIONS / "anthropic-messages.json"), "--to", "bedrock")
     assert exited.value.code == 2
@@ -186,3 +188,22 @@ def test_convert_to_carries_the_settings_and_takes_the_options(tmp_path: Path):
 def test_gate_settings_options_judge_one_journal(tmp_path: Path):
     code, _, err = run("gate", str(tmp_path), "--no-store")
     assert code == 2 and "--thinking and --store judge one journal" in err
+
+
+def test_convert_to_a_target_writes_the_plans_json_patch(tmp_path):
+    import copy
+
+    import jsonpatch
+
+    from webapp.core.convert import convert
+
+    path = CONVERSATIONS / "chat-completions.json"
+    patch_file = tmp_path / "repair.json"
+    code, out, err = run("convert", str(path), "--to", "anthropic", "--patch", str(patch_file))
+    patch = json.loads(patch_file.read_text())
+    items = convert(json.loads(path.read_text())).items
+    kept = jsonpatch.apply_patch(copy.deepcopy(items), patch)
+    body = json.loads(out)
+    sent = [b["id"] for m in body["messages"] for b in m["content"] if isinstance(b, dict) and b["type"] == "tool_use"]
+    assert sent == [i["call_id"] for i in kept if i["type"] == "function_call"]  # the patch gives what is sent
+    assert f"written to {patch_file}" in err

@@ -10,6 +10,7 @@ from support import REPO, TESTS
 
 from webapp.core.convert import convert, convert_text
 from webapp.core.export import WRITERS, write
+from webapp.core.gate import plan
 
 EXPORT = TESTS / "data" / "export"
 CONVERSATIONS = REPO / "webapp" / "examples" / "conversations"
@@ -204,7 +205,7 @@ def test_unknown_target_is_a_value_error_naming_the_targets():
     assert set(WRITERS) == {"portable", "openai", "anthropic", "gemini", "chat_completions"}
 
 
-def test_anthropic_call_ids_it_refuses_are_changed_on_both_sides_and_results_come_first():
+def test_anthropic_call_ids_it_refuses_are_renamed_by_the_plan_on_both_sides_and_results_come_first():
     items = [
         {"type": "function_call", "call_id": "functions.Bash:0", "name": "Bash", "arguments": "{}"},
         {"type": "function_call", "call_id": "functions_Bash_0", "name": "Bash", "arguments": "{}"},
@@ -212,16 +213,22 @@ def test_anthropic_call_ids_it_refuses_are_changed_on_both_sides_and_results_com
         {"type": "function_call_output", "call_id": "functions.Bash:0", "output": "ok"},
         {"type": "function_call_output", "call_id": "functions_Bash_0", "output": "ok"},
     ]
-    written = write(items, target="anthropic")
+    result = plan(items, target="anthropic")  # the repair is the plan's: what it keeps is what is sent
+    assert [(r.code, r.pointer, r.op, r.value) for r in result.repairs] == [
+        ("call_id_changed", "/0/call_id", "replace", "functions_Bash_0_"),  # changed, and still unique (A7)
+        ("call_id_changed", "/3/call_id", "replace", "functions_Bash_0_"),  # its output the same way
+    ]
+    assert items[0]["call_id"] == "functions.Bash:0"  # the journal is not changed
+    written = write(result.kept, target="anthropic")
     calls = [b["id"] for b in written.body["messages"][0]["content"]]
-    assert calls == ["functions_Bash_0_", "functions_Bash_0"]  # changed, and still unique (docs/targets.md A7)
+    assert calls == ["functions_Bash_0_", "functions_Bash_0"]
     user = written.body["messages"][1]["content"]
     assert [(b["type"], b.get("tool_use_id")) for b in user] == [
         ("tool_result", "functions_Bash_0_"),
         ("tool_result", "functions_Bash_0"),
         ("text", None),
     ]  # results first (A6), each still answering its call
-    assert [(n.code, n.index) for n in written.notes] == [("call_id_changed", 0), ("results_first", None)]
+    assert [(n.code, n.index) for n in written.notes] == [("results_first", None)]  # the writer changes no id
 
 
 @pytest.mark.parametrize(
@@ -240,3 +247,20 @@ def test_provider_state_survives_the_journal_in_between(path, target, key):
     body = write(journal.items, target=target).body
     expected = source[key] if target == "gemini" else [{**m, "content": blocks(m["content"])} for m in source[key]]
     assert body[key] == expected
+
+
+def test_gemini_says_what_its_system_instruction_cannot_hold():
+    items = [
+        {
+            "type": "message",
+            "role": "system",
+            "content": [
+                {"type": "input_text", "text": "be brief"},
+                {"type": "input_image", "image_url": "https://x/y.png"},
+            ],
+        },
+        {"type": "message", "role": "user", "content": "hi"},
+    ]
+    written = write(items, target="gemini")
+    assert written.body["systemInstruction"] == {"parts": [{"text": "be brief"}]}
+    assert [(n.code, n.index, n.pointer) for n in written.notes] == [("part_left_out", 0, "/content")]

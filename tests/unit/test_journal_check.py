@@ -19,13 +19,20 @@ def jsonl(*items) -> str:
     return "".join(json.dumps(item) + "\n" for item in items)
 
 
+def kept(check) -> list[dict]:
+    """What the page's JSON Lines download holds: the items the gate's plan sends."""
+    answer = check.body()
+    assert answer is not None and answer.body is not None, answer and answer.reason
+    return [json.loads(line) for line in check.jsonl(answer).splitlines()]
+
+
 def test_the_sample_journal_leaves_out_sealed_reasoning_and_the_namespaced_item():
     check = journal_page.build((SAMPLES / "journal-openai-responses.jsonl").read_text(), tools=TOOLS)
     assert check.error is None and not check.replayable and check.tools_origin == "pasted"
     assert check.types["function_call"] == 2 and check.labels["namespaced"] == 1
-    left = [(x.index, x.where, x.code) for x in check.subset.left_out]
-    assert left == [(2, "line 3", "sealed"), (8, "line 9", "namespaced")]
-    exported = [json.loads(line) for line in check.subset.jsonl().splitlines()]
+    whole = [(x.index, x.pointer, x.code) for x in check.plan.left_out if x.pointer == f"/{x.index}"]
+    assert whole == [(2, "/2", "foreign_reasoning"), (8, "/8", "provider_item")]
+    exported = kept(check)
     assert [item["type"] for item in exported] == [
         "message",
         "message",
@@ -47,8 +54,8 @@ def test_refused_calls_and_their_outputs_are_left_out_with_orphans():
     )
     check = journal_page.build(text, tools=TOOLS)
     assert {code for f, _ in check.findings for code in [f.code]} >= {"output_for_unfinished_call", "orphan_output"}
-    assert [(x.index, x.code) for x in check.subset.left_out] == [(0, "status"), (1, "refused"), (2, "refused")]
-    assert [item["call_id"] for item in check.subset.items] == ["c2", "c2"]
+    assert [(x.index, x.code) for x in check.plan.left_out] == [(0, "refused"), (1, "refused"), (2, "refused")]
+    assert [item["call_id"] for item in kept(check)] == ["c2", "c2"]
 
 
 def test_statusless_calls_keep_the_articles_verdict_and_are_exported_only_by_choice():
@@ -58,14 +65,14 @@ def test_statusless_calls_keep_the_articles_verdict_and_are_exported_only_by_cho
     check = journal_page.build(text, tools=TOOLS)
     assert check.statusless == [0]
     assert check.rows[0].reason == "status" and check.rows[0].blocks
-    assert check.subset.items == []
+    assert check.plan.kept == []
     chosen = journal_page.build(text, tools=TOOLS, complete_statusless=True)
-    assert chosen.subset.completed == [0]
-    assert [(item["call_id"], item.get("status")) for item in chosen.subset.items] == [
+    assert [(r.index, r.code) for r in chosen.plan.repairs] == [(0, "status_completed")]
+    assert [(item["call_id"], item.get("status")) for item in kept(chosen)] == [
         ("c1", "completed"),
         ("c1", None),
     ]
-    assert [x.index for x in chosen.subset.left_out] == [2]
+    assert [x.index for x in chosen.plan.left_out] == [2]
     assert chosen.rows[0].reason == "status"  # the table keeps the article's verdict
 
 
@@ -76,8 +83,8 @@ def test_an_output_before_a_statusless_call_vouches_for_nothing():
     check = journal_page.build(text, tools=TOOLS)
     assert check.statusless == [] and "orphan_output" in {f.code for f, _ in check.findings}
     chosen = journal_page.build(text, tools=TOOLS, complete_statusless=True)
-    assert chosen.subset.completed == [] and chosen.subset.items == []
-    assert [(x.index, x.code) for x in chosen.subset.left_out] == [(0, "refused"), (1, "status")]
+    assert chosen.plan.repairs == [] and chosen.plan.kept == []
+    assert [(x.index, x.code) for x in chosen.plan.left_out] == [(0, "refused"), (1, "refused")]
 
 
 def test_a_statusless_call_completed_by_choice_still_meets_its_schema():
@@ -85,7 +92,8 @@ def test_a_statusless_call_completed_by_choice_still_meets_its_schema():
         {**CALL, "arguments": '{"location": 3}'}, {"type": "function_call_output", "call_id": "c1", "output": "?"}
     )
     chosen = journal_page.build(text, tools=TOOLS, complete_statusless=True)
-    assert chosen.subset.items == [] and chosen.subset.left_out[0].code == "arguments_schema"
+    assert chosen.plan.kept == [] and chosen.plan.left_out[0].code == "refused"
+    assert chosen.report.items[0].reason == "status"  # the table keeps the article's verdict; the plan judged again
 
 
 def test_only_blocking_and_paging():
@@ -114,7 +122,7 @@ def test_each_provider_is_checked_with_its_own_tools_when_none_are_pasted():
 def test_the_cut_off_response_is_not_replayable_and_says_why():
     check = journal_page.build((CONVERSATIONS_DIR / "chat-completions-truncated.json").read_text(), tools=TOOLS)
     assert not check.replayable and check.rows[0].reason == "status" and check.rows[0].status == "incomplete"
-    assert check.conversion.notes[0].code == "cut_off" and check.subset.items == []
+    assert check.conversion.notes[0].code == "cut_off" and check.plan.kept == []
 
 
 def test_bad_input_names_the_place():

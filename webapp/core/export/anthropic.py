@@ -7,15 +7,14 @@ block and one carrying ``"anthropic:redacted_thinking"`` a ``redacted_thinking``
 ``anthropic:<type>`` items their blocks again (A10). Each item's ``"anthropic:<member>"`` members go back on the
 block they came from (``cache_control``, ``citations``, ``is_error``: A11, A12). Consecutive items of one role are
 one message (the API merges them anyway: ``MessageCreateParamsBase.messages``), its ``tool_result`` blocks first
-(A6); a call id with characters A7 refuses is changed, on the call and its output alike; system and developer
-messages go to ``system`` (A13). What no block holds — reasoning without Anthropic's signature (A3), other
+(A6); call ids are written as handed (the gate's plan renames those A7 refuses); system and developer messages go to
+``system`` (A13). What no block holds — reasoning without Anthropic's signature (A3), other
 providers' members and items — is left out with a note.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from webapp.core.export.base import (
@@ -47,7 +46,6 @@ def write(items: list[Any], *, target: str = PROVIDER, tools: list[Any] | None =
     system: list[dict] = []
     messages: list[dict] = []
     role = "user"
-    ids = _ids(written, items)
     for index, item in enumerate(items):
         if not isinstance(item, dict):
             written.note("item_left_out", "not an item (an object): left out", index)
@@ -57,7 +55,7 @@ def write(items: list[Any], *, target: str = PROVIDER, tools: list[Any] | None =
                 written.note("system_moved", "a system message between turns was written into system", index)
             system += _blocks(written, item, index, "user")
             continue
-        placed = _item(written, item, index, role, ids)
+        placed = _item(written, item, index, role)
         if placed is None:
             continue
         role, blocks = placed
@@ -78,7 +76,7 @@ def write(items: list[Any], *, target: str = PROVIDER, tools: list[Any] | None =
     return written
 
 
-def _item(written: Written, item: dict, index: int, role: str, ids: dict) -> tuple[str, list[dict]] | None:
+def _item(written: Written, item: dict, index: int, role: str) -> tuple[str, list[dict]] | None:
     """``(role, blocks)`` of one item, or ``None`` (left out, noted); ``role``: the turn the previous item was in."""
     kind = item.get("type")
     leave_out_foreign(written, item, PROVIDER, index, "")
@@ -104,15 +102,13 @@ def _item(written: Written, item: dict, index: int, role: str, ids: dict) -> tup
         arguments = arguments_object(written, item, index)
         if arguments is None:
             return None
-        call_id = ids.get(item.get("call_id"), item.get("call_id"))
-        block = {"type": "tool_use", "id": call_id, "name": item.get("name"), "input": arguments, **own}
+        block = {"type": "tool_use", "id": item.get("call_id"), "name": item.get("name"), "input": arguments, **own}
         return "assistant", [block]
     if kind == "function_call_output":
         output = item.get("output")
         if isinstance(output, list):
             output = _blocks(written, {"content": output}, index, "user", base="/output")
-        call_id = ids.get(item.get("call_id"), item.get("call_id"))
-        return "user", [{"type": "tool_result", "tool_use_id": call_id, "content": output, **own}]
+        return "user", [{"type": "tool_result", "tool_use_id": item.get("call_id"), "content": output, **own}]
     if is_namespaced(kind) and provider_of(kind) == PROVIDER:
         block_type = kind.partition(":")[2]
         block = {"type": block_type, **{k: v for k, v in item.items() if k != "type"}}
@@ -120,35 +116,6 @@ def _item(written: Written, item: dict, index: int, role: str, ids: dict) -> tup
         return ("assistant" if in_assistant else role), [block]
     written.note("item_left_out", f"a {json.dumps(kind)} item has no Anthropic block: left out", index)
     return None
-
-
-#: What a ``tool_use.id`` may hold (docs/targets.md A7; known from Anthropic's error text only, "Rules we could not
-#: source" 10).
-_ID = re.compile(r"[a-zA-Z0-9_-]+")
-
-
-def _ids(written: Written, items: list[Any]) -> dict[str, str]:
-    """Each call id that A7 refuses and the id written instead (its other characters as ``_``, made unique), with a
-    note on the call; the call and its output get the same one, so the pair stays matched."""
-    taken = {i.get("call_id") for i in items if isinstance(i, dict)}
-    changed: dict[str, str] = {}
-    for index, item in enumerate(items):
-        call_id = item.get("call_id") if isinstance(item, dict) and item.get("type") == "function_call" else None
-        if not isinstance(call_id, str) or _ID.fullmatch(call_id) or call_id in changed:
-            continue
-        new = re.sub(r"[^a-zA-Z0-9_-]", "_", call_id) or "call"
-        while new in taken:
-            new += "_"
-        taken.add(new)
-        changed[call_id] = new
-        written.note(
-            "call_id_changed",
-            f"call id {json.dumps(call_id, ensure_ascii=False)} has characters Anthropic refuses "
-            f"(docs/targets.md A7): written as {new!r}, on its tool_result too",
-            index,
-            "/call_id",
-        )
-    return changed
 
 
 def _results_first(written: Written, message: dict) -> None:

@@ -27,7 +27,6 @@ EXPORT_NOTE_CODES = {
     "text_joined": "several text parts were written as one text, as this target's shape holds one",
     "tool_left_out": "a tool definition this target cannot take was left out",
     "name_unknown": "an output whose call is not among the items: the call's name is not known",
-    "call_id_changed": "a call id this target refuses was changed, the same way on the call and its output",
     "results_first": "tool results were put before the other blocks of their user message, as this target requires",
     "setting_left_out": "a setting of the request (or one asked beside it) was left out: this target's body has no "
     "member certain to mean the same, or it is another provider's model",

@@ -58,7 +58,13 @@ def write(items: list[Any], *, target: str = PROVIDER, tools: list[Any] | None =
         if item.get("type") == "message" and item.get("role") in ("system", "developer"):
             if contents:
                 written.note("system_moved", "a system message between turns was written into systemInstruction", index)
-            system += [p for p in _parts(written, item, index, "user") if "text" in p]
+            for part in _parts(written, item, index, "user"):
+                if "text" in part:
+                    system.append(part)
+                else:  # systemInstruction holds text (G5): an image there is said, not dropped silently
+                    kind = next(iter(part), None)
+                    words = f"a {kind} part has no place in systemInstruction: left out"
+                    written.note("part_left_out", words, index, "/content")
             continue
         placed = _item(written, item, index, role, names)
         if placed is None:

@@ -32,7 +32,7 @@ from webapp.core.gate.report import (
 )
 from webapp.core.gate.steps import DEFAULT_MAX_DEPTH, Verdict, Why, check_item, judge, why_of
 from webapp.core.gate.target_checks import TargetChecks
-from webapp.core.gate.targets import DEFAULT_TARGET, item_policy, plan, target_error
+from webapp.core.gate.targets import DEFAULT_TARGET, REPAIRED_FINDINGS, item_policy, plan, target_error
 from webapp.core.gate.tools import allowed_names, tool_table
 from webapp.core.items import CUSTOM_TOOL_CALL, OPENAI_ITEM_TYPES, RUNNABLE_STATUS, native_openai, provider_of
 from webapp.core.journal import Duplicate, Journal
@@ -133,6 +133,7 @@ def check_journal(
     source: str | None = None,
     thinking: bool | None = None,
     store: Any = None,
+    complete_statusless: bool = False,
 ) -> JournalReport:
     """Gate every item of a conversation and check the pairing rules (Open Responses spec, function_call /
     function_call_output; "tool_choice"; the article's "do not mix Chat Completions envelopes").
@@ -165,6 +166,9 @@ def check_journal(
         conversation holds.
     :param store: the conversation's ``store`` (``False``: docs/targets.md O3 applies); ``None``: the journal's
         request's (for a target of the Responses API).
+    :param complete_statusless: the user's explicit choice to send each status-less call its client vouched for
+        (:func:`vouched_calls`) as ``completed``: such calls are judged so, and the plan repairs their ``status``
+        (``status_completed``). Off, the article's rule stands (``status``: only ``completed`` runs).
     :return: a :class:`JournalReport`. ``replayable`` (to ``target``) is false when any item blocks the replay
         (:attr:`ItemVerdict.blocks_replay`: another provider's ``namespaced`` item, a call that is not ``ok``) or any
         finding is an error (an empty journal is one: ``empty_journal``); else ``None`` (cannot tell) when calls
@@ -190,6 +194,8 @@ def check_journal(
         items = list(items)  # its ItemVerdicts are made from the items when first read
     if source is None:
         source = "openai" if native_openai(items) else "open_responses"
+    vouched = vouched_calls(items) if complete_statusless else []
+    checked = vouch(items, vouched) if vouched else items
     checker = JournalChecker(
         tools,
         tool_choice=tool_choice,
@@ -206,9 +212,9 @@ def check_journal(
     )
     check = checker.check
     if duplicates:
-        verdicts = [check(item, duplicates.get(index, ())) for index, item in enumerate(items)]
+        verdicts = [check(item, duplicates.get(index, ())) for index, item in enumerate(checked)]
     else:
-        verdicts = [check(item) for item in items]
+        verdicts = [check(item) for item in checked]
     checker.finish()
     findings = checker.take_findings()
     if partial is not None:  # said on every surface: a page's verdict is never taken for the whole list's
@@ -218,18 +224,19 @@ def check_journal(
     refused = refused_by_index(findings)
     errors = checker.blocked or any(f.severity == "error" for f in findings)  # the findings kept, not all made
     replayable = False if errors else None if checker.unchecked_calls else True
-    stopped = set(refused)
+    # An item stays when every error naming it is one the plan repairs (REPAIRED_FINDINGS).
+    stopped = {index for index, codes in refused.items() if not REPAIRED_FINDINGS.issuperset(codes)}
     tools_given = not checker.unchecked_possible
     for index, verdict in enumerate(verdicts):
         if verdict.reason != "ok" and verdict.reason != "not_function_call":
-            item = items[index]
+            item = checked[index]
             if not tools_given and unchecked(item, verdict):
                 continue  # not checked is not refused: it goes, and the answer says what was not checked
             taken = isinstance(item, dict) and provider_of(item.get("type")) == target  # an item of the target's
             if reason_blocks(verdict.reason, "keep" if taken else None):
                 stopped.add(index)
-    the_plan = plan(items, target=target, source=source, refused=stopped)
-    lines = ItemVerdicts(items, verdicts, refused, the_plan.dispositions, tools_given=tools_given)
+    the_plan = plan(items, target=target, source=source, refused=stopped, vouched=vouched)
+    lines = ItemVerdicts(checked, verdicts, refused, the_plan.dispositions, tools_given=tools_given)
     return JournalReport(
         replayable, lines, findings, shape, verdicts, refused, target, the_plan, dict(checker.unchecked)
     )

@@ -10,9 +10,12 @@ findings are :mod:`webapp.core.gate.target_checks`.
 What each target keeps and leaves out (docs/targets.md, the table "What each target keeps and leaves out") is the
 policy :func:`item_policy` (an item: kept, or left out with a note) and :func:`member_policy` (a member of a kept
 item: another provider's ``<provider>:<field>`` members and sealed state, provider-issued ids), applied to a whole
-list by :func:`plan`: ``kept`` is exactly what may go to the target (members stripped), ``left_out`` names each
-item or member left out (index, JSON Pointer, code), and ``notes`` say why, once per code. Items a finding refuses
-are left out too (``refused``), when :func:`plan` is told which they are.
+list by :func:`plan`, the one policy of what goes to a target: ``kept`` is exactly what is sent (members stripped,
+values repaired), ``left_out`` names each item or member left out (index, JSON Pointer, code), ``repairs`` each value
+the plan changes so that the target takes it (:data:`REPAIR_NOTES`: call ids the target's grammar refuses, Google's
+placeholder signature, a vouched call's status), ``notes`` say why, once per code, and
+:attr:`ReplayPlan.patch` gives all of it as an RFC 6902 JSON Patch from the journal's items to ``kept``. Items a
+finding refuses are left out too (``refused``), when :func:`plan` is told which they are.
 
 Where the sealed state of an item comes from: a ``<provider>:<field>`` member says it itself (the converters write
 Anthropic's ``signature`` as ``"anthropic:signature"``, Gemini's as ``"gemini:thought_signature"``); a reasoning
@@ -23,22 +26,36 @@ unique within the trajectory; docs/targets.md O6).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from webapp.core.items import CORE_TYPES, OPENAI_CALL_OUTPUTS, OPENAI_ITEM_TYPES, native_openai, provider_of
+from webapp.core.items import (
+    CORE_TYPES,
+    OPENAI_CALL_OUTPUTS,
+    OPENAI_ITEM_TYPES,
+    RUNNABLE_STATUS,
+    native_openai,
+    provider_of,
+)
 from webapp.core.json import pointer as _pointer
 
 __all__ = [
+    "CALL_ID_GRAMMARS",
     "DEFAULT_TARGET",
     "DISPOSITIONS",
+    "GEMINI_PLACEHOLDER_SIGNATURE",
     "LEAVE_OUT_NOTES",
+    "REPAIRED_FINDINGS",
+    "REPAIRED_FINDINGS",
+    "REPAIR_NOTES",
     "TARGETS",
     "TARGET_RULES",
     "TARGET_SEVERITY",
     "TARGET_TITLES",
     "LeftOut",
+    "Repair",
     "ReplayPlan",
     "Rule",
     "ids_kept",
@@ -187,7 +204,25 @@ LEAVE_OUT_NOTES: dict[str, str] = {
     "refused": "a finding (or the gate's own reason) stops this item",
     "output_of_left_out_call": "the output of a call that does not go: every target refuses an output whose call "
     "is not in the conversation (docs/targets.md O7, A5, G3, C1)",
+    "reasoning_alone": "a reasoning item whose following item does not go: OpenAI refuses a reasoning item without "
+    "the item it issued after it, so it is left out too (docs/targets.md O1)",
+    "reasoning_without_id": "a reasoning item without the rs_ id OpenAI gave it: the Responses API's reasoning input "
+    "requires that id (ResponseReasoningItemParam; docs/targets.md O1-O3)",
 }
+
+#: Each repair code of a plan -> what it means: a value the plan changes or adds so that the target takes the item
+#: (docs/targets.md, "What the plan repairs").
+REPAIR_NOTES: dict[str, str] = {
+    "call_id_changed": "a call id with characters the target refuses, changed the same way on the call and its "
+    "output (docs/targets.md A7)",
+    "thought_signature_placeholder": "a call Gemini did not make has no thought signature: it is sent with the "
+    "placeholder Google documents for such history (docs/targets.md G1)",
+    "status_completed": "a status-less call whose output follows it, sent as completed by the user's explicit "
+    'choice (complete_statusless; docs/responses-api.md, "Status-less replays")',
+}
+
+#: The error findings the plan repairs (:data:`REPAIR_NOTES`): the item they name is kept, repaired, not refused.
+REPAIRED_FINDINGS = frozenset({"thought_signature_missing"})
 
 
 @dataclass(frozen=True)
@@ -210,16 +245,50 @@ class LeftOut:
         return {"index": self.index, "pointer": self.pointer, "code": self.code, "words": self.words}
 
 
+@dataclass(frozen=True)
+class Repair:
+    """One value a plan changes or adds in a kept item so that the target takes it.
+
+    :ivar index: the item's position in the journal.
+    :ivar pointer: RFC 6901 pointer of the member, in the list of items (``/3/call_id``).
+    :ivar code: one of :data:`REPAIR_NOTES` (its words there).
+    :ivar words: one sentence about this one.
+    :ivar op: ``"replace"`` (the member was there) or ``"add"`` (it was not): its RFC 6902 operation.
+    :ivar value: the value sent.
+    """
+
+    index: int
+    pointer: str
+    code: str
+    words: str
+    op: str
+    value: Any
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"index", "pointer", "code", "words", "op", "value"}``."""
+        return {
+            "index": self.index,
+            "pointer": self.pointer,
+            "code": self.code,
+            "words": self.words,
+            "op": self.op,
+            "value": self.value,
+        }
+
+
 @dataclass
 class ReplayPlan:
-    """What goes to one target and what does not.
+    """What goes to one target, what does not, and what is repaired so that it may.
 
     :ivar target: one of :data:`TARGETS`; ``source``: where the items came from (``openai``, ``open_responses``…).
-    :ivar kept: the items as they would go (copies, members stripped), in order.
+    :ivar kept: the items as they go (copies where members are left out or values repaired), in order: what the
+        export writes and the Journal page's JSON Lines hold.
     :ivar kept_indexes: each kept item's position in the journal.
     :ivar dispositions: one of :data:`DISPOSITIONS` per journal item.
     :ivar left_out: each item and member left out (:class:`LeftOut`), in journal order.
-    :ivar notes: each note code used -> its words (:data:`LEAVE_OUT_NOTES`), in order of first use.
+    :ivar repairs: each value changed or added in a kept item (:class:`Repair`), in journal order.
+    :ivar notes: each note code used (left out, :data:`LEAVE_OUT_NOTES`, or repaired, :data:`REPAIR_NOTES`) -> its
+        words, in order of first use.
     """
 
     target: str
@@ -228,17 +297,37 @@ class ReplayPlan:
     kept_indexes: list[int] = field(default_factory=list)
     dispositions: list[str] = field(default_factory=list)
     left_out: list[LeftOut] = field(default_factory=list)
+    repairs: list[Repair] = field(default_factory=list)
     notes: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def patch(self) -> list[dict[str, Any]]:
+        """What the plan changes, as an RFC 6902 JSON Patch from the journal's items (a JSON array) to :attr:`kept`:
+        ``remove`` for each member left out of a kept item, ``replace`` or ``add`` for each repair, then ``remove``
+        for each item left out, from the last (so each path still names the item it did). A user applies it to
+        their own store to make the same repair (https://www.rfc-editor.org/rfc/rfc6902)."""
+        kept = set(self.kept_indexes)
+        ops: list[dict[str, Any]] = []
+        for entry in self.left_out:
+            if entry.index in kept:
+                ops.append({"op": "remove", "path": entry.pointer})
+        for repair in self.repairs:
+            ops.append({"op": repair.op, "path": repair.pointer, "value": repair.value})
+        gone = sorted({entry.index for entry in self.left_out if entry.index not in kept}, reverse=True)
+        ops += [{"op": "remove", "path": f"/{index}"} for index in gone]
+        return ops
+
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{"target", "source", "kept", "dispositions", "left_out", "notes"}``."""
+        """JSON-ready: ``{"target", "source", "kept", "dispositions", "left_out", "repairs", "notes", "patch"}``."""
         return {
             "target": self.target,
             "source": self.source,
             "kept": self.kept,
             "dispositions": self.dispositions,
             "left_out": [entry.as_dict() for entry in self.left_out],
+            "repairs": [repair.as_dict() for repair in self.repairs],
             "notes": dict(self.notes),
+            "patch": self.patch,
         }
 
     def _out(self, index: int, where: str, code: str, words: str) -> None:
@@ -304,6 +393,8 @@ def item_policy(item: Any, target: str, source: str) -> tuple[str, str] | None:
         if target == "chat_completions":
             return "foreign_reasoning", "Chat Completions has no field for reasoning (docs/targets.md C3)"
         if sealed is not None and _provider_of_source(sealed) == target:
+            if target == "openai" and not isinstance(item.get("id"), str):
+                return "reasoning_without_id", "a reasoning item without its rs_ id: OpenAI takes back only its own"
             return None
         if target == "portable" and _has_summary(item):
             return None  # its summary travels; the sealed part is left out as a member (P2)
@@ -331,10 +422,12 @@ def _has_summary(item: dict) -> bool:
 def member_policy(item: dict, target: str, source: str) -> list[tuple[str, str, str]]:
     """The members of a kept ``item`` that ``target`` does not take: ``(name, code, words)`` each, in the item's
     order — another provider's ``<provider>:<field>`` members, sealed ``encrypted_content`` that is not the
-    target's (P2), and the ``id`` where :func:`ids_kept` says no (O6, C3). Members inside content parts are the
-    exporters' to map (a ``<provider>:<field>`` on a part is left out by the writer for another provider)."""
+    target's (P2), and the ``id`` where :func:`ids_kept` says no (O6, C3) unless the item is the target's own type
+    (an ``openai:`` item for ``openai``: the target issued that id, O10). The members of its content parts are
+    :func:`plan`'s too (``_part_members``)."""
     out: list[tuple[str, str, str]] = []
     keep_ids = ids_kept(target, source)
+    own_item = provider_of(item.get("type")) == target  # its id was issued by the target (O6, O10)
     for name in item:
         if ":" in name:
             owner = name.partition(":")[0]
@@ -344,7 +437,7 @@ def member_policy(item: dict, target: str, source: str) -> list[tuple[str, str, 
             sealed = sealed_owner(item, source)
             if sealed is not None and _provider_of_source(sealed) != target:
                 out.append((name, "sealed_state", f"encrypted_content sealed by {_provider_of_source(sealed)}"))
-        elif name == "id" and not keep_ids and isinstance(item.get("id"), str):
+        elif name == "id" and not keep_ids and isinstance(item.get("id"), str) and not own_item:
             out.append((name, "provider_id", f"id {item['id']!r} was not issued by {target}"))
     return out
 
@@ -368,8 +461,18 @@ def plan(
     target: str = DEFAULT_TARGET,
     source: str | None = None,
     refused: Iterable[int] | Mapping[int, Any] = (),
+    vouched: Iterable[int] = (),
 ) -> ReplayPlan:
-    """The policy applied to a conversation: what goes to ``target`` and what is left out, with why.
+    """The policy applied to a conversation: what goes to ``target``, what is left out and what is repaired, with
+    why — the one answer of what is sent (the export writes :attr:`ReplayPlan.kept`, the Journal page's JSON Lines
+    are those items).
+
+    Left out: what :func:`item_policy` and :func:`member_policy` (on the item and on its content parts) leave out,
+    the ``refused`` items, the outputs of calls that do not go, and for ``openai`` a reasoning item whose following
+    item does not go (O1: OpenAI refuses it alone). Repaired (:data:`REPAIR_NOTES`, each a :class:`Repair`): call
+    ids the target's grammar refuses (:data:`CALL_ID_GRAMMARS`, the call and its output alike), Google's placeholder
+    signature on the calls of the current turn that never had one (:data:`GEMINI_PLACEHOLDER_SIGNATURE`, G1), and
+    the ``vouched`` status-less calls marked ``completed``.
 
     :param items: the journal's items, in order (not changed).
     :param target: one of :data:`TARGETS`. :raises ValueError: for another value (:func:`target_error`'s words).
@@ -377,7 +480,9 @@ def plan(
         the items (:func:`webapp.core.items.native_openai`: ``openai`` or ``open_responses``).
     :param refused: the indexes of items a finding or the gate's own reason stops (a :class:`JournalReport`'s
         refusals): left out as ``refused``, and the ids of the items issued with a refused reasoning item too (O2).
-    :return: a :class:`ReplayPlan`.
+    :param vouched: the indexes of status-less calls the user chose to send as ``completed``
+        (:func:`webapp.core.gate.pairing.vouched_calls`, the ``complete_statusless`` choice).
+    :return: a :class:`ReplayPlan`; applying its :attr:`~ReplayPlan.patch` to ``items`` gives its ``kept``.
     """
     problem = target_error(target)
     if problem is not None:
@@ -385,46 +490,212 @@ def plan(
     if source is None:
         source = "openai" if native_openai(items) else "open_responses"
     stopped = set(refused)
-    result = ReplayPlan(target, source)
+    marked = set(vouched)
+    renamed = _renamed_call_ids(items, target)
+    states: list[_State] = []
     reasoning_gone: str | None = None  # the id of the last reasoning item left out, while its output follows
     calls_gone: set[str] = set()  # call_ids of calls left out or refused: their outputs go neither
     for index, item in enumerate(items):
-        where = f"/{index}"
         policy = item_policy(item, target, source)
         answered = _answered_call_id(item)
         if policy is None and index not in stopped and answered is not None and answered in calls_gone:
             policy = ("output_of_left_out_call", f"answers call_id {answered!r}, whose call does not go")
         if policy is not None:
-            result.dispositions.append("leave_out")
-            result._out(index, where, *policy)
+            state = _State(index, item, "leave_out", out=(policy[0], policy[1]))
         elif index in stopped:
-            result.dispositions.append("refused")
-            result._out(index, where, "refused", "a finding (or the gate's reason) stops this item")
+            state = _State(index, item, "refused", out=("refused", "a finding (or the gate's reason) stops this item"))
         else:
-            result.dispositions.append("keep")
-            kept = item
+            state = _State(index, item, "keep")
             if isinstance(item, dict):
                 drop = member_policy(item, target, source)
                 if reasoning_gone is not None and "id" in item and not any(d[0] == "id" for d in drop):
                     drop.append(("id", "issued_with_reasoning", f"issued with {reasoning_gone}, which does not go"))
-                if drop:
-                    names = {name for name, _, _ in drop}
-                    kept = {name: value for name, value in item.items() if name not in names}
-                    for name, code, words in drop:
-                        result._out(index, f"{where}/{_pointer.escape(name)}", code, words)
-            result.kept.append(kept)
-            result.kept_indexes.append(index)
+                state.members = [(f"/{index}/{_pointer.escape(name)}", code, words) for name, code, words in drop]
+                state.members += _part_members(item, index, target)
+                state.repairs = _repairs(item, index, renamed, index in marked)
+        states.append(state)
         call_id = _call_id_of_call(item)
-        if call_id is not None and result.dispositions[-1] != "keep":
+        if call_id is not None and state.disposition != "keep":
             calls_gone.add(call_id)
-        is_reasoning = isinstance(item, dict) and item.get("type") == "reasoning"
-        if is_reasoning:
-            gone = result.dispositions[-1] != "keep"
+        if isinstance(item, dict) and item.get("type") == "reasoning":
             item_id = item.get("id")
+            gone = state.disposition != "keep"
             reasoning_gone = (item_id if isinstance(item_id, str) else "a reasoning item") if gone else None
         elif not issued_after_reasoning(item):
             reasoning_gone = None
+    if target == "openai":
+        _reasoning_alone(states)
+    if target == "gemini":
+        _placeholder_signatures(states)
+    return _assemble(target, source, states)
+
+
+#: Each target's grammar for a call id, where it has one: Anthropic's ``tool_use.id`` (docs/targets.md A7; known
+#: from Anthropic's error text, ``String should match pattern '^[a-zA-Z0-9_-]+$'``). Other targets take any string.
+CALL_ID_GRAMMARS: dict[str, re.Pattern[str]] = {"anthropic": re.compile(r"[a-zA-Z0-9_-]+")}
+
+#: The signature Google documents for a function call Gemini did not make ("transferring a trace from a different
+#: model", history built by the client): the thought-signatures page's FAQ,
+#: https://ai.google.dev/gemini-api/docs/thought-signatures#faqs ("You can set the following dummy signatures of
+#: either "context_engineering_is_the_way_to_go" or "skip_thought_signature_validator""); this one is also the
+#: value Vertex AI documents (docs/targets.md G1, "What the plan repairs").
+GEMINI_PLACEHOLDER_SIGNATURE = "skip_thought_signature_validator"
+
+_SIGNATURE = "gemini:thought_signature"
+#: Where an item holds content parts whose ``<provider>:<field>`` members a target may not take.
+_PART_LISTS = ("content", "output", "summary")
+
+
+@dataclass
+class _State:
+    """One journal item while :func:`plan` decides: its disposition, why it is left out, and, when it stays, the
+    members left out of it and its repairs."""
+
+    index: int
+    item: Any
+    disposition: str
+    out: tuple[str, str] | None = None
+    members: list[tuple[str, str, str]] = field(default_factory=list)  # (pointer, code, words)
+    repairs: list[Repair] = field(default_factory=list)
+
+
+def _renamed_call_ids(items: Sequence[Any], target: str) -> dict[str, str]:
+    """Each call id ``target``'s grammar (:data:`CALL_ID_GRAMMARS`) refuses -> the id sent instead: its other
+    characters as ``_``, made unique among the journal's call ids; a call and its output get the same one."""
+    grammar = CALL_ID_GRAMMARS.get(target)
+    if grammar is None:
+        return {}
+    taken = {item.get("call_id") for item in items if isinstance(item, dict)}
+    renamed: dict[str, str] = {}
+    for item in items:
+        call_id = item.get("call_id") if isinstance(item, dict) else None
+        if not isinstance(call_id, str) or grammar.fullmatch(call_id) or call_id in renamed:
+            continue
+        new = re.sub(r"[^a-zA-Z0-9_-]", "_", call_id) or "call"
+        while new in taken:
+            new += "_"
+        taken.add(new)
+        renamed[call_id] = new
+    return renamed
+
+
+def _repairs(item: dict, index: int, renamed: Mapping[str, str], vouched: bool) -> list[Repair]:
+    """The repairs of a kept item: its call id renamed (:func:`_renamed_call_ids`), its status completed when it
+    is a vouched call."""
+    repairs = []
+    if vouched and item.get("type") == "function_call" and item.get("status") is None:
+        op = "replace" if "status" in item else "add"
+        words = "a status-less call whose output follows it: sent as completed, as chosen (complete_statusless)"
+        repairs.append(Repair(index, f"/{index}/status", "status_completed", words, op, RUNNABLE_STATUS))
+    call_id = item.get("call_id")
+    if isinstance(call_id, str) and call_id in renamed and (_call_id_of_call(item) or _answered_call_id(item)):
+        new = renamed[call_id]
+        words = f"call id {call_id!r} has characters the target refuses: sent as {new!r}, on its call and output alike"
+        repairs.append(Repair(index, f"/{index}/call_id", "call_id_changed", words, "replace", new))
+    return repairs
+
+
+def _part_members(item: dict, index: int, target: str) -> list[tuple[str, str, str]]:
+    """The ``<provider>:<field>`` members of a kept item's content parts (``content``, ``output``, ``summary``) that
+    belong to another provider than ``target``: ``(pointer, code, words)`` each (a Gemini text part's
+    ``thoughtSignature`` travels so, as ``"gemini:thought_signature"``)."""
+    out = []
+    for key in _PART_LISTS:
+        parts = item.get(key)
+        if not isinstance(parts, list):
+            continue
+        for j, part in enumerate(parts):
+            if not isinstance(part, dict):
+                continue
+            for name in part:
+                owner = name.partition(":")[0] if ":" in name else None
+                if owner is not None and owner != target:
+                    where = f"/{index}/{key}/{j}/{_pointer.escape(name)}"
+                    out.append((where, "provider_member", f"{name} of a content part belongs to {owner}"))
+    return out
+
+
+def _reasoning_alone(states: list[_State]) -> None:
+    """OpenAI (docs/targets.md O1): a kept reasoning item must be followed, among what is sent, by the item OpenAI
+    issued after it; one whose following item does not go is left out too (``reasoning_alone``)."""
+    kept = [state for state in states if state.disposition == "keep"]
+    for position, state in enumerate(kept):
+        if not (isinstance(state.item, dict) and state.item.get("type") == "reasoning"):
+            continue
+        following = kept[position + 1].item if position + 1 < len(kept) else None
+        if following is None or not issued_after_reasoning(following):
+            item_id = state.item.get("id")
+            name = repr(item_id) if isinstance(item_id, str) else "this reasoning item"
+            state.disposition, state.members, state.repairs = "leave_out", [], []
+            state.out = ("reasoning_alone", f"the item issued after {name} does not go: OpenAI refuses it alone")
+
+
+def _placeholder_signatures(states: list[_State]) -> None:
+    """Gemini (docs/targets.md G1): the first call of each step of the current turn (after the last user message
+    sent) that has no ``"gemini:thought_signature"`` gets :data:`GEMINI_PLACEHOLDER_SIGNATURE`, as Google documents
+    for calls Gemini did not make."""
+    kept = [state for state in states if state.disposition == "keep"]
+    turn = 0
+    for position, state in enumerate(kept):
+        item = state.item
+        if isinstance(item, dict) and item.get("type") == "message" and item.get("role") == "user":
+            turn = position + 1
+    step_open = True
+    for state in kept[turn:]:
+        item = state.item
+        if not isinstance(item, dict):
+            continue
+        if _string(item.get("type")) in _OUTPUT_TYPES:
+            step_open = True
+        elif item.get("type") == "function_call":
+            if step_open and _SIGNATURE not in item:
+                words = "a call Gemini did not make (it never had a thought signature): sent with Google's placeholder"
+                pointer = f"/{state.index}/{_pointer.escape(_SIGNATURE)}"
+                placeholder = GEMINI_PLACEHOLDER_SIGNATURE
+                state.repairs.append(
+                    Repair(state.index, pointer, "thought_signature_placeholder", words, "add", placeholder)
+                )
+            step_open = False
+
+
+def _assemble(target: str, source: str, states: list[_State]) -> ReplayPlan:
+    """The :class:`ReplayPlan` of the decided items: the kept items as sent (members left out, repairs made)."""
+    result = ReplayPlan(target, source)
+    for state in states:
+        result.dispositions.append(state.disposition)
+        if state.disposition != "keep":
+            assert state.out is not None  # an item that does not go says why
+            result._out(state.index, f"/{state.index}", *state.out)
+            continue
+        for where, code, words in state.members:
+            result._out(state.index, where, code, words)
+        for repair in state.repairs:
+            result.repairs.append(repair)
+            result.notes.setdefault(repair.code, REPAIR_NOTES[repair.code])
+        result.kept.append(_as_sent(state))
+        result.kept_indexes.append(state.index)
     return result
+
+
+def _as_sent(state: _State) -> Any:
+    """A kept item as it goes: a copy without the members left out and with its repairs, or the item itself when
+    neither changes it."""
+    item = state.item
+    if not state.members and not state.repairs:
+        return item
+    sent = dict(item)
+    prefix = f"/{state.index}"
+    for where, _, _ in state.members:
+        tokens = _pointer.split(where[len(prefix) :])
+        if len(tokens) == 1:
+            sent.pop(tokens[0], None)
+        else:  # a member of a content part: that list and that part copied
+            key, j, name = tokens[0], int(tokens[1]), tokens[2]
+            parts = sent[key] = list(sent[key])
+            parts[j] = {k: v for k, v in parts[j].items() if k != name}
+    for repair in state.repairs:
+        sent[_pointer.split(repair.pointer[len(prefix) :])[0]] = repair.value
+    return sent
 
 
 _CALL_TYPES = frozenset({"function_call", *OPENAI_CALL_OUTPUTS})

@@ -3,13 +3,16 @@
 :func:`build` reads the text once (:func:`webapp.core.journal.read_text`), takes its shape and source from the
 converters (:func:`webapp.core.convert.convert_text`), gates every item and the pairing rules
 (:func:`webapp.core.journal.replay.gate_conversion`), and builds what the ``/journal`` page shows: a summary, one row
-per item (paged, optionally only what blocks), the findings linked to their items, and the **replayable subset**
-(:func:`webapp.core.journal.replay.replayable_subset`), with what was left out and why. The rows' items as written and
-the places in the pasted text come from that one reading, not from parsing the text again.
+per item (paged, optionally only what blocks), the findings linked to their items, and **what goes to the target**:
+the gate's plan for it (:attr:`JournalPage.plan`, :func:`webapp.core.gate.targets.plan`), with what was left out or
+repaired and why. Both downloads come from that one plan, through :func:`webapp.core.export.export` (the body
+offered is the body judged): the plan's kept items as Open Responses JSON Lines (:meth:`JournalPage.jsonl`), and the
+body the target's API takes (:meth:`JournalPage.body`). The rows' items as written and the places in the pasted text
+come from that one reading, not from parsing the text again.
 
 Status-less calls whose output follows them are the ones their client vouched for
-(:func:`webapp.core.gate.vouched_calls`): the page says so, and ``complete_statusless=True`` exports them as
-``completed`` (:mod:`webapp.core.journal.replay`).
+(:func:`webapp.core.gate.vouched_calls`): the page says so, and ``complete_statusless=True`` sends them as
+``completed`` (a repair of the plan's, ``status_completed``); the table keeps the article's verdict.
 """
 
 from __future__ import annotations
@@ -22,12 +25,12 @@ from typing import Any
 
 from webapp.core.convert import Conversion, ConvertError, as_journal, convert_text, placed
 from webapp.core.export import Export, export
-from webapp.core.gate import DEFAULT_TARGET, TARGET_TITLES, Finding, JournalReport, vouched_calls
+from webapp.core.gate import DEFAULT_TARGET, TARGET_TITLES, Finding, JournalReport, ReplayPlan, vouched_calls
 from webapp.core.gate.report import SEVERITIES
 from webapp.core.journal import JournalError, JournalText, read_text
-from webapp.core.journal.replay import Subset, gate_conversion, replayable_subset
+from webapp.core.journal.replay import gate_conversion
 from webapp.core.journal.tools import read_tools
-from webapp.core.json import DEFAULT_MAX_DEPTH, Position, in_string
+from webapp.core.json import DEFAULT_MAX_DEPTH, Position, displayable, in_string
 from webapp.core.json import pointer as jp
 
 _RANK = {severity: rank for rank, severity in enumerate(SEVERITIES)}
@@ -85,7 +88,8 @@ class JournalPage:
     findings: list[tuple[Finding, str]] = field(default_factory=list)  # (finding, its message with places)
     finding_count: int = 0
     statusless: list[int] = field(default_factory=list)
-    subset: Subset | None = None
+    plan: ReplayPlan | None = None  # what goes to the target (status-less calls completed when chosen)
+    complete_statusless: bool = False  # the user's choice: vouched status-less calls go as completed
     tools_origin: str = "none"  # "pasted", "journal" or "none"
     tools: list[dict] | None = None
     texts: dict[int, str] = field(default_factory=dict)  # this page's items as written in the source text
@@ -111,10 +115,10 @@ class JournalPage:
 
     @property
     def exportable(self) -> bool:
-        """Whether the replayable subset may be downloaded: the journal and the pasted tools were both read. With
-        unreadable tools the page checks the journal without them, but a subset judged without the tools asked for
+        """Whether what goes to the target may be downloaded: the journal and the pasted tools were both read. With
+        unreadable tools the page checks the journal without them, but a plan judged without the tools asked for
         is no answer to download (the export answers the page's error instead)."""
-        return self.subset is not None and self.tools_problem is None
+        return self.plan is not None and self.tools_problem is None
 
     @property
     def replayable(self) -> bool | None:
@@ -128,11 +132,27 @@ class JournalPage:
         return TARGET_TITLES[self.target]
 
     def body(self) -> Export | None:
-        """The request body the target accepts (:func:`webapp.core.export.export`: the gate's plan for the target,
-        then its writer), or ``None`` when the journal or the pasted tools could not be read."""
+        """What goes to the target (:func:`webapp.core.export.export`: the gate's plan for the target, then its
+        writer, the body read back and judged): its ``body`` (``None`` with a ``reason`` when the gate offers none)
+        and its ``report.plan``; ``None`` when the journal or the pasted tools could not be read."""
         if self.conversion is None or not self.exportable:
             return None
-        return export(as_journal(self.conversion), target=self.target, tools=self.tools, source=self.conversion.source)
+        return export(
+            as_journal(self.conversion),
+            target=self.target,
+            tools=self.tools,
+            source=self.conversion.source,
+            complete_statusless=self.complete_statusless,
+        )
+
+    @staticmethod
+    def jsonl(answer: Export) -> str:
+        """The items an export's plan sends (kept, repaired) as Open Responses JSON Lines, one item per line
+        (``arguments`` strings as they were). A lone surrogate (legal in a JSON string, not encodable as UTF-8) is
+        written as its ``\\uXXXX`` escape: the same string, in a text that can be sent."""
+        plan = answer.report.plan if answer.report is not None else None
+        items = plan.kept if plan is not None else []
+        return "".join(displayable(json.dumps(item, ensure_ascii=False)) + "\n" for item in items)
 
 
 def build(
@@ -155,12 +175,15 @@ def build(
     :param tools: pasted tool definitions (any provider's shape); blank: the journal's own tools, if any.
     :param only_blocking: the table lists only rows that stop the replay.
     :param page: 1-based page of the table (clamped to the pages there are).
-    :param complete_statusless: export status-less calls whose output follows them as ``completed``.
+    :param complete_statusless: send status-less calls whose output follows them as ``completed`` (the plan
+        repairs their status; the table keeps the article's verdict).
     :param target: where the conversation is replayed (one of the gate's ``TARGETS``; another value is read as
         the default, ``portable``): the verdict, the rows' dispositions and the body are about it.
     :return: a :class:`JournalPage`; unreadable input sets ``error`` (line:column or pointer named), never raises.
     """
-    check = JournalPage(target=target if target in TARGET_TITLES else DEFAULT_TARGET)
+    check = JournalPage(
+        target=target if target in TARGET_TITLES else DEFAULT_TARGET, complete_statusless=complete_statusless
+    )
     pasted, check.tools_problem = read_tools(tools)
     try:
         read = read_text(text, max_depth=max_depth)  # the one parse of the text
@@ -191,7 +214,9 @@ def build(
     as_pasted = _Pasted(read, conversion, placeable=isinstance(text, str))  # an upload's places are not the field's
     check.rows = _rows(conversion, check.report, shown[start : start + page_size], as_pasted.place)  # this page only
     check.texts = as_pasted.as_written([row.index for row in check.rows])
-    check.subset = replayable_subset(conversion, check.report, tool_list, complete_statusless=complete_statusless)
+    check.plan = check.report.plan
+    if complete_statusless and check.statusless:  # judged again with the choice: arguments and schema still decide
+        check.plan = gate_conversion(conversion, tool_list, target=check.target, complete_statusless=True).plan
     return check
 
 

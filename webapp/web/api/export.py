@@ -11,8 +11,9 @@ Request::
 
 Answer (:meth:`webapp.core.export.Export.as_dict`)::
 
-    {"target", "replayable", "answer", "says", "unchecked", "body": {...},
-     "left_out": [{"index", "pointer", "code", "words"}], "left_out_notes": {code: words},
+    {"target", "replayable", "answer", "says", "unchecked", "body": {...} | null, "reason": null | "<why no body>",
+     "left_out": [{"index", "pointer", "code", "words"}], "repairs": [{"index", "pointer", "code", "words", "op",
+     "value"}], "patch": [<RFC 6902 operations>], "left_out_notes": {code: words},
      "notes": [{"index", "pointer", "code", "message"}]}
 
 ``body`` holds what the gate's plan for the target keeps (docs/targets.md, "What each target keeps and leaves out"):
@@ -24,10 +25,12 @@ provider that named it only); every one not carried is a ``setting_left_out`` no
 that no one gave a ``setting_required`` note (docs/targets.md, "What is read from the request"). ``thinking`` and
 ``store`` are as ``POST /api/gate`` takes them.
 
-``replayable`` false: a finding stops the replay (``POST /api/gate`` with the same body says which); ``null``: cannot
-tell, calls were not checked because no tool definitions were given (``answer``, ``says`` and ``unchecked`` as
-``/api/gate`` gives them). Bad input is a
-400 naming the member, as ``/api/gate`` answers it; so is a member this route does not read (:data:`MEMBERS`).
+``replayable`` false: a finding stops the replay of the journal as it is (``POST /api/gate`` with the same body says
+which); ``null``: cannot tell, calls were not checked because no tool definitions were given (``answer``, ``says``
+and ``unchecked`` as ``/api/gate`` gives them). ``patch`` is what the plan changed, from the journal's items to the
+items sent (what a user applies to their own store); ``body`` is ``null``, and ``reason`` says why, when the gate can
+offer no body the target would take. Bad input is a 400 naming the member, as ``/api/gate`` answers it; so is a
+member this route does not read (:data:`MEMBERS`).
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 ``GET /journal`` shows the form (``?example=<name>`` fills it with one of :data:`EXAMPLES` and checks it).
 ``POST /journal`` answers the result (htmx: ``journal/_result.html``; a plain POST: the full page).
-``POST /journal/export`` downloads the replayable subset as Open Responses JSON Lines, or with ``format=body`` the
-request body the target accepts (``<target>-body.json``, as ``POST /api/export`` answers it).
+``POST /journal/export`` downloads what goes to the target, from the gate's one plan: its kept items as Open Responses
+JSON Lines, or with ``format=body`` the request body the target accepts (``<target>-body.json``, as ``POST
+/api/export`` answers it); a journal the gate offers no body for gets the page with the reason (400).
 
 Form fields: ``journal`` (text) or upload ``file`` (it wins), ``from`` (``auto`` or a source), ``target`` (one of the
 gate's ``TARGETS``; default ``portable``), ``tools`` (any provider's tool definitions; blank: the journal's own),
@@ -18,6 +19,7 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template
 
+from webapp.core.export import Export
 from webapp.core.gate import DEFAULT_TARGET, TARGET_TITLES
 from webapp.core.pages.journal import JournalPage, build
 from webapp.web import forms
@@ -83,10 +85,16 @@ def _check(fields: dict[str, Any]) -> tuple[JournalPage, forms.Upload | None]:
     return check, upload
 
 
-def _render(check: JournalPage | None, fields: dict[str, Any], upload: forms.Upload | None = None) -> str:
+def _render(
+    check: JournalPage | None,
+    fields: dict[str, Any],
+    upload: forms.Upload | None = None,
+    answer: Export | None = None,
+) -> str:
     """The partial (htmx) or the full page. An upload in a full page (a form without JavaScript: the new page's
     file input is empty) comes back as the journal field's text, so paging and the export send it again; with
-    JavaScript the file is read into the field before sending (static/app.js) or, not UTF-8, stays chosen."""
+    JavaScript the file is read into the field before sending (static/app.js) or, not UTF-8, stays chosen.
+    ``answer``: an export that offers no body, whose reason the page shows."""
     partial = is_partial()
     undecodable = forms.undecodable("journal") if upload is None else None  # the text box shows U+FFFD there
     if upload is not None and not partial:
@@ -101,6 +109,7 @@ def _render(check: JournalPage | None, fields: dict[str, Any], upload: forms.Upl
         sources=SOURCE_LABELS,
         targets=TARGET_TITLES,
         undecodable=undecodable,
+        no_body=answer.reason if answer is not None and answer.body is None else None,
         **fields,
     )
 
@@ -134,23 +143,23 @@ def check() -> str:
 
 @bp.post("/journal/export")
 def export() -> Response | tuple[str, int]:
-    """The replayable subset as ``replayable.jsonl`` (Open Responses JSON Lines), or (``format=body``) the body the
-    target accepts as ``<target>-body.json``; an unreadable journal or unreadable tools get the page with its error
-    (400), never a file."""
+    """What goes to the target, from the gate's one plan: its kept items as ``replayable.jsonl`` (Open Responses JSON
+    Lines), or (``format=body``) the body the target accepts as ``<target>-body.json``. An unreadable journal or
+    unreadable tools, or a journal the gate offers no body for (its reason shown), get the page (400), never a
+    file."""
     fields = _fields()
     result, upload = _check(fields)
-    if not result.exportable or result.subset is None:  # exportable holds a subset: said again for mypy
-        return _render(result, fields, upload), 400
+    answer = result.body()
+    if answer is None or answer.body is None:
+        return _render(result, fields, upload, answer), 400
     if forms.choice("format", ("jsonl", "body"), "jsonl") == "body":
-        answer = result.body()
-        assert answer is not None  # exportable: the journal and its tools were read
         return Response(
             answer.text(),
             mimetype="application/json",
             headers={"Content-Disposition": f'attachment; filename="{result.target}-body.json"'},
         )
     return Response(
-        result.subset.jsonl(),
+        result.jsonl(answer),
         mimetype="application/jsonl",
         headers={"Content-Disposition": 'attachment; filename="replayable.jsonl"'},
     )
