@@ -177,9 +177,10 @@ def export(
     :param complete_statusless: send the status-less calls their outputs vouch for as ``completed`` (the user's
         explicit choice; :func:`webapp.core.gate.check_journal`).
     :return: an :class:`Export`. ``body`` is ``None`` with a ``reason`` when an error finding is about the journal as
-        a whole (a tool definition, ``tool_choice``, its text), which no leaving out repairs, or when the body read
-        back would still be refused. ``report.replayable`` is ``False`` when a finding stops the journal as it is
-        (the body then holds only what the plan kept and repaired, never a refused item).
+        a whole (a tool definition, ``tool_choice``, its text), which no leaving out repairs, when nothing is left to
+        send (:data:`NOTHING_TO_SEND`), or when the body read back would still be refused. ``report.replayable`` is
+        ``False`` when a finding stops the journal as it is (the body then holds only what the plan kept and
+        repaired, never a refused item).
     """
     if tools is None and isinstance(items, Journal):
         tools = items.tools  # the journal's own (a CreateResponseBody's)
@@ -223,7 +224,10 @@ def export(
             + ("; ".join(f"{f.code}: {f.message}" for f in whole)),
         )
         return answer
-    back = read_back(written.body, target)
+    back = read_back(written.body, target) if plan.kept else None
+    if back is None or not back.items:
+        answer.body, answer.reason = None, NOTHING_TO_SEND
+        return answer
     judged = check_journal(back.items, tools, max_depth=max_depth, target=target, source=back.source)
     refusals = [f for f in judged.findings if f.severity == "error"]
     if refusals:
@@ -233,6 +237,10 @@ def export(
             + ("; ".join(f"{f.code}: {f.message}" for f in refusals)),
         )
     return answer
+
+
+#: Why no body is offered when the plan keeps nothing a target's body can hold.
+NOTHING_TO_SEND = "nothing is left to send: every item is left out, refused or not writable for this target (see why)"
 
 
 def hosted_tools_left_out(tools: Any) -> list[ExportNote]:

@@ -1,14 +1,15 @@
-"""The journal step's model: a whole conversation from any provider, gated, paired, and its replayable subset.
+"""The journal step's model: a whole conversation from any provider, gated, paired, and what goes to the target.
 
 :func:`build` reads the text once (:func:`webapp.core.journal.read_text`), takes its shape and source from the
-converters (:func:`webapp.core.convert.convert_text`), gates every item and the pairing rules
-(:func:`webapp.core.journal.replay.gate_conversion`), and builds what the ``/journal`` page shows: a summary, one row
-per item (paged, optionally only what blocks), the findings linked to their items, and **what goes to the target**:
-the gate's plan for it (:attr:`JournalPage.plan`, :func:`webapp.core.gate.targets.plan`), with what was left out or
-repaired and why. Both downloads come from that one plan, through :func:`webapp.core.export.export` (the body
-offered is the body judged): the plan's kept items as Open Responses JSON Lines (:meth:`JournalPage.jsonl`), and the
-body the target's API takes (:meth:`JournalPage.body`). The rows' items as written and the places in the pasted text
-come from that one reading, not from parsing the text again.
+converters (:func:`webapp.core.convert.convert_text`), judges it once for the target
+(:func:`webapp.core.export.export`: every item and the pairing rules, the gate's plan, the body written and read
+back), and builds what the ``/journal`` page shows: a summary, one row per item (paged, optionally only what
+blocks), the findings linked to their items, every note of the export (:attr:`JournalPage.notes`, as ``POST
+/api/export`` gives them), and **what goes to the target**: the gate's plan for it (:attr:`JournalPage.plan`,
+:func:`webapp.core.gate.targets.plan`), with what was left out or repaired and why. Both downloads come from that one
+plan (the body offered is the body judged): the plan's kept items as Open Responses JSON Lines
+(:meth:`JournalPage.jsonl`), and the body the target's API takes (:meth:`JournalPage.body`). The rows' items as
+written and the places in the pasted text come from that one reading, not from parsing the text again.
 
 Status-less calls whose output follows them are the ones their client vouched for
 (:func:`webapp.core.gate.vouched_calls`): the page says so, and ``complete_statusless=True`` sends them as
@@ -23,13 +24,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from webapp.core.convert import Conversion, ConvertError, as_journal, convert_text, placed
-from webapp.core.export import Export, export
+from webapp.core.convert import Conversion, ConvertError, as_journal, convert_text, placed, tools_from
+from webapp.core.export import Export, ExportNote, export
 from webapp.core.gate import DEFAULT_TARGET, TARGET_TITLES, Finding, JournalReport, ReplayPlan, vouched_calls
 from webapp.core.gate.report import SEVERITIES
 from webapp.core.journal import JournalError, JournalText, read_text
-from webapp.core.journal.replay import gate_conversion
-from webapp.core.journal.tools import read_tools
+from webapp.core.journal.tools import read_definitions
 from webapp.core.json import DEFAULT_MAX_DEPTH, Position, displayable, in_string
 from webapp.core.json import pointer as jp
 
@@ -89,6 +89,7 @@ class JournalPage:
     finding_count: int = 0
     statusless: list[int] = field(default_factory=list)
     plan: ReplayPlan | None = None  # what goes to the target (status-less calls completed when chosen)
+    answer: Export | None = None  # the export for the target: its body (or why none), its notes; plan and report
     complete_statusless: bool = False  # the user's choice: vouched status-less calls go as completed
     tools_origin: str = "none"  # "pasted", "journal" or "none"
     tools: list[dict] | None = None
@@ -134,16 +135,18 @@ class JournalPage:
     def body(self) -> Export | None:
         """What goes to the target (:func:`webapp.core.export.export`: the gate's plan for the target, then its
         writer, the body read back and judged): its ``body`` (``None`` with a ``reason`` when the gate offers none)
-        and its ``report.plan``; ``None`` when the journal or the pasted tools could not be read."""
-        if self.conversion is None or not self.exportable:
-            return None
-        return export(
-            as_journal(self.conversion),
-            target=self.target,
-            tools=self.tools,
-            source=self.conversion.source,
-            complete_statusless=self.complete_statusless,
-        )
+        and its ``report.plan``; ``None`` when the journal or the pasted tools could not be read. Made once, by
+        :func:`build`: the page's verdict is its report."""
+        return self.answer if self.exportable else None
+
+    @property
+    def notes(self) -> list[tuple[str, list[ExportNote]]]:
+        """Every note of the export (what the body could not hold, the settings not carried), grouped by code in
+        order of first appearance: ``[(code, [note, …]), …]``. The same notes ``POST /api/export`` gives."""
+        grouped: dict[str, list[ExportNote]] = {}
+        for note in self.answer.notes if self.answer is not None else ():
+            grouped.setdefault(note.code, []).append(note)
+        return list(grouped.items())
 
     @staticmethod
     def jsonl(answer: Export) -> str:
@@ -184,7 +187,7 @@ def build(
     check = JournalPage(
         target=target if target in TARGET_TITLES else DEFAULT_TARGET, complete_statusless=complete_statusless
     )
-    pasted, check.tools_problem = read_tools(tools)
+    given, check.tools_problem = read_definitions(tools)  # as pasted: the export says what it does with each
     try:
         read = read_text(text, max_depth=max_depth)  # the one parse of the text
         conversion = convert_text(read, source)  # its shape and its source, found once
@@ -195,10 +198,13 @@ def build(
         check.error = error
         return check
     check.conversion = conversion
-    tool_list = pasted if pasted is not None else conversion.tools
-    check.tools_origin = "pasted" if pasted is not None else "journal" if conversion.tools is not None else "none"
-    check.tools = tool_list
-    check.report = gate_conversion(conversion, tool_list, target=check.target)
+    tool_list = given if given is not None else conversion.tools
+    check.tools_origin = "pasted" if given is not None else "journal" if conversion.tools is not None else "none"
+    check.tools = tools_from(given) if given is not None else conversion.tools  # function tools, by name
+    # One judgement for the page and its downloads: the export's (the gate's plan, the body written, read back).
+    check.answer = export(as_journal(conversion), target=check.target, tools=tool_list, source=conversion.source)
+    assert check.answer.report is not None  # export() always judges
+    check.report = check.answer.report
     check.types = Counter(item.get("type") if isinstance(item, dict) else None for item in conversion.items)
     check.labels = Counter(verdict.label for verdict in check.report.items)
     ranked = sorted(check.report.findings, key=lambda f: _RANK[f.severity])  # what decides the answer first
@@ -216,7 +222,15 @@ def build(
     check.texts = as_pasted.as_written([row.index for row in check.rows])
     check.plan = check.report.plan
     if complete_statusless and check.statusless:  # judged again with the choice: arguments and schema still decide
-        check.plan = gate_conversion(conversion, tool_list, target=check.target, complete_statusless=True).plan
+        check.answer = export(
+            as_journal(conversion),
+            target=check.target,
+            tools=tool_list,
+            source=conversion.source,
+            complete_statusless=True,
+        )
+        assert check.answer.report is not None  # export() always judges
+        check.plan = check.answer.report.plan
     return check
 
 

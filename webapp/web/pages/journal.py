@@ -109,9 +109,14 @@ def _render(
         sources=SOURCE_LABELS,
         targets=TARGET_TITLES,
         undecodable=undecodable,
-        no_body=answer.reason if answer is not None and answer.body is None else None,
+        no_body=_no_body(answer if answer is not None or check is None else check.answer),
         **fields,
     )
+
+
+def _no_body(answer: Export | None) -> str | None:
+    """Why the gate offers no body for the target (the export's reason), or ``None`` when it offers one."""
+    return answer.reason if answer is not None and answer.body is None else None
 
 
 @bp.get("/journal")
