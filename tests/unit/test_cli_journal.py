@@ -179,3 +179,18 @@ def test_convert_to_carries_the_settings_and_takes_the_options(tmp_path: Path):
 def test_gate_settings_options_judge_one_journal(tmp_path: Path):
     code, _, err = run("gate", str(tmp_path), "--no-store")
     assert code == 2 and "--thinking and --store judge one journal" in err
+
+
+def test_stream_takes_the_store_option(tmp_path: Path):
+    journal = tmp_path / "j.jsonl"
+    items = [
+        {"type": "message", "role": "user", "content": "go"},
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed", "content": []},
+    ]
+    journal.write_text("".join(json.dumps(i) + "\n" for i in items))
+    code, out, _ = run("gate", str(journal), "--stream", "--from", "openai", "--target", "openai")
+    assert code == 0
+    code, out, _ = run("gate", str(journal), "--stream", "--from", "openai", "--target", "openai", "--no-store")
+    findings = [json.loads(line)["finding"]["code"] for line in out.splitlines() if '"finding"' in line]
+    assert code == 1 and findings[0] == "reasoning_not_stored"
