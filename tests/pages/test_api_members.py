@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from webapp.web.api import convert, gate, tools
+from webapp.web.api import convert, export, gate, tools
 
 ITEM = {"type": "message", "role": "user", "content": "hi"}
 
@@ -42,11 +42,11 @@ def test_a_member_name_that_needs_escaping_is_pointed_at_exactly(client):
     assert error["param"] == "a/b~c" and error["message"].startswith("/a~1b~0c: ")
 
 
-@pytest.mark.parametrize("module", [gate, convert, tools])
+@pytest.mark.parametrize("module", [gate, convert, tools, export])
 def test_every_member_a_route_names_is_accepted(client, module):
     """The allowed set is what the route reads: each member on its own gets past the member check (whatever the
     route then says of its value)."""
-    route = {gate: "/api/gate", convert: "/api/convert", tools: "/api/tools"}[module]
+    route = {gate: "/api/gate", convert: "/api/convert", tools: "/api/tools", export: "/api/export"}[module]
     for member in module.MEMBERS:
         response = client.post(route, json={member: None})
         assert response.status_code in (200, 400)

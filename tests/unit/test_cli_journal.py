@@ -207,3 +207,18 @@ def test_convert_to_a_target_writes_the_plans_json_patch(tmp_path):
     sent = [b["id"] for m in body["messages"] for b in m["content"] if isinstance(b, dict) and b["type"] == "tool_use"]
     assert sent == [i["call_id"] for i in kept if i["type"] == "function_call"]  # the patch gives what is sent
     assert f"written to {patch_file}" in err
+
+
+def test_stream_takes_the_store_option(tmp_path: Path):
+    journal = tmp_path / "j.jsonl"
+    items = [
+        {"type": "message", "role": "user", "content": "go"},
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed", "content": []},
+    ]
+    journal.write_text("".join(json.dumps(i) + "\n" for i in items))
+    code, out, _ = run("gate", str(journal), "--stream", "--from", "openai", "--target", "openai")
+    assert code == 0
+    code, out, _ = run("gate", str(journal), "--stream", "--from", "openai", "--target", "openai", "--no-store")
+    findings = [json.loads(line)["finding"]["code"] for line in out.splitlines() if '"finding"' in line]
+    assert code == 1 and findings[0] == "reasoning_not_stored"

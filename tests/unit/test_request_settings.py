@@ -318,3 +318,15 @@ def test_a_setting_the_rules_cannot_read_is_a_note_never_a_silent_drop():
     ]
     assert journal.store is None
     assert convert_text('{"store": "no", "input": []}').notes[0].code == "setting_unread"
+
+
+def test_thinking_asked_off_refuses_a_final_assistant_message_that_thinks():
+    """The export writes thinking {type: disabled}; Anthropic then refuses an assistant message in the final position
+    that holds thinking (docs/targets.md A2, its reverse)."""
+    request = anthropic_request(ENABLED, first_thinks=True)
+    request["messages"].append(
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": "Sunny.", "signature": "c2ln"}]}
+    )
+    assert gate(request).replayable is True
+    report = gate(request, thinking=False)
+    assert [(f.code, f.index) for f in report.findings] == [("thinking_not_enabled", 4)]

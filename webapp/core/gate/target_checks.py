@@ -113,6 +113,7 @@ class TargetChecks:
         self._thinking = bool(thinking)  # A2: thinking is on (asked, or the conversation holds Anthropic thinking)
         self._thinking_said = thinking is not None  # asked on or off: the conversation does not change it
         self._unsigned_thinking: list[int] = []  # Anthropic reasoning without its signature, this turn (A1)
+        self._tail_thinking: int | None = None  # Anthropic thinking in the assistant run at the end so far (A2)
 
     def _add(self, code: str, index: int | None, says: tuple[str | ItemRef, ...], call_id: Any = None) -> None:
         rule = rule_for(code)
@@ -286,6 +287,7 @@ class TargetChecks:
         O14), as function calls are; the current turn starts again."""
         self._missing(f"before the user message at item {index}")
         self._end_turn()
+        self._tail_thinking = None
 
     def _missing(self, when: str, code: str = "missing_output") -> None:
         for call_index, call_id, item_type in self._native_pending:
@@ -375,6 +377,7 @@ class TargetChecks:
             return  # the checker calls user_message()
         if item_type == "function_call_output" or item_type in _OUTPUT_OF:
             self._step_open = True
+            self._tail_thinking = None  # a result: the user's turn, so the assistant's is not the last one
             return
         assistant_side = item_type == "reasoning" or issued_after_reasoning(item) or provider_of(item_type)
         anthropic_thinking = item_type == "reasoning" and sealed_owner(item, self.source) == "anthropic"
@@ -384,6 +387,8 @@ class TargetChecks:
             return
         if anthropic_thinking and not self._thinking_said:
             self._thinking = True
+        if anthropic_thinking and self._tail_thinking is None:
+            self._tail_thinking = index
         if self._turn_first is None:
             self._turn_first, self._turn_first_thinks = index, anthropic_thinking
         if item_type in _CALLS_TOO or OPENAI_ITEM_TYPES.get(item_type) == "call":
@@ -402,6 +407,16 @@ class TargetChecks:
         if self._open_reasoning is not None:
             self._no_following(self._open_reasoning, None)
             self._open_reasoning = None
+        if self._thinking_said and not self._thinking and self._tail_thinking is not None:  # A2, thinking off
+            self._add(
+                "thinking_not_enabled",
+                self._tail_thinking,
+                (
+                    "with thinking off, the assistant message in the final position may not contain thinking, but ",
+                    _ref(self._tail_thinking),
+                    " is Anthropic thinking there: enable thinking, or end the conversation with the user's turn",
+                ),
+            )
         if self.target == "openai":  # O7: OpenAI refuses a call without its output, last turn included
             self._missing(
                 "yet: run it and append its output before sending (OpenAI refuses a call without it)", "output_required"

@@ -154,6 +154,14 @@ TARGET_RULES: tuple[Rule, ...] = (
         sourced=False,
     ),
     Rule(
+        "thinking_not_enabled",
+        "error",
+        ("anthropic",),
+        "A2",
+        "https://github.com/tailcallhq/forgecode/issues/1853",
+        sourced=False,
+    ),
+    Rule(
         "thought_signature_missing",
         "error",
         ("gemini",),

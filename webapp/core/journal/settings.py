@@ -81,7 +81,7 @@ class _Api:
 #: Anthropic ``MessageCreateParams``, google-genai ``GenerateContentConfig`` / the REST ``GenerateContentRequest``).
 APIS = {
     "responses": _Api(
-        ("input", "tools", "tool_choice"),
+        ("input", "tools"),
         tuple(
             (name, name)
             for name in (
@@ -175,17 +175,6 @@ class RequestSettings:
         thinking = self.thinking if same or "thinking" in self.asked else None
         store = self.store if same or "store" in self.asked else None
         return thinking, store
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{"source", "members", "thinking", "store", "include", "asked"}``."""
-        return {
-            "source": self.source,
-            "members": dict(self.members),
-            "thinking": self.thinking,
-            "store": self.store,
-            "include": list(self.include) if self.include is not None else None,
-            "asked": dict(self.asked),
-        }
 
 
 def thinking_of(value: Any) -> bool | None:
