@@ -17,7 +17,7 @@ SAMPLES = TESTS / "data" / "samples"
 def test_the_anthropic_example_is_replayable_and_its_call_carries_to_step_2(page: Page):
     page.goto("/journal")
     page.get_by_role("link", name="Anthropic Messages request").click()
-    expect(page.locator("#journal-summary")).to_contain_text("replayable")
+    expect(page.locator("#journal-answer")).to_have_text("replayable")
     expect(page.locator("#journal-summary")).to_contain_text("from Anthropic Messages")
     expect(page.locator("#journal-notes")).to_contain_text("sealed_reasoning")
     row = page.locator("#journal-item-4")  # item 2 is the thinking block, kept as a reasoning item
@@ -36,7 +36,7 @@ def test_a_journal_with_refusals_filters_exports_and_keeps_the_text(page: Page):
     page.locator("#journal-text").fill(text)
     page.locator("#journal-tools").fill((SAMPLES / "tools.json").read_text())
     page.locator("#journal-text").press("Control+Enter")
-    expect(page.locator("#journal-summary")).to_contain_text("not replayable")
+    expect(page.locator("#journal-answer")).to_have_text("not replayable")
     page.locator("#journal-only-blocking").check()
     expect(page.locator("#journal-items tbody tr")).to_have_count(1)
     expect(page.locator("#journal-items tbody tr")).to_contain_text("openai:web_search_call")
@@ -71,7 +71,7 @@ def test_a_100000_item_journal_is_answered_on_the_page_a_page_at_a_time(page: Pa
     expect(page.locator("#journal-file-note")).to_contain_text("Read big.jsonl", timeout=60_000)  # into the field
     page.locator("#journal-check").click()
     expect(page.locator("#journal-summary")).to_contain_text("100,000 items", timeout=120_000)
-    expect(page.locator("#journal-summary")).to_contain_text("replayable")
+    expect(page.locator("#journal-answer")).to_have_text("replayable")
     expect(page.locator("#journal-items tbody tr")).to_have_count(100)
     page.get_by_role("button", name="next →").first.click()
     expect(page.locator("#journal-items")).to_contain_text("page 2 of 1000", timeout=120_000)

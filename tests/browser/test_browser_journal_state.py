@@ -61,7 +61,7 @@ def test_only_what_blocks_stays_ticked_after_a_reload(page: Page):
     page.locator("#journal-text").fill((SAMPLES / "journal-openai-responses.jsonl").read_text())
     page.locator("#journal-tools").fill((SAMPLES / "tools.json").read_text())
     page.locator("#journal-check").click()
-    expect(page.locator("#journal-summary")).to_contain_text("not replayable")
+    expect(page.locator("#journal-answer")).to_have_text("not replayable")
     page.locator("#journal-only-blocking").check()
     heading = page.locator("#journal-items h2")
     expect(heading).to_contain_text("that block: 1 of")
