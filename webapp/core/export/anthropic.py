@@ -28,7 +28,7 @@ from webapp.core.export.base import (
     parts_of,
     reasoning_text,
 )
-from webapp.core.items import is_namespaced, provider_of
+from webapp.core.items import ANTHROPIC_CALL_ID, is_namespaced, provider_of
 
 PROVIDER = "anthropic"
 #: Anthropic blocks that sit in the assistant's turn (server tools run by Anthropic, and their results).
@@ -122,19 +122,15 @@ def _item(written: Written, item: dict, index: int, role: str, ids: dict) -> tup
     return None
 
 
-#: What a ``tool_use.id`` may hold (docs/targets.md A7; known from Anthropic's error text only, "Rules we could not
-#: source" 10).
-_ID = re.compile(r"[a-zA-Z0-9_-]+")
-
-
 def _ids(written: Written, items: list[Any]) -> dict[str, str]:
-    """Each call id that A7 refuses and the id written instead (its other characters as ``_``, made unique), with a
+    """Each call id that A7 refuses (:data:`webapp.core.items.ANTHROPIC_CALL_ID`; the gate warns of it as
+    ``call_id_rewritten``) and the id written instead (its other characters as ``_``, made unique), with a
     note on the call; the call and its output get the same one, so the pair stays matched."""
     taken = {i.get("call_id") for i in items if isinstance(i, dict)}
     changed: dict[str, str] = {}
     for index, item in enumerate(items):
         call_id = item.get("call_id") if isinstance(item, dict) and item.get("type") == "function_call" else None
-        if not isinstance(call_id, str) or _ID.fullmatch(call_id) or call_id in changed:
+        if not isinstance(call_id, str) or ANTHROPIC_CALL_ID.fullmatch(call_id) or call_id in changed:
             continue
         new = re.sub(r"[^a-zA-Z0-9_-]", "_", call_id) or "call"
         while new in taken:

@@ -66,7 +66,12 @@ DEFAULT_TARGET = "portable"
 DISPOSITIONS = ("keep", "leave_out", "refused")
 
 _SPEC = "https://www.openresponses.org/specification"
-_OPENAI_INPUT = "https://github.com/openai/openai-python/blob/main/src/openai/types/responses/response_input_param.py"
+_OPENAI_TYPES = "https://github.com/openai/openai-python/blob/main/src/openai/types/"
+_OPENAI_INPUT = _OPENAI_TYPES + "responses/response_input_param.py"
+_OPENAI_DOCS = "https://developers.openai.com/api/docs/"
+_ANTHROPIC_TYPES = "https://github.com/anthropics/anthropic-sdk-python/blob/main/src/anthropic/types/"
+_ANTHROPIC_TOOLS = "https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls"
+_GEMINI_TYPES = "https://github.com/googleapis/python-genai/blob/main/google/genai/types.py"
 
 
 @dataclass(frozen=True)
@@ -142,13 +147,85 @@ TARGET_RULES: tuple[Rule, ...] = (
         "G1",
         "https://ai.google.dev/gemini-api/docs/thought-signatures",
     ),
+    Rule("reasoning_prefix_changed", "warning", ("openai",), "O4", _OPENAI_DOCS + "guides/preserved-reasoning"),
+    Rule(
+        "message_without_status",
+        "warning",
+        ("openai",),
+        "O8",
+        _OPENAI_TYPES + "responses/response_output_message_param.py",
+    ),
+    Rule(
+        "invalid_tool_name",
+        "error",
+        ("openai", "chat_completions"),
+        "O15, C4",
+        _OPENAI_TYPES + "shared_params/function_definition.py",
+    ),
+    Rule("id_prefix", "error", ("openai",), "O16", "https://github.com/can1357/oh-my-pi/issues/977", sourced=False),
+    Rule("id_too_long", "error", ("openai",), "O16", "https://github.com/can1357/oh-my-pi/issues/284", sourced=False),
+    Rule("compaction_trigger_not_last", "error", ("openai",), "O17", _OPENAI_INPUT),
+    Rule("not_input_item", "error", ("openai",), "O18", "https://github.com/openai/codex/issues/27423", sourced=False),
+    Rule("namespace_left_out", "warning", _NOT_OPENAI, "O19", _OPENAI_TYPES + "responses/namespace_tool_param.py"),
+    Rule("output_not_adjacent", "error", ("anthropic",), "A4", _ANTHROPIC_TOOLS),
+    Rule("results_reordered", "warning", ("anthropic",), "A6", _ANTHROPIC_TOOLS),
+    Rule(
+        "invalid_tool_name",
+        "error",
+        ("anthropic",),
+        "A7",
+        "https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+    ),
+    Rule(
+        "call_id_rewritten",
+        "warning",
+        ("anthropic",),
+        "A7",
+        "https://github.com/BlockRunAI/ClawRouter/issues/17",
+        sourced=False,
+    ),
+    Rule("arguments_not_object", "error", ("anthropic", "gemini"), "A8", _ANTHROPIC_TYPES + "tool_use_block_param.py"),
+    Rule("system_moved", "warning", ("anthropic",), "A13", _ANTHROPIC_TYPES + "message_create_params.py"),
+    Rule("paired_by_position", "warning", ("gemini",), "G3", _GEMINI_TYPES, sourced=False),
+    Rule(
+        "output_not_adjacent",
+        "error",
+        ("gemini",),
+        "G4",
+        "https://github.com/google-gemini/gemini-cli/issues/11814",
+        sourced=False,
+    ),
+    Rule(
+        "call_turn_misplaced",
+        "error",
+        ("gemini",),
+        "G4",
+        "https://github.com/google-gemini/gemini-cli/issues/11814",
+        sourced=False,
+    ),
+    Rule("system_moved", "warning", ("gemini",), "G5", _GEMINI_TYPES),
+    Rule("invalid_tool_name", "error", ("gemini",), "G8", _GEMINI_TYPES),
+    Rule(
+        "output_not_adjacent",
+        "error",
+        ("chat_completions",),
+        "C1",
+        "https://github.com/RamiAwar/dataline/issues/172",
+        sourced=False,
+    ),
 )
-_RULES = {rule.code: rule for rule in TARGET_RULES}
+#: Each (code, target) -> its row: one code may have a row per target, each with that target's source (the same
+#: severity in each: ``FINDINGS`` has one per code).
+_RULES = {(rule.code, target): rule for rule in reversed(TARGET_RULES) for target in rule.targets}
+_CODES = {rule.code: rule for rule in reversed(TARGET_RULES)}
 
 
-def rule_for(code: str) -> Rule | None:
-    """The :class:`Rule` that makes finding ``code``, or ``None`` for a finding of the article's own checks."""
-    return _RULES.get(code)
+def rule_for(code: str, target: str | None = None) -> Rule | None:
+    """The :class:`Rule` that makes finding ``code`` for ``target`` (``None``: its first row; a code with no row for
+    ``target`` gives ``None`` then), or ``None`` for a finding of the article's own checks."""
+    if target is None:
+        return _CODES.get(code)
+    return _RULES.get((code, target))
 
 
 def target_error(target: Any) -> str | None:

@@ -25,6 +25,8 @@ from webapp.core.schema import SchemaError, compile_schema
 __all__ = [
     "FUNCTION_NAME",
     "FUNCTION_NAME_RULE",
+    "GEMINI_FUNCTION_NAME",
+    "GEMINI_FUNCTION_NAME_RULE",
     "NO_PARAMETERS_SCHEMA",
     "TOOL_CHOICE_MODES",
     "SchemaField",
@@ -47,6 +49,12 @@ TOOL_CHOICE_MODES = ("none", "auto", "required")
 FUNCTION_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 #: :data:`FUNCTION_NAME` in words, for error messages.
 FUNCTION_NAME_RULE = "1-64 characters of letters, digits, '_' or '-'"
+#: A Gemini function's name, whole: "Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain
+#: underscores, dots, colons and dashes, with a maximum length of 128" (``FunctionDeclaration.name``, google-genai
+#: ``types.py``; docs/targets.md G8).
+GEMINI_FUNCTION_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}")
+#: :data:`GEMINI_FUNCTION_NAME` in words.
+GEMINI_FUNCTION_NAME_RULE = "a letter or '_', then letters, digits, '_', '.', ':' or '-', 128 characters at most"
 
 
 class SchemaField(NamedTuple):
