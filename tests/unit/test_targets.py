@@ -282,3 +282,39 @@ def test_a_namespace_tools_functions_are_named_by_openais_rule_and_left_alone_el
     assert [(f.code, f.index) for f in report.findings] == [("invalid_tool_name", None)]
     assert "namespace" in report.findings[0].message and not report.replayable
     assert check_journal(items, [namespace], target="anthropic").findings == []
+
+
+def test_calls_of_tools_that_items_carry_or_a_namespace_holds_are_checked_against_them():
+    """O19: a tool loaded by a ``tool_search_output`` (or given by ``additional_tools``) may be called after it,
+    and its schema checks the call; a call with a ``namespace`` names the tool of that namespace. Before this, each
+    such call was ``unknown_tool``."""
+    lookup = {
+        "type": "function",
+        "name": "lookup",
+        "defer_loading": True,
+        "parameters": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]},
+    }
+    items = [
+        {"type": "message", "role": "user", "content": "find 7"},
+        {"type": "tool_search_call", "call_id": "t1", "execution": "client", "arguments": {"q": "lookup"}},
+        {"type": "tool_search_output", "call_id": "t1", "execution": "client", "tools": [lookup]},
+        {"type": "function_call", "call_id": "c1", "name": "lookup", "arguments": '{"id": 7}', "status": "completed"},
+        {"type": "function_call_output", "call_id": "c1", "output": "found"},
+        {"type": "function_call", "call_id": "c2", "name": "lookup", "arguments": '{"id": "x"}', "status": "completed"},
+        {"type": "function_call_output", "call_id": "c2", "output": "?"},
+    ]
+    report = check_journal(items, [], target="openai")
+    assert [f.code for f in report.findings] == []
+    assert [line.reason for line in report.items][3:6:2] == ["ok", "arguments_schema"]
+    before = check_journal([items[0], items[3]], [], target="openai")  # no item loads it: unknown, as before
+    assert [f.code for f in before.findings] == ["unknown_tool", "missing_output"]
+
+    namespace = {"type": NAMESPACE_TOOL, "name": "crm", "description": "CRM", "tools": [lookup]}
+    call = {**items[3], "namespace": "crm"}
+    report = check_journal([items[0], call, items[4]], [namespace], target="openai")
+    assert report.findings == [] and report.items[1].reason == "ok"
+    bare = check_journal([items[0], items[3], items[4]], [namespace], target="openai")
+    assert [f.code for f in bare.findings] == ["unknown_tool"] and "crm/lookup" in bare.findings[0].message
+    additional = {"type": "additional_tools", "role": "developer", "tools": [lookup]}
+    report = check_journal([items[0], additional, items[3], items[4]], [], target="openai")
+    assert report.findings == [] and report.items[2].reason == "ok"

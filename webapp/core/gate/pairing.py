@@ -29,8 +29,8 @@ from webapp.core.gate.report import (
 from webapp.core.gate.steps import DEFAULT_MAX_DEPTH, Verdict, Why, check_item, judge, why_of
 from webapp.core.gate.target_checks import TargetChecks
 from webapp.core.gate.targets import DEFAULT_TARGET, item_policy, plan, target_error
-from webapp.core.gate.tools import allowed_names, tool_table
-from webapp.core.items import OPENAI_ITEM_TYPES, RUNNABLE_STATUS, native_openai, provider_of
+from webapp.core.gate.tools import allowed_names, tool_key, tool_table
+from webapp.core.items import OPENAI_ITEM_TYPES, OPENAI_TOOL_ITEMS, RUNNABLE_STATUS, native_openai, provider_of
 from webapp.core.journal import Duplicate, Journal
 from webapp.core.json import pointer
 from webapp.core.json import quote as _q
@@ -373,6 +373,8 @@ class JournalChecker:
                 if not native.ok:
                     self._blocked = True
         self._target.see(index, item, verdict)
+        if isinstance(item_type, str) and item_type in OPENAI_TOOL_ITEMS and self._one_schema is None:
+            self._load_tools(index, get("tools"))
         if item_type == "function_call_output":
             _pair_output(index, get("call_id"), self._calls, self._answered, findings)
         elif item_type == "message" and role == "user" and self._pending:
@@ -406,6 +408,17 @@ class JournalChecker:
             self._by_type[item_type] = verdict
         return verdict
 
+    def _load_tools(self, index: int, tools: Any) -> None:
+        """The function tools an ``additional_tools`` or ``tool_search_output`` item carries: calls after it may
+        name them (docs/targets.md O19). A name the table has already keeps its first tool."""
+        if not isinstance(tools, list):
+            return
+        for key, entry in tool_table(tools, self._findings, f"item {index} tools").items():
+            if key not in self._table:
+                self._table[key] = entry
+                self._by_name.pop(key, None)  # a call before it was checked against no tool
+        self._known = ", ".join(_q(n) for n in self._table) or "none"
+
     def _checked_as(self, name: Any) -> Why:
         """How a call naming ``name`` is checked: its tool's schema, compiled once (for the first
         :data:`REMEMBERED` names), or none when no tool has that name."""
@@ -431,16 +444,17 @@ class JournalChecker:
         if self._one_schema is not None:
             why = self._one_schema
         else:
-            if self._unknown_tools and named and name not in self._table:
+            key = tool_key(name, item.get("namespace")) if named else name  # a namespace's tool (O19)
+            if self._unknown_tools and named and key not in self._table:
                 findings.append(
                     Finding.of(
                         "unknown_tool",
                         index,
-                        (_item(index), f" calls {_q(name)}, which is not among the tools (known: {self._known})"),
+                        (_item(index), f" calls {_q(key)}, which is not among the tools (known: {self._known})"),
                         call_id,
                     )
                 )
-            why = self._checked_as(name)
+            why = self._checked_as(key)
         verdict = judge(item, why) if self._memo is None else self._memo.verdict(item, why)
         if self._allowed is not None and named and name not in self._allowed:
             findings.append(
