@@ -318,3 +318,23 @@ def test_calls_of_tools_that_items_carry_or_a_namespace_holds_are_checked_agains
     additional = {"type": "additional_tools", "role": "developer", "tools": [lookup]}
     report = check_journal([items[0], additional, items[3], items[4]], [], target="openai")
     assert report.findings == [] and report.items[2].reason == "ok"
+
+
+@pytest.mark.parametrize("target", ["anthropic", "gemini"])
+def test_arguments_too_deep_to_parse_are_the_articles_reason_never_a_crash(target):
+    """A8 reads the arguments the article's steps parsed; parsing them again overflowed Python's stack (found by
+    the schema page's hostile inputs)."""
+    deep = '{"a": ' + "[" * 100_000 + "}"
+    item = {"type": "function_call", "call_id": "c1", "name": "any", "arguments": deep, "status": "completed"}
+    report = check_journal([item], [{"type": "function", "name": "any", "parameters": {}}], target=target)
+    assert report.items[0].reason == "arguments_parse" and not report.replayable
+    assert "arguments_not_object" not in [f.code for f in report.findings]
+
+
+def test_one_item_alone_has_none_of_the_order_rules():
+    """G4's "first turn" is about a conversation: one call checked alone (the Schema page, ``check_one``) is not one."""
+    call = {"type": "function_call", "call_id": "c1", "name": "any", "arguments": "{}", "status": "completed"}
+    line, findings = check_one(call, target="gemini", tools=[{"type": "function", "name": "any", "parameters": {}}])
+    assert findings == [] and line.disposition == "keep"
+    report = check_journal([call], [{"type": "function", "name": "any", "parameters": {}}], target="gemini")
+    assert [f.code for f in report.findings] == ["call_turn_misplaced", "thought_signature_missing"]

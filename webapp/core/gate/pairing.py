@@ -56,9 +56,24 @@ def the_item(ref: ItemRef) -> str:
     return "the item"
 
 
-#: Findings whose rule needs another item of the journal (pairing, order): never made about one item alone.
+#: Findings whose rule needs another item of the journal (pairing, order): never made about one item alone. The
+#: targets' order rules too (docs/targets.md A4, A6, A13, C1, G3, G4, G5, O4, O17): a call alone is not "the
+#: first turn" of a conversation.
 PAIRING_FINDINGS = frozenset(
-    {"orphan_output", "output_for_unfinished_call", "duplicate_call_id", "duplicate_output", "missing_output"}
+    {
+        "orphan_output",
+        "output_for_unfinished_call",
+        "duplicate_call_id",
+        "duplicate_output",
+        "missing_output",
+        "output_not_adjacent",
+        "call_turn_misplaced",
+        "paired_by_position",
+        "results_reordered",
+        "system_moved",
+        "reasoning_prefix_changed",
+        "compaction_trigger_not_last",
+    }
 )
 
 
@@ -444,7 +459,10 @@ class JournalChecker:
         if self._one_schema is not None:
             why = self._one_schema
         else:
-            key = tool_key(name, item.get("namespace")) if named else name  # a namespace's tool (O19)
+            # A namespace's tool (O19) when the tools declare one; else `namespace` is an extension field only.
+            key = name
+            if named and tool_key(name, item.get("namespace")) in self._table:
+                key = tool_key(name, item.get("namespace"))
             if self._unknown_tools and named and key not in self._table:
                 findings.append(
                     Finding.of(

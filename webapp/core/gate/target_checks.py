@@ -20,7 +20,6 @@ user's words, a system message between turns) is a warning, never an error (A6, 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -66,6 +65,10 @@ IDS_REQUIRED = frozenset(
 )
 _OUTPUT_OF = {output: call for call, output in OPENAI_CALL_OUTPUTS.items()}
 _CALLS_TOO = ("function_call",)  # the article's call, for the rules of the current turn
+
+#: JSON's name for each parsed type that is not an object (A8's words).
+_JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean"}
+_JSON_TYPES[type(None)] = "null"
 
 #: Each target's grammar of a function's name, whole, with its words (docs/targets.md O15, C4: OpenAI's
 #: ``FunctionDefinition.name``; A7: Anthropic's tool names, the same pattern; G8: Gemini's ``FunctionDeclaration``).
@@ -278,7 +281,7 @@ class TargetChecks:
         named = item_type if isinstance(item_type, str) else None  # a list or object as type names nothing
         if kept:
             self._id_rules(index, item, named)
-            self._order_rules(index, item, named)
+            self._order_rules(index, item, named, verdict)
         elif self._left_out_before is None:
             self._left_out_before = index
         self._reasoning_rules(index, item, named, kept, before)
@@ -458,7 +461,7 @@ class TargetChecks:
                 ),
             )
 
-    def _order_rules(self, index: int, item: dict, item_type: str | None) -> None:
+    def _order_rules(self, index: int, item: dict, item_type: str | None, verdict: Verdict) -> None:
         if self._trigger is not None:  # O17: something follows the compaction_trigger
             self._add(
                 "compaction_trigger_not_last",
@@ -511,32 +514,32 @@ class TargetChecks:
                         f"export moves it to {field}, before the whole conversation",
                     ),
                 )
+            if self.target == "chat_completions":  # a message of its own there, between the others (C1)
+                self._place(index, item, "system")
             return
         self._spoken = True
         if item_type == "function_call":
-            self._arguments_object(index, item)
+            self._arguments_object(index, item, verdict)
         side = _side(item_type, role)
         if side is not None:
             self._place(index, item, side)
 
-    def _arguments_object(self, index: int, item: dict) -> None:
-        """A8: Anthropic's ``tool_use.input`` (and Gemini's ``functionCall.args``) is an object, never a string."""
-        arguments = item.get("arguments")
-        try:
-            value = json.loads(arguments) if isinstance(arguments, str) else None
-        except ValueError:
-            return  # the article's arguments_parse says so
-        if isinstance(arguments, str) and not isinstance(value, dict):
-            self._add(
-                "arguments_not_object",
-                index,
-                (
-                    _ref(index),
-                    f" has arguments that are JSON {type(value).__name__ if value is not None else 'null'}, "
-                    f"not an object: {self.target} takes a call's arguments as an object only",
-                ),
-                item.get("call_id"),
-            )
+    def _arguments_object(self, index: int, item: dict, verdict: Verdict) -> None:
+        """A8: Anthropic's ``tool_use.input`` (and Gemini's ``functionCall.args``) is an object, never a string. The
+        arguments as the article's steps parsed them (not parsed again: they may be as deep as the parse allows)."""
+        if verdict.reason not in ("ok", "arguments_schema") or isinstance(verdict.arguments, dict):
+            return  # not parsed (the article's reason says why), or an object
+        kind = _JSON_TYPES.get(type(verdict.arguments), "a value")
+        self._add(
+            "arguments_not_object",
+            index,
+            (
+                _ref(index),
+                f" has arguments that are {kind}, not a JSON object: {self.target} takes a call's arguments as an "
+                "object only",
+            ),
+            item.get("call_id"),
+        )
 
     def _place(self, index: int, item: dict, side: str) -> None:
         """Put the item in the message the target's writer makes (:func:`_turn_key`) and check where it lands."""
