@@ -174,7 +174,8 @@ class TargetChecks:
         self._turn_kind: str | None = None
         self._turn_called: dict[str, tuple[int, int]] = {}  # call_id -> (turn, index) of a kept function_call
         self._idless: dict[str, tuple[int, str, int]] = {}  # G3: call_id -> (turn, name, place among its name)
-        self._idless_seen: dict[tuple[int, str], int] = {}  # (turn, name) -> id-less calls, then outputs, counted
+        self._idless_calls: dict[tuple[int, str], int] = {}  # (turn, name) -> its id-less calls, counted
+        self._idless_answers: dict[tuple[int, str], int] = {}  # (turn of the calls, name) -> their outputs, counted
         self._spoken = False  # an item other than a system message was kept (A13, G5)
         self._left_out_before: int | None = None  # O4: the first item left out
         self._prefix_told = False
@@ -566,9 +567,9 @@ class TargetChecks:
                 )
             self._turn_called.setdefault(call_id, (self._turn, index))
             if item.get("gemini:call_id_generated") and isinstance(item.get("name"), str):  # G3
-                seen = self._idless_seen.get((self._turn, item["name"]), 0)
+                seen = self._idless_calls.get((self._turn, item["name"]), 0)
                 self._idless[call_id] = (self._turn, item["name"], seen)
-                self._idless_seen[(self._turn, item["name"])] = seen + 1
+                self._idless_calls[(self._turn, item["name"])] = seen + 1
         elif side == "output" and isinstance(call_id, str) and call_id in self._turn_called:
             self._output_place(index, call_id)
         elif side == "user":
@@ -603,9 +604,8 @@ class TargetChecks:
         idless = self._idless.get(call_id)
         if idless is not None:  # G3: id-less responses are matched by order
             _, name, place = idless
-            answered = (-turn - 1, name)  # the outputs of that turn, counted apart from its calls
-            order = self._idless_seen.get(answered, 0)
-            self._idless_seen[answered] = order + 1
+            order = self._idless_answers.get((turn, name), 0)
+            self._idless_answers[(turn, name)] = order + 1
             if order != place:
                 self._add(
                     "paired_by_position",

@@ -166,7 +166,13 @@ TARGET_RULES: tuple[Rule, ...] = (
     Rule("id_too_long", "error", ("openai",), "O16", "https://github.com/can1357/oh-my-pi/issues/284", sourced=False),
     Rule("compaction_trigger_not_last", "error", ("openai",), "O17", _OPENAI_INPUT),
     Rule("not_input_item", "error", ("openai",), "O18", "https://github.com/openai/codex/issues/27423", sourced=False),
-    Rule("namespace_left_out", "warning", _NOT_OPENAI, "O19", _OPENAI_TYPES + "responses/namespace_tool_param.py"),
+    Rule(
+        "namespace_left_out",
+        "warning",
+        ("anthropic", "gemini", "chat_completions"),
+        "O19",
+        _OPENAI_TYPES + "responses/namespace_tool_param.py",
+    ),
     Rule("output_not_adjacent", "error", ("anthropic",), "A4", _ANTHROPIC_TOOLS),
     Rule("results_reordered", "warning", ("anthropic",), "A6", _ANTHROPIC_TOOLS),
     Rule(
