@@ -96,7 +96,9 @@ class Rule:
 
 _NOT_OPENAI = tuple(t for t in TARGETS if t != "openai")
 
-#: The targets' rules, one row each (docs/targets.md gives every source in full).
+#: The targets' rules, one row each (docs/targets.md gives every source in full). One finding code may have a row
+#: per target where the targets' rules differ in id or source (``invalid_tool_name``: O15, A7, G8), never two rows
+#: for one target; :func:`rule_for` finds the row of a code and a target.
 TARGET_RULES: tuple[Rule, ...] = (
     Rule("duplicate_id", "error", TARGETS, "P3, O5", _SPEC),
     Rule("unknown_type", "error", TARGETS, "P1", _SPEC),
