@@ -7,11 +7,22 @@ from pathlib import Path
 
 import pytest
 
+from webapp.core.export import export
 from webapp.core.gate import check_journal, check_one
 from webapp.core.gate.grammar import MAX_GRAMMAR_INPUT, check_input, describe
 from webapp.core.gate.report import FINDINGS
 from webapp.core.gate.targets import TARGET_RULES, TARGET_TITLES, TARGETS, plan, rule_for
-from webapp.core.items import native_openai, provider_of, type_kind
+from webapp.core.items import (
+    ANTHROPIC_CALL_ID,
+    COMPACTION_TRIGGER,
+    NAMESPACE_TOOL,
+    OPENAI_ITEM_TYPES,
+    OPENAI_NOT_INPUT,
+    OPENAI_TOOL_ITEMS,
+    native_openai,
+    provider_of,
+    type_kind,
+)
 
 HERE = Path(__file__).resolve().parent.parent
 CASES = json.loads((HERE / "cases" / "targets.json").read_text(encoding="utf-8"))["cases"]
@@ -52,8 +63,23 @@ def test_every_rule_has_its_severity_once_a_rule_id_in_the_docs_and_a_source():
 
 
 def test_the_rules_are_checked_by_a_case_each():
-    covered = {finding[0] for case in CASES for finding in case["findings"]}
-    assert {rule.code for rule in TARGET_RULES} <= covered
+    """Every row of the table (a code for its targets, with its own source) has a case that makes its finding for
+    one of its targets."""
+    covered = {(finding[0], case["target"]) for case in CASES for finding in case["findings"]}
+    for rule in TARGET_RULES:
+        assert any((rule.code, target) in covered for target in rule.targets), (rule.code, rule.rule_id)
+
+
+def test_a_code_has_one_row_per_target_and_one_severity():
+    seen: dict[tuple[str, str], str] = {}
+    for rule in TARGET_RULES:
+        for target in rule.targets:
+            assert (rule.code, target) not in seen, (rule.code, target)
+            seen[(rule.code, target)] = rule.rule_id
+            assert rule_for(rule.code, target) is rule
+        assert FINDINGS[rule.code] == rule.severity
+    assert rule_for("output_not_adjacent", "openai") is None
+    assert rule_for("output_not_adjacent", "chat_completions").rule_id == "C1"
 
 
 def test_the_plan_keeps_what_the_target_takes_and_strips_members():
@@ -192,3 +218,124 @@ def test_an_item_whose_type_is_no_string_is_judged_never_a_crash(target, odd_typ
     report = check_journal([item, {"type": "message", "role": "user", "content": "hi"}], target=target)
     assert report.replayable is False
     assert plan([item], target=target, source="open_responses").dispositions in (["keep"], ["leave_out"])
+
+
+@pytest.mark.parametrize(
+    "call_id, rewritten", [("functions.Bash:0", True), ("toolu_01A-b", False), ("call 1", True), ("c1", False)]
+)
+def test_the_gate_warns_of_an_anthropic_call_id_exactly_when_the_export_rewrites_it(call_id, rewritten):
+    """A7: one pattern (``ANTHROPIC_CALL_ID``) for the gate's warning and the writer's rewrite; a warning, never
+    an error, since the export repairs the pair."""
+    arguments = '{"location": "Paris"}'
+    items = [
+        {"type": "message", "role": "user", "content": "hi"},
+        {
+            "type": "function_call",
+            "call_id": call_id,
+            "name": "get_weather",
+            "arguments": arguments,
+            "status": "completed",
+        },
+        {"type": "function_call_output", "call_id": call_id, "output": "sunny"},
+    ]
+    result = export(items, target="anthropic", tools=TOOLS)
+    assert result.report is not None
+    warned = [f for f in result.report.findings if f.code == "call_id_rewritten"]
+    assert bool(warned) is rewritten and all(f.severity == "warning" for f in warned)
+    assert result.report.plan is not None  # the plan repairs the pair (the writer writes what it is handed)
+    assert any(r.code == "call_id_changed" for r in result.report.plan.repairs) is rewritten
+    tool_use = result.body["messages"][1]["content"][0]
+    tool_result = result.body["messages"][2]["content"][0]
+    assert ANTHROPIC_CALL_ID.fullmatch(tool_use["id"]) and tool_use["id"] == tool_result["tool_use_id"]
+
+
+def test_the_vocabulary_knows_openais_newer_items_and_which_it_takes_back():
+    """O17-O19: compaction_trigger, context_compaction, additional_tools and tool_search_output are OpenAI's (never
+    ``unknown_type``); OpenAI takes back all but context_compaction; the other targets leave them out."""
+    for item_type in ("compaction_trigger", "context_compaction", "additional_tools", "tool_search_output"):
+        assert type_kind(item_type) == "provider" and provider_of(item_type) == "openai"
+    assert OPENAI_NOT_INPUT == {"context_compaction"} and COMPACTION_TRIGGER in OPENAI_ITEM_TYPES
+    assert set(OPENAI_TOOL_ITEMS) <= set(OPENAI_ITEM_TYPES)
+    item = {
+        "type": "additional_tools",
+        "role": "developer",
+        "tools": [{"type": "function", "name": "lookup", "parameters": {}}],
+    }
+    for target in TARGETS:
+        line, findings = check_one(item, target=target)
+        assert line.disposition == ("keep" if target == "openai" else "leave_out"), target
+        assert [f.code for f in findings] == ([] if target == "openai" else ["provider_item"])
+    _, findings = check_one({"type": "context_compaction", "encrypted_content": "e"}, target="openai")
+    assert [f.code for f in findings] == ["not_input_item"]
+
+
+def test_a_namespace_tools_functions_are_named_by_openais_rule_and_left_alone_elsewhere():
+    """O19, O15: a function tool inside a namespace tool is an OpenAI tool: its name is checked for ``openai``; the
+    other targets' writers leave the namespace tool out, so its names are not theirs to check."""
+    namespace = {
+        "type": NAMESPACE_TOOL,
+        "name": "crm",
+        "description": "CRM tools",
+        "tools": [{"type": "function", "name": "find.customer", "defer_loading": True, "parameters": {}}],
+    }
+    items = [{"type": "message", "role": "user", "content": "hi"}]
+    report = check_journal(items, [namespace], target="openai")
+    assert [(f.code, f.index) for f in report.findings] == [("invalid_tool_name", None)]
+    assert "namespace" in report.findings[0].message and not report.replayable
+    assert check_journal(items, [namespace], target="anthropic").findings == []
+
+
+def test_calls_of_tools_that_items_carry_or_a_namespace_holds_are_checked_against_them():
+    """O19: a tool loaded by a ``tool_search_output`` (or given by ``additional_tools``) may be called after it,
+    and its schema checks the call; a call with a ``namespace`` names the tool of that namespace. Before this, each
+    such call was ``unknown_tool``."""
+    lookup = {
+        "type": "function",
+        "name": "lookup",
+        "defer_loading": True,
+        "parameters": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]},
+    }
+    items = [
+        {"type": "message", "role": "user", "content": "find 7"},
+        {"type": "tool_search_call", "call_id": "t1", "execution": "client", "arguments": {"q": "lookup"}},
+        {"type": "tool_search_output", "call_id": "t1", "execution": "client", "tools": [lookup]},
+        {"type": "function_call", "call_id": "c1", "name": "lookup", "arguments": '{"id": 7}', "status": "completed"},
+        {"type": "function_call_output", "call_id": "c1", "output": "found"},
+        {"type": "function_call", "call_id": "c2", "name": "lookup", "arguments": '{"id": "x"}', "status": "completed"},
+        {"type": "function_call_output", "call_id": "c2", "output": "?"},
+    ]
+    report = check_journal(items, [], target="openai")
+    assert [f.code for f in report.findings] == []
+    assert [line.reason for line in report.items][3:6:2] == ["ok", "arguments_schema"]
+    before = check_journal([items[0], items[3]], [], target="openai")  # no item loads it: unknown, as before
+    assert [f.code for f in before.findings] == ["unknown_tool", "output_required"]  # openai: append its output
+
+    namespace = {"type": NAMESPACE_TOOL, "name": "crm", "description": "CRM", "tools": [lookup]}
+    call = {**items[3], "namespace": "crm"}
+    report = check_journal([items[0], call, items[4]], [namespace], target="openai")
+    assert report.findings == [] and report.items[1].reason == "ok"
+    bare = check_journal([items[0], items[3], items[4]], [namespace], target="openai")
+    assert [f.code for f in bare.findings] == ["unknown_tool"] and "crm/lookup" in bare.findings[0].message
+    additional = {"type": "additional_tools", "role": "developer", "tools": [lookup]}
+    report = check_journal([items[0], additional, items[3], items[4]], [], target="openai")
+    assert report.findings == [] and report.items[2].reason == "ok"
+
+
+@pytest.mark.parametrize("target", ["anthropic", "gemini"])
+def test_arguments_too_deep_to_parse_are_the_articles_reason_never_a_crash(target):
+    """A8 reads the arguments the article's steps parsed; parsing them again overflowed Python's stack (found by
+    the schema page's hostile inputs)."""
+    deep = '{"a": ' + "[" * 100_000 + "}"
+    item = {"type": "function_call", "call_id": "c1", "name": "any", "arguments": deep, "status": "completed"}
+    report = check_journal([item], [{"type": "function", "name": "any", "parameters": {}}], target=target)
+    assert report.items[0].reason == "arguments_parse" and not report.replayable
+    assert "arguments_not_object" not in [f.code for f in report.findings]
+
+
+def test_one_item_alone_has_none_of_the_order_rules():
+    """G4's "first turn" is about a conversation: one call checked alone (the Schema page, ``check_one``) is not one."""
+    call = {"type": "function_call", "call_id": "c1", "name": "any", "arguments": "{}", "status": "completed"}
+    line, findings = check_one(call, target="gemini", tools=[{"type": "function", "name": "any", "parameters": {}}])
+    assert findings == [] and line.disposition == "keep"
+    report = check_journal([call], [{"type": "function", "name": "any", "parameters": {}}], target="gemini")
+    assert [f.code for f in report.findings] == ["call_turn_misplaced", "thought_signature_missing"]

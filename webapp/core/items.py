@@ -8,6 +8,7 @@ provider extension); the vendored OpenAPI in ``tests/data/openresponses-openapi.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
@@ -25,9 +26,10 @@ RUNNABLE_STATUS = "completed"
 
 
 #: OpenAI's native item types: the Responses API takes them back as input, unprefixed, but they are OpenAI's, not
-#: the spec's (docs/targets.md, O9: the union ``ResponseInputItemParam`` of the ``openai`` SDK). Each maps to what
-#: kind of item it is: ``"call"`` (a client runs it and answers with its output type), ``"output"`` (answers a
-#: call), ``"hosted"`` (OpenAI ran it; nothing to answer) or ``"state"`` (tool lists, approvals, program state).
+#: the spec's (docs/targets.md, O9: the union ``ResponseInputItemParam`` of the ``openai`` SDK; those it does not
+#: take back are :data:`OPENAI_NOT_INPUT`). Each maps to what kind of item it is: ``"call"`` (a client runs it and
+#: answers with its output type), ``"output"`` (answers a call), ``"hosted"`` (OpenAI ran it; nothing to answer) or
+#: ``"state"`` (tool lists, approvals, program state, compaction).
 OPENAI_ITEM_TYPES: dict[str, str] = {
     "web_search_call": "hosted",
     "file_search_call": "hosted",
@@ -53,7 +55,38 @@ OPENAI_ITEM_TYPES: dict[str, str] = {
     "program": "state",
     "program_output": "state",
     "compaction_trigger": "state",
+    "context_compaction": "state",
 }
+#: Native types OpenAI's clients store but the Responses API refuses as input (its error lists the input types and
+#: not these): Codex's ``context_compaction`` (an encrypted one goes back as a ``compaction`` item, an empty one is
+#: a marker of the client's own). docs/targets.md O18; openai/codex#27423 (the error), openai/codex#27289.
+OPENAI_NOT_INPUT = frozenset({"context_compaction"})
+#: The input item that asks OpenAI to compact the conversation: "Must be the final input item"
+#: (``CompactionTrigger`` in the SDK's ``response_input_param.py``); docs/targets.md O17.
+COMPACTION_TRIGGER = "compaction_trigger"
+#: Native items that carry tool definitions the model may call after them, in their ``tools`` member:
+#: ``additional_tools`` ("A list of additional tools made available at this item") and ``tool_search_output`` ("The
+#: loaded tool definitions returned by the tool search output"); docs/targets.md O19.
+OPENAI_TOOL_ITEMS = ("additional_tools", "tool_search_output")
+#: OpenAI's tool that groups function and custom tools under a name (``NamespaceToolParam``: ``{"type":
+#: "namespace", "name", "description", "tools"}``); a call of one of them names it in its ``namespace`` member.
+NAMESPACE_TOOL = "namespace"
+
+#: The item id prefix OpenAI issues, by item type: an input item whose ``id`` lacks its type's prefix is refused
+#: ("Invalid 'input[N].id': '…'. Expected an ID that begins with 'fc'.", ``invalid_id_prefix``). docs/targets.md
+#: O16; only the types whose prefix OpenAI's error text shows are listed.
+OPENAI_ID_PREFIXES: dict[str, str] = {
+    "message": "msg_",
+    "function_call": "fc_",
+    "custom_tool_call": "ctc_",
+    "reasoning": "rs_",
+}
+#: The longest ``id`` and ``call_id`` an OpenAI input item may have ("string too long. Expected a string with
+#: maximum length 64", ``string_above_max_length``); docs/targets.md O16.
+OPENAI_MAX_ID = 64
+#: What an Anthropic ``tool_use.id`` (and so ``tool_result.tool_use_id``) may hold, whole (``fullmatch``): the
+#: Messages API refuses others ("String should match pattern '^[a-zA-Z0-9_-]+$'"); docs/targets.md A7.
+ANTHROPIC_CALL_ID = re.compile(r"[a-zA-Z0-9_-]+")
 #: OpenAI's call of a custom tool: free-text ``input`` checked against the tool's ``format`` (docs/targets.md O12).
 CUSTOM_TOOL_CALL = "custom_tool_call"
 #: A native call type and the output type that answers it, paired by ``call_id`` (``mcp_approval_request`` is

@@ -15,6 +15,7 @@ response (not covered: docs/targets.md, "Rules we could not source" 17) — is l
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any
 
 from webapp.core.convert.gemini import BOOKKEEPING
@@ -50,6 +51,13 @@ def write(items: list[Any], *, target: str = PROVIDER, tools: list[Any] | None =
     system: list[dict] = []
     contents: list[dict] = []
     names = call_names(items)
+    # Calls whose id the converter made up (Gemini gave none): their responses go without one too, as they came, so
+    # that Gemini (and this gate, reading the body back) pairs them by name and order.
+    generated = {
+        item.get("call_id")
+        for item in items
+        if isinstance(item, dict) and item.get("type") == "function_call" and item.get(f"{PROVIDER}:call_id_generated")
+    }
     role = "user"
     for index, item in enumerate(items):
         if not isinstance(item, dict):
@@ -66,7 +74,7 @@ def write(items: list[Any], *, target: str = PROVIDER, tools: list[Any] | None =
                     words = f"a {kind} part has no place in systemInstruction: left out"
                     written.note("part_left_out", words, index, "/content")
             continue
-        placed = _item(written, item, index, role, names)
+        placed = _item(written, item, index, role, names, generated)
         if placed is None:
             continue
         role, parts, responses = placed
@@ -99,7 +107,9 @@ def _signed(part: dict, own: dict) -> dict:
     return part
 
 
-def _item(written: Written, item: dict, index: int, role: str, names: dict) -> tuple[str, list[dict], bool] | None:
+def _item(
+    written: Written, item: dict, index: int, role: str, names: dict, generated: Collection[Any] = ()
+) -> tuple[str, list[dict], bool] | None:
     """``(role, parts, is_function_response)`` of one item, or ``None`` (left out, noted)."""
     kind = item.get("type")
     leave_out_foreign(written, item, PROVIDER, index, "")
@@ -131,7 +141,8 @@ def _item(written: Written, item: dict, index: int, role: str, names: dict) -> t
         call.update({"name": item.get("name"), "args": arguments})
         return "model", [_signed({"functionCall": call}, own)], False
     if kind == "function_call_output":
-        return "user", [_signed({"functionResponse": _response(written, item, index, own, names)}, own)], True
+        response = _response(written, item, index, own, names, item.get("call_id") in generated)
+        return "user", [_signed({"functionResponse": response}, own)], True
     if is_namespaced(kind) and provider_of(kind) == PROVIDER:
         part = {k: v for k, v in item.items() if k != "type"}
         model = any(key in part for key in _MODEL_PARTS)
@@ -140,12 +151,12 @@ def _item(written: Written, item: dict, index: int, role: str, names: dict) -> t
     return None
 
 
-def _response(written: Written, item: dict, index: int, own: dict, names: dict) -> dict:
-    """A ``functionResponse``: its call's ``id`` (when the source had one) and ``name``, and ``response`` — a text
-    output under the member it came from (``output`` unless ``"gemini:response_key"`` says ``result``), an output
-    that is a JSON object as that object."""
+def _response(written: Written, item: dict, index: int, own: dict, names: dict, call_generated: bool = False) -> dict:
+    """A ``functionResponse``: its call's ``id`` (when the source had one: not when the output or its call says the
+    id was generated) and ``name``, and ``response`` — a text output under the member it came from (``output``
+    unless ``"gemini:response_key"`` says ``result``), an output that is a JSON object as that object."""
     response: dict[str, Any] = {}
-    if not own.get("call_id_generated"):
+    if not own.get("call_id_generated") and not call_generated:
         response["id"] = item.get("call_id")
     name = names.get(item.get("call_id"))
     if name is None:

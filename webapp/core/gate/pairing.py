@@ -12,7 +12,6 @@ is the one rule for status-less calls a client vouched for.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from typing import Any
 
 from webapp.core.gate.memo import VerdictMemo
@@ -26,15 +25,21 @@ from webapp.core.gate.report import (
     item_line,
     reason_blocks,
     refused_by_index,
-    severity_for,
     unchecked,
     unchecked_words,
 )
 from webapp.core.gate.steps import DEFAULT_MAX_DEPTH, Verdict, Why, check_item, judge, why_of
 from webapp.core.gate.target_checks import TargetChecks
 from webapp.core.gate.targets import DEFAULT_TARGET, REPAIRED_FINDINGS, item_policy, plan, target_error
-from webapp.core.gate.tools import allowed_names, tool_table
-from webapp.core.items import CUSTOM_TOOL_CALL, OPENAI_ITEM_TYPES, RUNNABLE_STATUS, native_openai, provider_of
+from webapp.core.gate.tools import allowed_names, tool_key, tool_table
+from webapp.core.items import (
+    CUSTOM_TOOL_CALL,
+    OPENAI_ITEM_TYPES,
+    OPENAI_TOOL_ITEMS,
+    RUNNABLE_STATUS,
+    native_openai,
+    provider_of,
+)
 from webapp.core.journal import Duplicate, Journal
 from webapp.core.json import pointer
 from webapp.core.json import quote as _q
@@ -60,9 +65,24 @@ def the_item(ref: ItemRef) -> str:
     return "the item"
 
 
-#: Findings whose rule needs another item of the journal (pairing, order): never made about one item alone.
+#: Findings whose rule needs another item of the journal (pairing, order): never made about one item alone. The
+#: targets' order rules too (docs/targets.md A4, A6, A13, C1, G3, G4, G5, O4, O17): a call alone is not "the
+#: first turn" of a conversation.
 PAIRING_FINDINGS = frozenset(
-    {"orphan_output", "output_for_unfinished_call", "duplicate_call_id", "duplicate_output", "missing_output"}
+    {
+        "orphan_output",
+        "output_for_unfinished_call",
+        "duplicate_call_id",
+        "duplicate_output",
+        "missing_output",
+        "output_not_adjacent",
+        "call_turn_misplaced",
+        "paired_by_position",
+        "results_reordered",
+        "system_moved",
+        "reasoning_prefix_changed",
+        "compaction_trigger_not_last",
+    }
 )
 
 
@@ -173,7 +193,7 @@ def check_journal(
         (:attr:`ItemVerdict.blocks_replay`: another provider's ``namespaced`` item, a call that is not ``ok``) or any
         finding is an error (an empty journal is one: ``empty_journal``); else ``None`` (cannot tell) when calls
         were not checked for want of tool definitions; else true. Findings name items by their position in
-        ``items``, as data (:attr:`Finding.parts`); their severity is the target's (:func:`severity_for`).
+        ``items``, as data (:attr:`Finding.parts`).
     """
     shape = None
     partial = None
@@ -335,13 +355,8 @@ class JournalChecker:
         return self._unchecked_calls
 
     def take_findings(self) -> list[Finding]:
-        """The findings made since the last call (all of them, the first time), in order, each with the target's
-        severity (:func:`severity_for`)."""
-        target = self.target
-        taken = [
-            f if f.severity == (severity := severity_for(f.code, target)) else replace(f, severity=severity)
-            for f in self._findings
-        ]
+        """The findings made since the last call (all of them, the first time), in order."""
+        taken = list(self._findings)
         self._findings.clear()  # the same list: the target's checks add to it too
         self._errors += sum(f.severity == "error" for f in taken)
         return taken
@@ -443,6 +458,8 @@ class JournalChecker:
                 else:
                     self._blocked = True
         self._target.see(index, item, verdict)
+        if isinstance(item_type, str) and item_type in OPENAI_TOOL_ITEMS and self._one_schema is None:
+            self._load_tools(index, get("tools"))
         if item_type == "function_call_output":
             _pair_output(index, get("call_id"), self._calls, self._answered, findings)
         elif item_type == "message" and role == "user" and self._pending:
@@ -484,6 +501,17 @@ class JournalChecker:
             self._by_type[item_type] = verdict
         return verdict
 
+    def _load_tools(self, index: int, tools: Any) -> None:
+        """The function tools an ``additional_tools`` or ``tool_search_output`` item carries: calls after it may
+        name them (docs/targets.md O19). A name the table has already keeps its first tool."""
+        if not isinstance(tools, list):
+            return
+        for key, entry in tool_table(tools, self._findings, f"item {index} tools").items():
+            if key not in self._table:
+                self._table[key] = entry
+                self._by_name.pop(key, None)  # a call before it was checked against no tool
+        self._known = ", ".join(_q(n) for n in self._table) or "none"
+
     def _checked_as(self, name: Any) -> Why:
         """How a call naming ``name`` is checked: its tool's schema, compiled once (for the first
         :data:`REMEMBERED` names), or none when no tool has that name."""
@@ -509,16 +537,20 @@ class JournalChecker:
         if self._one_schema is not None:
             why = self._one_schema
         else:
-            if not self.unchecked_possible and named and name not in self._table:
+            # A namespace's tool (O19) when the tools declare one; else `namespace` is an extension field only.
+            key = name
+            if named and tool_key(name, item.get("namespace")) in self._table:
+                key = tool_key(name, item.get("namespace"))
+            if not self.unchecked_possible and named and key not in self._table:
                 findings.append(
                     Finding.of(
                         "unknown_tool",
                         index,
-                        (_item(index), f" calls {_q(name)}, which is not among the tools (known: {self._known})"),
+                        (_item(index), f" calls {_q(key)}, which is not among the tools (known: {self._known})"),
                         call_id,
                     )
                 )
-            why = self._checked_as(name)
+            why = self._checked_as(key)
         verdict = judge(item, why) if self._memo is None else self._memo.verdict(item, why)
         if self._allowed is not None and named and name not in self._allowed:
             findings.append(

@@ -24,7 +24,7 @@ from webapp.core.gate.labels import (
     refusal_message,
 )
 from webapp.core.gate.steps import Verdict
-from webapp.core.gate.targets import DEFAULT_TARGET, TARGET_RULES, TARGET_SEVERITY, ReplayPlan
+from webapp.core.gate.targets import DEFAULT_TARGET, TARGET_RULES, ReplayPlan
 from webapp.core.items import provider_of
 from webapp.core.json import quote as _q
 from webapp.core.schema import ValidationError
@@ -46,7 +46,6 @@ __all__ = [
     "base_label",
     "reason_blocks",
     "refused_by_index",
-    "severity_for",
     "tally",
     "unchecked",
     "unchecked_words",
@@ -61,8 +60,7 @@ CHAT_COMPLETIONS_ENVELOPE = "chat_completions_envelope"
 #: checked: the journal's answer is ``cannot tell``), ``warning`` (worth knowing; the target takes it).
 SEVERITIES = ("error", "action", "notice", "warning")
 
-#: Every finding code of a journal's check -> its severity (one of :data:`SEVERITIES`; for some codes the target
-#: raises it: :func:`severity_for`).
+#: Every finding code of a journal's check -> its severity (one of :data:`SEVERITIES`).
 FINDINGS: dict[str, str] = {
     "unknown_tool": "error",  # a function_call names no tool in the tools given
     "orphan_output": "error",  # function_call_output whose call_id matches no earlier function_call
@@ -91,12 +89,6 @@ FINDINGS: dict[str, str] = {
 #: The item types whose calls a tool definition checks (a function tool's schema, a custom tool's grammar): judged
 #: where no tool definitions were given, such a call is :data:`~webapp.core.gate.labels.NOT_CHECKED`.
 UNCHECKABLE_TYPES = frozenset({"function_call", "custom_tool_call"})
-
-
-def severity_for(code: str, target: str) -> str:
-    """The severity of finding ``code`` for ``target``: the target's own where it refuses what the code names
-    (:data:`webapp.core.gate.targets.TARGET_SEVERITY`), else :data:`FINDINGS`'s. :raises KeyError: an unknown code."""
-    return TARGET_SEVERITY.get((code, target)) or FINDINGS[code]
 
 
 def unchecked_words(unchecked: Mapping[str, int]) -> str:

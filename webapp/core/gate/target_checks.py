@@ -11,6 +11,11 @@ tool's ``format`` (:mod:`webapp.core.gate.grammar`); an ``mcp_call``'s ``argumen
 an ``mcp_list_tools`` item of the same journal lists for its ``server_label`` and ``name``, by the function_call
 steps (:func:`webapp.core.gate.steps.judge_call`); a native call without its output is ``missing_output``, an
 output (or ``mcp_approval_response``) that answers nothing is ``orphan_output``.
+
+Where the target's writer makes messages of items (Anthropic, Gemini, Chat Completions), the kept items are put
+in those messages as the writer does (:func:`_turn_key`), so that an output not right after its call's message is
+found before the export (A4, C1, G4). What the writer repairs (a call id Anthropic refuses, tool results after the
+user's words, a system message between turns) is a warning, never an error (A6, A7, A13, G5).
 """
 
 from __future__ import annotations
@@ -21,8 +26,23 @@ from typing import Any
 from webapp.core.gate.grammar import check_input, describe
 from webapp.core.gate.report import Finding, ItemRef
 from webapp.core.gate.steps import DEFAULT_MAX_DEPTH, Verdict, Why, judge_call, why_of
-from webapp.core.gate.targets import issued_after_reasoning, item_policy, rule_for, sealed_owner
-from webapp.core.items import CUSTOM_TOOL_CALL, OPENAI_CALL_OUTPUTS, OPENAI_ITEM_TYPES, provider_of, type_kind
+from webapp.core.gate.targets import ids_kept, issued_after_reasoning, item_policy, rule_for, sealed_owner
+from webapp.core.gate.tools import FUNCTION_NAME, FUNCTION_NAME_RULE, GEMINI_FUNCTION_NAME, GEMINI_FUNCTION_NAME_RULE
+from webapp.core.items import (
+    ANTHROPIC_CALL_ID,
+    CALL_STATUSES,
+    COMPACTION_TRIGGER,
+    CUSTOM_TOOL_CALL,
+    NAMESPACE_TOOL,
+    OPENAI_CALL_OUTPUTS,
+    OPENAI_ID_PREFIXES,
+    OPENAI_ITEM_TYPES,
+    OPENAI_MAX_ID,
+    OPENAI_NOT_INPUT,
+    provider_of,
+    tool_shape,
+    type_kind,
+)
 from webapp.core.journal.settings import ENCRYPTED_REASONING
 from webapp.core.json import quote as _q
 
@@ -46,6 +66,48 @@ IDS_REQUIRED = frozenset(
 )
 _OUTPUT_OF = {output: call for call, output in OPENAI_CALL_OUTPUTS.items()}
 _CALLS_TOO = ("function_call",)  # the article's call, for the rules of the current turn
+
+#: JSON's name for each parsed type that is not an object (A8's words).
+_JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean"}
+_JSON_TYPES[type(None)] = "null"
+
+#: Each target's grammar of a function's name, whole, with its words (docs/targets.md O15, C4: OpenAI's
+#: ``FunctionDefinition.name``; A7: Anthropic's tool names, the same pattern; G8: Gemini's ``FunctionDeclaration``).
+TOOL_NAMES = {
+    "openai": (FUNCTION_NAME, FUNCTION_NAME_RULE),
+    "chat_completions": (FUNCTION_NAME, FUNCTION_NAME_RULE),
+    "anthropic": (FUNCTION_NAME, FUNCTION_NAME_RULE),
+    "gemini": (GEMINI_FUNCTION_NAME, GEMINI_FUNCTION_NAME_RULE),
+}
+
+
+def _turn_key(target: str, side: str, current: str | None) -> tuple[str, bool] | None:
+    """The message (turn) an item of ``side`` (``user``, ``assistant``, ``call``, ``output``) goes into when the
+    target's writer puts it after a message of kind ``current``: ``(kind, joins)``, ``joins`` when it joins that
+    message. ``None``: the target has no such rule (``portable``, ``openai``: items, not messages). As the writers
+    do it (webapp/core/export/): Anthropic merges consecutive items of one role, outputs in the user's turn (A4,
+    A6); Gemini too, but function responses form a user turn of their own (G4); Chat Completions joins calls to
+    the assistant message before them and makes every other message apart, outputs as a run of tool messages (C1).
+    """
+    if target == "anthropic":
+        kind = "assistant" if side in ("assistant", "call") else "user"
+    elif target == "gemini":
+        kind = {"assistant": "model", "call": "model", "output": "response"}.get(side, "user")
+    elif target == "chat_completions":
+        kind = {"assistant": "assistant", "call": "assistant", "output": "tool"}.get(side, "user")
+        joins = kind == current and (side in ("call", "output"))
+        return kind, joins
+    else:
+        return None
+    return kind, kind == current
+
+
+def _side(item_type: Any, role: Any) -> str | None:
+    """Which side of a conversation an item is on, for :func:`_turn_key`: ``None`` for items no turn holds
+    (system messages, which go to the request's system field; provider items)."""
+    if item_type == "message":
+        return {"user": "user", "assistant": "assistant"}.get(role) if isinstance(role, str) else None
+    return {"function_call": "call", "function_call_output": "output", "reasoning": "assistant"}.get(item_type)
 
 
 def custom_tools(tools: Iterable[Any] | None) -> dict[str, Any]:
@@ -114,12 +176,42 @@ class TargetChecks:
         self._thinking_said = thinking is not None  # asked on or off: the conversation does not change it
         self._unsigned_thinking: list[int] = []  # Anthropic reasoning without its signature, this turn (A1)
         self._tail_thinking: int | None = None  # Anthropic thinking in the assistant run at the end so far (A2)
+        # The messages the target's writer makes (A4, A6, C1, G3, G4): the current one, and where each call went.
+        self._turn, self._turn_has_user = 0, False
+        self._turn_kind: str | None = None
+        self._turn_called: dict[str, tuple[int, int]] = {}  # call_id -> (turn, index) of a kept function_call
+        self._idless: dict[str, tuple[int, str, int]] = {}  # G3: call_id -> (turn, name, place among its name)
+        self._idless_calls: dict[tuple[int, str], int] = {}  # (turn, name) -> its id-less calls, counted
+        self._idless_answers: dict[tuple[int, str], int] = {}  # (turn of the calls, name) -> their outputs, counted
+        self._spoken = False  # an item other than a system message was kept (A13, G5)
+        self._left_out_before: int | None = None  # O4: the first item left out
+        self._prefix_told = False
+        self._trigger: int | None = None  # O17: a compaction_trigger, until an item follows it
+        self._tool_names(tools)
 
     def _add(self, code: str, index: int | None, says: tuple[str | ItemRef, ...], call_id: Any = None) -> None:
-        rule = rule_for(code)
-        if rule is not None and self.target not in rule.targets:
-            return
+        if rule_for(code) is not None and rule_for(code, self.target) is None:
+            return  # a target rule without a row for this target
         self._findings.append(Finding.of(code, index, says, call_id))
+
+    def _tool_names(self, tools: Iterable[Any] | None) -> None:
+        """O15, C4, A7, G8: each function tool's name against the target's grammar (:data:`TOOL_NAMES`); for
+        ``openai`` the function tools inside a ``namespace`` tool too (O19)."""
+        grammar = TOOL_NAMES.get(self.target)
+        if grammar is None or not isinstance(tools, (list, tuple)):
+            return
+        pattern, words = grammar
+        for i, tool in enumerate(tools):
+            inner = tool.get("tools") if isinstance(tool, dict) and tool.get("type") == NAMESPACE_TOOL else None
+            listed = inner if self.target == "openai" and isinstance(inner, list) else [tool]
+            for j, each in enumerate(listed):
+                shape = tool_shape(each)
+                if shape is None or shape.name is None or pattern.fullmatch(shape.name):
+                    continue
+                where = f"tool {i}" if each is tool else f"tool {i} (namespace), its tool {j}"
+                self._add(
+                    "invalid_tool_name", None, (f"{where} is named {_q(shape.name)}: {self.target} takes only {words}",)
+                )
 
     # ----------------------------------------------------------------------------------------------------------
     # Native calls: their verdicts
@@ -195,6 +287,11 @@ class TargetChecks:
         policy = item_policy(item, self.target, self.source)
         kept = policy is None
         named = item_type if isinstance(item_type, str) else None  # a list or object as type names nothing
+        if kept:
+            self._id_rules(index, item, named)
+            self._order_rules(index, item, named, verdict)
+        elif self._left_out_before is None:
+            self._left_out_before = index
         self._reasoning_rules(index, item, named, kept, before)
         self._turn_rules(index, item, named, kept)
 
@@ -218,6 +315,16 @@ class TargetChecks:
                     _ref(index),
                     f" is OpenAI's native {item_type} ({OPENAI_ITEM_TYPES[item_type]}): only OpenAI's Responses API "
                     f"takes it back; {self.target} gets it left out, and the conversation without it",
+                ),
+            )
+        elif item_type in OPENAI_NOT_INPUT:  # O18
+            self._add(
+                "not_input_item",
+                index,
+                (
+                    _ref(index),
+                    f" is a {item_type}, which OpenAI's clients store but the Responses API refuses as input: send "
+                    "its encrypted_content as a compaction item, or leave it out when it has none",
                 ),
             )
         elif item_type in IDS_REQUIRED and not isinstance(item.get("id"), str):  # O10
@@ -304,6 +411,220 @@ class TargetChecks:
                     )
                 )
         self._native_pending = []
+
+    # ----------------------------------------------------------------------------------------------------------
+    # Ids (O8, O16, A7) and the order of kept items (O4, O17, O19, A4, A6, A8, A13, G3, G4, G5, C1)
+
+    def _id_rules(self, index: int, item: dict, item_type: str | None) -> None:
+        item_id, call_id = item.get("id"), item.get("call_id")
+        if self.target == "openai":
+            if isinstance(item_id, str) and ids_kept(self.target, self.source):
+                self._openai_id(index, item, item_type, item_id)
+            if isinstance(call_id, str) and len(call_id) > OPENAI_MAX_ID:  # O16: call ids always go
+                self._add(
+                    "id_too_long",
+                    index,
+                    (_ref(index), f" has a call_id of {len(call_id)} characters: OpenAI takes {OPENAI_MAX_ID} at most"),
+                    call_id,
+                )
+        elif self.target == "anthropic" and item_type == "function_call" and isinstance(call_id, str):
+            if not ANTHROPIC_CALL_ID.fullmatch(call_id):  # A7: the writer changes it, on its output too
+                self._add(
+                    "call_id_rewritten",
+                    index,
+                    (
+                        _ref(index),
+                        f" has the call id {_q(call_id)}, which Anthropic refuses (only letters, digits, '_' and "
+                        "'-'): the export writes another id, the same on its tool_result",
+                    ),
+                    call_id,
+                )
+
+    def _openai_id(self, index: int, item: dict, item_type: str | None, item_id: str) -> None:
+        """O16: an id OpenAI keeps has its type's prefix and 64 characters at most; O8: an assistant message that
+        keeps its id is the output form, which needs its ``status``."""
+        prefix = OPENAI_ID_PREFIXES.get(item_type) if item_type is not None else None
+        if prefix is not None and not item_id.startswith(prefix):
+            self._add(
+                "id_prefix",
+                index,
+                (
+                    _ref(index),
+                    f" is a {item_type} with the id {_q(item_id)}: OpenAI expects an id that begins with {_q(prefix)}",
+                ),
+            )
+        if len(item_id) > OPENAI_MAX_ID:
+            self._add(
+                "id_too_long",
+                index,
+                (_ref(index), f" has an id of {len(item_id)} characters: OpenAI takes {OPENAI_MAX_ID} at most"),
+            )
+        if item_type == "message" and item.get("role") == "assistant" and item.get("status") not in CALL_STATUSES:
+            self._add(
+                "message_without_status",
+                index,
+                (
+                    _ref(index),
+                    f" is an assistant message with its id {_q(item_id)} but no status: OpenAI's output message "
+                    "form requires both (without the id it goes in the short form)",
+                ),
+            )
+
+    def _order_rules(self, index: int, item: dict, item_type: str | None, verdict: Verdict) -> None:
+        if self._trigger is not None:  # O17: something follows the compaction_trigger
+            self._add(
+                "compaction_trigger_not_last",
+                self._trigger,
+                (
+                    _ref(self._trigger),
+                    " is a compaction_trigger, which must be the final input item, but ",
+                    _ref(index),
+                    " follows it",
+                ),
+            )
+            self._trigger = None
+        if item_type == COMPACTION_TRIGGER:
+            self._trigger = index
+        if item_type == "reasoning" and self._left_out_before is not None and not self._prefix_told:
+            if sealed_owner(item, self.source) == "openai":  # O4
+                self._prefix_told = True
+                self._add(
+                    "reasoning_prefix_changed",
+                    index,
+                    (
+                        _ref(index),
+                        " is OpenAI reasoning after ",
+                        _ref(self._left_out_before),
+                        ", which does not go: OpenAI drops reasoning whose earlier history changed (this one and "
+                        "those after it), without an error",
+                    ),
+                )
+        if item_type in ("function_call", CUSTOM_TOOL_CALL) and isinstance(item.get("namespace"), str):
+            self._add(  # O19
+                "namespace_left_out",
+                index,
+                (
+                    _ref(index),
+                    f" calls {_q(item.get('name'))} of OpenAI's namespace {_q(item['namespace'])}: {self.target} "
+                    "has no namespaces, so the call goes by its name alone",
+                ),
+                item.get("call_id"),
+            )
+        role = item.get("role")
+        if item_type == "message" and role in ("system", "developer"):
+            if self._spoken and self.target in ("anthropic", "gemini"):  # A13, G5
+                field = "system" if self.target == "anthropic" else "systemInstruction"
+                self._add(
+                    "system_moved",
+                    index,
+                    (
+                        _ref(index),
+                        f" is a {role} message between turns: {self.target} has no such role, so the "
+                        f"export moves it to {field}, before the whole conversation",
+                    ),
+                )
+            if self.target == "chat_completions":  # a message of its own there, between the others (C1)
+                self._place(index, item, "system")
+            return
+        self._spoken = True
+        if item_type == "function_call":
+            self._arguments_object(index, item, verdict)
+        side = _side(item_type, role)
+        if side is not None:
+            self._place(index, item, side)
+
+    def _arguments_object(self, index: int, item: dict, verdict: Verdict) -> None:
+        """A8: Anthropic's ``tool_use.input`` (and Gemini's ``functionCall.args``) is an object, never a string. The
+        arguments as the article's steps parsed them (not parsed again: they may be as deep as the parse allows)."""
+        if verdict.reason not in ("ok", "arguments_schema") or isinstance(verdict.arguments, dict):
+            return  # not parsed (the article's reason says why), or an object
+        kind = _JSON_TYPES.get(type(verdict.arguments), "a value")
+        self._add(
+            "arguments_not_object",
+            index,
+            (
+                _ref(index),
+                f" has arguments that are {kind}, not a JSON object: {self.target} takes a call's arguments as an "
+                "object only",
+            ),
+            item.get("call_id"),
+        )
+
+    def _place(self, index: int, item: dict, side: str) -> None:
+        """Put the item in the message the target's writer makes (:func:`_turn_key`) and check where it lands."""
+        key = _turn_key(self.target, side, self._turn_kind)
+        if key is None:
+            return
+        kind, joins = key
+        if not joins:
+            self._turn += 1
+            self._turn_has_user = False
+        self._turn_kind = kind
+        call_id = item.get("call_id")
+        if side == "call" and isinstance(call_id, str):
+            if self.target == "gemini" and self._turn == 1:  # G4: nothing before the first model turn
+                self._add(
+                    "call_turn_misplaced",
+                    index,
+                    (
+                        _ref(index),
+                        " is a call in the first turn of the conversation: Gemini wants a function call "
+                        "turn right after a user turn or a function response turn",
+                    ),
+                    call_id,
+                )
+            self._turn_called.setdefault(call_id, (self._turn, index))
+            if item.get("gemini:call_id_generated") and isinstance(item.get("name"), str):  # G3
+                seen = self._idless_calls.get((self._turn, item["name"]), 0)
+                self._idless[call_id] = (self._turn, item["name"], seen)
+                self._idless_calls[(self._turn, item["name"])] = seen + 1
+        elif side == "output" and isinstance(call_id, str) and call_id in self._turn_called:
+            self._output_place(index, call_id)
+        elif side == "user":
+            self._turn_has_user = True
+
+    def _output_place(self, index: int, call_id: str) -> None:
+        turn, call_index = self._turn_called[call_id]
+        if self._turn != turn + 1:  # A4, C1, G4
+            self._add(
+                "output_not_adjacent",
+                index,
+                (
+                    _ref(index),
+                    f" answers {_q(call_id)} of ",
+                    _ref(call_index),
+                    f", but something else stands between them: {self.target} wants the outputs right after the "
+                    "message with the calls",
+                ),
+                call_id,
+            )
+        elif self._turn_has_user:  # A6
+            self._add(
+                "results_reordered",
+                index,
+                (
+                    _ref(index),
+                    " comes after the user's own words in its message: the export puts tool results "
+                    "first, as Anthropic requires",
+                ),
+                call_id,
+            )
+        idless = self._idless.get(call_id)
+        if idless is not None:  # G3: id-less responses are matched by order
+            _, name, place = idless
+            order = self._idless_answers.get((turn, name), 0)
+            self._idless_answers[(turn, name)] = order + 1
+            if order != place:
+                self._add(
+                    "paired_by_position",
+                    index,
+                    (
+                        _ref(index),
+                        f" answers the id-less call {_q(call_id)} of {_q(name)} out of order: Gemini pairs "
+                        "responses of id-less calls of one name by their order, so it reads as another call's",
+                    ),
+                    call_id,
+                )
 
     # ----------------------------------------------------------------------------------------------------------
     # Reasoning (O1, O2, O3) and the current turn (A1, A2, G1)

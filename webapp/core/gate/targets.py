@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webapp.core.items import (
+    ANTHROPIC_CALL_ID,
     CORE_TYPES,
     OPENAI_CALL_OUTPUTS,
     OPENAI_ITEM_TYPES,
@@ -52,7 +53,6 @@ __all__ = [
     "REPAIR_NOTES",
     "TARGETS",
     "TARGET_RULES",
-    "TARGET_SEVERITY",
     "TARGET_TITLES",
     "LeftOut",
     "Repair",
@@ -84,7 +84,12 @@ DEFAULT_TARGET = "portable"
 DISPOSITIONS = ("keep", "leave_out", "refused")
 
 _SPEC = "https://www.openresponses.org/specification"
-_OPENAI_INPUT = "https://github.com/openai/openai-python/blob/main/src/openai/types/responses/response_input_param.py"
+_OPENAI_TYPES = "https://github.com/openai/openai-python/blob/main/src/openai/types/"
+_OPENAI_INPUT = _OPENAI_TYPES + "responses/response_input_param.py"
+_OPENAI_DOCS = "https://developers.openai.com/api/docs/"
+_ANTHROPIC_TYPES = "https://github.com/anthropics/anthropic-sdk-python/blob/main/src/anthropic/types/"
+_ANTHROPIC_TOOLS = "https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls"
+_GEMINI_TYPES = "https://github.com/googleapis/python-genai/blob/main/google/genai/types.py"
 
 
 @dataclass(frozen=True)
@@ -109,7 +114,9 @@ class Rule:
 
 _NOT_OPENAI = tuple(t for t in TARGETS if t != "openai")
 
-#: The targets' rules, one row each (docs/targets.md gives every source in full).
+#: The targets' rules, one row each (docs/targets.md gives every source in full). One finding code may have a row
+#: per target where the targets' rules differ in id or source (``invalid_tool_name``: O15, A7, G8), never two rows
+#: for one target; :func:`rule_for` finds the row of a code and a target.
 TARGET_RULES: tuple[Rule, ...] = (
     Rule("duplicate_id", "error", TARGETS, "P3, O5", _SPEC),
     Rule("unknown_type", "error", TARGETS, "P1", _SPEC),
@@ -168,22 +175,91 @@ TARGET_RULES: tuple[Rule, ...] = (
         "G1",
         "https://ai.google.dev/gemini-api/docs/thought-signatures",
     ),
+    Rule("reasoning_prefix_changed", "warning", ("openai",), "O4", _OPENAI_DOCS + "guides/preserved-reasoning"),
+    Rule(
+        "message_without_status",
+        "warning",
+        ("openai",),
+        "O8",
+        _OPENAI_TYPES + "responses/response_output_message_param.py",
+    ),
+    Rule(
+        "invalid_tool_name",
+        "error",
+        ("openai", "chat_completions"),
+        "O15, C4",
+        _OPENAI_TYPES + "shared_params/function_definition.py",
+    ),
+    Rule("id_prefix", "error", ("openai",), "O16", "https://github.com/can1357/oh-my-pi/issues/977", sourced=False),
+    Rule("id_too_long", "error", ("openai",), "O16", "https://github.com/can1357/oh-my-pi/issues/284", sourced=False),
+    Rule("compaction_trigger_not_last", "error", ("openai",), "O17", _OPENAI_INPUT),
+    Rule("not_input_item", "error", ("openai",), "O18", "https://github.com/openai/codex/issues/27423", sourced=False),
+    Rule(
+        "namespace_left_out",
+        "warning",
+        ("anthropic", "gemini", "chat_completions"),
+        "O19",
+        _OPENAI_TYPES + "responses/namespace_tool_param.py",
+    ),
+    Rule("output_not_adjacent", "error", ("anthropic",), "A4", _ANTHROPIC_TOOLS),
+    Rule("results_reordered", "warning", ("anthropic",), "A6", _ANTHROPIC_TOOLS),
+    Rule(
+        "invalid_tool_name",
+        "error",
+        ("anthropic",),
+        "A7",
+        "https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use",
+    ),
+    Rule(
+        "call_id_rewritten",
+        "warning",
+        ("anthropic",),
+        "A7",
+        "https://github.com/BlockRunAI/ClawRouter/issues/17",
+        sourced=False,
+    ),
+    Rule("arguments_not_object", "error", ("anthropic", "gemini"), "A8", _ANTHROPIC_TYPES + "tool_use_block_param.py"),
+    Rule("system_moved", "warning", ("anthropic",), "A13", _ANTHROPIC_TYPES + "message_create_params.py"),
+    Rule("paired_by_position", "warning", ("gemini",), "G3", _GEMINI_TYPES, sourced=False),
+    Rule(
+        "output_not_adjacent",
+        "error",
+        ("gemini",),
+        "G4",
+        "https://github.com/google-gemini/gemini-cli/issues/11814",
+        sourced=False,
+    ),
+    Rule(
+        "call_turn_misplaced",
+        "error",
+        ("gemini",),
+        "G4",
+        "https://github.com/google-gemini/gemini-cli/issues/11814",
+        sourced=False,
+    ),
+    Rule("system_moved", "warning", ("gemini",), "G5", _GEMINI_TYPES),
+    Rule("invalid_tool_name", "error", ("gemini",), "G8", _GEMINI_TYPES),
+    Rule(
+        "output_not_adjacent",
+        "error",
+        ("chat_completions",),
+        "C1",
+        "https://github.com/RamiAwar/dataline/issues/172",
+        sourced=False,
+    ),
 )
-_RULES = {rule.code: rule for rule in TARGET_RULES}
-
-#: Findings of the article's own checks that a target refuses outright, and so are errors for it (``(code,
-#: target) -> severity``; elsewhere the code's own severity holds): a call with no output before the next user
-#: turn is refused by OpenAI ("No tool output found for function call …", docs/targets.md O7), by Anthropic (each
-#: ``tool_use`` needs its ``tool_result`` in the next message, A4) and by Chat Completions (each ``tool_calls``
-#: entry needs its tool message, C1).
-TARGET_SEVERITY: dict[tuple[str, str], str] = {
-    ("missing_output", target): "error" for target in ("openai", "anthropic", "chat_completions")
-}
+#: Each (code, target) -> its row: one code may have a row per target, each with that target's source (the same
+#: severity in each: ``FINDINGS`` has one per code).
+_RULES = {(rule.code, target): rule for rule in reversed(TARGET_RULES) for target in rule.targets}
+_CODES = {rule.code: rule for rule in reversed(TARGET_RULES)}
 
 
-def rule_for(code: str) -> Rule | None:
-    """The :class:`Rule` that makes finding ``code``, or ``None`` for a finding of the article's own checks."""
-    return _RULES.get(code)
+def rule_for(code: str, target: str | None = None) -> Rule | None:
+    """The :class:`Rule` that makes finding ``code`` for ``target`` (``None``: its first row; a code with no row for
+    ``target`` gives ``None`` then), or ``None`` for a finding of the article's own checks."""
+    if target is None:
+        return _CODES.get(code)
+    return _RULES.get((code, target))
 
 
 def target_error(target: Any) -> str | None:
@@ -210,6 +286,8 @@ LEAVE_OUT_NOTES: dict[str, str] = {
     "issued_with_reasoning": "the id of an item issued with a reasoning item that does not go: OpenAI refuses it "
     "without that reasoning item (docs/targets.md O2)",
     "refused": "a finding (or the gate's own reason) stops this item",
+    "call_of_left_out_output": "a call whose output does not go: sent alone it is refused, or read as a call still to "
+    "run (docs/targets.md O7, A4, G3, C1)",
     "output_of_left_out_call": "the output of a call that does not go: every target refuses an output whose call "
     "is not in the conversation (docs/targets.md O7, A5, G3, C1)",
     "reasoning_alone": "a reasoning item whose following item does not go: OpenAI refuses a reasoning item without "
@@ -503,11 +581,16 @@ def plan(
     states: list[_State] = []
     reasoning_gone: str | None = None  # the id of the last reasoning item left out, while its output follows
     calls_gone: set[str] = set()  # call_ids of calls left out or refused: their outputs go neither
+    # call_ids whose every output is left out or refused: the call goes neither (a call without its answer)
+    answers_gone = _answers_gone(items, target, source, stopped)
     for index, item in enumerate(items):
         policy = item_policy(item, target, source)
         answered = _answered_call_id(item)
         if policy is None and index not in stopped and answered is not None and answered in calls_gone:
             policy = ("output_of_left_out_call", f"answers call_id {answered!r}, whose call does not go")
+        asked = _call_id_of_call(item)
+        if policy is None and index not in stopped and asked is not None and asked in answers_gone:
+            policy = ("call_of_left_out_output", f"call_id {asked!r}: its output does not go")
         if policy is not None:
             state = _State(index, item, "leave_out", out=(policy[0], policy[1]))
         elif index in stopped:
@@ -538,9 +621,24 @@ def plan(
     return _assemble(target, source, states)
 
 
+def _answers_gone(items: Sequence[Any], target: str, source: str, stopped: set[int]) -> set[str]:
+    """The call_ids answered only by outputs that do not go (refused, or left out by :func:`item_policy`)."""
+    kept: set[str] = set()
+    gone: set[str] = set()
+    for index, item in enumerate(items):
+        answered = _answered_call_id(item)
+        if answered is None:
+            continue
+        if index in stopped or item_policy(item, target, source) is not None:
+            gone.add(answered)
+        else:
+            kept.add(answered)
+    return gone - kept
+
+
 #: Each target's grammar for a call id, where it has one: Anthropic's ``tool_use.id`` (docs/targets.md A7; known
 #: from Anthropic's error text, ``String should match pattern '^[a-zA-Z0-9_-]+$'``). Other targets take any string.
-CALL_ID_GRAMMARS: dict[str, re.Pattern[str]] = {"anthropic": re.compile(r"[a-zA-Z0-9_-]+")}
+CALL_ID_GRAMMARS: dict[str, re.Pattern[str]] = {"anthropic": ANTHROPIC_CALL_ID}
 
 #: The signature Google documents for a function call Gemini did not make ("transferring a trace from a different
 #: model", history built by the client): the thought-signatures page's FAQ,

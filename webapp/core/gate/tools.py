@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from webapp.core.gate.report import Finding
-from webapp.core.items import tool_shape
+from webapp.core.items import NAMESPACE_TOOL, tool_shape
 from webapp.core.json import kind_of as _kind
 from webapp.core.json import pointer
 from webapp.core.json import quote as _q
@@ -25,6 +25,8 @@ from webapp.core.schema import SchemaError, compile_schema
 __all__ = [
     "FUNCTION_NAME",
     "FUNCTION_NAME_RULE",
+    "GEMINI_FUNCTION_NAME",
+    "GEMINI_FUNCTION_NAME_RULE",
     "NO_PARAMETERS_SCHEMA",
     "TOOL_CHOICE_MODES",
     "SchemaField",
@@ -32,6 +34,7 @@ __all__ = [
     "allowed_names",
     "parameters_of",
     "read_schema_field",
+    "tool_key",
     "tool_schema",
     "tool_table",
 ]
@@ -47,6 +50,12 @@ TOOL_CHOICE_MODES = ("none", "auto", "required")
 FUNCTION_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 #: :data:`FUNCTION_NAME` in words, for error messages.
 FUNCTION_NAME_RULE = "1-64 characters of letters, digits, '_' or '-'"
+#: A Gemini function's name, whole: "Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain
+#: underscores, dots, colons and dashes, with a maximum length of 128" (``FunctionDeclaration.name``, google-genai
+#: ``types.py``; docs/targets.md G8).
+GEMINI_FUNCTION_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}")
+#: :data:`GEMINI_FUNCTION_NAME` in words.
+GEMINI_FUNCTION_NAME_RULE = "a letter or '_', then letters, digits, '_', '.', ':' or '-', 128 characters at most"
 
 
 class SchemaField(NamedTuple):
@@ -91,18 +100,34 @@ class ToolEntry:
     problem: SchemaError | None = None
 
 
-def tool_table(tools: Iterable[Any] | None, findings: list[Finding]) -> dict[str, ToolEntry]:
+def tool_key(name: str, namespace: Any = None) -> str:
+    """The key of a function tool in a :func:`tool_table`: its ``name``, or ``"<namespace>/<name>"`` for a tool of
+    an OpenAI ``namespace`` tool, which a call names by its ``name`` and ``namespace`` members
+    (``ResponseFunctionToolCallParam.namespace``, docs/targets.md O19; no function name holds a ``/``)."""
+    return f"{namespace}/{name}" if isinstance(namespace, str) and namespace else name
+
+
+def tool_table(tools: Iterable[Any] | None, findings: list[Finding], base: str = "tools") -> dict[str, ToolEntry]:
     """Function tools by name, from ``CreateResponseBody.tools`` (flat ``{type:"function", name, parameters}``);
     the nested Chat Completions shape ``{type:"function", function:{name, parameters}}`` is recognised and
-    reported (:func:`webapp.core.items.tool_shape` tells them apart). Other tool types (hosted tools) are not
-    function tools and are skipped.
+    reported (:func:`webapp.core.items.tool_shape` tells them apart). The function tools of an OpenAI
+    ``namespace`` tool (``NamespaceToolParam``, docs/targets.md O19) are in it by :func:`tool_key`. Other tool
+    types (hosted tools) are not function tools and are skipped.
 
     :param findings: receives the findings about the definitions (``invalid_tool``, ``chat_completions_tool``,
         ``tool_schema_invalid``), in order.
-    :return: name -> :class:`ToolEntry`, in the order given; the first of two tools of one name wins."""
+    :param base: how the findings name the list (``tools``; ``item 3 tools`` for the tools an item carries).
+    :return: key -> :class:`ToolEntry`, in the order given; the first of two tools of one key wins."""
     table: dict[str, ToolEntry] = {}
+    listed: list[tuple[str, Any, str | None]] = []
     for position, tool in enumerate(tools or ()):
-        where = f"tools[{position}]"
+        inner = tool.get("tools") if isinstance(tool, dict) and tool.get("type") == NAMESPACE_TOOL else None
+        namespace = tool.get("name") if isinstance(tool, dict) else None
+        if isinstance(inner, list) and isinstance(namespace, str) and namespace:
+            listed += [(f"{base}[{position}].tools[{j}]", each, namespace) for j, each in enumerate(inner)]
+        else:
+            listed.append((f"{base}[{position}]", tool, None))
+    for where, tool, namespace in listed:
         if not isinstance(tool, dict):
             findings.append(Finding.of("invalid_tool", None, f"{where} is {_kind(tool)}, not a tool definition"))
             continue
@@ -119,10 +144,10 @@ def tool_table(tools: Iterable[Any] | None, findings: list[Finding]) -> dict[str
                     '{type: "function", name, parameters} (its schema is still used)',
                 )
             )
-        name = shape.name
-        if not name:
+        if not shape.name:
             findings.append(Finding.of("invalid_tool", None, f"{where} has no name"))
             continue
+        name = tool_key(shape.name, namespace)
         if name in table:
             findings.append(
                 Finding.of(
