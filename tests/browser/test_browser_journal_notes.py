@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
@@ -75,3 +76,17 @@ def test_a_journal_without_tools_is_cannot_tell_on_the_page(page: Page):
         'Cannot tell until the tools are given (2 calls of tool "get_weather" not checked)'
     )
     expect(page.locator("#journal-summary")).to_contain_text("calls are not checked: paste the tools")
+
+
+def test_the_repair_downloads_as_the_json_patch_the_api_gives(page: Page):
+    api = page.request.post("/api/export", data={"journal": CONVERSATION, "tools": TOOLS, "target": "anthropic"}).json()
+    assert any(op["op"] == "replace" for op in api["patch"])  # the call id rewritten, on the call and its output
+    page.goto("/journal")
+    page.locator("#journal-text").fill(json.dumps(CONVERSATION))
+    page.locator("#journal-tools").fill(json.dumps(TOOLS))
+    page.locator("#journal-target").select_option("anthropic")
+    expect(page.locator("#journal-export-patch")).to_contain_text(f"{len(api['patch'])} operation")
+    with page.expect_download() as download:
+        page.locator("#journal-export-patch").click()
+    assert download.value.suggested_filename == "anthropic-repair.json"
+    assert json.loads(Path(download.value.path()).read_text(encoding="utf-8")) == api["patch"]

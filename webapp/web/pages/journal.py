@@ -14,6 +14,7 @@ The model and every rule live in :mod:`webapp.core.pages.journal`; this module i
 
 from __future__ import annotations
 
+import json
 from importlib import resources
 from typing import Any
 
@@ -149,15 +150,23 @@ def check() -> str:
 @bp.post("/journal/export")
 def export() -> Response | tuple[str, int]:
     """What goes to the target, from the gate's one plan: its kept items as ``replayable.jsonl`` (Open Responses JSON
-    Lines), or (``format=body``) the body the target accepts as ``<target>-body.json``. An unreadable journal or
-    unreadable tools, or a journal the gate offers no body for (its reason shown), get the page (400), never a
-    file."""
+    Lines), (``format=body``) the body the target accepts as ``<target>-body.json``, or (``format=patch``) what the
+    plan changed as an RFC 6902 JSON Patch from the journal's items to the items sent, ``<target>-repair.json`` (as
+    ``POST /api/export`` gives it in ``patch``). An unreadable journal or unreadable tools, or a journal the gate
+    offers no body for (its reason shown), get the page (400), never a file."""
     fields = _fields()
     result, upload = _check(fields)
     answer = result.body()
     if answer is None or answer.body is None:
         return _render(result, fields, upload, answer), 400
-    if forms.choice("format", ("jsonl", "body"), "jsonl") == "body":
+    chosen = forms.choice("format", ("jsonl", "body", "patch"), "jsonl")
+    if chosen == "patch":
+        return Response(
+            json.dumps(answer.patch, ensure_ascii=False, indent=2) + "\n",
+            mimetype="application/json-patch+json",
+            headers={"Content-Disposition": f'attachment; filename="{result.target}-repair.json"'},
+        )
+    if chosen == "body":
         return Response(
             answer.text(),
             mimetype="application/json",
