@@ -738,3 +738,18 @@ def test_a_custom_tool_call_is_checked_against_its_grammar_not_a_schema(client, 
     assert "no JSON arguments" in text and f'data-testid="grammar">{grammar}<' in text
     assert f'data-reason="{reason}"' in text or f'data-testid="reason">{reason}<' in text
     assert "schema unusable" not in text  # a custom tool is not read as a JSON Schema
+
+
+def test_the_target_decides_the_verdict_and_travels_to_step_3(client):
+    from webapp.core.examples import DIFF
+
+    _, _, native = DIFF["namespaced"]  # openai:web_search_call: refused for portable, OpenAI's own for openai
+    sent = {"instance": json.dumps(native), "schema": json.dumps(EXAMPLES["tool"][2])}
+    portable = client.post("/schema", data=sent, headers=HX).get_data(as_text=True)
+    assert 'data-testid="headline">not replayable' in portable
+    page = client.post("/schema", data={**sent, "target": "openai"}).get_data(as_text=True)
+    assert "not replayable" not in page and 'data-testid="reason">provider item' in page
+    assert '<option value="openai" selected>' in page
+    fc = client.post("/schema", data={"instance": json.dumps(call()), "target": "anthropic"}).get_data(as_text=True)
+    carry = fc[fc.index('action="/diff"') :]
+    assert '<input type="hidden" name="target" value="anthropic">' in carry
