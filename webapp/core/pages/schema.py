@@ -716,7 +716,8 @@ def _take_instance(
                 loads_ijson(document.text)
             except JSONTextError as error:
                 check.ijson_error = error
-        return Locator(document, move=move)
+        # An error is placed at the value that failed (the "global" an enum refuses), not at its member's name.
+        return Locator(document, move=move, values=True)
     at, kind = envelope.arguments_pointer, envelope.kind
     arguments = pointer.resolve(value, at)
     check.call_name = envelope.name
@@ -726,7 +727,7 @@ def _take_instance(
     if not isinstance(arguments, str):
         # Stored as an object: the wrong form (the gate says arguments_type), but its content can still be checked.
         check.instance, check.has_instance = arguments, True
-        return Locator(document, at, move=move)
+        return Locator(document, at, move=move, values=True)
     locate_string = _then(string_locator(document, at, arguments), move)
     try:
         # I-JSON, as the gate reads arguments: a duplicate member name there is arguments_parse, not a warning.
