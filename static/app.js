@@ -317,6 +317,32 @@
     showMarkers();
   });
 
+  // The answer is seen: after a press of the page's button (Format, Validate, Compare, Check, Ctrl+Enter), the
+  // verdict that htmx swapped into the result area is scrolled to the top of the window and focused. The area
+  // names it (data-verdict: selectors, the first one found wins), so an error panel comes before the verdict.
+  // A select's change, a pager inside the result, or a restored draft's replay (no triggering event) leave the
+  // focus and the scroll where the user has them.
+  function verdictIn(area) {
+    var found = null;
+    area.getAttribute("data-verdict").split(",").some(function (selector) {
+      found = area.querySelector(selector.trim());
+      return Boolean(found);
+    });
+    return found;
+  }
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var area = event.detail.target, config = event.detail.requestConfig;
+    var trigger = config && config.triggeringEvent;
+    if (!area || !area.matches || !area.matches("[data-verdict]") || !trigger) return;
+    if (trigger.type !== "click" && trigger.type !== "submit") return;
+    if (config.elt && area.contains(config.elt)) return;
+    var verdict = verdictIn(area);
+    if (!verdict) return;
+    if (!verdict.hasAttribute("tabindex")) verdict.setAttribute("tabindex", "-1");
+    verdict.focus({ preventScroll: true });
+    verdict.scrollIntoView({ block: "start" });
+  });
+
   // What needs this script (Ctrl+Enter, copy buttons, the kept input) is written hidden, class js-only, and shown
   // here: without JavaScript no text promises it.
   function reveal(root) {

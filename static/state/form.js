@@ -31,6 +31,7 @@ export class KeptForm {
     // Back/Forward.
     this.draft = { base: this.base.hash, fields: null, submitted: null, saved: 0, entry: this.entry, previous: null };
     this.timer = null;
+    this.cleared = false; // "Clear" was pressed and nothing has been kept since
 
     const bar = document.createElement("div");
     bar.className = "draft-bar";
@@ -78,7 +79,12 @@ export class KeptForm {
     this.draft.fields = snapshot(this.form);
     this.draft.notes = notesOf(this.form);
     this.draft.saved = Date.now();
-    return Promise.all([drafts.put(this.key, this.draft), drafts.put(this.entryKey, this.draft)]).catch(() => {
+    const afterClear = this.cleared; // a save begun before "Clear" does not unsay it
+    return Promise.all([drafts.put(this.key, this.draft), drafts.put(this.entryKey, this.draft)]).then(() => {
+      if (!afterClear || !this.cleared) return;
+      this.cleared = false;
+      this.say(KEPT_HERE);
+    }, () => {
       this.say("Your input could not be kept in this browser (storage is off or full).");
     });
   }
@@ -156,6 +162,7 @@ export class KeptForm {
       if (handle) handle.setMarkers([]);
     });
     this.say("Cleared: nothing of this page is kept in this browser.");
+    this.cleared = true; // true until the next save keeps this page's input again (save() then says so)
     const first = form.querySelector("textarea[name]");
     if (first) (editorOf(first) || first).focus();
   }

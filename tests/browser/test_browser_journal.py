@@ -4,6 +4,7 @@ to step 2; a 100,000-item journal answered on the page."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -105,3 +106,14 @@ def test_a_target_is_chosen_judged_downloaded_and_kept_with_the_page(page: Page)
     kept_field(page, "target", "openai")
     page.reload()  # the target is part of the page's kept state, as the text is
     expect(page.locator("#journal-target")).to_have_value("openai")
+
+
+def test_a_rows_open_in_buttons_say_where_they_open(page: Page):
+    page.goto("/journal")
+    page.locator("#journal-text").fill((SAMPLES / "journal-openai-responses.jsonl").read_text())
+    page.locator("#journal-check").click()
+    call = page.locator("#journal-items tbody tr", has=page.get_by_role("cell", name="function_call", exact=True)).first
+    expect(call.locator(".open-in button")).to_have_text(["Format", "Schema", "Diff"])
+    expect(call.locator(".open-in button").first).to_have_attribute(
+        "title", re.compile(r"^Open item \d+ in 1 · JSON Format$")
+    )

@@ -159,3 +159,13 @@ def test_a_custom_tool_call_is_checked_against_its_grammar(page: Page):
     expect(page.get_by_test_id("grammar")).to_have_text("a regex grammar")
     expect(page.get_by_test_id("reason")).to_have_text("arguments_schema")
     expect(page.get_by_test_id("summary")).to_contain_text("line 1, column 1")
+
+
+def test_a_bare_instances_marker_sits_on_the_refused_value_not_its_name(page: Page):
+    page.goto("/schema")
+    page.locator("#instance").fill('{"region": "global"}')
+    page.locator("#schema").fill(json.dumps(REGION_SCHEMA))
+    page.get_by_role("button", name="Validate").click()
+    link = page.locator('.err-group[data-pointer="/region"] a.pos[data-field="instance"]')
+    expect(link).to_have_text("line 1, column 12")  # "global", not the name at column 2
+    assert select_by_click(page, link, "instance")[1:] == (12, '"global"}')

@@ -86,3 +86,24 @@ def test_open_in_journal_reads_the_session_as_one_conversation(page: Page, live_
     expect(page.locator("#journal-findings")).to_have_count(0)  # no duplicate_call_id, no unknown_tool
     # the carried text is in the journal field, so the page can be sent again (and kept by the browser)
     assert '"response_id"' in page.locator("#journal-text, textarea[name=journal]").first.input_value()
+
+
+def test_each_item_says_its_text_without_opening_its_json(page: Page, live_app):
+    data = _session(live_app, "browser-text")
+    call = next(entry for entry in data if entry["item"]["type"] == "function_call")
+    page.goto("/sessions/browser-text")
+    first = page.locator(f"[id='{data[0]['response_id']}-input-0']")
+    expect(first.locator(".session-text")).to_have_text("sales now")
+    expect(first.locator("details")).not_to_have_attribute("open", "")  # its JSON stays folded
+    called = page.locator(f"[id='{call['response_id']}-{call['source']}-{call['index']}'] .session-text").first
+    expect(called).to_be_visible()
+    expect(called).to_have_text(f"get_latest_sales_report({call['item']['arguments']})")
+
+
+def test_the_index_links_each_stored_session(page: Page, live_app):
+    _session(live_app, "browser-index")
+    page.goto("/sessions")
+    link = page.locator("#sessions-index").get_by_role("link", name="browser-index")
+    link.click()
+    expect(page).to_have_url(re.compile(r"/sessions/browser-index$"))
+    expect(page.locator(".session-turn")).to_have_count(4)

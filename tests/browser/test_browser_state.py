@@ -224,3 +224,18 @@ def test_the_input_is_back_line_goes_once_new_input_replaces_it(page: Page):
     expect(status).to_contain_text("Your input is back, kept in this browser since")
     page.locator("#format-document").fill('{"b": 2}')
     expect(status).to_have_text("Your input is kept in this browser only.")
+
+
+def test_after_clear_the_status_says_what_is_true_when_new_input_comes(page: Page):
+    page.goto("/format")
+    status = page.locator(".draft-status")
+    page.locator("#format-document").fill('{"a": 1}')
+    kept_field(page, "document", '{"a": 1}')
+    page.locator(".draft-clear").click()
+    expect(status).to_have_text("Cleared: nothing of this page is kept in this browser.")
+    page.locator("#format-document").fill('{"b": 2}')  # typed again: it is kept once more, and the line says so
+    expect(status).to_have_text("Your input is kept in this browser only.")
+    page.locator("#format-pretty").click()
+    expect(page.locator("#format-summary")).to_be_visible()
+    kept_field(page, "document", '{"b": 2}')
+    expect(status).to_have_text("Your input is kept in this browser only.")

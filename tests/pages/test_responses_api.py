@@ -725,6 +725,47 @@ def test_session_page_is_for_loopback_clients_only(client):
     assert client.get("/sessions/x", environ_base={"REMOTE_ADDR": "10.0.0.5"}).status_code == 403
 
 
+@pytest.mark.parametrize("path", ["/sessions", "/sessions/"])
+def test_the_sessions_index_lists_sessions_and_unkeyed_responses_newest_first(client, path):
+    post(client, {"input": "first secret words"}, {"X-Session-Key": "older"})
+    unkeyed = post(client, {"input": "no key here"}).get_json()["id"]
+    post(client, {"input": "second secret words"}, {"X-Session-Key": "newer"})
+    post(client, {"input": "more"}, {"X-Session-Key": "newer"})
+    answer = client.get(path)
+    assert answer.status_code == 200
+    html = answer.get_data(as_text=True)
+    rows = re.findall(r'<tr data-(session|response)="([^"]+)"', html)
+    assert rows == [("session", "newer"), ("response", unkeyed), ("session", "older")]
+    assert 'href="/sessions/newer"' in html and f'href="/responses/{unkeyed}"' in html
+    newer = html[html.index('data-session="newer"') :]
+    assert re.findall(r'<td class="num">(\d+)</td>', newer)[:2] == ["2", "4"]  # responses, items
+    assert "secret words" not in html and "no key here" not in html  # counts and times only
+
+
+def test_a_response_without_a_session_key_has_its_page(client):
+    unkeyed = post(client, {"input": "no key here", "tools": [SALES]}).get_json()["id"]
+    html = client.get(f"/responses/{unkeyed}").get_data(as_text=True)
+    assert f"Response <code>{unkeyed}</code>" in html and "no key here" in html
+    assert 'action="/format"' in html and 'id="session-journal"' in html
+    assert client.get("/responses/resp_missing").status_code == 404
+
+
+@pytest.mark.parametrize("path", ["/sessions", "/sessions/", "/responses/resp_x"])
+def test_the_sessions_index_and_a_responses_page_are_for_loopback_clients_only(client, path):
+    assert client.get(path, environ_base={"REMOTE_ADDR": "10.0.0.5"}).status_code == 403
+
+
+def test_the_sessions_index_is_bounded(client, monkeypatch):
+    from webapp.web.pages import sessions
+
+    monkeypatch.setattr(sessions, "INDEX_LINES", 2)
+    for key in ("a", "b", "c"):
+        post(client, {"input": "hi"}, {"X-Session-Key": key})
+    html = client.get("/sessions").get_data(as_text=True)
+    assert re.findall(r'<tr data-session="([^"]+)"', html) == ["c", "b"]
+    assert "The newest 2 are listed." in html
+
+
 def test_bad_session_header_is_refused(client):
     response = post(client, {"input": "hi"}, {"X-Session-Key": "   "})
     assert response.status_code == 400 and error_of(response)["param"] == "X-Session-Key"

@@ -196,8 +196,8 @@ def test_bare_instance_positions_and_grouping(client):
     best = re.search(r'<li class="err best">.*?<code class="kw">([^<]*)</code>', body, re.S).group(1)
     assert best == expected[0].keyword
     assert body.count("best match</span>") == 1
-    assert 'data-line="2" data-column="3"' in body  # /region
-    assert 'data-line="3" data-column="3"' in body  # /extra
+    assert 'data-line="2" data-column="13"' in body  # /region: the value the enum refuses
+    assert 'data-line="3" data-column="3"' in body  # /extra: its name, which is what is refused
     extra = body[body.index('data-pointer="/extra"') :]
     assert "allowed members:" in extra and "<code>&#34;region&#34;</code>" in extra
 
@@ -285,7 +285,7 @@ def test_arguments_stored_as_an_object_are_validated_but_called_out(client):
     assert 'data-testid="reason">arguments_type</span>' in body
     assert groups(body) == ["/region"]
     line, column = map(int, re.search(r'data-field="instance" data-line="(\d+)" data-column="(\d+)"', body).groups())
-    assert pretty(item).splitlines()[line - 1][column - 1 :].startswith('"region"')
+    assert pretty(item).splitlines()[line - 1][column - 1 :].startswith('"global"')
 
 
 # -- parse errors -----------------------------------------------------------------------------------------
@@ -508,17 +508,16 @@ def test_every_shown_error_of_a_big_text_has_its_line_and_column(client, monkeyp
     assert len(targeted) == scans and max(map(len, targeted)) == MAX_ERRORS_SHOWN
     assert "250 errors at 200 locations" in " ".join(body.split())
     assert groups(body) == [f"/rows/{i}/region" for i in range(0, 1500, 6)][:MAX_ERRORS_SHOWN]
-    # In the string the quotes are escaped, and the place is the offending value (outside a string: the member).
+    # The place is the offending value; in the string its quotes are escaped.
     quote = '\\"' if shape == "arguments string" else '"'
-    start = "" if shape == "arguments string" else f"{quote}region{quote}: "
-    back = 120 if shape == "arguments string" else 100
+    back = 120
     at_instance = re.findall(r'data-field="instance" data-line="(\d+)" data-column="(\d+)"', body)
     at_schema = re.findall(r'data-field="schema" data-line="(\d+)" data-column="(\d+)"', body)
     assert len(at_instance) == len(at_schema) == MAX_ERRORS_SHOWN
     assert "no place in the pasted text" not in body
     for (line, column), pointer_ in zip(at_instance, groups(body), strict=True):
         offset = _offset_of(instance, int(line), int(column))
-        assert instance.startswith(f"{start}{quote}global{quote}", offset)
+        assert instance.startswith(f"{quote}global{quote}", offset)
         # ... of its own row: the id written just before the member.
         assert re.findall(r'"id\\?":\s*(\d+)', instance[max(0, offset - back) : offset])[-1] == pointer_.split("/")[2]
     assert {schema[_offset_of(schema, int(line), int(column)) :][:9] for line, column in at_schema} == {'"enum": ['}
@@ -738,3 +737,18 @@ def test_a_custom_tool_call_is_checked_against_its_grammar_not_a_schema(client, 
     assert "no JSON arguments" in text and f'data-testid="grammar">{grammar}<' in text
     assert f'data-reason="{reason}"' in text or f'data-testid="reason">{reason}<' in text
     assert "schema unusable" not in text  # a custom tool is not read as a JSON Schema
+
+
+def test_the_target_decides_the_verdict_and_travels_to_step_3(client):
+    from webapp.core.examples import DIFF
+
+    _, _, native = DIFF["namespaced"]  # openai:web_search_call: refused for portable, OpenAI's own for openai
+    sent = {"instance": json.dumps(native), "schema": json.dumps(EXAMPLES["tool"][2])}
+    portable = client.post("/schema", data=sent, headers=HX).get_data(as_text=True)
+    assert 'data-testid="headline">not replayable' in portable
+    page = client.post("/schema", data={**sent, "target": "openai"}).get_data(as_text=True)
+    assert "not replayable" not in page and 'data-testid="reason">provider item' in page
+    assert '<option value="openai" selected>' in page
+    fc = client.post("/schema", data={"instance": json.dumps(call()), "target": "anthropic"}).get_data(as_text=True)
+    carry = fc[fc.index('action="/diff"') :]
+    assert '<input type="hidden" name="target" value="anthropic">' in carry

@@ -77,7 +77,8 @@ def test_bare_instance_groups_follow_the_best_match_order():
     assert [g.pointer for g in check.groups] == list(dict.fromkeys(e.pointer for e in expected))
     assert [row.best for g in check.groups for row in g.rows].count(True) == 1
     positions = {g.pointer: g.position for g in check.groups}
-    assert positions == {"/region": (2, 3), "/extra": (3, 3)}
+    # The refused value is marked, not its member's name; an unexpected member is marked at its name.
+    assert positions == {"/region": (2, 13), "/extra": (3, 3)}
     extra = next(g for g in check.groups if g.pointer == "/extra")
     assert extra.rows[0].expected_label == "allowed members" and extra.rows[0].expected == ['"region"']
     assert check.item is None and check.verdict is None
@@ -139,7 +140,7 @@ def test_arguments_stored_as_an_object_are_validated_at_their_place():
     item = call(arguments={"region": "global"})
     check = schema_page.build(pretty(item), pretty(REGION_SCHEMA))
     assert check.instance_taken.shape == "object" and check.verdict.reason == "arguments_type"
-    assert at(pretty(item), check.groups[0].position).startswith('"region"')
+    assert at(pretty(item), check.groups[0].position).startswith('"global"')
 
 
 def test_truncated_arguments_are_a_parse_problem_inside_the_pasted_string():
@@ -289,8 +290,8 @@ def test_json_lines_of_bare_arguments_are_checked_record_by_record():
     assert check.parse_problems == [] and check.valid is None  # no one-value verdict: one per record
     # Errors name their JSON Pointer and line:column in the whole text.
     [group] = check.records[3].check.groups
-    assert group.pointer == "/region" and group.position == (5, 2)
-    assert at(text, group.position).startswith('"region": 7')
+    assert group.pointer == "/region" and group.position == (5, 12)
+    assert at(text, group.position).startswith("7}")
     assert check.records[1].position == (2, 1)
 
 

@@ -41,8 +41,8 @@ PAGES: tuple[Page, ...] = (
     Page("format", "JSON Format", 1),
     Page("schema", "JSON Schema", 2),
     Page("diff", "JSON Diff", 3),
-    Page("stream", "Stream", 4),
     Page("journal", "Journal"),
+    Page("stream", "Stream"),
 )
 
 #: Pages outside the nav, reached by links: their blueprint names (module ``pages/<name>.py``, templates

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 SCHEMA = """
@@ -106,6 +107,27 @@ class SessionItem:
     index: int
     item: dict[str, Any]
     previous_response_id: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredGroup:
+    """A line of the index of stored work: a session (``key``), or one response stored without a session key
+    (``key`` ``None``, ``response_id`` its id).
+
+    :param responses: how many responses it holds; ``items``: how many input and output items.
+    :param created_at: when its newest response was created (Unix seconds).
+    """
+
+    key: str | None
+    response_id: str | None
+    responses: int
+    items: int
+    created_at: int
+
+    @property
+    def created_utc(self) -> str:
+        """:attr:`created_at` as ``YYYY-MM-DD HH:MM:SS`` in UTC."""
+        return datetime.fromtimestamp(self.created_at, UTC).strftime("%Y-%m-%d %H:%M:%S")
 
 
 class StorageError(Exception):
@@ -387,12 +409,33 @@ class ResponseStore:
     def session_items(self, session_key: str, *, limit: int = 100, offset: int = 0) -> list[SessionItem]:
         """The items of every response routed by ``session_key``, in conversation order (responses in the
         order stored; in each, the input items, then the output items)."""
+        return self._items("responses.session_key = ?", session_key, limit, offset)
+
+    def response_items(self, response_id: str, *, limit: int = 100) -> list[SessionItem]:
+        """The items of one stored response (its input items, then its output items); ``[]`` when it is not
+        stored."""
+        return self._items("responses.id = ?", response_id, limit, 0)
+
+    def _items(self, where: str, value: str, limit: int, offset: int) -> list[SessionItem]:
         with self._connect() as db:
             rows = db.execute(
                 "SELECT items.response_id, items.source, items.position, items.body, responses.previous_response_id "
-                "FROM items "
-                "JOIN responses ON responses.id = items.response_id WHERE responses.session_key = ? "
+                f"FROM items JOIN responses ON responses.id = items.response_id WHERE {where} "
                 "ORDER BY responses.seq, items.source, items.position LIMIT ? OFFSET ?",
-                (session_key, limit, offset),
+                (value, limit, offset),
             ).fetchall()
         return [SessionItem(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
+
+    def groups(self, *, limit: int = 100) -> list[StoredGroup]:
+        """The index of stored work, newest first, at most ``limit`` lines: each session, and each response
+        stored without a session key on its own. Counts and times only: no item's content."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT session_key, CASE WHEN session_key IS NULL THEN id END, COUNT(*), "
+                "SUM((SELECT COUNT(*) FROM items WHERE items.response_id = responses.id)), "
+                "MAX(created_at), MAX(seq) AS newest FROM responses "
+                "GROUP BY session_key, CASE WHEN session_key IS NULL THEN id END "
+                "ORDER BY newest DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [StoredGroup(r[0], r[1], r[2], r[3] or 0, r[4]) for r in rows]

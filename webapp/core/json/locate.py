@@ -32,9 +32,9 @@ class Locator:
         document, and ``move`` maps its (line, column) into the pasted text (see :func:`string_locator`).
     :ivar prefix: RFC 6901 pointer of the used part inside ``document`` (``""``: all of it).
     :ivar move: ``None`` when ``document`` is the pasted text itself.
-    :ivar values: place an object member at its value (past its name and colon), not at its name: for the parsed
-        ``arguments`` of an item, whose errors are about the value written inside the string (an ``enum`` refusing
-        ``"global"``), where a mark on the member would sit at the string's start.
+    :ivar values: place an object member at its value (past its name and colon), not at its name: for a validated
+        instance, whose errors are about the value at their pointer (an ``enum`` refusing ``"global"``); inside an
+        ``arguments`` string a mark on the member would sit at the string's start.
 
     Call it with one pointer (``locator("/region")``), or use :meth:`many` for a list: both answer ``None`` for a
     pointer that names nothing in the text.

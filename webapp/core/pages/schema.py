@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from webapp.core.gate import (
+    DEFAULT_TARGET,
     NOT_REPLAYABLE,
     PAIRING_FINDINGS,
     PASSING_REASONS,
@@ -26,6 +27,7 @@ from webapp.core.gate import (
     badge,
     check_journal,
     check_one,
+    is_refusal,
     item_label,
     read_schema_field,
     refusal_message,
@@ -165,6 +167,8 @@ class SchemaPage:
         (:func:`webapp.core.gate.check_one`); ``item_read``: it as read from its text, the member names it gives
         twice kept. ``verdict``: the gate's line for it (``refused_by`` names what stops it whatever its value's
         verdict); ``findings``: those stops, in words naming "the item".
+    :ivar target: where the item is to be replayed (a key of :data:`webapp.core.gate.TARGETS`): the gate judges
+        it for that target, and a carry to step 3 keeps it.
     :ivar ijson_error: bare arguments that are not I-JSON: the gate stops at ``arguments_parse``.
     :ivar call_name: the function name of a pasted call.
     :ivar instance: the value validated; ``has_instance``: there is one.
@@ -184,6 +188,7 @@ class SchemaPage:
     schema_text: str = ""
     documents_text: str = ""
     format_assertion: bool = False
+    target: str = DEFAULT_TARGET
     parse_problems: list[ParseProblem] = field(default_factory=list)
     warnings: list[TextWarning] = field(default_factory=list)
     instance_taken: Taken | None = None
@@ -256,9 +261,12 @@ class SchemaPage:
             return None
         if self.verdict.refused_by:
             return ", ".join(self.verdict.refused_by)
-        # Passing is no refusal (not_function_call: nothing to execute); the schema step is this page's to show.
+        # Passing is no refusal (not_function_call: nothing to execute; a provider's own item replayed to that
+        # provider: it goes back as it came); the schema step is this page's to show.
         verdict = self.verdict.verdict
         if self.verdict.reason in PASSING_REASONS or (verdict is not None and verdict.reached_schema):
+            return None
+        if not is_refusal(self.verdict.label):
             return None
         return self.verdict.reason
 
@@ -346,6 +354,7 @@ def build(
     max_depth: int = DEFAULT_MAX_DEPTH,
     max_bytes: int | None = None,
     documents_text: str | bytes = "",
+    target: str = DEFAULT_TARGET,
 ) -> SchemaPage:
     """Parse both texts, unwrap them, validate, and collect what the result pane shows.
 
@@ -360,6 +369,8 @@ def build(
         (:func:`webapp.core.schema.bundle`). Empty: none.
         Each text may be bytes (a form field that is not UTF-8): read as UTF-8, its first such byte a parse problem
         at its line:column; the page keeps the text with U+FFFD there (:func:`webapp.core.json.shown_text`).
+    :param target: where the item is to be replayed (a key of :data:`webapp.core.gate.TARGETS`); the gate's
+        verdict on a pasted item, and on each record's, is for it.
     :return: the :class:`SchemaPage`. Never raises for bad input: every problem lands in it.
     """
     check = SchemaPage(
@@ -367,6 +378,7 @@ def build(
         schema_text=shown_text(schema_text),
         format_assertion=format_assertion,
         documents_text=shown_text(documents_text),
+        target=target,
     )
     limits = {"max_depth": max_depth, "max_bytes": max_bytes}
     instance_doc, as_lines = _parse_instance(check, instance_text, limits)
@@ -540,7 +552,7 @@ def _pair_records(check: SchemaPage, items: list[tuple[int, int, Any]], outcomes
         return
     assert check.records is not None  # _check_records, the one caller, set it first
     lines = [line for _, line, _ in items]
-    report = check_journal([item for _, _, item in items])
+    report = check_journal([item for _, _, item in items], target=check.target)
     for finding in report.findings:
         if finding.code not in PAIRING_FINDINGS or finding.severity != "error" or finding.index is None:
             continue  # the records' own findings were said on their lines
@@ -566,7 +578,9 @@ def _check_record(
     """One record (the text ``raw`` of line ``line``, starting at character ``offset`` of the whole text) checked
     as a one-value instance; positions moved into the whole text. Not ``detailed``: its outcome only (no places
     looked up)."""
-    check = SchemaPage(instance_text=raw, schema_text=whole.schema_text, format_assertion=whole.format_assertion)
+    check = SchemaPage(
+        instance_text=raw, schema_text=whole.schema_text, format_assertion=whole.format_assertion, target=whole.target
+    )
 
     def shift(inner_line: int, column: int) -> Position:  # a record is one line: only the line number moves
         return inner_line + line - 1, column
@@ -632,6 +646,7 @@ def _judge_item(check: SchemaPage, schema: Any, *, given: bool = False) -> None:
         format_assertion=check.format_assertion,
         tool_name=check.call_name,
         tools=() if given else None,
+        target=check.target,
     )
     check.findings = [finding.describe(the_item) for finding in findings]
 
@@ -701,7 +716,8 @@ def _take_instance(
                 loads_ijson(document.text)
             except JSONTextError as error:
                 check.ijson_error = error
-        return Locator(document, move=move)
+        # An error is placed at the value that failed (the "global" an enum refuses), not at its member's name.
+        return Locator(document, move=move, values=True)
     at, kind = envelope.arguments_pointer, envelope.kind
     arguments = pointer.resolve(value, at)
     check.call_name = envelope.name
@@ -711,7 +727,7 @@ def _take_instance(
     if not isinstance(arguments, str):
         # Stored as an object: the wrong form (the gate says arguments_type), but its content can still be checked.
         check.instance, check.has_instance = arguments, True
-        return Locator(document, at, move=move)
+        return Locator(document, at, move=move, values=True)
     locate_string = _then(string_locator(document, at, arguments), move)
     try:
         # I-JSON, as the gate reads arguments: a duplicate member name there is arguments_parse, not a warning.

@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from webapp.core.journal.lists import read_list
 
 #: The most items the page shows; the rest are paged through ``/v1/sessions/{key}/items``.
 PAGE_ITEMS = 1000
+#: The most lines the index of stored sessions shows (the newest).
+INDEX_LINES = 100
+#: The most characters of an item's text the page shows at once (the whole item is in its JSON).
+TEXT_CHARS = 2000
 
 
 class SessionRow(Protocol):
@@ -52,6 +56,7 @@ class Entry:
     :param is_call: the item is a ``function_call``.
     :param replay_of: for an input item that repeats an earlier one (sent again with the whole conversation), the
         anchor of that earlier entry; else ``None``.
+    :param text: what the item says (:func:`item_text`), or ``None``.
     """
 
     anchor: str
@@ -60,6 +65,7 @@ class Entry:
     tool: str | None
     is_call: bool
     replay_of: str | None = None
+    text: str | None = None
 
 
 @dataclass
@@ -149,7 +155,46 @@ def turns(page_entries: Sequence[Entry]) -> list[Turn]:
 
 
 def _replay(entry: Entry, earlier: str) -> Entry:
-    return Entry(entry.anchor, entry.row, entry.document, entry.tool, entry.is_call, earlier)
+    return replace(entry, replay_of=earlier)
+
+
+def item_text(item: dict[str, Any]) -> str | None:
+    """What an item says, to read without opening its JSON: a message's text parts (``text``, or a refusal's
+    ``refusal``), one a paragraph; a call's name and arguments, ``name(arguments)`` (a custom tool call's
+    ``input`` in their place); an output's ``output`` (its text parts when it is a list); a reasoning item's
+    summary. ``None`` when it holds none of these. At most :data:`TEXT_CHARS` characters, then ``…``.
+
+    Item shapes: the Open Responses specification, Items (``Message``, ``FunctionCall``, ``FunctionCallOutput``,
+    ``Reasoning``), /work/shared/reference/openresponses-openapi.json.
+    """
+    kind = item.get("type")
+    text: str | None
+    if kind in ("function_call", "custom_tool_call"):
+        said = item.get("arguments") if kind == "function_call" else item.get("input")
+        text = f"{item.get('name')}({said if isinstance(said, str) else json.dumps(said, ensure_ascii=False)})"
+    elif kind in ("function_call_output", "custom_tool_call_output"):
+        text = _parts(item.get("output"))
+    elif kind == "reasoning":
+        text = _parts(item.get("summary"))
+    else:
+        text = _parts(item.get("content"))
+    if not text:
+        return None
+    return text if len(text) <= TEXT_CHARS else text[:TEXT_CHARS] + "…"
+
+
+def _parts(value: Any) -> str | None:
+    """A string as it is; a list of content parts as their texts, one a paragraph; else ``None``."""
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, list):
+        return None
+    texts = []
+    for part in value:
+        said = part.get("text", part.get("refusal")) if isinstance(part, dict) else None
+        if isinstance(said, str) and said:
+            texts.append(said)
+    return "\n\n".join(texts) or None
 
 
 def entries(rows: Sequence[SessionRow], tools_of: Callable[[str], list[Any] | None]) -> list[Entry]:
@@ -178,6 +223,7 @@ def entries(rows: Sequence[SessionRow], tools_of: Callable[[str], list[Any] | No
                 json.dumps(row.item, indent=2, ensure_ascii=False),
                 json.dumps(tool, indent=2, ensure_ascii=False) if tool is not None else None,
                 is_call,
+                text=item_text(row.item),
             )
         )
     return result

@@ -74,8 +74,8 @@ _NAME_KEYWORDS = ("additionalProperties", "unevaluatedProperties")
 
 
 def _instance_places(locate: Locator, errors: list[ValidationError], schema: Any) -> dict[str, Position | None]:
-    """Where each error's instance pointer is in the pasted text. With a locator placing values (an item's
-    ``arguments`` string) an unexpected member is still placed at its name: the name is what is refused. A
+    """Where each error's instance pointer is in the pasted text. With a locator placing values (the Schema page's
+    instance) an unexpected member is still placed at its name: the name is what is refused. A
     missing member (``required``) is placed at the object that lacks it."""
     at = locate.many(error.pointer for error in errors)
     if locate.values:

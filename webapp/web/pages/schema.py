@@ -2,7 +2,8 @@
 record of a journal in JSON Lines, one result per line).
 
 ``GET /schema`` shows the form (``?example=<name>`` fills it with one of :data:`EXAMPLES` and checks it);
-``POST /schema`` (fields ``instance``, ``schema``, ``format_assertion``, ``documents``: the referenced schemas)
+``POST /schema`` (fields ``instance``, ``schema``, ``format_assertion``, ``documents``: the referenced schemas,
+``target``: where the item is to be replayed)
 shows the result: the htmx
 request gets the ``schema/_result.html`` partial, a plain POST the full page with both texts kept.
 
@@ -16,6 +17,7 @@ import json
 from flask import Blueprint, render_template
 
 from webapp.core import examples
+from webapp.core.gate import DEFAULT_TARGET, TARGET_TITLES
 from webapp.core.pages.schema import SchemaPage, build
 from webapp.web import forms
 from webapp.web.htmx import is_partial
@@ -34,7 +36,7 @@ def page() -> str:
     if example is None:
         return _render(SchemaPage(), full=True)
     _, instance, schema = example
-    return _render(_check(json.dumps(instance, indent=2), json.dumps(schema, indent=2)), full=True)
+    return _render(_check(json.dumps(instance, indent=2), json.dumps(schema, indent=2), target=_target()), full=True)
 
 
 @bp.post("/schema")
@@ -50,6 +52,7 @@ def check() -> str:
         forms.source("schema"),
         format_assertion=forms.flag("format_assertion"),
         documents_text=forms.source("documents"),
+        target=_target(),
     )
     return _render(result, full=schema is None or not is_partial())
 
@@ -60,6 +63,7 @@ def _check(
     *,
     format_assertion: bool = False,
     documents_text: str | bytes = "",
+    target: str = DEFAULT_TARGET,
 ) -> SchemaPage:
     """:func:`webapp.core.pages.schema.build` with the app's parse limits (``JSON_MAX_DEPTH``,
     ``MAX_CONTENT_LENGTH``)."""
@@ -68,9 +72,17 @@ def _check(
         schema_text,
         format_assertion=format_assertion,
         documents_text=documents_text,
+        target=target,
         **parse_limits().parse_options,
     )
 
 
+def _target() -> str:
+    """The target the form (or the carry from another page) chose; the default when none or an unknown one."""
+    return forms.choice("target", TARGET_TITLES, DEFAULT_TARGET)
+
+
 def _render(check: SchemaPage, *, full: bool) -> str:
-    return render_template("schema/page.html" if full else "schema/_result.html", check=check, examples=EXAMPLES)
+    return render_template(
+        "schema/page.html" if full else "schema/_result.html", check=check, examples=EXAMPLES, targets=TARGET_TITLES
+    )
