@@ -58,7 +58,10 @@ def test_the_cli_says_17_of_17_and_never_prints_the_key(own_server, caplog, caps
     lines = out.getvalue().splitlines()
     assert lines[0] == f"{own_server}/v1 (model openresponses-test)"
     assert lines[1].startswith("PASS  streaming-response ")
-    assert lines[-1] == "official suite: 1/1 passed; extra cases: 0/0; every check the suite skips too: 1/1"
+    assert lines[-1] == (
+        "official suite (openresponses/openresponses src/lib/compliance-tests.ts, release 2026-04-24): 1/1 passed; "
+        "this app's extra cases: 0/0 passed; every check the suite skips too: 1/1 cases"
+    )
     out = io.StringIO()
     assert main(["check-endpoint", own_server + "/v1", "--key", KEY, "--json", "--strict"], out=out) == 0
     assert json.loads(out.getvalue())["official"] == "17/17"
@@ -232,12 +235,14 @@ def test_a_broken_server_fails_naming_the_case_and_the_check(broken):
     passed = {case.id for case in report.official if case.passed}
     assert passed == {
         "basic-response",
+        "assistant-phase",
+        "response-output-phase-schema",
         "system-prompt",
         "image-input",
-        "file-input",
         "multi-turn",
-        "previous-response-id",
     }
+    assert failed["compact-response"] == ["HTTP 2xx"] and failed["compact-missing-model"] == ["HTTP 400 or 422"]
+    assert {case.id for case in report.extra if case.passed} == {"file-input", "previous-response-id"}
     out = io.StringIO()
     assert main(["check-endpoint", url + "/v1", "--key", KEY, "--case", "tool-calling"], out=out) == 1
     assert out.getvalue().splitlines()[1].startswith("FAIL  tool-calling ")

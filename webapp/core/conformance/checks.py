@@ -30,8 +30,10 @@ from webapp.core.stream import (
 )
 from webapp.core.stream import vocabulary as v
 
-__all__ = ["Check", "Exchange", "CaseResult", "EndpointReport", "CaseRun", "Stop", "MAX_TURN_MESSAGES"]
+__all__ = ["SUITE", "Check", "Exchange", "CaseResult", "EndpointReport", "CaseRun", "Stop", "MAX_TURN_MESSAGES"]
 
+#: The suite release the official cases follow (its repository, file and release), as the CLI and page name it.
+SUITE = "openresponses/openresponses src/lib/compliance-tests.ts, release 2026-04-24"
 #: The most messages one WebSocket turn may answer before the case gives up on it (a server that never ends).
 MAX_TURN_MESSAGES = 100_000
 #: Seconds a turn waits for response.failed after a stream's error event ("any error incurred while streaming
@@ -138,6 +140,11 @@ class EndpointReport:
         return [case for case in self.cases if case.official]
 
     @property
+    def extra(self) -> list[CaseResult]:
+        """The results of this app's extra cases (not the suite's), in table order."""
+        return [case for case in self.cases if not case.official]
+
+    @property
     def official_passed(self) -> int:
         """How many of the suite's 17 passed (the "17/17" of a compliance table)."""
         return sum(case.passed for case in self.official)
@@ -156,7 +163,9 @@ class EndpointReport:
         return {
             "url": self.url,
             "model": self.model,
+            "suite": SUITE,
             "official": f"{self.official_passed}/{len(self.official)}",
+            "extra": f"{sum(case.passed for case in self.extra)}/{len(self.extra)}",
             "passed": self.passed,
             "strict": self.strict,
             "cases": [case.as_dict() for case in self.cases],
@@ -218,6 +227,19 @@ class CaseRun:
         self.check(f"hasOutputType({kind}){what}", item is not None, f"output holds {types}")
         return item
 
+    def has_phase(self, response: dict[str, Any], phase: str) -> None:
+        """The suite's ``hasAssistantMessagePhase(phase)``: an assistant ``message`` of ``output`` labelled
+        ``phase``."""
+        output = response["output"] if isinstance(response.get("output"), list) else []
+        found = any(
+            isinstance(i, dict)
+            and i.get("type") == "message"
+            and i.get("role") == "assistant"
+            and i.get("phase") == phase
+            for i in output
+        )
+        self.check(f"hasAssistantMessagePhase({phase})", found, "" if found else f"no assistant message is {phase}")
+
     def gate(self, response: dict[str, Any]) -> None:
         """Not the suite's: every completed ``function_call`` of ``response`` passes the replay gate."""
         output = response["output"] if isinstance(response.get("output"), list) else []
@@ -267,6 +289,36 @@ class CaseRun:
             "; ".join(f"{e.pointer or '/'}: {e.message}" for e in errors),
         )
         return value
+
+    def fixture(self, body: dict[str, Any], *, label: str = "the suite's local fixture (no request)") -> dict[str, Any]:
+        """Check a body the case made itself (the suite's ``getMockResponse``): the ``ResponseResource`` schema,
+        nothing sent.
+
+        :return: ``body``."""
+        self.result.exchanges.append(Exchange(label, None, None, None, body))
+        errors = violations(body, BODY_SCHEMAS["response"], limit=5)
+        self.check(
+            f"{BODY_SCHEMAS['response']} schema",
+            not errors,
+            "; ".join(f"{e.pointer or '/'}: {e.message}" for e in errors),
+        )
+        return body
+
+    def refused(self, path: str, body: dict[str, Any], statuses: tuple[int, ...], *, label: str = "") -> None:
+        """``POST`` ``body`` as it is (no ``model`` added) and check that the answer's status is one of
+        ``statuses`` (the suite's ``expectedStatuses``, no schema).
+
+        :raises TransportError: from the transport.
+        """
+        answer = self.transport.post(path, body)
+        exchange = Exchange(label or f"POST {path}", body, answer.status, answer.content_type)
+        try:
+            exchange.body = json.loads(answer.text)
+        except ValueError:
+            exchange.body = _excerpt(answer.text)
+        self.result.exchanges.append(exchange)
+        wanted = " or ".join(str(status) for status in statuses)
+        self.check(f"HTTP {wanted}", answer.status in statuses, f"HTTP {answer.status}: {_excerpt(answer.text)}")
 
     def stream(self, path: str, body: dict[str, Any], *, label: str = "") -> dict[str, Any]:
         """``POST`` a streamed request (``stream: true``) and check the SSE answer: HTTP 2xx, events, each

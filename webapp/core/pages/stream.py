@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from webapp.core.conformance import CaseResult, EndpointReport, Exchange
+from webapp.core.conformance import SUITE, CaseResult, EndpointReport, Exchange
 from webapp.core.json import DEFAULT_MAX_DEPTH, quote
 from webapp.core.stream import (
     KINDS,
@@ -358,10 +358,17 @@ class CheckView:
     report: EndpointReport | None = None
     cases: list[CaseView] = field(default_factory=list)
     error: str | None = None
+    suite: str = SUITE
 
     @property
     def official(self) -> list[CaseView]:
+        """The official suite's cases (:data:`~webapp.core.conformance.SUITE`), in its order."""
         return [view for view in self.cases if view.case.official]
+
+    @property
+    def extra(self) -> list[CaseView]:
+        """This app's extra cases, listed apart from the suite's."""
+        return [view for view in self.cases if not view.case.official]
 
 
 def check_view(url: str, model: str, report: EndpointReport | None = None, error: str | None = None) -> CheckView:
