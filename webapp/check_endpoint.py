@@ -7,8 +7,11 @@ What holds, whoever asks:
 * **Only loopback and ``ALLOWED_TARGETS``** are reached (:func:`webapp.core.conformance.judge_target`): the name is
   resolved once, every address it resolved to is checked, and the connections go to the checked addresses (a
   second lookup could answer another: DNS rebinding). No redirect is followed.
-* **A deadline per case** (``timeout`` seconds): every connect, read and write gets what is left of it, and a case
-  that runs out ends with a timeout in its result. Answers are read up to ``max_bytes``.
+* **One deadline per case** (``timeout`` seconds) over every connect, header, body and WebSocket frame, that no
+  server behaviour can extend: every wait gets what is left of it, and a watchdog shuts every connection of the
+  case down when it runs out (a per-read timeout alone restarts on every byte, so a server dripping its answer
+  could hold a case for ever). A case that runs out ends with a timeout in its result. Answers are read up to
+  ``max_bytes``.
 * **The key is never stored, logged or echoed**: it lives in the transport of one run, goes out only in the
   ``Authorization`` header, and any text the server sends back is shown with the key replaced by ``[the key]``.
 """
@@ -19,6 +22,7 @@ import json
 import logging
 import socket
 import ssl
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -84,7 +88,11 @@ def resolve_target(url: str, allowed: Iterable[str], resolve: Resolver = _resolv
 
 
 class _Transport:
-    """One case's :class:`~webapp.core.conformance.Transport`: its deadline, its connections, the key."""
+    """One case's :class:`~webapp.core.conformance.Transport`: its deadline, its connections, the key.
+
+    The deadline is kept by a watchdog (a timer) that shuts down every socket the case opened when it runs out:
+    a read blocked on a server that sends a byte now and then ends there, whatever the per-read timeouts.
+    """
 
     def __init__(self, target: Target, addresses: list[str], key: str, timeout: float, max_bytes: int) -> None:
         self.target = target
@@ -94,13 +102,44 @@ class _Transport:
         self.timeout = timeout
         self.max_bytes = max_bytes
         self.client = httpx.Client(follow_redirects=False, trust_env=False, verify=True)
+        self.expired = False
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._watchdog = threading.Timer(timeout, self._expire)
+        self._watchdog.daemon = True
+        self._watchdog.start()
 
-    # -- helpers
+    # -- the deadline
+    def _out_of_time(self) -> TransportError:
+        return TransportError(f"the case ran out of time ({self.timeout:g} s)")
+
     def _left(self) -> float:
         left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise TransportError(f"the case ran out of time ({self.timeout:g} s)")
+        if left <= 0 or self.expired:
+            raise self._out_of_time()
         return left
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            sockets, self._sockets = self._sockets, []
+        for sock in sockets:
+            _shut(sock)
+
+    def _watch(self, sock: socket.socket | None) -> None:
+        """Shut ``sock`` down when the case runs out of time (at once if it has)."""
+        if sock is None:
+            return
+        with self._lock:
+            if not self.expired:
+                self._sockets.append(sock)
+                return
+        _shut(sock)
+
+    def _trace(self, event: str, info: dict[str, Any]) -> None:
+        # httpcore's trace hook hands over each new connection's stream: its socket is watched from the start.
+        if event == "connection.connect_tcp.complete" and info.get("return_value") is not None:
+            self._watch(info["return_value"].get_extra_info("socket"))
 
     def redact(self, text: str) -> str:
         """``text`` with the key replaced (a server may quote what it was sent)."""
@@ -124,23 +163,29 @@ class _Transport:
             "Authorization": f"Bearer {self._key}",
             "Accept": "text/event-stream, application/json",
         }
-        extensions = {"sni_hostname": self.target.host} if self.target.scheme == "https" else {}
+        extensions: dict[str, Any] = {"trace": self._trace}
+        if self.target.scheme == "https":
+            extensions["sni_hostname"] = self.target.host
         last: Exception | None = None
         for address in list(self.addresses):
             try:
                 answer = self._post(self._url(address, path), data, headers, extensions)
-            except httpx.ConnectError as err:
-                last = err
-                continue
             except httpx.TimeoutException:
                 raise TransportError(f"no answer in time from {self.target.url}{path} ({self.timeout:g} s)") from None
             except httpx.HTTPError as err:
+                if self.expired:
+                    raise TransportError(
+                        f"no answer in time from {self.target.url}{path} ({self.timeout:g} s)"
+                    ) from None
+                if isinstance(err, httpx.ConnectError):
+                    last = err
+                    continue
                 raise TransportError(self.redact(f"POST {self.target.url}{path} failed: {err}")) from None
             self.addresses = [address, *(a for a in self.addresses if a != address)]  # the one that answers first
             return answer
         raise TransportError(self.redact(f"cannot connect to {self.target.url} ({last})"))
 
-    def _post(self, url: str, data: bytes, headers: dict[str, str], extensions: dict[str, str]) -> Answer:
+    def _post(self, url: str, data: bytes, headers: dict[str, str], extensions: dict[str, Any]) -> Answer:
         timeout = httpx.Timeout(self._left())
         with self.client.stream(
             "POST", url, content=data, headers=headers, timeout=timeout, extensions=extensions
@@ -156,6 +201,8 @@ class _Transport:
                     break
                 chunks.append(chunk)
                 self._left()
+            if self.expired:  # the watchdog's shutdown can read as the answer's end: it is no answer
+                raise httpx.ReadTimeout("the case ran out of time")
             text = b"".join(chunks).decode("utf-8", "replace")
             if response.is_redirect:
                 text = f"redirected to {response.headers.get('location')!r} (the check follows no redirect)"
@@ -173,6 +220,7 @@ class _Transport:
             except OSError as err:
                 last = err
                 continue
+            self._watch(raw)
             try:
                 connection = ws_connect(
                     uri,
@@ -192,12 +240,24 @@ class _Transport:
                 ) from None
             except (InvalidHandshake, OSError, TimeoutError) as err:
                 raw.close()
+                if self.expired:
+                    raise self._out_of_time() from None
                 raise TransportError(self.redact(f"the WebSocket handshake with {uri} failed: {err}")) from None
             return _Socket(connection, self)
         raise TransportError(f"cannot connect to {uri} ({last})")
 
     def close(self) -> None:
+        self._watchdog.cancel()
         self.client.close()
+
+
+def _shut(sock: socket.socket) -> None:
+    """Shut ``sock`` down both ways: a read blocked on it in another thread ends at once (a close alone may not
+    wake it)."""
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass  # closed already
 
 
 class _Socket:
@@ -211,6 +271,8 @@ class _Socket:
         try:
             self.connection.send(text)
         except ConnectionClosed:
+            if self.transport.expired:
+                raise self.transport._out_of_time() from None
             raise TransportError("the server closed the WebSocket") from None
 
     def receive(self, timeout: float | None = None) -> str:
@@ -220,6 +282,8 @@ class _Socket:
         except TimeoutError:
             raise TransportError(f"no WebSocket message in time ({self.transport.timeout:g} s)") from None
         except ConnectionClosed as err:
+            if self.transport.expired:
+                raise self.transport._out_of_time() from None
             raise TransportError(
                 f"the server closed the WebSocket ({err.rcvd.code if err.rcvd else 'no close frame'})"
             ) from None

@@ -8,6 +8,7 @@ import io
 import json
 import logging
 import threading
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -347,3 +348,45 @@ def test_a_turn_whose_error_event_is_never_followed_by_response_failed_ends_and_
     codes = {f.code for f in exchange.stream.findings}
     assert {"error_without_failed", "first_event", "no_terminal"} <= codes
     assert case.seconds < 25  # it waited for response.failed a few seconds, not the case's whole time
+
+
+@pytest.fixture
+def drip():
+    """A server on 127.0.0.1 that reads a request and then sends its answer's status line one byte a second (a
+    per-read timeout restarts on every byte); ``stop`` ends it."""
+    import socket
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.5)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except TimeoutError:
+                continue
+            with connection:
+                connection.recv(65536)
+                for byte in b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{}" * 10:
+                    if stop.is_set():
+                        break
+                    try:
+                        connection.sendall(bytes([byte]))
+                    except OSError:
+                        break  # the client gave up: the next request may come
+                    time.sleep(1)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    stop.set()
+    thread.join(timeout=5)
+    listener.close()
+
+
+def test_a_server_dripping_its_headers_cannot_hold_a_case_past_its_deadline(drip):
+    started = time.monotonic()
+    (case,) = check_endpoint(drip + "/v1", KEY, cases=["basic-response"], timeout=5).cases
+    assert time.monotonic() - started < 12 and case.seconds < 12
+    assert not case.passed and case.error == f"no answer in time from {drip}/v1/responses (5 s)"
