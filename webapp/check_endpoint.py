@@ -12,12 +12,15 @@ What holds, whoever asks:
   case down when it runs out (a per-read timeout alone restarts on every byte, so a server dripping its answer
   could hold a case for ever). A case that runs out ends with a timeout in its result. Answers are read up to
   ``max_bytes``.
-* **The key is never stored, logged or echoed**: it lives in the transport of one run, goes out only in the
-  ``Authorization`` header, and any text the server sends back is shown with the key replaced by ``[the key]``.
+* **The key is never stored, logged or echoed**: it lives in the transport of one run and goes out only in the
+  ``Authorization`` header. The server's bytes are checked and linted as they came; then every text of the case's
+  result (the checks, the bodies, the streams' events and findings, the errors) has the key replaced by
+  ``[the key]`` before anything shows, stores or logs it (:func:`redact`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import socket
@@ -206,7 +209,7 @@ class _Transport:
             text = b"".join(chunks).decode("utf-8", "replace")
             if response.is_redirect:
                 text = f"redirected to {response.headers.get('location')!r} (the check follows no redirect)"
-            return Answer(response.status_code, response.headers.get("content-type"), self.redact(text), cut)
+            return Answer(response.status_code, response.headers.get("content-type"), text, cut)
 
     # -- WebSocket
     def connect(self) -> _Socket:
@@ -287,14 +290,49 @@ class _Socket:
             raise TransportError(
                 f"the server closed the WebSocket ({err.rcvd.code if err.rcvd else 'no close frame'})"
             ) from None
-        text = message.decode("utf-8", "replace") if isinstance(message, bytes) else message
-        return self.transport.redact(text)
+        return message.decode("utf-8", "replace") if isinstance(message, bytes) else message
 
     def close(self) -> None:
         try:
             self.connection.close()
         except (ConnectionClosed, OSError):
             pass
+
+
+#: What :func:`redact` leaves as it is: the names the check and the page work by (a rule's code, a check's name,
+#: a case's id, a gate reason), never a text the server chose freely.
+_NAMES = frozenset(
+    ("code", "name", "id", "title", "label", "severity", "reason", "transport", "kind", "pointer", "event")
+)
+
+
+def redact(value: Any, key: str) -> Any:
+    """``value`` with every occurrence of ``key`` in its texts replaced by ``[the key]``, deeply: strings, the
+    values of dicts (not their member names, nor a ``type`` member: what an event is), lists, tuples and
+    dataclasses (a case's result, its exchanges, streams, frames and findings; not the fields of :data:`_NAMES`).
+    Frozen dataclasses are copied, the others changed in place; anything else is returned as it is.
+    """
+    if not key:
+        return value
+    if isinstance(value, str):
+        return value.replace(key, _REDACTED) if key in value else value
+    if isinstance(value, dict):
+        return {k: v if k == "type" else redact(v, key) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact(v, key) for v in value]
+    if isinstance(value, tuple):
+        return tuple(redact(v, key) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {
+            f.name: redact(getattr(value, f.name), key)
+            for f in dataclasses.fields(value)
+            if f.init and f.name not in _NAMES
+        }
+        if value.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+            return dataclasses.replace(value, **changes)
+        for name, changed in changes.items():
+            setattr(value, name, changed)
+    return value
 
 
 def check_endpoint(
@@ -325,9 +363,10 @@ def check_endpoint(
     def one(case: Case) -> Any:
         transport = _Transport(target, list(addresses), key, timeout, max_bytes)
         try:
-            return run_case(case, transport, model)
+            result = run_case(case, transport, model)
         finally:
             transport.close()
+        return redact(result, key)  # linted as received; redacted before it is shown
 
     with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
         results = list(pool.map(one, chosen))

@@ -71,6 +71,36 @@ def test_the_cli_says_17_of_17_and_never_prints_the_key(own_server, caplog, caps
 
 
 @pytest.fixture(scope="module")
+def one_letter_server(tmp_path_factory) -> Iterator[str]:
+    """This app with the one-letter token ``e`` (a dummy key that occurs in nearly every event it streams)."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "API_TOKEN": "e",
+            "RESPONSES_DATABASE": str(tmp_path_factory.mktemp("one-letter") / "responses.sqlite3"),
+        }
+    )
+    server = ServerThread(app)
+    server.start()
+    yield server.url
+    server.stop()
+
+
+def test_a_one_letter_key_is_linted_as_received_and_redacted_only_where_shown(one_letter_server):
+    report = check_endpoint(one_letter_server + "/v1", "e", timeout=60)
+    failed = {case.id: [(c.name, c.detail) for c in case.checks if not c.passed] or case.error for case in report.cases}
+    assert report.official_passed == 17, failed
+    streams = [e.stream for case in report.cases for e in case.exchanges if e.stream is not None]
+    assert streams and all(stream.findings == [] for stream in streams)
+    # What is shown has the key redacted: every "e" of the server's texts, but not the event types it works by.
+    (case,) = [c for c in report.cases if c.id == "streaming-response"]
+    (exchange,) = case.exchanges
+    types = [frame.value["type"] for frame in exchange.stream.frames if frame.parsed]
+    assert types[0] == "response.created" and types[-1] == "response.completed"
+    assert all("e" not in frame.data.replace("[the key]", "") for frame in exchange.stream.frames)
+
+
+@pytest.fixture(scope="module")
 def gunicorn_server(tmp_path_factory):
     server = Gunicorn(tmp_path_factory.mktemp("gunicorn-check"))
     try:
@@ -252,9 +282,12 @@ def test_a_broken_server_fails_naming_the_case_and_the_check(broken):
 
 def test_what_the_server_echoes_is_shown_with_the_key_redacted(broken):
     url, _ = broken
-    report = check_endpoint(url + "/v1", KEY, cases=["basic-response", "websocket-compact-new-chain"], timeout=20)
+    cases = ["basic-response", "websocket-compact-new-chain", "streaming-response"]
+    report = check_endpoint(url + "/v1", KEY, cases=cases, timeout=20)
     shown = json.dumps([e.body for case in report.cases for e in case.exchanges], default=str)
     assert "Bearer [the key]" in shown and KEY not in shown
+    frames = [f.data for case in report.cases for e in case.exchanges if e.stream for f in e.stream.frames]
+    assert KEY not in json.dumps(frames) and "Bearer [the key]" in json.dumps(frames)
     detail = [c.detail for c in report.cases[1].checks if c.name == "HTTP 2xx"][0]
     assert detail == "HTTP 404: no such route; you sent Bearer [the key]"
     assert KEY not in json.dumps(report.as_dict())
