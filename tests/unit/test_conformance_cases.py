@@ -116,3 +116,43 @@ def test_compact_missing_model_wants_400_or_422_and_sends_no_model():
         ((path, sent),) = transport.sent
         assert path == "/responses/compact" and "model" not in sent
         assert result.passed is passes, (status, result.checks)
+
+
+def test_every_schema_violation_of_a_body_is_reported_grouped():
+    body = phase_fixture("m")
+    for member in ("top_p", "temperature", "presence_penalty", "frequency_penalty", "top_logprobs"):
+        body[member] = "x"  # five members of one kind of fault
+    del body["store"], body["background"]  # and two of another
+    result = run_case(CASE_IDS["basic-response"], Fake(200, body), "m")
+    (check,) = [c for c in result.checks if c.name == "ResponseResource schema"]
+    assert not check.passed and check.detail.startswith("7 violations: ")
+    # Each message once, with its count and its first three places: every violation is counted.
+    assert 'expected number, got string "x" ×4 at /' in check.detail and "and 1 more place;" in check.detail
+    assert 'expected integer, got string "x" at /top_logprobs' in check.detail
+    assert 'missing required property "store" at /store' in check.detail
+    assert 'missing required property "background" at /background' in check.detail
+
+
+def sse(events: list[dict[str, Any]]) -> str:
+    return "".join(
+        f"event: {e['type']}\ndata: {json.dumps({**e, 'sequence_number': n})}\n\n" for n, e in enumerate(events)
+    )
+
+
+class Streaming(Fake):
+    def post(self, path: str, body: dict[str, Any]) -> Answer:
+        self.sent.append((path, body))
+        return Answer(self.status, "text/event-stream", self.body)
+
+
+def test_streaming_schema_counts_refused_events_not_findings():
+    final = {**phase_fixture("m"), "output": []}
+    bad = {"type": "response.output_text.delta", "item_id": 1, "output_index": "x", "content_index": "y", "delta": 2}
+    text = sse([{"type": "response.created", "response": {**final, "status": "in_progress"}}, bad, bad])
+    text += sse([{"type": "response.completed", "response": final}]).replace(
+        '"sequence_number": 0', '"sequence_number": 3'
+    )
+    result = run_case(CASE_IDS["streaming-response"], Streaming(200, text + "data: [DONE]\n\n"), "m")
+    (check,) = [c for c in result.checks if c.name == "streamingSchema"]
+    # Four faults an event, each one a finding (no cap at three an event).
+    assert check.detail.startswith("2 events of 4 refused (8 findings), the first: event 1: schema_invalid: ")

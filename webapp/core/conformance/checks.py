@@ -18,6 +18,7 @@ from typing import Any
 from webapp.core.conformance.transport import Socket, Transport, TransportError
 from webapp.core.items import FUNCTION_CALL
 from webapp.core.json import quote
+from webapp.core.schema import ValidationError
 from webapp.core.stream import (
     BODY_SCHEMAS,
     RecordingError,
@@ -181,6 +182,35 @@ def _excerpt(text: str) -> str:
     return text if len(text) <= _EXCERPT else text[: _EXCERPT - 1] + "…"
 
 
+def _count(n: int, what: str) -> str:
+    """``1 event``, ``3 events``."""
+    return f"{n:,} {what}" + ("" if n == 1 else "s")
+
+
+#: Places named per group of :func:`grouped` (the count says how many there are).
+PLACES_SHOWN = 3
+
+
+def grouped(errors: list[ValidationError]) -> str:
+    """Every schema error of a body in one line, grouped by what is wrong: each message once, with its count and
+    its first :data:`PLACES_SHOWN` places (JSON Pointers); ``""`` for none.
+
+    ``3 violations: expected string, got null ×2 at /a, /b; "x" is a required property at /c``
+    """
+    if not errors:
+        return ""
+    groups: dict[str, list[str]] = {}
+    for error in errors:
+        groups.setdefault(error.message, []).append(error.pointer or "/")
+    parts = []
+    for message, places in groups.items():
+        shown = ", ".join(places[:PLACES_SHOWN])
+        more = f" and {_count(len(places) - PLACES_SHOWN, 'more place')}" if len(places) > PLACES_SHOWN else ""
+        times = f" ×{len(places)}" if len(places) > 1 else ""
+        parts.append(f"{message}{times} at {shown}{more}")
+    return f"{_count(len(errors), 'violation')}: " + "; ".join(parts)
+
+
 def _media(content_type: str | None) -> str:
     return (content_type or "").split(";", 1)[0].strip().lower()
 
@@ -282,12 +312,8 @@ class CaseRun:
             raise Stop(f"the answer is not JSON ({err})") from None
         exchange.body = value
         self.require("a JSON object", isinstance(value, dict), f"the answer is {type(value).__name__}")
-        errors = violations(value, BODY_SCHEMAS[schema], limit=5)
-        self.check(
-            f"{BODY_SCHEMAS[schema]} schema",
-            not errors,
-            "; ".join(f"{e.pointer or '/'}: {e.message}" for e in errors),
-        )
+        errors = violations(value, BODY_SCHEMAS[schema])
+        self.check(f"{BODY_SCHEMAS[schema]} schema", not errors, grouped(errors))
         return value
 
     def fixture(self, body: dict[str, Any], *, label: str = "the suite's local fixture (no request)") -> dict[str, Any]:
@@ -296,12 +322,8 @@ class CaseRun:
 
         :return: ``body``."""
         self.result.exchanges.append(Exchange(label, None, None, None, body))
-        errors = violations(body, BODY_SCHEMAS["response"], limit=5)
-        self.check(
-            f"{BODY_SCHEMAS['response']} schema",
-            not errors,
-            "; ".join(f"{e.pointer or '/'}: {e.message}" for e in errors),
-        )
+        errors = violations(body, BODY_SCHEMAS["response"])
+        self.check(f"{BODY_SCHEMAS['response']} schema", not errors, grouped(errors))
         return body
 
     def refused(self, path: str, body: dict[str, Any], statuses: tuple[int, ...], *, label: str = "") -> None:
@@ -352,10 +374,11 @@ class CaseRun:
         self.check(
             f"streamingSchema{what}",
             not refused,
-            f"{len(refused)} event(s) refused, the first: event {refused[0].index}: {refused[0].code}: "
+            f"{_count(len({f.index for f in refused}), 'event')} of {events} refused "
+            f"({_count(len(refused), 'finding')}), the first: event {refused[0].index}: {refused[0].code}: "
             f"{refused[0].message}"
             if refused
-            else f"{events} events valid",
+            else f"{_count(events, 'event')} valid",
         )
         final = report.streams[-1].final
         self.check(f"terminal response{what}", final is not None, "" if final else "no terminal event came")
@@ -366,8 +389,9 @@ class CaseRun:
             not findings,
             "clean"
             if not findings
-            else f"{counts['error']} errors, {counts['warning']} warnings: "
-            + ", ".join(sorted({f.code for f in findings})),
+            else f"{_count(counts['error'], 'error finding')} and {_count(counts['warning'], 'warning finding')} "
+            f"on {_count(len({f.index for f in findings}), 'event')}: "
+            + ", ".join(f"{code} ×{n}" for code, n in sorted(report.codes.items())),
             suite=False,
         )
         return final or {}
@@ -459,10 +483,5 @@ class CaseRun:
             self.check(f"error {code}{what}", got == code, f"got {quote(got)}" if error else "no error event came")
         if refusal is not None:
             errors = violations(refusal, "WebSocketErrorEvent")
-            self.check(
-                f"WebSocketErrorEvent schema{what}",
-                not errors,
-                "; ".join(f"{e.pointer or '/'}: {e.message}" for e in errors),
-                suite=False,
-            )
+            self.check(f"WebSocketErrorEvent schema{what}", not errors, grouped(errors), suite=False)
         return error or {}
