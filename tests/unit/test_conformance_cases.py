@@ -156,3 +156,44 @@ def test_streaming_schema_counts_refused_events_not_findings():
     (check,) = [c for c in result.checks if c.name == "streamingSchema"]
     # Four faults an event, each one a finding (no cap at three an event).
     assert check.detail.startswith("2 events of 4 refused (8 findings), the first: event 1: schema_invalid: ")
+
+
+CALL = {
+    "type": "function_call",
+    "id": "fc_1",
+    "call_id": "call_1",
+    "name": "get_weather",
+    "arguments": '{"location": "San Francisco, CA"}',
+    "status": "completed",
+}
+
+
+def test_the_gate_judges_a_call_by_the_tools_the_case_sent_not_the_echo():
+    body = {**phase_fixture("m"), "output": [CALL], "tools": []}  # the server does not echo the tools
+    result = run_case(CASE_IDS["tool-calling"], Fake(200, body), "m")
+    (gate,) = [c for c in result.checks if c.name.startswith("replay gate")]
+    assert gate.passed, gate.detail
+    bad = {**CALL, "arguments": '{"city": "Paris"}'}  # the sent tool's schema wants location
+    result = run_case(CASE_IDS["tool-calling"], Fake(200, {**body, "output": [bad]}), "m")
+    (gate,) = [c for c in result.checks if c.name.startswith("replay gate")]
+    assert not gate.passed and "location" in gate.detail
+
+
+def test_a_streamed_call_is_gated_by_the_tools_sent():
+    start = {**phase_fixture("m"), "status": "in_progress", "completed_at": None, "output": [], "tools": []}
+    final = {**phase_fixture("m"), "output": [CALL], "tools": []}
+    where = {"item_id": "fc_1", "output_index": 0}
+    added = {**CALL, "arguments": "", "status": "in_progress"}
+    events = [
+        {"type": "response.created", "response": start},
+        {"type": "response.in_progress", "response": start},
+        {"type": "response.output_item.added", "output_index": 0, "item": added},
+        {"type": "response.function_call_arguments.delta", **where, "delta": CALL["arguments"]},
+        {"type": "response.function_call_arguments.done", **where, "arguments": CALL["arguments"]},
+        {"type": "response.output_item.done", "output_index": 0, "item": CALL},
+        {"type": "response.completed", "response": final},
+    ]  # fmt: skip
+    result = run_case(CASE_IDS["tool-calling-streaming"], Streaming(200, sse(events) + "data: [DONE]\n\n"), "m")
+    (exchange,) = result.exchanges
+    assert [f.code for f in exchange.stream.findings] == []
+    assert [call.reason for call in exchange.stream.streams[0].calls] == ["ok"]

@@ -194,7 +194,7 @@ def tool_calling(run: CaseRun) -> None:
     )
     run.has_output(body)
     run.has_type(body, FUNCTION_CALL)
-    run.gate(body)
+    run.gate(body, [WEATHER_TOOL])
 
 
 def tool_calling_streaming(run: CaseRun) -> None:
@@ -300,7 +300,7 @@ def function_call_roundtrip(run: CaseRun) -> None:
         label="POST /responses (1: the call)",
     )
     call = run.has_type(first, FUNCTION_CALL, " (1)")
-    run.gate(first)
+    run.gate(first, [WEATHER_TOOL])
     run.require(
         "a function_call with call_id",
         isinstance(call, dict) and isinstance(call.get("call_id"), str),

@@ -270,12 +270,13 @@ class CaseRun:
         )
         self.check(f"hasAssistantMessagePhase({phase})", found, "" if found else f"no assistant message is {phase}")
 
-    def gate(self, response: dict[str, Any]) -> None:
-        """Not the suite's: every completed ``function_call`` of ``response`` passes the replay gate."""
+    def gate(self, response: dict[str, Any], tools: list[dict[str, Any]]) -> None:
+        """Not the suite's: every completed ``function_call`` of ``response`` passes the replay gate, judged by
+        ``tools``, the tools the case sent (a response need not echo them to be judged by them)."""
         output = response["output"] if isinstance(response.get("output"), list) else []
         for item in output:
             if isinstance(item, dict) and item.get("type") == FUNCTION_CALL:
-                verdict = gate_call(item, response.get("tools"), 0)
+                verdict = gate_call(item, tools, 0)
                 if verdict is not None:
                     self.check(
                         f"replay gate: {quote(item.get('name'))}",
@@ -362,6 +363,7 @@ class CaseRun:
             raise Stop(f"streamingEvents: the answer is no event stream ({err}): {_excerpt(answer.text)}") from None
         for stream in recording.streams:
             stream.content_type = answer.content_type
+            stream.request = sent  # the gate judges calls by the tools sent
         report = exchange.stream = lint(recording)
         if answer.cut:
             self.check("the whole stream", False, "the answer was cut at the size limit", suite=False)
