@@ -197,3 +197,12 @@ def test_a_streamed_call_is_gated_by_the_tools_sent():
     (exchange,) = result.exchanges
     assert [f.code for f in exchange.stream.findings] == []
     assert [call.reason for call in exchange.stream.streams[0].calls] == ["ok"]
+
+
+def test_the_words_name_json_types_once():
+    body = {**phase_fixture("m"), "model": None}
+    result = run_case(CASE_IDS["basic-response"], Fake(200, body), "m")
+    (check,) = [c for c in result.checks if c.name == "ResponseResource schema"]
+    assert "expected string, got null at /model" in check.detail and "null null" not in check.detail
+    result = run_case(CASE_IDS["basic-response"], Fake(200, None), "m")
+    assert result.error == "a JSON object: the answer is JSON null, not an object"

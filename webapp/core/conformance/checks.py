@@ -17,7 +17,7 @@ from typing import Any
 
 from webapp.core.conformance.transport import Socket, Transport, TransportError
 from webapp.core.items import FUNCTION_CALL
-from webapp.core.json import quote
+from webapp.core.json import json_type, quote
 from webapp.core.schema import ValidationError
 from webapp.core.stream import (
     BODY_SCHEMAS,
@@ -312,7 +312,7 @@ class CaseRun:
             exchange.body = _excerpt(answer.text)
             raise Stop(f"the answer is not JSON ({err})") from None
         exchange.body = value
-        self.require("a JSON object", isinstance(value, dict), f"the answer is {type(value).__name__}")
+        self.require("a JSON object", isinstance(value, dict), f"the answer is JSON {json_type(value)}, not an object")
         errors = violations(value, BODY_SCHEMAS[schema])
         self.check(f"{BODY_SCHEMAS[schema]} schema", not errors, grouped(errors))
         return value
