@@ -469,6 +469,8 @@ def check_endpoint_command(options: argparse.Namespace, out: TextIO) -> int:
         return 0 if ok else 1
     out.write(f"{report.url} (model {report.model})\n")
     for case in report.cases:
+        if not case.official and case is report.extra[0]:
+            out.write("this app's extra cases (not the suite's, not counted in it):\n")
         verdict = "PASS" if case.passed else "FAIL"
         note = "" if case.strict or not case.passed else "  (the suite's checks pass; see below)"
         out.write(f"{verdict}  {case.id:<44} {case.seconds:6.2f} s{note}\n")

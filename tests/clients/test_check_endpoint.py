@@ -278,6 +278,11 @@ def test_a_broken_server_fails_naming_the_case_and_the_check(broken):
     assert main(["check-endpoint", url + "/v1", "--key", KEY, "--case", "tool-calling"], out=out) == 1
     assert out.getvalue().splitlines()[1].startswith("FAIL  tool-calling ")
     assert "      hasOutputType(function_call): output holds message" in out.getvalue().splitlines()
+    out = io.StringIO()
+    main(["check-endpoint", url + "/v1", "--key", KEY, "--case", "multi-turn", "--case", "file-input"], out=out)
+    lines = out.getvalue().splitlines()
+    assert lines[1].startswith("PASS  multi-turn ") and lines[3].startswith("PASS  file-input ")
+    assert lines[2] == "this app's extra cases (not the suite's, not counted in it):"
 
 
 def test_what_the_server_echoes_is_shown_with_the_key_redacted(broken):
