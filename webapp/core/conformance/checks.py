@@ -2,9 +2,11 @@
 
 A case (:mod:`webapp.core.conformance.cases`) runs through a :class:`CaseRun`: each request goes through the
 transport and is kept as an :class:`Exchange` (the body sent, the answer's status and type, the parsed answer or
-the linted stream), and each check is a :class:`Check`. The official suite's checks (spec notes §3.2: HTTP 2xx,
-the ``ResponseResource`` schema, ``hasOutput``, ``completedStatus``, ``hasOutputType``, ``streamingEvents``,
-``streamingSchema``) have ``suite=True``: a case *passes* when they all hold. The checks the suite skips —
+the linted stream), and each check is a :class:`Check`. The official suite's checks (:data:`SUITE`; spec notes
+§3.2: HTTP 2xx or the ``expectedStatuses``, the ``ResponseResource`` or ``CompactResource`` schema,
+``hasOutput``, ``completedStatus``, ``hasOutputType``, ``hasAssistantMessagePhase``, ``compactObject``,
+``streamingEvents``, ``streamingSchema``) have ``suite=True``: a case *passes* when they all hold (an extra case
+is judged by the same kinds of check, though the suite does not run it). The checks the suite skips —
 ``Content-Type``, every rule of the stream linter (:data:`webapp.core.stream.RULES`), the replay gate on every
 call — have ``suite=False``: a case is *strict* when those hold too.
 """
