@@ -144,10 +144,6 @@ class _Transport:
         if event == "connection.connect_tcp.complete" and info.get("return_value") is not None:
             self._watch(info["return_value"].get_extra_info("socket"))
 
-    def redact(self, text: str) -> str:
-        """``text`` with the key replaced (a server may quote what it was sent)."""
-        return text.replace(self._key, _REDACTED) if self._key else text
-
     def _url(self, address: str, path: str, scheme: str | None = None) -> str:
         host = f"[{address}]" if ":" in address else address
         return f"{scheme or self.target.scheme}://{host}:{self.target.port}{self.target.path}{path}"
@@ -183,10 +179,10 @@ class _Transport:
                 if isinstance(err, httpx.ConnectError):
                     last = err
                     continue
-                raise TransportError(self.redact(f"POST {self.target.url}{path} failed: {err}")) from None
+                raise TransportError(f"POST {self.target.url}{path} failed: {err}") from None
             self.addresses = [address, *(a for a in self.addresses if a != address)]  # the one that answers first
             return answer
-        raise TransportError(self.redact(f"cannot connect to {self.target.url} ({last})"))
+        raise TransportError(f"cannot connect to {self.target.url} ({last})")
 
     def _post(self, url: str, data: bytes, headers: dict[str, str], extensions: dict[str, Any]) -> Answer:
         timeout = httpx.Timeout(self._left())
@@ -245,7 +241,7 @@ class _Transport:
                 raw.close()
                 if self.expired:
                     raise self._out_of_time() from None
-                raise TransportError(self.redact(f"the WebSocket handshake with {uri} failed: {err}")) from None
+                raise TransportError(f"the WebSocket handshake with {uri} failed: {err}") from None
             return _Socket(connection, self)
         raise TransportError(f"cannot connect to {uri} ({last})")
 
@@ -315,7 +311,10 @@ def redact(value: Any, key: str) -> Any:
     if not key:
         return value
     if isinstance(value, str):
-        return value.replace(key, _REDACTED) if key in value else value
+        if key not in value:
+            return value
+        # Around the marker only: a text redacted once (or a server's own "[the key]") is left as it is.
+        return _REDACTED.join(part.replace(key, _REDACTED) for part in value.split(_REDACTED))
     if isinstance(value, dict):
         return {k: v if k == "type" else redact(v, key) for k, v in value.items()}
     if isinstance(value, list):

@@ -206,3 +206,11 @@ def test_the_words_name_json_types_once():
     assert "expected string, got null at /model" in check.detail and "null null" not in check.detail
     result = run_case(CASE_IDS["basic-response"], Fake(200, None), "m")
     assert result.error == "a JSON object: the answer is JSON null, not an object"
+
+
+def test_redaction_is_done_once_and_leaves_its_marker_whole():
+    from webapp.check_endpoint import redact
+
+    assert redact("a key: k", "k") == "a [the key]ey: [the key]"
+    assert redact(redact("a key: k", "k"), "k") == "a [the key]ey: [the key]"
+    assert redact({"type": "k", "text": ["k"]}, "k") == {"type": "k", "text": ["[the key]"]}
