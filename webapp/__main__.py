@@ -619,7 +619,7 @@ def lint_stream_command(options: argparse.Namespace, out: TextIO) -> int:
 def check_endpoint_command(options: argparse.Namespace, out: TextIO) -> int:
     """``check-endpoint``: 0 every case passed, 1 not; an unreachable or refused URL raises :class:`_Unusable`."""
     from webapp.check_endpoint import check_endpoint
-    from webapp.core.conformance import CASE_IDS, TargetRefused, allowed_targets
+    from webapp.core.conformance import CASE_IDS, SUITE, TargetRefused, allowed_targets
 
     key = options.key if options.key is not None else os.environ.get("OPENRESPONSES_API_KEY")
     if not key:
@@ -641,6 +641,8 @@ def check_endpoint_command(options: argparse.Namespace, out: TextIO) -> int:
         return 0 if ok else 1
     out.write(f"{report.url} (model {report.model})\n")
     for case in report.cases:
+        if not case.official and case is report.extra[0]:
+            out.write("this app's extra cases (not the suite's, not counted in it):\n")
         verdict = "PASS" if case.passed else "FAIL"
         note = "" if case.strict or not case.passed else "  (the suite's checks pass; see below)"
         out.write(f"{verdict}  {case.id:<44} {case.seconds:6.2f} s{note}\n")
@@ -659,12 +661,12 @@ def check_endpoint_command(options: argparse.Namespace, out: TextIO) -> int:
                 )
             if len(findings) > 5:
                 out.write(f"      {exchange.label}: … and {len(findings) - 5} more findings (--json lists all)\n")
-    extra = [case for case in report.cases if not case.official]
+    extra = report.extra
     strict = sum(case.strict for case in report.cases)
     out.write(
-        f"official suite: {report.official_passed}/{len(report.official)} passed; "
-        f"extra cases: {sum(c.passed for c in extra)}/{len(extra)}; "
-        f"every check the suite skips too: {strict}/{len(report.cases)}\n"
+        f"official suite ({SUITE}): {report.official_passed}/{len(report.official)} passed; "
+        f"this app's extra cases: {sum(c.passed for c in extra)}/{len(extra)} passed; "
+        f"every check the suite skips too: {strict}/{len(report.cases)} cases\n"
     )
     return 0 if ok else 1
 

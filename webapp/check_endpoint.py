@@ -7,18 +7,25 @@ What holds, whoever asks:
 * **Only loopback and ``ALLOWED_TARGETS``** are reached (:func:`webapp.core.conformance.judge_target`): the name is
   resolved once, every address it resolved to is checked, and the connections go to the checked addresses (a
   second lookup could answer another: DNS rebinding). No redirect is followed.
-* **A deadline per case** (``timeout`` seconds): every connect, read and write gets what is left of it, and a case
-  that runs out ends with a timeout in its result. Answers are read up to ``max_bytes``.
-* **The key is never stored, logged or echoed**: it lives in the transport of one run, goes out only in the
-  ``Authorization`` header, and any text the server sends back is shown with the key replaced by ``[the key]``.
+* **One deadline per case** (``timeout`` seconds) over every connect, header, body and WebSocket frame, that no
+  server behaviour can extend: every wait gets what is left of it, and a watchdog shuts every connection of the
+  case down when it runs out (a per-read timeout alone restarts on every byte, so a server dripping its answer
+  could hold a case for ever). A case that runs out ends with a timeout in its result. Answers are read up to
+  ``max_bytes``.
+* **The key is never stored, logged or echoed**: it lives in the transport of one run and goes out only in the
+  ``Authorization`` header. The server's bytes are checked and linted as they came; then every text of the case's
+  result (the checks, the bodies, the streams' events and findings, the errors) has the key replaced by
+  ``[the key]`` before anything shows, stores or logs it (:func:`redact`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import socket
 import ssl
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -84,7 +91,11 @@ def resolve_target(url: str, allowed: Iterable[str], resolve: Resolver = _resolv
 
 
 class _Transport:
-    """One case's :class:`~webapp.core.conformance.Transport`: its deadline, its connections, the key."""
+    """One case's :class:`~webapp.core.conformance.Transport`: its deadline, its connections, the key.
+
+    The deadline is kept by a watchdog (a timer) that shuts down every socket the case opened when it runs out:
+    a read blocked on a server that sends a byte now and then ends there, whatever the per-read timeouts.
+    """
 
     def __init__(self, target: Target, addresses: list[str], key: str, timeout: float, max_bytes: int) -> None:
         self.target = target
@@ -94,17 +105,44 @@ class _Transport:
         self.timeout = timeout
         self.max_bytes = max_bytes
         self.client = httpx.Client(follow_redirects=False, trust_env=False, verify=True)
+        self.expired = False
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._watchdog = threading.Timer(timeout, self._expire)
+        self._watchdog.daemon = True
+        self._watchdog.start()
 
-    # -- helpers
+    # -- the deadline
+    def _out_of_time(self) -> TransportError:
+        return TransportError(f"the case ran out of time ({self.timeout:g} s)")
+
     def _left(self) -> float:
         left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise TransportError(f"the case ran out of time ({self.timeout:g} s)")
+        if left <= 0 or self.expired:
+            raise self._out_of_time()
         return left
 
-    def redact(self, text: str) -> str:
-        """``text`` with the key replaced (a server may quote what it was sent)."""
-        return text.replace(self._key, _REDACTED) if self._key else text
+    def _expire(self) -> None:
+        with self._lock:
+            self.expired = True
+            sockets, self._sockets = self._sockets, []
+        for sock in sockets:
+            _shut(sock)
+
+    def _watch(self, sock: socket.socket | None) -> None:
+        """Shut ``sock`` down when the case runs out of time (at once if it has)."""
+        if sock is None:
+            return
+        with self._lock:
+            if not self.expired:
+                self._sockets.append(sock)
+                return
+        _shut(sock)
+
+    def _trace(self, event: str, info: dict[str, Any]) -> None:
+        # httpcore's trace hook hands over each new connection's stream: its socket is watched from the start.
+        if event == "connection.connect_tcp.complete" and info.get("return_value") is not None:
+            self._watch(info["return_value"].get_extra_info("socket"))
 
     def _url(self, address: str, path: str, scheme: str | None = None) -> str:
         host = f"[{address}]" if ":" in address else address
@@ -124,23 +162,29 @@ class _Transport:
             "Authorization": f"Bearer {self._key}",
             "Accept": "text/event-stream, application/json",
         }
-        extensions = {"sni_hostname": self.target.host} if self.target.scheme == "https" else {}
+        extensions: dict[str, Any] = {"trace": self._trace}
+        if self.target.scheme == "https":
+            extensions["sni_hostname"] = self.target.host
         last: Exception | None = None
         for address in list(self.addresses):
             try:
                 answer = self._post(self._url(address, path), data, headers, extensions)
-            except httpx.ConnectError as err:
-                last = err
-                continue
             except httpx.TimeoutException:
                 raise TransportError(f"no answer in time from {self.target.url}{path} ({self.timeout:g} s)") from None
             except httpx.HTTPError as err:
-                raise TransportError(self.redact(f"POST {self.target.url}{path} failed: {err}")) from None
+                if self.expired:
+                    raise TransportError(
+                        f"no answer in time from {self.target.url}{path} ({self.timeout:g} s)"
+                    ) from None
+                if isinstance(err, httpx.ConnectError):
+                    last = err
+                    continue
+                raise TransportError(f"POST {self.target.url}{path} failed: {err}") from None
             self.addresses = [address, *(a for a in self.addresses if a != address)]  # the one that answers first
             return answer
-        raise TransportError(self.redact(f"cannot connect to {self.target.url} ({last})"))
+        raise TransportError(f"cannot connect to {self.target.url} ({last})")
 
-    def _post(self, url: str, data: bytes, headers: dict[str, str], extensions: dict[str, str]) -> Answer:
+    def _post(self, url: str, data: bytes, headers: dict[str, str], extensions: dict[str, Any]) -> Answer:
         timeout = httpx.Timeout(self._left())
         with self.client.stream(
             "POST", url, content=data, headers=headers, timeout=timeout, extensions=extensions
@@ -156,10 +200,12 @@ class _Transport:
                     break
                 chunks.append(chunk)
                 self._left()
+            if self.expired:  # the watchdog's shutdown can read as the answer's end: it is no answer
+                raise httpx.ReadTimeout("the case ran out of time")
             text = b"".join(chunks).decode("utf-8", "replace")
             if response.is_redirect:
                 text = f"redirected to {response.headers.get('location')!r} (the check follows no redirect)"
-            return Answer(response.status_code, response.headers.get("content-type"), self.redact(text), cut)
+            return Answer(response.status_code, response.headers.get("content-type"), text, cut)
 
     # -- WebSocket
     def connect(self) -> _Socket:
@@ -173,6 +219,7 @@ class _Transport:
             except OSError as err:
                 last = err
                 continue
+            self._watch(raw)
             try:
                 connection = ws_connect(
                     uri,
@@ -192,12 +239,24 @@ class _Transport:
                 ) from None
             except (InvalidHandshake, OSError, TimeoutError) as err:
                 raw.close()
-                raise TransportError(self.redact(f"the WebSocket handshake with {uri} failed: {err}")) from None
+                if self.expired:
+                    raise self._out_of_time() from None
+                raise TransportError(f"the WebSocket handshake with {uri} failed: {err}") from None
             return _Socket(connection, self)
         raise TransportError(f"cannot connect to {uri} ({last})")
 
     def close(self) -> None:
+        self._watchdog.cancel()
         self.client.close()
+
+
+def _shut(sock: socket.socket) -> None:
+    """Shut ``sock`` down both ways: a read blocked on it in another thread ends at once (a close alone may not
+    wake it)."""
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass  # closed already
 
 
 class _Socket:
@@ -211,6 +270,8 @@ class _Socket:
         try:
             self.connection.send(text)
         except ConnectionClosed:
+            if self.transport.expired:
+                raise self.transport._out_of_time() from None
             raise TransportError("the server closed the WebSocket") from None
 
     def receive(self, timeout: float | None = None) -> str:
@@ -220,17 +281,57 @@ class _Socket:
         except TimeoutError:
             raise TransportError(f"no WebSocket message in time ({self.transport.timeout:g} s)") from None
         except ConnectionClosed as err:
+            if self.transport.expired:
+                raise self.transport._out_of_time() from None
             raise TransportError(
                 f"the server closed the WebSocket ({err.rcvd.code if err.rcvd else 'no close frame'})"
             ) from None
-        text = message.decode("utf-8", "replace") if isinstance(message, bytes) else message
-        return self.transport.redact(text)
+        return message.decode("utf-8", "replace") if isinstance(message, bytes) else message
 
     def close(self) -> None:
         try:
             self.connection.close()
         except (ConnectionClosed, OSError):
             pass
+
+
+#: What :func:`redact` leaves as it is: the names the check and the page work by (a rule's code, a check's name,
+#: a case's id, a gate reason), never a text the server chose freely.
+_NAMES = frozenset(
+    ("code", "name", "id", "title", "label", "severity", "reason", "transport", "kind", "pointer", "event")
+)
+
+
+def redact(value: Any, key: str) -> Any:
+    """``value`` with every occurrence of ``key`` in its texts replaced by ``[the key]``, deeply: strings, the
+    values of dicts (not their member names, nor a ``type`` member: what an event is), lists, tuples and
+    dataclasses (a case's result, its exchanges, streams, frames and findings; not the fields of :data:`_NAMES`).
+    Frozen dataclasses are copied, the others changed in place; anything else is returned as it is.
+    """
+    if not key:
+        return value
+    if isinstance(value, str):
+        if key not in value:
+            return value
+        # Around the marker only: a text redacted once (or a server's own "[the key]") is left as it is.
+        return _REDACTED.join(part.replace(key, _REDACTED) for part in value.split(_REDACTED))
+    if isinstance(value, dict):
+        return {k: v if k == "type" else redact(v, key) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact(v, key) for v in value]
+    if isinstance(value, tuple):
+        return tuple(redact(v, key) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {
+            f.name: redact(getattr(value, f.name), key)
+            for f in dataclasses.fields(value)
+            if f.init and f.name not in _NAMES
+        }
+        if value.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+            return dataclasses.replace(value, **changes)
+        for name, changed in changes.items():
+            setattr(value, name, changed)
+    return value
 
 
 def check_endpoint(
@@ -261,9 +362,10 @@ def check_endpoint(
     def one(case: Case) -> Any:
         transport = _Transport(target, list(addresses), key, timeout, max_bytes)
         try:
-            return run_case(case, transport, model)
+            result = run_case(case, transport, model)
         finally:
             transport.close()
+        return redact(result, key)  # linted as received; redacted before it is shown
 
     with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
         results = list(pool.map(one, chosen))

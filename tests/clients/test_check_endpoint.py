@@ -8,6 +8,7 @@ import io
 import json
 import logging
 import threading
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -58,12 +59,45 @@ def test_the_cli_says_17_of_17_and_never_prints_the_key(own_server, caplog, caps
     lines = out.getvalue().splitlines()
     assert lines[0] == f"{own_server}/v1 (model openresponses-test)"
     assert lines[1].startswith("PASS  streaming-response ")
-    assert lines[-1] == "official suite: 1/1 passed; extra cases: 0/0; every check the suite skips too: 1/1"
+    assert lines[-1] == (
+        "official suite (openresponses/openresponses src/lib/compliance-tests.ts, release 2026-04-24): 1/1 passed; "
+        "this app's extra cases: 0/0 passed; every check the suite skips too: 1/1 cases"
+    )
     out = io.StringIO()
     assert main(["check-endpoint", own_server + "/v1", "--key", KEY, "--json", "--strict"], out=out) == 0
     assert json.loads(out.getvalue())["official"] == "17/17"
     seen = out.getvalue() + caplog.text + "".join(capsys.readouterr())
     assert KEY not in seen
+
+
+@pytest.fixture(scope="module")
+def one_letter_server(tmp_path_factory) -> Iterator[str]:
+    """This app with the one-letter token ``e`` (a dummy key that occurs in nearly every event it streams)."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "API_TOKEN": "e",
+            "RESPONSES_DATABASE": str(tmp_path_factory.mktemp("one-letter") / "responses.sqlite3"),
+        }
+    )
+    server = ServerThread(app)
+    server.start()
+    yield server.url
+    server.stop()
+
+
+def test_a_one_letter_key_is_linted_as_received_and_redacted_only_where_shown(one_letter_server):
+    report = check_endpoint(one_letter_server + "/v1", "e", timeout=60)
+    failed = {case.id: [(c.name, c.detail) for c in case.checks if not c.passed] or case.error for case in report.cases}
+    assert report.official_passed == 17, failed
+    streams = [e.stream for case in report.cases for e in case.exchanges if e.stream is not None]
+    assert streams and all(stream.findings == [] for stream in streams)
+    # What is shown has the key redacted: every "e" of the server's texts, but not the event types it works by.
+    (case,) = [c for c in report.cases if c.id == "streaming-response"]
+    (exchange,) = case.exchanges
+    types = [frame.value["type"] for frame in exchange.stream.frames if frame.parsed]
+    assert types[0] == "response.created" and types[-1] == "response.completed"
+    assert all("e" not in frame.data.replace("[the key]", "") for frame in exchange.stream.frames)
 
 
 @pytest.fixture(scope="module")
@@ -232,23 +266,33 @@ def test_a_broken_server_fails_naming_the_case_and_the_check(broken):
     passed = {case.id for case in report.official if case.passed}
     assert passed == {
         "basic-response",
+        "assistant-phase",
+        "response-output-phase-schema",
         "system-prompt",
         "image-input",
-        "file-input",
         "multi-turn",
-        "previous-response-id",
     }
+    assert failed["compact-response"] == ["HTTP 2xx"] and failed["compact-missing-model"] == ["HTTP 400 or 422"]
+    assert {case.id for case in report.extra if case.passed} == {"file-input", "previous-response-id"}
     out = io.StringIO()
     assert main(["check-endpoint", url + "/v1", "--key", KEY, "--case", "tool-calling"], out=out) == 1
     assert out.getvalue().splitlines()[1].startswith("FAIL  tool-calling ")
     assert "      hasOutputType(function_call): output holds message" in out.getvalue().splitlines()
+    out = io.StringIO()
+    main(["check-endpoint", url + "/v1", "--key", KEY, "--case", "multi-turn", "--case", "file-input"], out=out)
+    lines = out.getvalue().splitlines()
+    assert lines[1].startswith("PASS  multi-turn ") and lines[3].startswith("PASS  file-input ")
+    assert lines[2] == "this app's extra cases (not the suite's, not counted in it):"
 
 
 def test_what_the_server_echoes_is_shown_with_the_key_redacted(broken):
     url, _ = broken
-    report = check_endpoint(url + "/v1", KEY, cases=["basic-response", "websocket-compact-new-chain"], timeout=20)
+    cases = ["basic-response", "websocket-compact-new-chain", "streaming-response"]
+    report = check_endpoint(url + "/v1", KEY, cases=cases, timeout=20)
     shown = json.dumps([e.body for case in report.cases for e in case.exchanges], default=str)
     assert "Bearer [the key]" in shown and KEY not in shown
+    frames = [f.data for case in report.cases for e in case.exchanges if e.stream for f in e.stream.frames]
+    assert KEY not in json.dumps(frames) and "Bearer [the key]" in json.dumps(frames)
     detail = [c.detail for c in report.cases[1].checks if c.name == "HTTP 2xx"][0]
     assert detail == "HTTP 404: no such route; you sent Bearer [the key]"
     assert KEY not in json.dumps(report.as_dict())
@@ -342,3 +386,45 @@ def test_a_turn_whose_error_event_is_never_followed_by_response_failed_ends_and_
     codes = {f.code for f in exchange.stream.findings}
     assert {"error_without_failed", "first_event", "no_terminal"} <= codes
     assert case.seconds < 25  # it waited for response.failed a few seconds, not the case's whole time
+
+
+@pytest.fixture
+def drip():
+    """A server on 127.0.0.1 that reads a request and then sends its answer's status line one byte a second (a
+    per-read timeout restarts on every byte); ``stop`` ends it."""
+    import socket
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.5)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except TimeoutError:
+                continue
+            with connection:
+                connection.recv(65536)
+                for byte in b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{}" * 10:
+                    if stop.is_set():
+                        break
+                    try:
+                        connection.sendall(bytes([byte]))
+                    except OSError:
+                        break  # the client gave up: the next request may come
+                    time.sleep(1)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    stop.set()
+    thread.join(timeout=5)
+    listener.close()
+
+
+def test_a_server_dripping_its_headers_cannot_hold_a_case_past_its_deadline(drip):
+    started = time.monotonic()
+    (case,) = check_endpoint(drip + "/v1", KEY, cases=["basic-response"], timeout=5).cases
+    assert time.monotonic() - started < 12 and case.seconds < 12
+    assert not case.passed and case.error == f"no answer in time from {drip}/v1/responses (5 s)"

@@ -162,7 +162,11 @@ def test_the_check_runs_17_of_17_against_this_app_and_never_shows_the_key(live_s
     assert answer.status_code == 200
     assert 'id="check-official">17/17</span>' in page
     assert "every check the suite skips holds too" in page
-    assert page.count('class="passes"') == 18
+    assert page.count('class="passes"') == 22  # the suite's 17 and this app's 5 extra ones
+    assert "as of <code>openresponses/openresponses src/lib/compliance-tests.ts, release 2026-04-24</code>" in page
+    assert "this app's extra cases (5, of which 5 pass) are listed apart and not counted in it" in page
+    extra = page.index('id="check-extra"')
+    assert page.index('id="check-case-compact-missing-model"') < extra < page.index('id="check-case-file-input"')
     assert key not in page
     full = client.post("/stream/check", data={"url": live_server + "/v1", "key": key, "timeout": "30"})
     assert key not in full.get_data(as_text=True) and 'id="check-key" autocomplete="off"' in full.get_data(as_text=True)
@@ -183,3 +187,30 @@ def test_allowed_targets_is_a_setting(tmp_path):
     # Allowed, so it is resolved: .invalid names never resolve (RFC 6761), and the page says that, not "refused".
     text = page.get_data(as_text=True)
     assert "cannot be resolved" in text and "ALLOWED_TARGETS" not in text
+
+
+def many_bad_deltas(count: int) -> str:
+    """An SSE stream of ``count`` deltas, each with a non-integer ``output_index`` (one schema finding an event),
+    and nothing else: each delta is a failing row of its own."""
+    delta = {"type": "response.output_text.delta", "item_id": "msg_1", "content_index": 0, "delta": "x"}
+    return "".join(
+        f"event: {delta['type']}\ndata: "
+        + json.dumps({**delta, "output_index": "x", "logprobs": [], "sequence_number": n})
+        + "\n\n"
+        for n in range(count)
+    )
+
+
+def test_every_finding_is_counted_grouped_and_no_sentence_claims_more_than_is_shown(client):
+    count = model.ROWS_SHOWN + model.FINDINGS_SHOWN + 300
+    page = client.post("/stream", data={"stream": many_bad_deltas(count)}, headers=HTMX).get_data(as_text=True)
+    findings = page.split('id="stream-findings"', 1)[1].split("</section>", 1)[0]
+    # One group per event type and rule; every finding counted in it, the first few named.
+    group = findings.split('data-message="schema_invalid:', 1)[1].split("</li>", 1)[0]
+    schema_findings = f"{count:,} findings on {count:,} events <code>response.output_text.delta</code>"
+    assert schema_findings in group
+    assert group.count('class="place"') == model.PLACES_SHOWN and f"the first 5 of {count:,} named here" in group
+    assert "… and" not in findings
+    # The timeline says how many rows it left out and how many of them fail, and names no event it does not show.
+    assert "the findings above name every failing event" not in page
+    assert "300 more rows not shown, 300 of them with findings (counted by event type and rule" in page

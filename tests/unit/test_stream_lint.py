@@ -592,3 +592,15 @@ def test_any_events_at_all_are_answered_with_findings_of_the_table(events, kind,
     json.dumps(report.as_dict(), default=str)
     page = build(text, kind)
     assert page.error is None and len(page.streams) == len(report.streams)
+
+
+def test_a_missing_item_id_is_one_finding_not_two():
+    # With no item announced, a delta without item_id was schema_invalid /item_id and unknown_item "names item_id
+    # null": one missing member reported twice.
+    gone = ("response.output_item.added", "response.content_part.added")
+    broken = [e for e in copy.deepcopy(TEXT) if e["type"] not in gone]
+    edit(DELTA, lambda e: e.pop("item_id"))(broken)
+    report = lint_text(sse(renumber(broken)))
+    on_delta = [(f.code, f.pointer) for f in report.findings if f.index == at(DELTA)(broken)]
+    assert on_delta == [("schema_invalid", "/item_id")]
+    assert not any("item_id null" in f.message for f in report.findings)

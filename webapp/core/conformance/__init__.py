@@ -1,5 +1,6 @@
-"""The endpoint check's domain: the official compliance suite's 17 cases and this app's extra ones, run against a
-server through a transport the caller hands in, judged by the suite's checks and by the ones it skips.
+"""The endpoint check's domain: the official compliance suite's 17 cases (:data:`SUITE`) and this app's extra
+ones, run against a server through a transport the caller hands in, judged by the suite's checks and by the ones it
+skips.
 
 One idea per module:
 
@@ -13,7 +14,7 @@ One idea per module:
 The network side (HTTP, WebSocket, deadlines, the key) is ``webapp/check_endpoint.py``, outside the pure core.
 """
 
-from webapp.core.conformance.cases import CASE_IDS, CASES, OFFICIAL, Case, run_case
+from webapp.core.conformance.cases import CASE_IDS, CASES, EXTRA, OFFICIAL, SUITE, Case, run_case
 from webapp.core.conformance.checks import CaseResult, CaseRun, Check, EndpointReport, Exchange
 from webapp.core.conformance.targets import Target, TargetRefused, allowed_targets, judge_target, split_target
 from webapp.core.conformance.transport import Answer, Socket, Transport, TransportError
@@ -21,7 +22,9 @@ from webapp.core.conformance.transport import Answer, Socket, Transport, Transpo
 __all__ = [
     "CASES",
     "CASE_IDS",
+    "EXTRA",
     "OFFICIAL",
+    "SUITE",
     "Answer",
     "Case",
     "CaseResult",

@@ -1,6 +1,12 @@
-"""The conformance cases as one table (:data:`CASES`): the official compliance suite's 17 (the Open Responses
-project's suite and its WebSocket branch; request bodies and checks as spec notes §3.3-3.5 give them, ids
-unchanged) and the extra ones of this app, each a function of a :class:`~.checks.CaseRun`.
+"""The conformance cases as one table (:data:`CASES`): the official compliance suite's 17 and this app's extra
+ones, each a function of a :class:`~.checks.CaseRun`.
+
+The official 17 are exactly the tests of :data:`SUITE` (``openresponses/openresponses``,
+``src/lib/compliance-tests.ts`` at the 2026-04-24 release, https://github.com/openresponses/openresponses), in its
+order, with its ids, request bodies and validators. The extra ones (:data:`EXTRA`) are this app's own: the four
+variants proposed upstream and never merged (``tool-calling-streaming``, ``file-input``,
+``function-call-roundtrip``, ``previous-response-id``; spec notes §3) and ``stream-incomplete``. They are never
+counted as the suite's.
 
 Every case also gets the checks the suite skips (``Content-Type``, every stream rule of the linter, the replay
 gate on each call: :mod:`webapp.core.conformance.checks`). :func:`run_case` runs one through a transport and never
@@ -17,12 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from webapp.core.conformance.checks import CaseResult, CaseRun, Stop
+from webapp.core.conformance.checks import SUITE, CaseResult, CaseRun, Stop
 from webapp.core.conformance.transport import Transport, TransportError
 from webapp.core.items import FUNCTION_CALL, FUNCTION_CALL_OUTPUT
+from webapp.core.json import quote
 from webapp.core.stream import vocabulary as v
 
-__all__ = ["Case", "CASES", "CASE_IDS", "OFFICIAL", "run_case"]
+__all__ = ["Case", "CASES", "CASE_IDS", "OFFICIAL", "EXTRA", "SUITE", "run_case"]
 
 #: The suite's shared tool definition (spec notes §3.3, "G").
 WEATHER_TOOL: dict[str, Any] = {
@@ -91,6 +98,84 @@ def basic_response(run: CaseRun) -> None:
     run.completed(body)
 
 
+def assistant_phase(run: CaseRun) -> None:
+    history = [
+        {
+            "type": "message",
+            "role": "assistant",
+            "phase": "commentary",
+            "content": "I should answer with the saved number.",
+        },
+        {"type": "message", "role": "assistant", "phase": "final_answer", "content": "The number is four."},
+        _user("Repeat only the number."),
+    ]
+    body = run.respond("/responses", {"input": history})
+    run.has_output(body)
+    run.completed(body)
+
+
+def phase_fixture(model: str) -> dict[str, Any]:
+    """The suite's local ``ResponseResource`` with two assistant messages labelled ``commentary`` and
+    ``final_answer`` (``response-output-phase-schema``'s ``getMockResponse``)."""
+
+    def message(item_id: str, phase: str, text: str) -> dict[str, Any]:
+        part = {"type": "output_text", "text": text, "annotations": []}
+        return {"id": item_id, "type": "message", "status": "completed", "role": "assistant", "phase": phase,
+                "content": [part]}  # fmt: skip
+
+    return {
+        "id": "resp_phase_schema",
+        "object": "response",
+        "created_at": 1764967971,
+        "completed_at": 1764967972,
+        "status": "completed",
+        "incomplete_details": None,
+        "model": model,
+        "previous_response_id": None,
+        "instructions": None,
+        "output": [
+            message("msg_phase_commentary", "commentary", "I am checking the answer."),
+            message("msg_phase_final", "final_answer", "The answer is four."),
+        ],
+        "error": None,
+        "tools": [],
+        "tool_choice": "auto",
+        "truncation": "disabled",
+        "parallel_tool_calls": True,
+        "text": {"format": {"type": "text"}},
+        "top_p": 1,
+        "presence_penalty": 0,
+        "frequency_penalty": 0,
+        "top_logprobs": 0,
+        "temperature": 1,
+        "reasoning": {"effort": None, "summary": None},
+        "usage": {
+            "input_tokens": 1,
+            "output_tokens": 2,
+            "total_tokens": 3,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens_details": {"reasoning_tokens": 0},
+        },
+        "max_output_tokens": None,
+        "max_tool_calls": None,
+        "store": True,
+        "background": False,
+        "service_tier": "default",
+        "metadata": {},
+        "safety_identifier": None,
+        "prompt_cache_key": None,
+    }
+
+
+def response_output_phase_schema(run: CaseRun) -> None:
+    # The suite's local fixture: no request is sent; it checks the schema this check judges by.
+    body = run.fixture(phase_fixture(run.model))
+    run.has_output(body)
+    run.completed(body)
+    run.has_phase(body, "commentary")
+    run.has_phase(body, "final_answer")
+
+
 def streaming_response(run: CaseRun) -> None:
     final = run.stream("/responses", {"input": [_user("Count from 1 to 5.")]})
     run.completed(final)
@@ -109,7 +194,7 @@ def tool_calling(run: CaseRun) -> None:
     )
     run.has_output(body)
     run.has_type(body, FUNCTION_CALL)
-    run.gate(body)
+    run.gate(body, [WEATHER_TOOL])
 
 
 def tool_calling_streaming(run: CaseRun) -> None:
@@ -172,6 +257,35 @@ def multi_turn(run: CaseRun) -> None:
     run.completed(body)
 
 
+def compact_response(run: CaseRun) -> None:
+    history = [
+        _user("We agreed to launch on Tuesday and notify support first."),
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": "Understood. The launch is Tuesday, with support notified beforehand.",
+        },
+    ]
+    body = run.respond(
+        "/responses/compact",
+        {"prompt_cache_key": "openresponses-compact-test", "input": history},
+        schema="compact",
+        label="POST /responses/compact",
+    )
+    run.has_output(body)
+    run.check("compactObject", body.get("object") == "response.compaction", f"object is {quote(body.get('object'))}")
+    run.has_type(body, "compaction")
+
+
+def compact_missing_model(run: CaseRun) -> None:
+    run.refused(
+        "/responses/compact",
+        {"input": [_user("Compact this conversation.")]},
+        (400, 422),
+        label="POST /responses/compact (no model)",
+    )
+
+
 # ------------------------------------------------------------------------------------------ two requests
 
 
@@ -186,7 +300,7 @@ def function_call_roundtrip(run: CaseRun) -> None:
         label="POST /responses (1: the call)",
     )
     call = run.has_type(first, FUNCTION_CALL, " (1)")
-    run.gate(first)
+    run.gate(first, [WEATHER_TOOL])
     run.require(
         "a function_call with call_id",
         isinstance(call, dict) and isinstance(call.get("call_id"), str),
@@ -374,7 +488,7 @@ def stream_incomplete(run: CaseRun) -> None:
 @dataclass(frozen=True)
 class Case:
     """One case: its ``id`` (upstream's for the official ones), a ``title``, whether it is ``official`` (one of the
-    suite's 17), whether it needs WebSocket mode, and the function that runs it."""
+    17 tests of :data:`SUITE`), whether it needs WebSocket mode, and the function that runs it."""
 
     id: str
     title: str
@@ -384,24 +498,17 @@ class Case:
 
 
 CASES: tuple[Case, ...] = (
+    # The official suite's 17, in its order (SUITE).
     Case("basic-response", "a plain request, answered completed with output", True, False, basic_response),
-    Case("streaming-response", "the same, streamed: every event valid, completed", True, False, streaming_response),
-    Case("system-prompt", "a system message before the user's", True, False, system_prompt),
-    Case("tool-calling", "a tool offered: a function_call comes back", True, False, tool_calling),
-    Case("tool-calling-streaming", "the same, streamed: the call's events", True, False, tool_calling_streaming),
-    Case("image-input", "an input_image (a PNG data URL)", True, False, image_input),
-    Case("file-input", "an input_file (a PDF data URL)", True, False, file_input),
-    Case("multi-turn", "an earlier assistant message given as a string", True, False, multi_turn),
+    Case("assistant-phase", "assistant history labelled commentary and final_answer", True, False, assistant_phase),
     Case(
-        "function-call-roundtrip",
-        "a forced call, then its output by previous_response_id",
+        "response-output-phase-schema",
+        "the suite's local response with phase labels fits the schema (no request)",
         True,
         False,
-        function_call_roundtrip,
+        response_output_phase_schema,
     ),
-    Case(
-        "previous-response-id", "a second turn continuing the first (store not sent)", True, False, previous_response_id
-    ),
+    Case("streaming-response", "the same, streamed: every event valid, completed", True, False, streaming_response),
     Case("websocket-response", "WebSocket mode: one response.create, completed", True, True, websocket_response),
     Case(
         "websocket-sequential-responses",
@@ -441,6 +548,31 @@ CASES: tuple[Case, ...] = (
         True,
         websocket_compact_new_chain,
     ),
+    Case("system-prompt", "a system message before the user's", True, False, system_prompt),
+    Case("tool-calling", "a tool offered: a function_call comes back", True, False, tool_calling),
+    Case("image-input", "an input_image (a PNG data URL)", True, False, image_input),
+    Case("multi-turn", "an earlier assistant message given as a string", True, False, multi_turn),
+    Case("compact-response", "/responses/compact answers a compaction item", True, False, compact_response),
+    Case(
+        "compact-missing-model", "/responses/compact without model: HTTP 400 or 422", True, False, compact_missing_model
+    ),
+    # This app's extra cases: proposed upstream and never merged, or this app's own.
+    Case("tool-calling-streaming", "tool-calling, streamed: the call's events", False, False, tool_calling_streaming),
+    Case("file-input", "an input_file (a PDF data URL)", False, False, file_input),
+    Case(
+        "function-call-roundtrip",
+        "a forced call, then its output by previous_response_id",
+        False,
+        False,
+        function_call_roundtrip,
+    ),
+    Case(
+        "previous-response-id",
+        "a second turn continuing the first (store not sent)",
+        False,
+        False,
+        previous_response_id,
+    ),
     Case(
         "stream-incomplete",
         "a streamed reply cut by max_output_tokens: incomplete item last",
@@ -451,8 +583,10 @@ CASES: tuple[Case, ...] = (
 )
 #: Case id -> case.
 CASE_IDS: dict[str, Case] = {case.id: case for case in CASES}
-#: The ids of the official suite's 17.
+#: The ids of the official suite's 17, in its order.
 OFFICIAL: tuple[str, ...] = tuple(case.id for case in CASES if case.official)
+#: The ids of this app's extra cases (never counted as the suite's).
+EXTRA: tuple[str, ...] = tuple(case.id for case in CASES if not case.official)
 
 
 def run_case(case: Case, transport: Transport, model: str) -> CaseResult:

@@ -2,9 +2,11 @@
 
 A case (:mod:`webapp.core.conformance.cases`) runs through a :class:`CaseRun`: each request goes through the
 transport and is kept as an :class:`Exchange` (the body sent, the answer's status and type, the parsed answer or
-the linted stream), and each check is a :class:`Check`. The official suite's checks (spec notes §3.2: HTTP 2xx,
-the ``ResponseResource`` schema, ``hasOutput``, ``completedStatus``, ``hasOutputType``, ``streamingEvents``,
-``streamingSchema``) have ``suite=True``: a case *passes* when they all hold. The checks the suite skips —
+the linted stream), and each check is a :class:`Check`. The official suite's checks (:data:`SUITE`; spec notes
+§3.2: HTTP 2xx or the ``expectedStatuses``, the ``ResponseResource`` or ``CompactResource`` schema,
+``hasOutput``, ``completedStatus``, ``hasOutputType``, ``hasAssistantMessagePhase``, ``compactObject``,
+``streamingEvents``, ``streamingSchema``) have ``suite=True``: a case *passes* when they all hold (an extra case
+is judged by the same kinds of check, though the suite does not run it). The checks the suite skips —
 ``Content-Type``, every rule of the stream linter (:data:`webapp.core.stream.RULES`), the replay gate on every
 call — have ``suite=False``: a case is *strict* when those hold too.
 """
@@ -17,7 +19,8 @@ from typing import Any
 
 from webapp.core.conformance.transport import Socket, Transport, TransportError
 from webapp.core.items import FUNCTION_CALL
-from webapp.core.json import quote
+from webapp.core.json import json_type, quote
+from webapp.core.schema import ValidationError
 from webapp.core.stream import (
     BODY_SCHEMAS,
     RecordingError,
@@ -30,8 +33,10 @@ from webapp.core.stream import (
 )
 from webapp.core.stream import vocabulary as v
 
-__all__ = ["Check", "Exchange", "CaseResult", "EndpointReport", "CaseRun", "Stop", "MAX_TURN_MESSAGES"]
+__all__ = ["SUITE", "Check", "Exchange", "CaseResult", "EndpointReport", "CaseRun", "Stop", "MAX_TURN_MESSAGES"]
 
+#: The suite release the official cases follow (its repository, file and release), as the CLI and page name it.
+SUITE = "openresponses/openresponses src/lib/compliance-tests.ts, release 2026-04-24"
 #: The most messages one WebSocket turn may answer before the case gives up on it (a server that never ends).
 MAX_TURN_MESSAGES = 100_000
 #: Seconds a turn waits for response.failed after a stream's error event ("any error incurred while streaming
@@ -138,6 +143,11 @@ class EndpointReport:
         return [case for case in self.cases if case.official]
 
     @property
+    def extra(self) -> list[CaseResult]:
+        """The results of this app's extra cases (not the suite's), in table order."""
+        return [case for case in self.cases if not case.official]
+
+    @property
     def official_passed(self) -> int:
         """How many of the suite's 17 passed (the "17/17" of a compliance table)."""
         return sum(case.passed for case in self.official)
@@ -156,7 +166,9 @@ class EndpointReport:
         return {
             "url": self.url,
             "model": self.model,
+            "suite": SUITE,
             "official": f"{self.official_passed}/{len(self.official)}",
+            "extra": f"{sum(case.passed for case in self.extra)}/{len(self.extra)}",
             "passed": self.passed,
             "strict": self.strict,
             "cases": [case.as_dict() for case in self.cases],
@@ -170,6 +182,35 @@ class Stop(Exception):
 def _excerpt(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= _EXCERPT else text[: _EXCERPT - 1] + "…"
+
+
+def _count(n: int, what: str) -> str:
+    """``1 event``, ``3 events``."""
+    return f"{n:,} {what}" + ("" if n == 1 else "s")
+
+
+#: Places named per group of :func:`grouped` (the count says how many there are).
+PLACES_SHOWN = 3
+
+
+def grouped(errors: list[ValidationError]) -> str:
+    """Every schema error of a body in one line, grouped by what is wrong: each message once, with its count and
+    its first :data:`PLACES_SHOWN` places (JSON Pointers); ``""`` for none.
+
+    ``3 violations: expected string, got null ×2 at /a, /b; "x" is a required property at /c``
+    """
+    if not errors:
+        return ""
+    groups: dict[str, list[str]] = {}
+    for error in errors:
+        groups.setdefault(error.message, []).append(error.pointer or "/")
+    parts = []
+    for message, places in groups.items():
+        shown = ", ".join(places[:PLACES_SHOWN])
+        more = f" and {_count(len(places) - PLACES_SHOWN, 'more place')}" if len(places) > PLACES_SHOWN else ""
+        times = f" ×{len(places)}" if len(places) > 1 else ""
+        parts.append(f"{message}{times} at {shown}{more}")
+    return f"{_count(len(errors), 'violation')}: " + "; ".join(parts)
 
 
 def _media(content_type: str | None) -> str:
@@ -218,12 +259,26 @@ class CaseRun:
         self.check(f"hasOutputType({kind}){what}", item is not None, f"output holds {types}")
         return item
 
-    def gate(self, response: dict[str, Any]) -> None:
-        """Not the suite's: every completed ``function_call`` of ``response`` passes the replay gate."""
+    def has_phase(self, response: dict[str, Any], phase: str) -> None:
+        """The suite's ``hasAssistantMessagePhase(phase)``: an assistant ``message`` of ``output`` labelled
+        ``phase``."""
+        output = response["output"] if isinstance(response.get("output"), list) else []
+        found = any(
+            isinstance(i, dict)
+            and i.get("type") == "message"
+            and i.get("role") == "assistant"
+            and i.get("phase") == phase
+            for i in output
+        )
+        self.check(f"hasAssistantMessagePhase({phase})", found, "" if found else f"no assistant message is {phase}")
+
+    def gate(self, response: dict[str, Any], tools: list[dict[str, Any]]) -> None:
+        """Not the suite's: every completed ``function_call`` of ``response`` passes the replay gate, judged by
+        ``tools``, the tools the case sent (a response need not echo them to be judged by them)."""
         output = response["output"] if isinstance(response.get("output"), list) else []
         for item in output:
             if isinstance(item, dict) and item.get("type") == FUNCTION_CALL:
-                verdict = gate_call(item, response.get("tools"), 0)
+                verdict = gate_call(item, tools, 0)
                 if verdict is not None:
                     self.check(
                         f"replay gate: {quote(item.get('name'))}",
@@ -259,14 +314,36 @@ class CaseRun:
             exchange.body = _excerpt(answer.text)
             raise Stop(f"the answer is not JSON ({err})") from None
         exchange.body = value
-        self.require("a JSON object", isinstance(value, dict), f"the answer is {type(value).__name__}")
-        errors = violations(value, BODY_SCHEMAS[schema], limit=5)
-        self.check(
-            f"{BODY_SCHEMAS[schema]} schema",
-            not errors,
-            "; ".join(f"{e.pointer or '/'}: {e.message}" for e in errors),
-        )
+        self.require("a JSON object", isinstance(value, dict), f"the answer is JSON {json_type(value)}, not an object")
+        errors = violations(value, BODY_SCHEMAS[schema])
+        self.check(f"{BODY_SCHEMAS[schema]} schema", not errors, grouped(errors))
         return value
+
+    def fixture(self, body: dict[str, Any], *, label: str = "the suite's local fixture (no request)") -> dict[str, Any]:
+        """Check a body the case made itself (the suite's ``getMockResponse``): the ``ResponseResource`` schema,
+        nothing sent.
+
+        :return: ``body``."""
+        self.result.exchanges.append(Exchange(label, None, None, None, body))
+        errors = violations(body, BODY_SCHEMAS["response"])
+        self.check(f"{BODY_SCHEMAS['response']} schema", not errors, grouped(errors))
+        return body
+
+    def refused(self, path: str, body: dict[str, Any], statuses: tuple[int, ...], *, label: str = "") -> None:
+        """``POST`` ``body`` as it is (no ``model`` added) and check that the answer's status is one of
+        ``statuses`` (the suite's ``expectedStatuses``, no schema).
+
+        :raises TransportError: from the transport.
+        """
+        answer = self.transport.post(path, body)
+        exchange = Exchange(label or f"POST {path}", body, answer.status, answer.content_type)
+        try:
+            exchange.body = json.loads(answer.text)
+        except ValueError:
+            exchange.body = _excerpt(answer.text)
+        self.result.exchanges.append(exchange)
+        wanted = " or ".join(str(status) for status in statuses)
+        self.check(f"HTTP {wanted}", answer.status in statuses, f"HTTP {answer.status}: {_excerpt(answer.text)}")
 
     def stream(self, path: str, body: dict[str, Any], *, label: str = "") -> dict[str, Any]:
         """``POST`` a streamed request (``stream: true``) and check the SSE answer: HTTP 2xx, events, each
@@ -288,6 +365,7 @@ class CaseRun:
             raise Stop(f"streamingEvents: the answer is no event stream ({err}): {_excerpt(answer.text)}") from None
         for stream in recording.streams:
             stream.content_type = answer.content_type
+            stream.request = sent  # the gate judges calls by the tools sent
         report = exchange.stream = lint(recording)
         if answer.cut:
             self.check("the whole stream", False, "the answer was cut at the size limit", suite=False)
@@ -300,10 +378,11 @@ class CaseRun:
         self.check(
             f"streamingSchema{what}",
             not refused,
-            f"{len(refused)} event(s) refused, the first: event {refused[0].index}: {refused[0].code}: "
+            f"{_count(len({f.index for f in refused}), 'event')} of {events} refused "
+            f"({_count(len(refused), 'finding')}), the first: event {refused[0].index}: {refused[0].code}: "
             f"{refused[0].message}"
             if refused
-            else f"{events} events valid",
+            else f"{_count(events, 'event')} valid",
         )
         final = report.streams[-1].final
         self.check(f"terminal response{what}", final is not None, "" if final else "no terminal event came")
@@ -314,8 +393,9 @@ class CaseRun:
             not findings,
             "clean"
             if not findings
-            else f"{counts['error']} errors, {counts['warning']} warnings: "
-            + ", ".join(sorted({f.code for f in findings})),
+            else f"{_count(counts['error'], 'error finding')} and {_count(counts['warning'], 'warning finding')} "
+            f"on {_count(len({f.index for f in findings}), 'event')}: "
+            + ", ".join(f"{code} ×{n}" for code, n in sorted(report.codes.items())),
             suite=False,
         )
         return final or {}
@@ -407,10 +487,5 @@ class CaseRun:
             self.check(f"error {code}{what}", got == code, f"got {quote(got)}" if error else "no error event came")
         if refusal is not None:
             errors = violations(refusal, "WebSocketErrorEvent")
-            self.check(
-                f"WebSocketErrorEvent schema{what}",
-                not errors,
-                "; ".join(f"{e.pointer or '/'}: {e.message}" for e in errors),
-                suite=False,
-            )
+            self.check(f"WebSocketErrorEvent schema{what}", not errors, grouped(errors), suite=False)
         return error or {}

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from webapp.core.conformance import CaseResult, EndpointReport, Exchange
+from webapp.core.conformance import SUITE, CaseResult, EndpointReport, Exchange
 from webapp.core.json import DEFAULT_MAX_DEPTH, quote
 from webapp.core.stream import (
     KINDS,
@@ -33,6 +33,8 @@ from webapp.core.stream import vocabulary as v
 __all__ = [
     "ROWS_SHOWN",
     "FINDINGS_SHOWN",
+    "PLACES_SHOWN",
+    "FindingGroup",
     "CARRY_LIMIT",
     "Row",
     "Group",
@@ -49,8 +51,10 @@ __all__ = [
 
 #: Timeline rows shown per stream (a run of clean deltas is one row); rows with findings are shown beyond it.
 ROWS_SHOWN = 1500
-#: Rows with findings shown beyond :data:`ROWS_SHOWN`, and findings listed on the page (the count says how many).
+#: Rows with findings shown beyond :data:`ROWS_SHOWN` (the page says how many rows, and how many failing, it left out).
 FINDINGS_SHOWN = 500
+#: Places (events) named per group of findings; the group's count says how many there are.
+PLACES_SHOWN = 5
 #: The most characters of a response (or of its items) carried to the Format (Journal) step.
 CARRY_LIMIT = 1_000_000
 _SUMMARY = 90  # characters of a row's summary
@@ -104,6 +108,7 @@ class StreamView:
     """One stream as the page shows it.
 
     :ivar result: the linted stream; :ivar groups: its timeline; :ivar rows: :ivar shown: rows in all, and shown;
+    :ivar hidden_failing: rows with findings left out (past :data:`ROWS_SHOWN` and :data:`FINDINGS_SHOWN` more);
     :ivar response_text: the response it builds, as JSON for the Format step (``None``: none, or too large);
     :ivar items_text: its items as JSON Lines for the Journal step; :ivar carry_note: why they are not offered.
     """
@@ -113,6 +118,7 @@ class StreamView:
     rows: int
     shown: int
     findings: int
+    hidden_failing: int = 0
     response_text: str | None = None
     items_text: str | None = None
     carry_note: str | None = None
@@ -123,13 +129,50 @@ class StreamView:
 
 
 @dataclass
+class FindingGroup:
+    """The findings of one rule on events of one type (``kind``: the event's type, ``""`` for the recording's own
+    findings), in frame order: all of them are counted, the first :data:`PLACES_SHOWN` are named."""
+
+    kind: str
+    code: str
+    severity: str
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.findings)
+
+    @property
+    def events(self) -> int:
+        """How many events the group's findings are on."""
+        return len({f.index for f in self.findings})
+
+    @property
+    def shown(self) -> list[Finding]:
+        return self.findings[:PLACES_SHOWN]
+
+
+def group_findings(report: StreamReport) -> list[FindingGroup]:
+    """Every finding of ``report``, grouped by event type and rule, the groups in the order of their first
+    finding."""
+    groups: dict[tuple[str, str], FindingGroup] = {}
+    for finding in report.findings:
+        kind = _kind(report.frames[finding.index]) if finding.index is not None else ""
+        group = groups.get((kind, finding.code))
+        if group is None:
+            group = groups[(kind, finding.code)] = FindingGroup(kind, finding.code, finding.severity)
+        group.findings.append(finding)
+    return list(groups.values())
+
+
+@dataclass
 class StreamPage:
     """Everything the ``/stream`` page shows for one submission.
 
     :ivar text: the recording as pasted; :ivar kind: the kind asked for (``auto`` or one of :data:`KINDS`);
     :ivar report: the lint's answer (``None`` when the text could not be read); :ivar error: why not;
-    :ivar streams: one :class:`StreamView` each; :ivar findings: the findings listed (at most
-        :data:`FINDINGS_SHOWN`), each with its event's type; :ivar finding_count: how many there are.
+    :ivar streams: one :class:`StreamView` each; :ivar groups: every finding, grouped by event type and rule
+        (:func:`group_findings`); :ivar finding_count: how many findings there are.
     """
 
     text: str
@@ -137,7 +180,7 @@ class StreamPage:
     report: StreamReport | None = None
     error: RecordingError | None = None
     streams: list[StreamView] = field(default_factory=list)
-    findings: list[tuple[Finding, str]] = field(default_factory=list)
+    groups: list[FindingGroup] = field(default_factory=list)
     finding_count: int = 0
 
     @property
@@ -217,16 +260,18 @@ def view_stream(report: StreamReport, result: StreamResult, *, rows: int = ROWS_
     items: dict[Any, str] = {}
     groups: dict[str, Group] = {"response": Group("response", "the response")}
     pending: dict[str, list[tuple[int, Frame]]] = {}  # group -> its current run of clean deltas (index, frame)
-    total = shown = extra = 0
+    total = shown = extra = hidden_failing = 0
 
     def add(group: Group, row: Row) -> None:
-        nonlocal total, shown, extra
+        nonlocal total, shown, extra, hidden_failing
         total += 1
         if shown < rows or (row.findings and extra < FINDINGS_SHOWN):
             if shown >= rows:
                 extra += 1
             shown += 1
             group.rows.append(row)
+        elif row.findings:
+            hidden_failing += 1
 
     def flush(key: str) -> None:
         run = pending.pop(key, None)
@@ -272,6 +317,7 @@ def view_stream(report: StreamReport, result: StreamResult, *, rows: int = ROWS_
         total,
         shown,
         sum(1 for f in report.findings if f.stream == result.number),
+        hidden_failing,
     )
     _carry(view)
     return view
@@ -318,10 +364,7 @@ def build(text: str | bytes, kind: str = "auto", *, max_depth: int = DEFAULT_MAX
     page.report = report
     page.streams = [view_stream(report, result) for result in report.streams]
     page.finding_count = len(report.findings)
-    page.findings = [
-        (finding, _kind(report.frames[finding.index]) if finding.index is not None else "")
-        for finding in report.findings[:FINDINGS_SHOWN]
-    ]
+    page.groups = group_findings(report)
     return page
 
 
@@ -358,10 +401,17 @@ class CheckView:
     report: EndpointReport | None = None
     cases: list[CaseView] = field(default_factory=list)
     error: str | None = None
+    suite: str = SUITE
 
     @property
     def official(self) -> list[CaseView]:
+        """The official suite's cases (:data:`~webapp.core.conformance.SUITE`), in its order."""
         return [view for view in self.cases if view.case.official]
+
+    @property
+    def extra(self) -> list[CaseView]:
+        """This app's extra cases, listed apart from the suite's."""
+        return [view for view in self.cases if not view.case.official]
 
 
 def check_view(url: str, model: str, report: EndpointReport | None = None, error: str | None = None) -> CheckView:

@@ -146,7 +146,8 @@ def plain_message(error: js_exceptions.ValidationError, keyword: str) -> str:
         return f"not allowed here: the schema is false (value {show(instance)})"
     if keyword == "type":
         expected = " or ".join(value) if isinstance(value, list) else str(value)
-        return f"expected {expected}, got {json_type(instance)} {show(instance)}"
+        got = "null" if instance is None else f"{json_type(instance)} {show(instance)}"  # not "null null"
+        return f"expected {expected}, got {got}"
     if keyword == "enum":
         options = ", ".join(show(v, 40) for v in value[:12]) + (", …" if len(value) > 12 else "")
         return f"{show(instance)} is not one of: {options}"

@@ -276,7 +276,7 @@ def _lint_stream(
         report("unterminated_frame", None, "", "the body ends inside this frame: no blank line follows it")
     result.final, result.snapshot = machine.final, machine.snapshot
     result.items = [item.built() for item in machine.items]
-    result.calls = _gated_calls(machine, report, max_depth)
+    result.calls = _gated_calls(machine, report, max_depth, stream.request)
     return result
 
 
@@ -300,10 +300,13 @@ def _schema_findings(event: dict[str, Any], name: str, index: int, report: Repor
         report("schema_invalid", index, error.pointer, f"{name}: {error.message}")
 
 
-def _gated_calls(machine: StreamMachine, report: Report, max_depth: int) -> list[CallVerdict]:
+def _gated_calls(machine: StreamMachine, report: Report, max_depth: int, request: Any) -> list[CallVerdict]:
     """The gate on each call an ``output_item.done`` finished, and on each call of the final response no such
-    event finished (checked at the terminal event)."""
-    tools = (machine.final or machine.snapshot or {}).get("tools")
+    event finished (checked at the terminal event). The tools are the request's, when the recording holds the
+    request (what the model was given, whether or not the response echoes them), else the response's."""
+    tools = request.get("tools") if isinstance(request, dict) and "tools" in request else None
+    if tools is None:
+        tools = (machine.final or machine.snapshot or {}).get("tools")
     calls: list[tuple[dict[str, Any], int, str]] = []
     output = machine.final.get("output") if machine.final is not None else None
     for position, item in enumerate(machine.items):

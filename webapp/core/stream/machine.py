@@ -153,7 +153,8 @@ class StreamMachine:
             fallback = self.by_index.get(position) if isinstance(position, int) else None
             if fallback is None and self.items:
                 fallback = self.items[-1]
-            if isinstance(item_id, str) or fallback is None:
+            # An item_id that is missing or no string is the schema's finding already: said once, not twice.
+            if isinstance(item_id, str):
                 self.once(
                     "unknown_item",
                     ("item", item_id),
@@ -503,7 +504,7 @@ class StreamMachine:
             item = self.by_index.get(position) if isinstance(position, int) else None
             if item is None and not isinstance(key, str) and self.items:
                 item = self.items[-1]
-            if item is None or isinstance(key, str):
+            if isinstance(key, str):  # a missing or non-string item.id is the schema's finding already
                 self.once(
                     "unknown_item",
                     ("item", key),

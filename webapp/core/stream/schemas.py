@@ -78,16 +78,18 @@ def schema_for(name: str) -> CompiledSchema:
     return compile_schema({"$schema": _DIALECT, "$defs": _reached(name, definitions), "$ref": f"#/$defs/{name}"})
 
 
-def violations(value: Any, name: str, *, limit: int = 3) -> list[ValidationError]:
-    """Up to ``limit`` errors of ``value`` against the schema ``name``, the most relevant first, each with the JSON
-    Pointer of the offending member (``/output_index``, ``/item/id``); ``[]`` when it is valid.
+def violations(value: Any, name: str, *, limit: int | None = None) -> list[ValidationError]:
+    """Every error of ``value`` against the schema ``name`` (or the first ``limit``), the most relevant first, each
+    with the JSON Pointer of the offending member (``/output_index``, ``/item/id``); ``[]`` when it is valid.
 
     :raises KeyError: as :func:`schema_for`.
     """
     compiled = schema_for(name)
     if compiled.is_valid(value):
         return []
-    found = _explained(value, name, compiled.errors(value), 0)[:limit]
+    found = _explained(value, name, compiled.errors(value), 0)
+    if limit is not None:
+        found = found[:limit]
     # python-jsonschema's errors are reference cycles (each names its parent and context), and a recording is linted
     # with the cyclic collector paused (paused_gc): without this, each invalid event's ~100 KB stayed until the end
     # (1.2 GB for a 3.6 MB recording). The youngest generation holds little more than them: the recording's own
