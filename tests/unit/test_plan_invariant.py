@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import REPO, TESTS
+from support.cli import WEATHER_TOOL
 
 from webapp.core.convert import ConvertError, convert_text
 from webapp.core.export import export, read_back
@@ -19,16 +20,7 @@ from webapp.core.gate import TARGETS, check_journal
 
 pytestmark = pytest.mark.unit
 
-WEATHER = {
-    "type": "function",
-    "name": "get_weather",
-    "parameters": {
-        "type": "object",
-        "properties": {"location": {"type": "string"}},
-        "required": ["location"],
-        "additionalProperties": False,
-    },
-}
+WEATHER = WEATHER_TOOL  # the weather tool the CLI tests call, one definition
 
 
 def _journals() -> list[tuple[str, str, object]]:
