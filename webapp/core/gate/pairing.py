@@ -379,6 +379,21 @@ class JournalChecker:
                 )
             )
         if self.target == "openai":  # O7: OpenAI refuses a function_call without its output, the last turn's too
+            last_turn = {call_id for _, call_id in self._pending}
+            for call_id, (call_index, status) in self._calls.items():
+                if status == RUNNABLE_STATUS and call_id not in self._answered and call_id not in last_turn:
+                    self._findings.append(
+                        Finding.of(
+                            "output_never_given",
+                            call_index,
+                            (
+                                _call(call_index),
+                                f" ({_q(call_id)}) is answered nowhere in the conversation: OpenAI refuses a call "
+                                "without its output (No tool output found for function call)",
+                            ),
+                            call_id,
+                        )
+                    )
             for call_index, waiting in self._pending:
                 if waiting not in self._answered:
                     self._findings.append(

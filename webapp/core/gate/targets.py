@@ -122,6 +122,13 @@ TARGET_RULES: tuple[Rule, ...] = (
     Rule("unknown_type", "error", TARGETS, "P1", _SPEC),
     Rule("provider_item", "error", _NOT_OPENAI, "P1, O9", _SPEC),
     Rule(
+        "output_never_given",
+        "error",
+        ("openai",),
+        "O7",
+        "https://github.com/openai/openai-python/blob/main/src/openai/types/responses/response_input_param.py",
+    ),
+    Rule(
         "reasoning_without_following_item",
         "error",
         ("openai",),
@@ -583,6 +590,8 @@ def plan(
     calls_gone: set[str] = set()  # call_ids of calls left out or refused: their outputs go neither
     # call_ids whose every output is left out or refused: the call goes neither (a call without its answer)
     answers_gone = _answers_gone(items, target, source, stopped)
+    if target == "openai":  # O7: a call answered nowhere before a later user turn is refused; the last turn's waits
+        answers_gone |= _never_answered(items)
     for index, item in enumerate(items):
         policy = item_policy(item, target, source)
         answered = _answered_call_id(item)
@@ -634,6 +643,23 @@ def _answers_gone(items: Sequence[Any], target: str, source: str, stopped: set[i
         else:
             kept.add(answered)
     return gone - kept
+
+
+def _never_answered(items: Sequence[Any]) -> set[str]:
+    """The call_ids of function_calls no output answers anywhere, with a user message after them (OpenAI refuses
+    them: docs/targets.md O7); the calls of the last turn are waiting for their outputs, not refused."""
+    answered = {_answered_call_id(item) for item in items} - {None}
+    last_user = max(
+        (i for i, item in enumerate(items) if isinstance(item, dict) and item.get("role") == "user"), default=-1
+    )
+    return {
+        item["call_id"]
+        for item in items[:last_user]
+        if isinstance(item, dict)
+        and item.get("type") == "function_call"
+        and isinstance(item.get("call_id"), str)
+        and item["call_id"] not in answered
+    }
 
 
 #: Each target's grammar for a call id, where it has one: Anthropic's ``tool_use.id`` (docs/targets.md A7; known
