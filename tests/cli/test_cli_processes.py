@@ -90,6 +90,9 @@ def test_convert_then_gate_round_trip_through_stdin(tmp_path: Path):
     lines = [json.loads(line) for line in gated.stdout.splitlines()]
     assert gated.returncode == 0 and lines[-1] == {
         "replayable": True,
+        "answer": "replayable",
+        "says": "replayable",
+        "unchecked": {},
         "counts": {"not_function_call": 5, "ok": 2},
         "items": 7,
     }

@@ -340,12 +340,7 @@ class JournalChecker:
     def replayable(self) -> bool | None:
         """The answer so far (taken findings included): ``False`` when an item blocks the replay or an error
         finding was made, else ``None`` (cannot tell) when calls were not checked, else ``True``."""
-        return self.answer(self._findings)
-
-    def answer(self, findings: Iterable[Finding] = ()) -> bool | None:
-        """The journal's answer given ``findings`` besides those already taken (:meth:`take_findings`): ``False``
-        (not replayable), ``None`` (cannot tell: calls not checked) or ``True``."""
-        if self._blocked or self._errors or any(f.severity == "error" for f in findings):
+        if self._blocked or self._errors or any(f.severity == "error" for f in self._findings):
             return False
         return None if self._unchecked_calls else True
 

@@ -231,7 +231,9 @@ def gate_lines(lines: JournalLines, tools: Any = None, **options: Any) -> Iterat
             refuse(finding.index)
         tally((finding,), tallied)
         yield {"finding": finding.as_dict()}
-    replayable = checker.answer()
+    # From the findings kept (a one-item document has no pairing findings), as check_journal answers.
+    errors = any(severity == "error" for severity, _ in tallied)
+    replayable = False if checker.blocked or errors else None if checker.unchecked_calls else True
     yield {
         "summary": {
             "replayable": replayable,
