@@ -604,3 +604,14 @@ def test_a_missing_item_id_is_one_finding_not_two():
     on_delta = [(f.code, f.pointer) for f in report.findings if f.index == at(DELTA)(broken)]
     assert on_delta == [("schema_invalid", "/item_id")]
     assert not any("item_id null" in f.message for f in report.findings)
+
+
+def test_an_unknown_item_id_names_the_item_it_is_read_as_by_its_output_index():
+    """The fallback item is named by its output_index (the item), and the event that added it (the place), never
+    by the event index as if it were the item's number."""
+    broken = copy.deepcopy(TEXT)
+    for event in broken:
+        if event["type"] == DELTA:
+            event["item_id"] = "msg_elsewhere"
+    [finding] = [f for f in lint_text(sse(broken), "auto").findings if f.code == "unknown_item"]
+    assert "read as about the item at output_index 0 (added at event" in finding.message

@@ -161,7 +161,12 @@ class StreamMachine:
                     index,
                     "/item_id",
                     f"{kind} names item_id {quote(item_id)}, which no output_item.added announced"
-                    + (f"; read as about item {fallback.added_at}'s" if fallback is not None else ""),
+                    + (
+                        f"; read as about the item at output_index {quote(fallback.output_index)} (added at event "
+                        f"{fallback.added_at})"
+                        if fallback is not None
+                        else ""
+                    ),
                 )
             item = fallback
             if item is None:
