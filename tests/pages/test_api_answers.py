@@ -91,7 +91,7 @@ def test_the_journal_page_gives_the_same_answer_in_the_same_words(client):
     html = client.post("/journal", data={"journal": json.dumps(JOURNAL)}, headers={"HX-Request": "true"}).get_data(
         as_text=True
     )
-    assert 'id="journal-answer">cannot tell</span>' in html and SAYS.capitalize() in html.replace("&#34;", '"')
+    assert 'id="journal-answer">cannot tell</span>' in html and "C" + SAYS[1:] in html.replace("&#34;", '"')
     assert "none (calls are not checked: paste the tools)" in html
     html = client.post(
         "/journal",
@@ -99,3 +99,12 @@ def test_the_journal_page_gives_the_same_answer_in_the_same_words(client):
         headers={"HX-Request": "true"},
     ).get_data(as_text=True)
     assert 'id="journal-answer">replayable</span>' in html
+
+
+def test_the_journal_page_keeps_the_tools_names_as_written(client):
+    """The answer's first letter is raised for the sentence; the tool names in it keep their case."""
+    journal = [JOURNAL[0], dict(CALL, name="getWeatherNow"), OUTPUT]
+    html = client.post("/journal", data={"journal": json.dumps(journal)}, headers={"HX-Request": "true"})
+    assert "Cannot tell until the tools are given (1 call of tool &#34;getWeatherNow&#34;" in html.get_data(
+        as_text=True
+    )
