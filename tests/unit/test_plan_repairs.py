@@ -252,3 +252,18 @@ def test_openai_leaves_out_a_reasoning_item_without_its_id_in_the_plan_not_in_th
     assert [
         n.code for n in answer.notes if not n.code.startswith("setting_")
     ] == []  # the writer had nothing to leave out: the plan did, and said so
+
+
+def test_a_repaired_call_is_labelled_repaired_and_the_answer_says_the_body_repairs_it():
+    """G1 repaired with Google's placeholder: refused as it is (the answer stays not replayable), but its row is
+    ``repaired`` (sent), not ``refused``, and the answer says the body offered repairs it."""
+    from webapp.core.convert import convert_text
+    from webapp.core.gate import check_journal
+
+    conversion = convert_text((REPO / "webapp/examples/conversations/chat-completions.json").read_text(), "auto")
+    report = check_journal(conversion.items, conversion.tools, target="gemini", source=conversion.source)
+    [line] = [line for line in report.items if line.refused_by]
+    assert (line.label, line.disposition, line.repaired) == ("repaired", "keep", True)
+    assert report.counts.get("repaired") == 1 and "refused" not in report.counts
+    assert report.replayable is False
+    assert report.says.endswith("; the body offered repairs it (see what goes)")

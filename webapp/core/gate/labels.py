@@ -32,6 +32,7 @@ __all__ = [
     "NOT_REPLAYABLE",
     "PROVIDER_ITEM",
     "REFUSED",
+    "REPAIRED",
     "REPLAYABLE",
     "badge",
     "is_refusal",
@@ -48,6 +49,9 @@ REFUSED = "refused"
 NOT_CHECKED = "not checked"
 #: The label of a ``namespaced`` item the target takes back as it came (its provider's own).
 PROVIDER_ITEM = "provider item"
+#: The label of an item an error finding names that the target's plan repairs, so that it is sent (Gemini's
+#: placeholder signature on a call that never had one): refused as it is, sent as repaired.
+REPAIRED = "repaired"
 #: A journal's three answers: the gate lets it be replayed; it does not; nothing refuses it but calls were not
 #: checked, because no tool definitions were given.
 REPLAYABLE, NOT_REPLAYABLE, CANNOT_TELL = "replayable", "not replayable", "cannot tell"
@@ -63,6 +67,7 @@ BADGES = MappingProxyType(
         **{reason: "info" for reason in PASSING_REASONS if reason != "ok"},  # not_function_call: nothing to run
         NOT_CHECKED: "info",
         PROVIDER_ITEM: "info",
+        REPAIRED: "warn",
         CANNOT_TELL: "warn",
     }
 )

@@ -18,13 +18,14 @@ from webapp.core.gate.labels import (
     NOT_REPLAYABLE,
     PROVIDER_ITEM,
     REFUSED,
+    REPAIRED,
     REPLAYABLE,
     is_refusal,
     item_label,
     refusal_message,
 )
 from webapp.core.gate.steps import Verdict
-from webapp.core.gate.targets import DEFAULT_TARGET, TARGET_RULES, ReplayPlan
+from webapp.core.gate.targets import DEFAULT_TARGET, REPAIRED_FINDINGS, TARGET_RULES, ReplayPlan
 from webapp.core.items import provider_of
 from webapp.core.json import quote as _q
 from webapp.core.schema import ValidationError
@@ -220,7 +221,15 @@ class ItemVerdict:
         """The reason; ``not checked`` for a call whose tool definition was not given; ``provider item`` for a
         namespaced item the target takes back; or ``refused`` for an item those labels (or ``ok``,
         ``not_function_call``) would let pass but an error finding stops (an orphan output, a reused call_id…)."""
+        if self.repaired:
+            return REPAIRED
         return item_label(base_label(self.reason, self.checked, self.disposition), bool(self.refused_by))
+
+    @property
+    def repaired(self) -> bool:
+        """Every error finding that names this item is one the target's plan repairs (``REPAIRED_FINDINGS``), and
+        the plan sends it: refused as it is, sent as repaired (its row says ``repaired``, not ``refused``)."""
+        return bool(self.refused_by) and self.disposition == "keep" and REPAIRED_FINDINGS.issuperset(self.refused_by)
 
     @property
     def blocks_replay(self) -> bool:
@@ -302,8 +311,10 @@ class JournalReport:
         refused = self.refused
         lines = self.items if self.unchecked or self.plan is not None else None
         for index, verdict in enumerate(self.verdicts):
-            if lines is not None and (verdict.reason == "arguments_schema" or verdict.reason == "namespaced"):
-                label = lines[index].label  # not checked, or a provider's own item: its line knows
+            if lines is not None and (
+                verdict.reason == "arguments_schema" or verdict.reason == "namespaced" or index in refused
+            ):
+                label = lines[index].label  # not checked, a provider's own item, repaired: its line knows
             else:
                 label = item_label(verdict.reason, True) if index in refused else verdict.reason
             counts[label] = counts.get(label, 0) + 1
@@ -432,18 +443,23 @@ def answer_line(
     counts: Mapping[str, int] | None = None,
 ) -> str:
     """A journal's answer in words (:attr:`JournalReport.says`): what stops it (the items' refusing labels from
-    ``counts``, then the error findings: how many, the first code), what was not checked, or what must be done
-    before sending (``action`` findings). ``findings``: their :func:`tally`."""
+    ``counts``, then the error findings: how many, the first code, and whether the body offered repairs them all),
+    what was not checked, or what must be done before sending (``action`` findings). ``findings``: their
+    :func:`tally`."""
     if replayable is None:
         return f"{CANNOT_TELL} until the tools are given ({unchecked_words(unchecked)} not checked)"
     if not replayable:
-        why = [f"{n:,} {label}" for label, n in (counts or {}).items() if is_refusal(label) and label != REFUSED]
+        blocking = [f"{n:,} {label}" for label, n in (counts or {}).items() if is_refusal(label) and label != REFUSED]
         codes = [code for severity, code in findings if severity == "error"]
+        why = list(blocking)
         if codes:
             errors = sum(n for (severity, _), n in findings.items() if severity == "error")
             more = f" and {len(codes) - 1} more kind{'s' if len(codes) > 2 else ''}" if len(codes) > 1 else ""
             why.append(f"{errors:,} error{'s' if errors != 1 else ''}: {codes[0]}{more}")
-        return f"{NOT_REPLAYABLE} ({'; '.join(why) or 'see the items'})"
+        # Only what the plan repairs stops it: refused as it is, the body offered is repaired (and judged so).
+        repairable = bool(codes) and not blocking and REPAIRED_FINDINGS.issuperset(codes)
+        tail = "; the body offered repairs it (see what goes)" if repairable else ""
+        return f"{NOT_REPLAYABLE} ({'; '.join(why) or 'see the items'}){tail}"
     actions = sum(n for (severity, _), n in findings.items() if severity == "action")
     if actions:
         return f"{REPLAYABLE} once the output of {actions} call{'s is' if actions != 1 else ' is'} appended"

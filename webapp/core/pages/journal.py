@@ -242,8 +242,9 @@ def _same(raw: str, item: Any) -> bool:
 
 
 def _blocks(verdict: Any) -> bool:
-    """Does this item stop the replay: the gate's own answer does, or an error finding names it."""
-    return verdict.blocks_replay or bool(verdict.refused_by)
+    """Does this item stop the replay: the gate's own answer does, or an error finding names it that the plan does
+    not repair (a repaired item is sent)."""
+    return verdict.blocks_replay or (bool(verdict.refused_by) and not verdict.repaired)
 
 
 class _Pasted:
