@@ -242,8 +242,7 @@ def check_journal(
     if shape == "item":  # a document of one item: nothing else to pair it with (as check_one judges it)
         findings = [f for f in findings if f.code not in PAIRING_FINDINGS]
     refused = refused_by_index(findings)
-    errors = checker.blocked or any(f.severity == "error" for f in findings)  # the findings kept, not all made
-    replayable = False if errors else None if checker.unchecked_calls else True
+    replayable = checker.answer(any(f.severity == "error" for f in findings))  # the findings kept, not all made
     # An item stays when every error naming it is one the plan repairs (REPAIRED_FINDINGS).
     stopped = {index for index, codes in refused.items() if not REPAIRED_FINDINGS.issuperset(codes)}
     tools_given = not checker.unchecked_possible
@@ -316,7 +315,6 @@ class JournalChecker:
         self._pending: list[tuple[int, str]] = []  # completed calls waiting for an output (index, call_id)
         self._count = 0
         self._blocked = False
-        self._errors = 0
         self.target, self.source = target, source or "open_responses"
         self._target = TargetChecks(
             target,
@@ -336,24 +334,18 @@ class JournalChecker:
         """An item so far blocks the replay by the gate's own answer (:attr:`ItemVerdict.blocks_replay`)."""
         return self._blocked
 
-    @property
-    def replayable(self) -> bool | None:
-        """The answer so far (taken findings included): ``False`` when an item blocks the replay or an error
-        finding was made, else ``None`` (cannot tell) when calls were not checked, else ``True``."""
-        if self._blocked or self._errors or any(f.severity == "error" for f in self._findings):
+    def answer(self, errors: bool) -> bool | None:
+        """The journal's ``replayable`` given whether the findings the caller keeps hold an error (a one-item
+        document keeps no pairing findings): ``False`` when they do or an item blocks the replay, else ``None``
+        (cannot tell) when calls were not checked, else ``True``."""
+        if errors or self._blocked:
             return False
         return None if self._unchecked_calls else True
-
-    @property
-    def unchecked_calls(self) -> int:
-        """How many calls so far were not checked (no tool definitions were given)."""
-        return self._unchecked_calls
 
     def take_findings(self) -> list[Finding]:
         """The findings made since the last call (all of them, the first time), in order."""
         taken = list(self._findings)
         self._findings.clear()  # the same list: the target's checks add to it too
-        self._errors += sum(f.severity == "error" for f in taken)
         return taken
 
     def finish(self) -> None:

@@ -233,7 +233,7 @@ def gate_lines(lines: JournalLines, tools: Any = None, **options: Any) -> Iterat
         yield {"finding": finding.as_dict()}
     # From the findings kept (a one-item document has no pairing findings), as check_journal answers.
     errors = any(severity == "error" for severity, _ in tallied)
-    replayable = False if checker.blocked or errors else None if checker.unchecked_calls else True
+    replayable = checker.answer(errors)
     yield {
         "summary": {
             "replayable": replayable,
