@@ -222,3 +222,12 @@ def test_stream_takes_the_store_option(tmp_path: Path):
     code, out, _ = run("gate", str(journal), "--stream", "--from", "openai", "--target", "openai", "--no-store")
     findings = [json.loads(line)["finding"]["code"] for line in out.splitlines() if '"finding"' in line]
     assert code == 1 and findings[0] == "reasoning_not_stored"
+
+
+def test_convert_patch_refuses_an_input_and_an_unwritable_file(tmp_path: Path):
+    path = CONVERSATIONS / "chat-completions.json"
+    before = path.read_bytes()
+    code, _, err = run("convert", str(path), "--to", "gemini", "--patch", str(path))  # the journal itself
+    assert code == 2 and "--patch" in err and path.read_bytes() == before  # refused, nothing written
+    code, _, err = run("convert", str(path), "--to", "gemini", "--patch", str(tmp_path))  # a folder
+    assert code == 2 and "--patch" in err and "cannot write it" in err
